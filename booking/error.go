@@ -1,0 +1,79 @@
+package booking
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error codes. The HTTP layer maps each to a status; everything unknown is
+// CodeInternal.
+const (
+	CodeInvalid             = "invalid"               // input failed validation (Fields says where)
+	CodeNotFound            = "not_found"             // organisation, property or booking unknown
+	CodeUnavailable         = "unavailable"           // the dates are taken
+	CodeStayRule            = "stay_rule"             // min/max stay, guests, past dates
+	CodePaymentNotConfirmed = "payment_not_confirmed" // confirm before the provider says paid
+	CodePaymentLate         = "payment_late"          // paid after the hold lapsed and the dates went
+	CodeBookingClosed       = "booking_closed"        // the booking can no longer change that way
+	CodeConflict            = "conflict"              // idempotency key reuse, or a concurrent change
+	CodePaymentUnavailable  = "payment_unavailable"   // provider failed at checkout
+	CodeInternal            = "internal"
+	// Coupon codes: CodeCouponNotFound here, the others come from package
+	// coupon (coupon_expired, coupon_exhausted, ...).
+	CodeCouponNotFound = "coupon_not_found"
+)
+
+// Error is the one error type of the domain: a machine code, an English
+// message safe to show to a guest, and per-field problems for CodeInvalid.
+// Params carry values a translated message may need (e.g. "min": "3").
+type Error struct {
+	Code    string
+	Message string
+	// Fields maps a request field to its problems, each a short reason code
+	// such as "required" or "invalid_email".
+	Fields map[string][]string
+	Params map[string]string
+	// Err is the cause, for logs; never shown to clients.
+	Err error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s: %s: %v", e.Code, e.Message, e.Err)
+	}
+	return fmt.Sprintf("%s: %s", e.Code, e.Message)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf returns an *Error with code and a formatted message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCode returns the code of err's *Error, CodeInternal for any other
+// non-nil error, and "" for nil.
+func ErrorCode(err error) string {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return CodeInternal
+}
+
+// FieldErrors collects per-field validation problems.
+type FieldErrors map[string][]string
+
+// Add records a problem with field.
+func (f FieldErrors) Add(field, reason string) { f[field] = append(f[field], reason) }
+
+// Err returns a CodeInvalid *Error when problems were recorded, else nil.
+func (f FieldErrors) Err() error {
+	if len(f) == 0 {
+		return nil
+	}
+	return &Error{Code: CodeInvalid, Message: "The request is invalid.", Fields: f}
+}

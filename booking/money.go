@@ -1,0 +1,6 @@
+package booking
+
+import "github.com/shopspring/decimal"
+
+// Money is an amount in an organisation's currency.
+type Money = decimal.Decimal

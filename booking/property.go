@@ -1,0 +1,109 @@
+package booking
+
+import (
+	"github.com/shopspring/decimal"
+
+	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/pricing"
+)
+
+// Property is a bookable place of an organisation, with its prices and rules.
+type Property struct {
+	ID          int64    `json:"id"`
+	OrgID       int64    `json:"org_id"`
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Photos      []string `json:"photos"`
+	City        string   `json:"city"`
+	Country     string   `json:"country"`
+	MaxGuests   int      `json:"max_guests"`
+	Bedrooms    int      `json:"bedrooms"`
+	// MinStayNights and MaxStayNights override the organisation's when set.
+	MinStayNights *int `json:"min_stay_nights,omitempty"`
+	MaxStayNights *int `json:"max_stay_nights,omitempty"`
+	// Active: only active properties are listed and bookable.
+	Active bool               `json:"active"`
+	Rates  pricing.RatePlan   `json:"rates"`
+	Fees   pricing.Fees       `json:"fees"`
+	Tax    pricing.TouristTax `json:"tax"`
+	// Blocks are dates the owner keeps for themselves.
+	Blocks []Block `json:"blocks,omitempty"`
+}
+
+// Block is an owner's hold on the nights [Start, End).
+type Block struct {
+	ID     int64      `json:"id"`
+	Start  civil.Date `json:"start"`
+	End    civil.Date `json:"end"`
+	Reason string     `json:"reason,omitempty"`
+}
+
+// Range returns the nights the block holds.
+func (b Block) Range() civil.Range { return civil.Range{Start: b.Start, End: b.End} }
+
+// Validate checks a property before it is stored.
+func (p Property) Validate() error {
+	f := FieldErrors{}
+	if p.Name == "" {
+		f.Add("name", "required")
+	}
+	if p.MaxGuests < 1 {
+		f.Add("max_guests", "out_of_range")
+	}
+	if p.Bedrooms < 0 {
+		f.Add("bedrooms", "out_of_range")
+	}
+	if p.MinStayNights != nil && *p.MinStayNights < 1 {
+		f.Add("min_stay_nights", "out_of_range")
+	}
+	if p.MaxStayNights != nil && (*p.MaxStayNights < 1 || (p.MinStayNights != nil && *p.MaxStayNights < *p.MinStayNights)) {
+		f.Add("max_stay_nights", "out_of_range")
+	}
+	if err := p.Rates.Validate(); err != nil {
+		f.Add("rates", err.Error())
+	}
+	if p.Fees.Cleaning.IsNegative() || p.Fees.ExtraGuest.IsNegative() || p.Fees.GuestsIncluded < 0 {
+		f.Add("fees", "out_of_range")
+	}
+	if p.Tax.PerGuestPerNight.IsNegative() || p.Tax.MaxNights < 0 {
+		f.Add("tax", "out_of_range")
+	}
+	for _, b := range p.Blocks {
+		if !b.Start.Before(b.End) {
+			f.Add("blocks", "invalid_range")
+		}
+	}
+	return f.Err()
+}
+
+// StayLimits returns the minimum and maximum nights of a stay checking in on
+// checkIn: the property's limits, else the organisation's, with a season's
+// minimum raising the floor. Zero means no limit.
+func (p Property) StayLimits(org Organization, checkIn civil.Date) (minNights, maxNights int) {
+	pick := func(prop, orgv *int) int {
+		switch {
+		case prop != nil:
+			return *prop
+		case orgv != nil:
+			return *orgv
+		}
+		return 0
+	}
+	minNights = pick(p.MinStayNights, org.MinStayNights)
+	maxNights = pick(p.MaxStayNights, org.MaxStayNights)
+	if s := p.Rates.SeasonMinStay(checkIn); s > minNights {
+		minNights = s
+	}
+	return minNights, maxNights
+}
+
+// priceFrom is the lowest nightly price among the given dates.
+func (p Property) priceFrom(from civil.Date, days int) decimal.Decimal {
+	lowest := p.Rates.NightPrice(from)
+	for i := 1; i < days; i++ {
+		if price := p.Rates.NightPrice(from.AddDays(i)); price.LessThan(lowest) {
+			lowest = price
+		}
+	}
+	return lowest
+}

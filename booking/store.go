@@ -1,0 +1,174 @@
+package booking
+
+import (
+	"context"
+	"time"
+
+	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/coupon"
+)
+
+// Store keeps organisations, properties, coupons and bookings. Methods that
+// find one thing return a CodeNotFound *Error when there is none.
+// Implementations are safe for concurrent use; store/storetest checks the
+// contract.
+type Store interface {
+	CatalogStore
+	BookingStore
+}
+
+// CatalogStore holds what a host sets up: organisations, properties (with
+// rates, fees, taxes and blocks) and coupons.
+type CatalogStore interface {
+	// CreateOrganization stores o and sets its ID. Errors: CodeConflict
+	// when the slug is taken, CodeInvalid.
+	CreateOrganization(ctx context.Context, o *Organization) error
+	// UpdateOrganization replaces the organisation with o.ID. Errors:
+	// CodeNotFound, CodeConflict (slug taken).
+	UpdateOrganization(ctx context.Context, o *Organization) error
+	// OrganizationBySlug finds an organisation, enabled or not. Errors:
+	// CodeNotFound.
+	OrganizationBySlug(ctx context.Context, slug string) (*Organization, error)
+	// Organizations lists every organisation by slug.
+	Organizations(ctx context.Context) ([]Organization, error)
+
+	// CreateProperty stores p (with its rates and blocks) and sets its ID
+	// and its blocks' IDs. Errors: CodeNotFound (organisation).
+	CreateProperty(ctx context.Context, p *Property) error
+	// UpdateProperty replaces the property with p.ID, rates and blocks
+	// included. Errors: CodeNotFound.
+	UpdateProperty(ctx context.Context, p *Property) error
+	// Property finds a property of an organisation, blocks included.
+	// Errors: CodeNotFound, also when it belongs to another organisation.
+	Property(ctx context.Context, orgID, propertyID int64) (*Property, error)
+	// Properties lists an organisation's properties by ID, blocks included.
+	Properties(ctx context.Context, orgID int64) ([]Property, error)
+	// AddBlock adds an owner block to a property and sets b.ID. Errors:
+	// CodeNotFound; CodeUnavailable when it overlaps a booking holding
+	// dates at now.
+	AddBlock(ctx context.Context, propertyID int64, b *Block, now time.Time) error
+	// RemoveBlock deletes a block. Errors: CodeNotFound.
+	RemoveBlock(ctx context.Context, propertyID, blockID int64) error
+
+	// CreateCoupon stores c (code normalised) and sets its ID. Errors:
+	// CodeConflict when the organisation has that code already.
+	CreateCoupon(ctx context.Context, c *coupon.Coupon) error
+	// UpdateCoupon replaces the coupon with c.ID. Errors: CodeNotFound.
+	UpdateCoupon(ctx context.Context, c *coupon.Coupon) error
+	// CouponByCode finds a coupon by code, case-insensitively. Errors:
+	// CodeNotFound.
+	CouponByCode(ctx context.Context, orgID int64, code string) (*coupon.Coupon, error)
+	// CouponRedemptions counts the bookings holding the coupon at now
+	// (requested, confirmed, and unexpired pending).
+	CouponRedemptions(ctx context.Context, couponID int64, now time.Time) (int, error)
+}
+
+// BookingStore holds bookings and the records that make payment handling
+// idempotent.
+type BookingStore interface {
+	// CreateBooking inserts b, a pending booking, and sets its ID. In one
+	// atomic step it checks that no owner block and no booking holding
+	// dates at now overlaps b's stay, that the coupon (if b.CouponID) has
+	// fewer than maxRedemptions holders (0 = unlimited), and records the
+	// idempotency key (if key.Key is set). Errors: CodeUnavailable (dates
+	// taken), coupon_exhausted, CodeConflict (key already recorded, with
+	// *IdempotencyConflict as Err).
+	CreateBooking(ctx context.Context, b *Booking, c CreateOptions) error
+	// DeleteBooking removes a pending booking that never reached the
+	// payment provider, with its idempotency record, so a failed checkout
+	// leaves nothing behind. Errors: CodeNotFound, CodeConflict (not
+	// pending).
+	DeleteBooking(ctx context.Context, id int64) error
+	// SetPaymentIntent records the intent of a pending booking.
+	// Errors: CodeNotFound.
+	SetPaymentIntent(ctx context.Context, id int64, intentID, clientSecret string) error
+	// Transition moves a booking from one of t.From to t.To in one
+	// conditional update. When t.ClaimDates is set it first checks, in the
+	// same atomic step, that no other booking holding dates at t.At nor
+	// any block overlaps the stay. Errors: CodeNotFound; CodeConflict when
+	// the status is not in t.From (or, with t.OnlyExpired, the hold has
+	// not lapsed); CodeUnavailable when the dates cannot be claimed.
+	Transition(ctx context.Context, id int64, t Transition) (*Booking, error)
+
+	// BookingByToken finds a booking of an organisation. Errors:
+	// CodeNotFound, also for another organisation's token.
+	BookingByToken(ctx context.Context, orgID int64, token string) (*Booking, error)
+	// BookingByID finds a booking. Errors: CodeNotFound.
+	BookingByID(ctx context.Context, id int64) (*Booking, error)
+	// BookingByIntent finds the booking paid by an intent. Errors:
+	// CodeNotFound.
+	BookingByIntent(ctx context.Context, intentID string) (*Booking, error)
+	// Bookings lists an organisation's bookings, newest first, optionally
+	// only those with one of statuses.
+	Bookings(ctx context.Context, orgID int64, statuses ...Status) ([]Booking, error)
+	// Occupied returns the nights taken on a property between from and to
+	// (half-open), by blocks and by bookings holding dates at now.
+	Occupied(ctx context.Context, propertyID int64, from, to civil.Date, now time.Time) ([]civil.Range, error)
+	// LapsedHolds returns pending and requested bookings whose ExpiresAt
+	// is at or before now, oldest first, at most limit.
+	LapsedHolds(ctx context.Context, now time.Time, limit int) ([]Booking, error)
+
+	// IdempotencyRecord finds the record of a key within a scope, ignoring
+	// records created before notBefore. Errors: CodeNotFound.
+	IdempotencyRecord(ctx context.Context, orgID int64, scope, key string, notBefore time.Time) (*IdempotencyRecord, error)
+	// SaveIdempotencyRecord stores r unless the key is already recorded
+	// (after notBefore), in which case it returns the existing record and
+	// CodeConflict.
+	SaveIdempotencyRecord(ctx context.Context, r *IdempotencyRecord, notBefore time.Time) (*IdempotencyRecord, error)
+
+	// MarkEventProcessed records a provider event id. It reports false when
+	// the id was recorded already.
+	MarkEventProcessed(ctx context.Context, eventID string, at time.Time) (bool, error)
+	// EventProcessed reports whether an event id is recorded.
+	EventProcessed(ctx context.Context, eventID string) (bool, error)
+}
+
+// CreateOptions are the atomic side conditions of CreateBooking.
+type CreateOptions struct {
+	// Now decides which pending holds still block.
+	Now time.Time
+	// MaxRedemptions caps the coupon's holders; 0 = unlimited.
+	MaxRedemptions int
+	// Idempotency, when Key is set, is recorded with the booking; its
+	// BookingID is filled in by the store.
+	Idempotency IdempotencyRecord
+}
+
+// Transition is one conditional status change.
+type Transition struct {
+	From []Status
+	To   Status
+	At   time.Time
+	// OnlyExpired requires ExpiresAt <= At (the hold has lapsed).
+	OnlyExpired bool
+	// ClaimDates requires the stay to be free of other holders and blocks.
+	ClaimDates bool
+	// ExpiresAt, when non-nil, replaces the hold's expiry (zero clears it).
+	ExpiresAt *time.Time
+	// PaidAmount, when non-nil, replaces the amount received.
+	PaidAmount *Money
+	// Confirmed sets ConfirmedAt to At.
+	Confirmed bool
+}
+
+// IdempotencyRecord remembers a request made with an Idempotency-Key.
+type IdempotencyRecord struct {
+	OrgID int64
+	// Scope separates keys of different operations ("checkout",
+	// "confirm:{token}").
+	Scope string
+	Key   string
+	// RequestHash identifies the request body; the same key with another
+	// hash is a conflict.
+	RequestHash string
+	BookingID   int64
+	CreatedAt   time.Time
+}
+
+// IdempotencyConflict is the Err of the CodeConflict that CreateBooking
+// returns when the key is recorded already.
+type IdempotencyConflict struct {
+	Existing IdempotencyRecord
+}
+
+func (e *IdempotencyConflict) Error() string { return "idempotency key already used" }

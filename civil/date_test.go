@@ -1,0 +1,108 @@
+package civil_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/staykit/staykit/civil"
+)
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    civil.Date
+		wantErr bool
+	}{
+		{in: "2026-07-14", want: civil.Date{Year: 2026, Month: time.July, Day: 14}},
+		{in: "2028-02-29", want: civil.Date{Year: 2028, Month: time.February, Day: 29}},
+		{in: "2026-02-29", wantErr: true},
+		{in: "2026-7-14", wantErr: true},
+		{in: "14/07/2026", wantErr: true},
+		{in: "", wantErr: true},
+	}
+	for _, tt := range tests {
+		got, err := civil.Parse(tt.in)
+		if (err != nil) != tt.wantErr {
+			t.Errorf("Parse(%q) err = %v, wantErr %v", tt.in, err, tt.wantErr)
+			continue
+		}
+		if got != tt.want {
+			t.Errorf("Parse(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestArithmetic(t *testing.T) {
+	d := civil.MustParse("2026-12-30")
+	if got, want := d.AddDays(3).String(), "2027-01-02"; got != want {
+		t.Errorf("AddDays(3) = %s, want %s", got, want)
+	}
+	if got, want := d.AddDays(-30).String(), "2026-11-30"; got != want {
+		t.Errorf("AddDays(-30) = %s, want %s", got, want)
+	}
+	if got, want := d.DaysUntil(civil.MustParse("2027-03-01")), 61; got != want {
+		t.Errorf("DaysUntil = %d, want %d", got, want)
+	}
+	// The DST change in Europe/Paris (2026-10-25) must not shift day counts.
+	if got := civil.MustParse("2026-10-24").DaysUntil(civil.MustParse("2026-10-26")); got != 2 {
+		t.Errorf("DaysUntil across DST = %d, want 2", got)
+	}
+	if got, want := civil.MustParse("2026-11-20").Weekday(), time.Friday; got != want {
+		t.Errorf("Weekday = %v, want %v", got, want)
+	}
+	if got, want := civil.MustParse("2026-01-31").AddMonths(1).FirstOfMonth().String(), "2026-03-01"; got != want {
+		t.Errorf("AddMonths normalises like time.AddDate: got %s, want %s", got, want)
+	}
+}
+
+func TestToday(t *testing.T) {
+	paris, err := time.LoadLocation("Europe/Paris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 23:30 UTC on 20 November is already 21 November in Paris.
+	now := time.Date(2026, 11, 20, 23, 30, 0, 0, time.UTC)
+	if got, want := civil.Today(now, paris).String(), "2026-11-21"; got != want {
+		t.Errorf("Today in Paris = %s, want %s", got, want)
+	}
+	if got, want := civil.Today(now, time.UTC).String(), "2026-11-20"; got != want {
+		t.Errorf("Today in UTC = %s, want %s", got, want)
+	}
+}
+
+func TestRange(t *testing.T) {
+	r := civil.Range{Start: civil.MustParse("2026-07-10"), End: civil.MustParse("2026-07-13")}
+	tests := []struct {
+		name string
+		o    civil.Range
+		want bool
+	}{
+		{"same", r, true},
+		{"check-out day is the next check-in", civil.Range{Start: civil.MustParse("2026-07-13"), End: civil.MustParse("2026-07-15")}, false},
+		{"ends on our check-in", civil.Range{Start: civil.MustParse("2026-07-08"), End: civil.MustParse("2026-07-10")}, false},
+		{"last night shared", civil.Range{Start: civil.MustParse("2026-07-12"), End: civil.MustParse("2026-07-14")}, true},
+		{"inside", civil.Range{Start: civil.MustParse("2026-07-11"), End: civil.MustParse("2026-07-12")}, true},
+	}
+	for _, tt := range tests {
+		if got := r.Overlaps(tt.o); got != tt.want {
+			t.Errorf("%s: Overlaps = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	if r.Nights() != 3 || !r.Contains(civil.MustParse("2026-07-12")) || r.Contains(civil.MustParse("2026-07-13")) {
+		t.Errorf("Nights/Contains wrong for %v", r)
+	}
+}
+
+func TestTextRoundTrip(t *testing.T) {
+	var d civil.Date
+	if err := d.UnmarshalText([]byte("2026-03-05")); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := d.MarshalText()
+	if string(b) != "2026-03-05" {
+		t.Errorf("round trip = %s", b)
+	}
+	if err := d.UnmarshalText([]byte("nope")); err == nil {
+		t.Error("UnmarshalText accepted garbage")
+	}
+}

@@ -1,0 +1,5 @@
+module github.com/staykit/staykit
+
+go 1.26.8
+
+require github.com/shopspring/decimal v1.6.0 // indirect
