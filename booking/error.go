@@ -11,7 +11,6 @@ const (
 	CodeInvalid             = "invalid"               // input failed validation (Fields says where)
 	CodeNotFound            = "not_found"             // organisation, property or booking unknown
 	CodeUnavailable         = "unavailable"           // the dates are taken
-	CodeStayRule            = "stay_rule"             // min/max stay, guests, past dates
 	CodePaymentNotConfirmed = "payment_not_confirmed" // confirm before the provider says paid
 	CodePaymentLate         = "payment_late"          // paid after the hold lapsed and the dates went
 	CodeBookingClosed       = "booking_closed"        // the booking can no longer change that way

@@ -1,0 +1,171 @@
+package booking
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/staykit/staykit/civil"
+)
+
+// Calendar bounds.
+const (
+	DefaultCalendarMonths = 12
+	MaxCalendarMonths     = 24
+	// lookAhead is how far past the calendar's end nights are read, so a
+	// check-in near the end knows whether its minimum stay fits.
+	lookAhead = 62
+)
+
+var civilZero civil.Date
+
+// CalendarRequest asks for a property's availability.
+type CalendarRequest struct {
+	// From is the first month shown (any day of it); zero means the
+	// current month.
+	From civil.Date
+	// Months is how many months are shown, 1–24; zero means 12.
+	Months int
+}
+
+// Calendar is a property's availability, day by day.
+type Calendar struct {
+	PropertyID int64
+	Currency   string
+	// From is the first day shown, To the last.
+	From civil.Date
+	To   civil.Date
+	Days []Day
+}
+
+// Day is one day of a Calendar.
+type Day struct {
+	Date civil.Date
+	// Available: the night starting this day is free and not past.
+	Available bool
+	// CheckIn: a stay may start this day.
+	CheckIn bool
+	// CheckOut: a stay may end this day.
+	CheckOut bool
+	// Price of the night starting this day.
+	Price decimal.Decimal
+	// MinStay is the minimum stay of a check-in this day (0 = none).
+	MinStay int
+}
+
+// Availability returns a property's calendar. Errors: CodeNotFound,
+// CodeInvalid (months out of range).
+func (s *Service) Availability(ctx context.Context, slug string, propertyID int64, r CalendarRequest) (*Calendar, error) {
+	if r.Months == 0 {
+		r.Months = DefaultCalendarMonths
+	}
+	if r.Months < 1 || r.Months > MaxCalendarMonths {
+		f := FieldErrors{}
+		f.Add("months", "out_of_range")
+		return nil, f.Err()
+	}
+	org, err := s.Organization(ctx, slug)
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.bookableProperty(ctx, org, propertyID)
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock.Now()
+	today := s.today(org, now)
+	if r.From.IsZero() {
+		r.From = today
+	}
+	from := r.From.FirstOfMonth()
+	to := from.AddMonths(r.Months) // exclusive
+
+	// Read nights from the earliest check-in that could end inside the
+	// calendar to a little past its end.
+	_, maxN := p.StayLimits(*org, civilZero)
+	if maxN == 0 || maxN > MaxNights {
+		maxN = MaxNights
+	}
+	start := from.AddDays(-maxN)
+	if start.Before(today) {
+		start = today
+	}
+	if !start.Before(from) {
+		start = from
+	}
+	end := to.AddDays(lookAhead)
+	taken, err := s.store.Occupied(ctx, p.ID, start, end, now)
+	if err != nil {
+		return nil, fmt.Errorf("read occupancy of property %d: %w", p.ID, err)
+	}
+	n := start.DaysUntil(end)
+	g := grid{org: org, p: p, start: start, maxN: maxN,
+		free:    make([]bool, n),
+		minStay: make([]int, n)}
+	for i := range n {
+		day := start.AddDays(i)
+		g.free[i] = !day.Before(today)
+		g.minStay[i], _ = p.StayLimits(*org, day)
+	}
+	for _, r := range taken {
+		for i := max(0, start.DaysUntil(r.Start)); i < min(n, start.DaysUntil(r.End)); i++ {
+			g.free[i] = false
+		}
+	}
+
+	cal := &Calendar{PropertyID: p.ID, Currency: org.Currency, From: from, To: to.AddDays(-1)}
+	cal.Days = make([]Day, 0, from.DaysUntil(to))
+	for day := from; day.Before(to); day = day.AddDays(1) {
+		i := start.DaysUntil(day)
+		d := Day{Date: day, Price: p.Rates.NightPrice(day)}
+		if i >= 0 {
+			d.Available = g.free[i]
+			d.CheckIn = g.canCheckIn(i)
+			d.CheckOut = g.canCheckOut(i)
+			d.MinStay = g.minStay[i]
+		} else {
+			d.MinStay, _ = p.StayLimits(*org, day)
+		}
+		cal.Days = append(cal.Days, d)
+	}
+	return cal, nil
+}
+
+// grid is the free/taken state of consecutive nights from start.
+type grid struct {
+	org     *Organization
+	p       *Property
+	start   civil.Date
+	maxN    int
+	free    []bool
+	minStay []int
+}
+
+// canCheckIn: the nights of the shortest allowed stay from day i are free.
+func (g grid) canCheckIn(i int) bool {
+	need := max(g.minStay[i], 1)
+	if need > g.maxN || i+need > len(g.free) {
+		return false
+	}
+	for k := i; k < i+need; k++ {
+		if !g.free[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// canCheckOut: some allowed stay ends on day i — a check-in day s before it
+// whose nights up to i are free and whose length fits s's limits.
+func (g grid) canCheckOut(i int) bool {
+	for s := i - 1; s >= 0 && i-s <= g.maxN; s-- {
+		if !g.free[s] {
+			return false
+		}
+		if i-s >= max(g.minStay[s], 1) {
+			return true
+		}
+	}
+	return false
+}

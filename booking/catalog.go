@@ -1,0 +1,63 @@
+package booking
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/shopspring/decimal"
+)
+
+// Config is what a guest site needs to start: the organisation and the
+// payment provider's public key.
+type Config struct {
+	Organization     Organization
+	PaymentPublicKey string
+}
+
+// Config returns the booking configuration of an organisation. Errors:
+// CodeNotFound.
+func (s *Service) Config(ctx context.Context, slug string) (*Config, error) {
+	org, err := s.Organization(ctx, slug)
+	if err != nil {
+		return nil, err
+	}
+	return &Config{Organization: *org, PaymentPublicKey: s.payments.PublicKey()}, nil
+}
+
+// Listing is a bookable property as the public sees it.
+type Listing struct {
+	Property Property
+	Currency string
+	// MinStayNights and MaxStayNights are the limits that apply outside
+	// seasons (property, else organisation; 0 = none).
+	MinStayNights int
+	MaxStayNights int
+	// PriceFrom is the lowest nightly price of the coming year.
+	PriceFrom decimal.Decimal
+}
+
+// priceFromDays is how far ahead PriceFrom looks.
+const priceFromDays = 365
+
+// Properties lists an organisation's active properties. Errors: CodeNotFound.
+func (s *Service) Properties(ctx context.Context, slug string) ([]Listing, error) {
+	org, err := s.Organization(ctx, slug)
+	if err != nil {
+		return nil, err
+	}
+	props, err := s.store.Properties(ctx, org.ID)
+	if err != nil {
+		return nil, fmt.Errorf("list properties of %q: %w", slug, err)
+	}
+	today := s.today(org, s.clock.Now())
+	out := make([]Listing, 0, len(props))
+	for _, p := range props {
+		if !p.Active {
+			continue
+		}
+		l := Listing{Property: p, Currency: org.Currency, PriceFrom: p.priceFrom(today, priceFromDays)}
+		l.MinStayNights, l.MaxStayNights = p.StayLimits(*org, civilZero)
+		out = append(out, l)
+	}
+	return out, nil
+}

@@ -1,0 +1,293 @@
+package booking
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/mail"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/staykit/staykit/coupon"
+	"github.com/staykit/staykit/payment"
+	"github.com/staykit/staykit/pricing"
+)
+
+// Checkout limits.
+const (
+	MaxGuestNameLength      = 200
+	MaxMessageLength        = 2000
+	MaxIdempotencyKeyLength = 255
+	// IdempotencyWindow is how long a key is remembered.
+	IdempotencyWindow = 24 * time.Hour
+)
+
+// e164 is an international phone number: +, country code, up to 15 digits.
+var e164 = regexp.MustCompile(`^\+[1-9][0-9]{6,14}$`)
+
+// CheckoutRequest is a guest's order.
+type CheckoutRequest struct {
+	PropertyID int64
+	Stay
+	GuestName  string
+	GuestEmail string
+	GuestPhone string
+	Message    string
+	// Locale is "fr" or "en"; empty means the organisation's default.
+	Locale     string
+	CouponCode string
+	// IdempotencyKey, when set, makes a retry with the same request return
+	// the first result for IdempotencyWindow.
+	IdempotencyKey string
+}
+
+// CheckoutResult is a started booking and what the guest needs to pay.
+type CheckoutResult struct {
+	Booking Booking
+	// ClientSecret completes the payment in the guest's browser; empty when
+	// nothing is to be paid now.
+	ClientSecret     string
+	PaymentPublicKey string
+}
+
+// validate checks the request's fields, naming them as the API does.
+func (r *CheckoutRequest) validate() error {
+	f := FieldErrors{}
+	if r.PropertyID < 1 {
+		f.Add("property_id", "required")
+	}
+	r.GuestName = strings.TrimSpace(r.GuestName)
+	switch n := utf8.RuneCountInString(r.GuestName); {
+	case n == 0:
+		f.Add("guest_name", "required")
+	case n > MaxGuestNameLength:
+		f.Add("guest_name", "too_long")
+	}
+	r.GuestEmail = strings.TrimSpace(r.GuestEmail)
+	if r.GuestEmail == "" {
+		f.Add("guest_email", "required")
+	} else if a, err := mail.ParseAddress(r.GuestEmail); err != nil || a.Address != r.GuestEmail || !strings.Contains(a.Address[strings.LastIndex(a.Address, "@"):], ".") {
+		f.Add("guest_email", "invalid_email")
+	}
+	r.GuestPhone = strings.Join(strings.Fields(r.GuestPhone), "")
+	if r.GuestPhone == "" {
+		f.Add("guest_phone", "required")
+	} else if !e164.MatchString(r.GuestPhone) {
+		f.Add("guest_phone", "invalid_phone")
+	}
+	if utf8.RuneCountInString(r.Message) > MaxMessageLength {
+		f.Add("message", "too_long")
+	}
+	if r.Locale != "" && r.Locale != "fr" && r.Locale != "en" {
+		f.Add("locale", "invalid_choice")
+	}
+	if len(r.IdempotencyKey) > MaxIdempotencyKeyLength {
+		f.Add("idempotency_key", "too_long")
+	}
+	r.Stay.validateShape(f)
+	return f.Err()
+}
+
+// hash identifies the request for idempotency: the same key with another
+// hash is a different request.
+func (r CheckoutRequest) hash() string {
+	h := sha256.New()
+	for _, v := range []string{
+		strconv.FormatInt(r.PropertyID, 10), r.CheckIn.String(), r.CheckOut.String(), strconv.Itoa(r.Guests),
+		r.GuestName, r.GuestEmail, r.GuestPhone, r.Message, r.Locale, strings.ToUpper(strings.TrimSpace(r.CouponCode)),
+	} {
+		fmt.Fprintf(h, "%d:%s;", len(v), v)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Checkout starts a booking: it prices the stay on the server, holds the
+// dates and the coupon, and creates the payment intent. A provider failure
+// releases everything. Errors: CodeNotFound, CodeInvalid, the stay rule
+// codes, CodeUnavailable, the coupon codes, CodeConflict (idempotency key
+// reused with another request, or still in progress),
+// CodePaymentUnavailable.
+func (s *Service) Checkout(ctx context.Context, slug string, r CheckoutRequest) (*CheckoutResult, error) {
+	if err := r.validate(); err != nil {
+		return nil, err
+	}
+	org, err := s.Organization(ctx, slug)
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock.Now()
+	hash := r.hash()
+	if r.IdempotencyKey != "" {
+		rec, err := s.store.IdempotencyRecord(ctx, org.ID, scopeCheckout, r.IdempotencyKey, now.Add(-IdempotencyWindow))
+		switch {
+		case err == nil:
+			return s.replayCheckout(ctx, *rec, hash)
+		case ErrorCode(err) != CodeNotFound:
+			return nil, fmt.Errorf("read idempotency record: %w", err)
+		}
+	}
+	p, err := s.bookableProperty(ctx, org, r.PropertyID)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkRules(org, p, r.Stay, s.today(org, now)); err != nil {
+		return nil, err
+	}
+	q, c, err := s.price(ctx, org, p, QuoteRequest{Stay: r.Stay, CouponCode: r.CouponCode}, now)
+	if err != nil {
+		return nil, err
+	}
+	b, err := s.hold(ctx, org, p, r, q, c, hash, now)
+	if err != nil {
+		var conflict *IdempotencyConflict
+		if errors.As(err, &conflict) {
+			return s.replayCheckout(ctx, conflict.Existing, hash)
+		}
+		return nil, err
+	}
+	if q.Charge.IsZero() {
+		return s.confirmFree(ctx, org, b, now)
+	}
+	return s.startPayment(ctx, org, b)
+}
+
+// scopeCheckout is the idempotency scope of checkouts.
+const scopeCheckout = "checkout"
+
+// hold stores the pending booking, which holds its dates and its coupon
+// until ExpiresAt.
+func (s *Service) hold(ctx context.Context, org *Organization, p *Property, r CheckoutRequest, q pricing.Quote, c *coupon.Coupon, hash string, now time.Time) (*Booking, error) {
+	token, err := newToken()
+	if err != nil {
+		return nil, err
+	}
+	locale := r.Locale
+	if locale == "" {
+		locale = org.DefaultLocale
+	}
+	b := &Booking{
+		OrgID: org.ID, PropertyID: p.ID, Token: token, Status: StatusPending,
+		CheckIn: r.CheckIn, CheckOut: r.CheckOut, Guests: r.Guests,
+		GuestName: r.GuestName, GuestEmail: r.GuestEmail, GuestPhone: r.GuestPhone,
+		Message: r.Message, Locale: locale,
+		Currency: org.Currency, PaymentMode: q.Mode,
+		TotalAmount: q.Total, ChargeAmount: q.Charge, PaidAmount: pricing.Round(zeroMoney, org.Currency),
+		BalanceAmount: q.Balance, BalanceDueDate: q.BalanceDueDate, Quote: q,
+		CreatedAt: now, UpdatedAt: now, ExpiresAt: now.Add(time.Duration(org.HoldMinutes) * time.Minute),
+	}
+	opts := CreateOptions{Now: now}
+	if c != nil {
+		b.CouponID, b.CouponCode, opts.MaxRedemptions = c.ID, c.Code, c.MaxRedemptions
+	}
+	if r.IdempotencyKey != "" {
+		opts.Idempotency = IdempotencyRecord{OrgID: org.ID, Scope: scopeCheckout, Key: r.IdempotencyKey, RequestHash: hash, CreatedAt: now}
+	}
+	if err := s.store.CreateBooking(ctx, b, opts); err != nil {
+		var conflict *IdempotencyConflict
+		if errors.As(err, &conflict) {
+			return nil, conflict
+		}
+		switch ErrorCode(err) {
+		case CodeUnavailable:
+			return nil, errUnavailable()
+		case coupon.CodeExhausted:
+			return nil, &Error{Code: coupon.CodeExhausted, Message: "This coupon has been used up.",
+				Fields: map[string][]string{"coupon_code": {coupon.CodeExhausted}}}
+		}
+		return nil, fmt.Errorf("hold dates: %w", err)
+	}
+	return b, nil
+}
+
+// startPayment creates the payment intent of a held booking. If the provider
+// fails, the booking is deleted so that no dates stay held.
+func (s *Service) startPayment(ctx context.Context, org *Organization, b *Booking) (*CheckoutResult, error) {
+	amount, err := pricing.ToMinor(b.ChargeAmount, b.Currency)
+	if err != nil {
+		s.release(ctx, b)
+		return nil, fmt.Errorf("convert charge of booking %d: %w", b.ID, err)
+	}
+	intent, err := s.payments.CreateIntent(ctx, payment.CreateParams{
+		Amount:         amount,
+		Currency:       b.Currency,
+		ManualCapture:  b.PaymentMode == pricing.ModeRequest,
+		IdempotencyKey: "booking-" + b.Token + "-" + strconv.FormatInt(amount, 10),
+		Metadata: map[string]string{
+			"booking_token": b.Token,
+			"org":           org.Slug,
+			"property_id":   strconv.FormatInt(b.PropertyID, 10),
+		},
+	})
+	if err != nil {
+		s.release(ctx, b)
+		return nil, &Error{Code: CodePaymentUnavailable, Message: "The payment could not be started. Please try again in a moment.", Err: err}
+	}
+	if err := s.store.SetPaymentIntent(ctx, b.ID, intent.ID, intent.ClientSecret); err != nil {
+		if _, cerr := s.payments.CancelIntent(context.WithoutCancel(ctx), intent.ID); cerr != nil {
+			s.logger.ErrorContext(ctx, "cancel orphan payment intent", "intent", intent.ID, "err", cerr)
+		}
+		s.release(ctx, b)
+		return nil, fmt.Errorf("record payment intent of booking %d: %w", b.ID, err)
+	}
+	b.PaymentIntentID, b.ClientSecret = intent.ID, intent.ClientSecret
+	return &CheckoutResult{Booking: *b, ClientSecret: intent.ClientSecret, PaymentPublicKey: s.payments.PublicKey()}, nil
+}
+
+// release deletes a booking whose checkout failed, even when the request's
+// context is gone; if that fails too the hold still lapses at ExpiresAt.
+func (s *Service) release(ctx context.Context, b *Booking) {
+	if err := s.store.DeleteBooking(context.WithoutCancel(ctx), b.ID); err != nil {
+		s.logger.ErrorContext(ctx, "release failed checkout", "booking_id", b.ID, "err", err)
+	}
+}
+
+// confirmFree settles a booking with nothing to pay now: confirmed, or
+// requested in request mode.
+func (s *Service) confirmFree(ctx context.Context, org *Organization, b *Booking, now time.Time) (*CheckoutResult, error) {
+	t := Transition{From: []Status{StatusPending}, To: StatusConfirmed, At: now, Confirmed: true}
+	kind := NotifyConfirmed
+	if b.PaymentMode == pricing.ModeRequest {
+		expires := now.Add(time.Duration(org.RequestHoldHours) * time.Hour)
+		t = Transition{From: []Status{StatusPending}, To: StatusRequested, At: now, ExpiresAt: &expires}
+		kind = NotifyRequested
+	} else {
+		t.ExpiresAt = &time.Time{}
+	}
+	updated, err := s.store.Transition(ctx, b.ID, t)
+	if err != nil {
+		return nil, fmt.Errorf("settle free booking %d: %w", b.ID, err)
+	}
+	s.notify(ctx, kind, org, updated)
+	return &CheckoutResult{Booking: *updated, PaymentPublicKey: s.payments.PublicKey()}, nil
+}
+
+// replayCheckout answers a retried checkout with the booking it created.
+func (s *Service) replayCheckout(ctx context.Context, rec IdempotencyRecord, hash string) (*CheckoutResult, error) {
+	if rec.RequestHash != hash {
+		return nil, Errorf(CodeConflict, "This Idempotency-Key was already used with a different request.")
+	}
+	b, err := s.store.BookingByID(ctx, rec.BookingID)
+	if err != nil {
+		return nil, fmt.Errorf("replay checkout: %w", err)
+	}
+	if b.PaymentIntentID == "" && b.Status == StatusPending {
+		return nil, Errorf(CodeConflict, "A request with this Idempotency-Key is still being processed.")
+	}
+	return &CheckoutResult{Booking: *b, ClientSecret: b.ClientSecret, PaymentPublicKey: s.payments.PublicKey()}, nil
+}
+
+// newToken returns a booking token: 192 random bits, URL-safe.
+func newToken() (string, error) {
+	var b [24]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("generate booking token: %w", err)
+	}
+	return base64.RawURLEncoding.EncodeToString(b[:]), nil
+}

@@ -1,0 +1,222 @@
+package booking
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/staykit/staykit/payment"
+	"github.com/staykit/staykit/pricing"
+)
+
+// authorizationMargin keeps a request hold clear of the end of the card
+// authorisation, so a host approving at the last minute can still capture.
+const authorizationMargin = time.Hour
+
+// Details is a booking with what its status page shows besides it.
+type Details struct {
+	Booking      Booking
+	PropertyName string
+}
+
+// Booking returns a booking by its token. Errors: CodeNotFound.
+func (s *Service) Booking(ctx context.Context, slug, token string) (*Details, error) {
+	org, err := s.Organization(ctx, slug)
+	if err != nil {
+		return nil, err
+	}
+	b, err := s.bookingByToken(ctx, org, token)
+	if err != nil {
+		return nil, err
+	}
+	return s.details(ctx, b)
+}
+
+func (s *Service) bookingByToken(ctx context.Context, org *Organization, token string) (*Booking, error) {
+	b, err := s.store.BookingByToken(ctx, org.ID, token)
+	if err != nil {
+		if ErrorCode(err) == CodeNotFound {
+			return nil, Errorf(CodeNotFound, "This booking does not exist.")
+		}
+		return nil, fmt.Errorf("find booking: %w", err)
+	}
+	return b, nil
+}
+
+func (s *Service) details(ctx context.Context, b *Booking) (*Details, error) {
+	p, err := s.store.Property(ctx, b.OrgID, b.PropertyID)
+	if err != nil {
+		return nil, fmt.Errorf("find property of booking %d: %w", b.ID, err)
+	}
+	return &Details{Booking: *b, PropertyName: p.Name}, nil
+}
+
+// ConfirmRequest is sent by the guest's browser once the card step is done.
+type ConfirmRequest struct {
+	// PaymentIntentID, when set, must be the booking's intent.
+	PaymentIntentID string
+	// IdempotencyKey, when set, must not have been used with another body.
+	IdempotencyKey string
+}
+
+// Confirm checks with the payment provider that a booking is paid (or, in
+// request mode, authorised) and moves it to confirmed (or requested).
+// Confirming again returns the booking unchanged. Errors: CodeNotFound,
+// CodeInvalid, CodeConflict (idempotency key reused with another body),
+// CodePaymentNotConfirmed, CodePaymentLate, CodeBookingClosed,
+// CodePaymentUnavailable.
+func (s *Service) Confirm(ctx context.Context, slug, token string, r ConfirmRequest) (*Details, error) {
+	if len(r.IdempotencyKey) > MaxIdempotencyKeyLength {
+		f := FieldErrors{}
+		f.Add("idempotency_key", "too_long")
+		return nil, f.Err()
+	}
+	org, err := s.Organization(ctx, slug)
+	if err != nil {
+		return nil, err
+	}
+	b, err := s.bookingByToken(ctx, org, token)
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock.Now()
+	if r.IdempotencyKey != "" {
+		if err := s.rememberConfirm(ctx, org, b, r, now); err != nil {
+			return nil, err
+		}
+	}
+	if r.PaymentIntentID != "" && r.PaymentIntentID != b.PaymentIntentID {
+		return nil, &Error{Code: CodeInvalid, Message: "This payment does not belong to this booking.",
+			Fields: map[string][]string{"payment_intent_id": {"mismatch"}}}
+	}
+	switch b.Status {
+	case StatusConfirmed, StatusRequested:
+		return s.details(ctx, b)
+	case StatusDeclined, StatusCancelled:
+		return nil, &Error{Code: CodeBookingClosed, Message: "This booking was " + string(b.Status) + " and can no longer be confirmed.",
+			Params: map[string]string{"status": string(b.Status)}}
+	}
+	if b.PaymentIntentID == "" {
+		return nil, errNotPaid(b)
+	}
+	intent, err := s.payments.GetIntent(ctx, b.PaymentIntentID)
+	if err != nil {
+		return nil, &Error{Code: CodePaymentUnavailable, Message: "The payment could not be checked. Please try again in a moment.", Err: err}
+	}
+	updated, err := s.applyIntent(ctx, org, b, intent, now)
+	if err != nil {
+		return nil, err
+	}
+	return s.details(ctx, updated)
+}
+
+// rememberConfirm records a confirm's Idempotency-Key; the same key with
+// another body is a conflict.
+func (s *Service) rememberConfirm(ctx context.Context, org *Organization, b *Booking, r ConfirmRequest, now time.Time) error {
+	sum := sha256.Sum256([]byte(r.PaymentIntentID))
+	rec := &IdempotencyRecord{OrgID: org.ID, Scope: "confirm:" + b.Token, Key: r.IdempotencyKey,
+		RequestHash: hex.EncodeToString(sum[:]), BookingID: b.ID, CreatedAt: now}
+	existing, err := s.store.SaveIdempotencyRecord(ctx, rec, now.Add(-IdempotencyWindow))
+	switch {
+	case err == nil:
+		return nil
+	case ErrorCode(err) == CodeConflict && existing != nil:
+		if existing.RequestHash != rec.RequestHash {
+			return Errorf(CodeConflict, "This Idempotency-Key was already used with a different request.")
+		}
+		return nil
+	}
+	return fmt.Errorf("record confirm idempotency key: %w", err)
+}
+
+func errNotPaid(b *Booking) error {
+	msg := "The payment has not succeeded yet."
+	if b.PaymentMode == pricing.ModeRequest {
+		msg = "The card has not been authorised yet."
+	}
+	return &Error{Code: CodePaymentNotConfirmed, Message: msg}
+}
+
+// applyIntent moves a pending (or lapsed) booking according to what its
+// payment intent says: succeeded for the expected amount → confirmed;
+// authorised in request mode → requested. A payment that arrives after the
+// hold lapsed confirms the booking if its dates are still free, and is
+// returned to the guest otherwise (CodePaymentLate). Confirm and payment
+// events share it; the conditional transition makes it safe to race.
+func (s *Service) applyIntent(ctx context.Context, org *Organization, b *Booking, intent *payment.Intent, now time.Time) (*Booking, error) {
+	want, err := pricing.ToMinor(b.ChargeAmount, b.Currency)
+	if err != nil {
+		return nil, fmt.Errorf("convert charge of booking %d: %w", b.ID, err)
+	}
+	if intent.ID != b.PaymentIntentID || intent.Amount != want || !strings.EqualFold(intent.Currency, b.Currency) {
+		s.logger.WarnContext(ctx, "payment intent does not match booking", "booking_id", b.ID, "intent", intent.ID,
+			"intent_amount", intent.Amount, "want_amount", want, "intent_currency", intent.Currency)
+		return nil, errNotPaid(b)
+	}
+	t := Transition{From: []Status{StatusPending, StatusExpired}, At: now, ClaimDates: true}
+	kind := ""
+	switch {
+	case b.PaymentMode != pricing.ModeRequest && intent.Status == payment.StatusSucceeded:
+		paid := b.ChargeAmount
+		t.To, t.Confirmed, t.PaidAmount, t.ExpiresAt = StatusConfirmed, true, &paid, &time.Time{}
+		kind = NotifyConfirmed
+	case b.PaymentMode == pricing.ModeRequest && intent.Status == payment.StatusAuthorized:
+		expires := now.Add(time.Duration(org.RequestHoldHours) * time.Hour)
+		if limit := intent.Created.Add(MaxAuthorizationHours*time.Hour - authorizationMargin); !intent.Created.IsZero() && limit.Before(expires) {
+			expires = limit
+		}
+		t.To, t.ExpiresAt = StatusRequested, &expires
+		kind = NotifyRequested
+	default:
+		return nil, errNotPaid(b)
+	}
+	if b.Status == t.To {
+		return b, nil
+	}
+	updated, err := s.store.Transition(ctx, b.ID, t)
+	switch {
+	case err == nil:
+		s.notify(ctx, kind, org, updated)
+		return updated, nil
+	case isCode(err, CodeConflict):
+		// Someone else (the webhook, another confirm) moved it first.
+		current, rerr := s.store.BookingByID(ctx, b.ID)
+		if rerr != nil {
+			return nil, fmt.Errorf("re-read booking %d: %w", b.ID, rerr)
+		}
+		if current.Status == t.To {
+			return current, nil
+		}
+		return nil, &Error{Code: CodeBookingClosed, Message: "This booking was " + string(current.Status) + " and can no longer be confirmed.",
+			Params: map[string]string{"status": string(current.Status)}}
+	case isCode(err, CodeUnavailable):
+		return nil, s.returnLatePayment(ctx, org, b, intent, now)
+	}
+	return nil, fmt.Errorf("confirm booking %d: %w", b.ID, err)
+}
+
+// returnLatePayment handles money that arrived after the hold lapsed and
+// the dates went to someone else: the payment goes back, the booking
+// expires, and the guest is told.
+func (s *Service) returnLatePayment(ctx context.Context, org *Organization, b *Booking, intent *payment.Intent, now time.Time) error {
+	ctx = context.WithoutCancel(ctx)
+	var err error
+	if intent.Status == payment.StatusSucceeded {
+		_, err = s.payments.Refund(ctx, intent.ID, 0)
+	} else {
+		_, err = s.payments.CancelIntent(ctx, intent.ID)
+	}
+	if err != nil && !errors.Is(err, payment.ErrState) {
+		s.logger.ErrorContext(ctx, "return late payment", "booking_id", b.ID, "intent", intent.ID, "err", err)
+	}
+	if b.Status == StatusPending {
+		if expired, terr := s.store.Transition(ctx, b.ID, Transition{From: []Status{StatusPending}, To: StatusExpired, At: now}); terr == nil {
+			s.notify(ctx, NotifyExpired, org, expired)
+		}
+	}
+	return &Error{Code: CodePaymentLate, Message: "The payment arrived after the hold on these dates lapsed, and they have been booked since. The payment has been returned."}
+}

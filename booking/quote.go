@@ -1,0 +1,199 @@
+package booking
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/coupon"
+	"github.com/staykit/staykit/pricing"
+)
+
+// QuoteRequest asks what a stay costs.
+type QuoteRequest struct {
+	Stay
+	// CouponCode, when not empty, must apply to the stay.
+	CouponCode string
+}
+
+// Quote prices a stay, enforcing the stay rules and availability. Errors:
+// CodeNotFound, CodeInvalid, the stay rule codes, CodeUnavailable,
+// CodeCouponNotFound and the coupon codes of package coupon.
+func (s *Service) Quote(ctx context.Context, slug string, propertyID int64, r QuoteRequest) (*pricing.Quote, error) {
+	org, err := s.Organization(ctx, slug)
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.bookableProperty(ctx, org, propertyID)
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock.Now()
+	if err := checkRules(org, p, r.Stay, s.today(org, now)); err != nil {
+		return nil, err
+	}
+	if err := s.checkFree(ctx, p, r.Stay, now); err != nil {
+		return nil, err
+	}
+	q, _, err := s.price(ctx, org, p, r, now)
+	if err != nil {
+		return nil, err
+	}
+	return &q, nil
+}
+
+// checkFree reports CodeUnavailable when a night of the stay is taken. At
+// checkout the store checks again atomically; this is for a clear answer.
+func (s *Service) checkFree(ctx context.Context, p *Property, st Stay, now time.Time) error {
+	taken, err := s.store.Occupied(ctx, p.ID, st.CheckIn, st.CheckOut, now)
+	if err != nil {
+		return fmt.Errorf("read occupancy of property %d: %w", p.ID, err)
+	}
+	for _, t := range taken {
+		if t.Overlaps(st.Range()) {
+			return errUnavailable()
+		}
+	}
+	return nil
+}
+
+// price computes the quote of a stay whose rules were checked, applying the
+// coupon if one is asked for. It returns the coupon applied, or nil.
+func (s *Service) price(ctx context.Context, org *Organization, p *Property, r QuoteRequest, now time.Time) (pricing.Quote, *coupon.Coupon, error) {
+	today := s.today(org, now)
+	in := pricing.Stay{
+		CheckIn: r.CheckIn, CheckOut: r.CheckOut, Guests: r.Guests, Currency: org.Currency,
+		Plan: p.Rates, Fees: p.Fees, Tax: p.Tax,
+		Mode: org.PaymentMode, DepositPercent: org.DepositPercent, BalanceDueDays: org.BalanceDueDays,
+		Today: today,
+	}
+	q, err := pricing.Compute(in)
+	if err != nil {
+		return pricing.Quote{}, nil, fmt.Errorf("price stay at property %d: %w", p.ID, err)
+	}
+	if r.CouponCode == "" {
+		return q, nil, nil
+	}
+	c, err := s.applicableCoupon(ctx, org, r.CouponCode, coupon.Use{
+		Today: today, PropertyID: p.ID, CheckIn: r.CheckIn, Nights: q.Nights, Amount: q.CouponBase,
+	}, now)
+	if err != nil {
+		return pricing.Quote{}, nil, err
+	}
+	d := c.Discount()
+	in.Coupon = &d
+	if q, err = pricing.Compute(in); err != nil {
+		return pricing.Quote{}, nil, fmt.Errorf("price stay with coupon at property %d: %w", p.ID, err)
+	}
+	return q, c, nil
+}
+
+// applicableCoupon finds a coupon and checks it against a use, counting its
+// current holders. Errors: CodeCouponNotFound, the codes of package coupon.
+func (s *Service) applicableCoupon(ctx context.Context, org *Organization, code string, use coupon.Use, now time.Time) (*coupon.Coupon, error) {
+	c, err := s.store.CouponByCode(ctx, org.ID, coupon.Normalize(code))
+	if err != nil {
+		if ErrorCode(err) == CodeNotFound {
+			return nil, &Error{Code: CodeCouponNotFound, Message: "This coupon code does not exist.",
+				Fields: map[string][]string{"coupon_code": {"coupon_not_found"}}}
+		}
+		return nil, fmt.Errorf("find coupon: %w", err)
+	}
+	if c.MaxRedemptions > 0 {
+		if use.Redemptions, err = s.store.CouponRedemptions(ctx, c.ID, now); err != nil {
+			return nil, fmt.Errorf("count redemptions of coupon %d: %w", c.ID, err)
+		}
+	}
+	if err := coupon.Validate(*c, use); err != nil {
+		return nil, couponError(err)
+	}
+	return c, nil
+}
+
+// couponError turns a coupon.Error into the domain's Error.
+func couponError(err error) error {
+	var ce *coupon.Error
+	if !errors.As(err, &ce) {
+		return fmt.Errorf("validate coupon: %w", err)
+	}
+	return &Error{Code: ce.Code, Message: ce.Message, Params: ce.Params,
+		Fields: map[string][]string{"coupon_code": {ce.Code}}}
+}
+
+// CouponCheck asks whether a code applies, optionally to a given stay.
+type CouponCheck struct {
+	Code string
+	// PropertyID, CheckIn, CheckOut and Guests are optional; with a
+	// property and both dates the discount amount is computed.
+	PropertyID int64
+	CheckIn    civil.Date
+	CheckOut   civil.Date
+	Guests     int
+}
+
+// CouponResult says how a valid coupon discounts.
+type CouponResult struct {
+	Code     string
+	Label    string
+	Kind     pricing.DiscountKind
+	Value    decimal.Decimal
+	Currency string
+	// DiscountAmount is set when a stay was given.
+	DiscountAmount *decimal.Decimal
+}
+
+// ValidateCoupon checks a coupon code before checkout. Errors: CodeInvalid,
+// CodeNotFound (organisation or property), CodeCouponNotFound and the codes
+// of package coupon.
+func (s *Service) ValidateCoupon(ctx context.Context, slug string, r CouponCheck) (*CouponResult, error) {
+	f := FieldErrors{}
+	if coupon.Normalize(r.Code) == "" {
+		f.Add("code", "required")
+	}
+	if !r.CheckIn.IsZero() && !r.CheckOut.IsZero() && !r.CheckIn.Before(r.CheckOut) {
+		f.Add("check_out", "after_check_in")
+	}
+	if err := f.Err(); err != nil {
+		return nil, err
+	}
+	org, err := s.Organization(ctx, slug)
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock.Now()
+	// Stay conditions (dates, nights, amount) are checked only when the
+	// stay can be priced: a property and both dates.
+	use := coupon.Use{Today: s.today(org, now), PropertyID: r.PropertyID}
+	var base *pricing.Quote
+	if r.PropertyID != 0 {
+		p, err := s.bookableProperty(ctx, org, r.PropertyID)
+		if err != nil {
+			return nil, err
+		}
+		if !r.CheckIn.IsZero() && !r.CheckOut.IsZero() {
+			q, err := pricing.Compute(pricing.Stay{
+				CheckIn: r.CheckIn, CheckOut: r.CheckOut, Guests: max(r.Guests, 1), Currency: org.Currency,
+				Plan: p.Rates, Fees: p.Fees, Tax: p.Tax, Mode: org.PaymentMode, Today: use.Today,
+			})
+			if err != nil {
+				return nil, fmt.Errorf("price stay for coupon: %w", err)
+			}
+			base = &q
+			use.CheckIn, use.Nights, use.Amount = r.CheckIn, q.Nights, q.CouponBase
+		}
+	}
+	c, err := s.applicableCoupon(ctx, org, r.Code, use, now)
+	if err != nil {
+		return nil, err
+	}
+	res := &CouponResult{Code: c.Code, Label: c.Label, Kind: c.Kind, Value: c.Value, Currency: org.Currency}
+	if base != nil {
+		amount := c.Discount().Amount(base.CouponBase, org.Currency)
+		res.DiscountAmount = &amount
+	}
+	return res, nil
+}

@@ -1,0 +1,154 @@
+package booking
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/payment"
+)
+
+// Service is the booking engine's use cases: what the public API calls
+// (Config, Properties, Availability, Quote, ValidateCoupon, Checkout, Booking,
+// Confirm) and what the host and its jobs call (Approve, Decline, Cancel,
+// ExpireHolds, HandlePaymentEvent). It is safe for concurrent use.
+type Service struct {
+	store    Store
+	payments payment.Provider
+	clock    Clock
+	notifier Notifier
+	logger   *slog.Logger
+
+	zones sync.Map // time zone name → *time.Location
+}
+
+// Options configure a Service. Store and Payments are required.
+type Options struct {
+	Store    Store
+	Payments payment.Provider
+	// Clock defaults to the wall clock.
+	Clock Clock
+	// Notifier is told about confirmed, requested, expired, declined and
+	// cancelled bookings; nil means nobody is told.
+	Notifier Notifier
+	// Logger defaults to slog.Default().
+	Logger *slog.Logger
+}
+
+// NewService returns a Service. It panics when Store or Payments is nil,
+// a programming error.
+func NewService(o Options) *Service {
+	if o.Store == nil || o.Payments == nil {
+		panic("booking: NewService needs a Store and a payment Provider")
+	}
+	s := &Service{store: o.Store, payments: o.Payments, clock: o.Clock, notifier: o.Notifier, logger: o.Logger}
+	if s.clock == nil {
+		s.clock = SystemClock{}
+	}
+	if s.notifier == nil {
+		s.notifier = nopNotifier{}
+	}
+	if s.logger == nil {
+		s.logger = slog.Default()
+	}
+	return s
+}
+
+// Organization returns the organisation behind a public slug. Errors:
+// CodeNotFound when the slug is unknown or its public engine is disabled.
+func (s *Service) Organization(ctx context.Context, slug string) (*Organization, error) {
+	if !ValidSlug(slug) {
+		return nil, errOrgNotFound()
+	}
+	org, err := s.store.OrganizationBySlug(ctx, slug)
+	if err != nil {
+		if ErrorCode(err) == CodeNotFound {
+			return nil, errOrgNotFound()
+		}
+		return nil, fmt.Errorf("find organisation %q: %w", slug, err)
+	}
+	if !org.PublicEngineEnabled {
+		return nil, errOrgNotFound()
+	}
+	return org, nil
+}
+
+func errOrgNotFound() error {
+	return Errorf(CodeNotFound, "This organisation does not exist or does not take bookings online.")
+}
+
+// hostOrganization returns an organisation whether or not its public engine
+// is enabled: the host manages bookings either way.
+func (s *Service) hostOrganization(ctx context.Context, slug string) (*Organization, error) {
+	org, err := s.store.OrganizationBySlug(ctx, slug)
+	if err != nil {
+		return nil, fmt.Errorf("find organisation %q: %w", slug, err)
+	}
+	return org, nil
+}
+
+// organizationByID finds the organisation of a booking reached without a
+// slug (payment events, the sweeper).
+func (s *Service) organizationByID(ctx context.Context, id int64) (*Organization, error) {
+	orgs, err := s.store.Organizations(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list organisations: %w", err)
+	}
+	for i := range orgs {
+		if orgs[i].ID == id {
+			return &orgs[i], nil
+		}
+	}
+	return nil, Errorf(CodeNotFound, "organisation %d not found", id)
+}
+
+// bookableProperty returns an active property of org. Errors: CodeNotFound.
+func (s *Service) bookableProperty(ctx context.Context, org *Organization, id int64) (*Property, error) {
+	p, err := s.store.Property(ctx, org.ID, id)
+	if err != nil {
+		if ErrorCode(err) == CodeNotFound {
+			return nil, errPropertyNotFound()
+		}
+		return nil, fmt.Errorf("find property %d: %w", id, err)
+	}
+	if !p.Active {
+		return nil, errPropertyNotFound()
+	}
+	return p, nil
+}
+
+func errPropertyNotFound() error { return Errorf(CodeNotFound, "This property does not exist.") }
+
+// location returns the organisation's time zone, loading each zone once.
+func (s *Service) location(org *Organization) *time.Location {
+	if loc, ok := s.zones.Load(org.Timezone); ok {
+		return loc.(*time.Location)
+	}
+	loc := org.Location()
+	s.zones.Store(org.Timezone, loc)
+	return loc
+}
+
+// today is the organisation's current date.
+func (s *Service) today(org *Organization, now time.Time) civil.Date {
+	return civil.Today(now, s.location(org))
+}
+
+// notify tells the host about a change; failures are logged, not returned,
+// because the change is already stored.
+func (s *Service) notify(ctx context.Context, kind string, org *Organization, b *Booking) {
+	n := Notification{Kind: kind, Organization: *org, Booking: *b}
+	if err := s.notifier.Notify(ctx, n); err != nil {
+		s.logger.ErrorContext(ctx, "notify host", "kind", kind, "booking_id", b.ID, "err", err)
+	}
+}
+
+// isCode reports whether err is an *Error with code.
+func isCode(err error, code string) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Code == code
+}
