@@ -39,7 +39,7 @@ type RatePlan struct {
 	WeekendRate *decimal.Decimal `json:"weekend_rate,omitempty"`
 	// WeekendNights are the nights priced at WeekendRate; nil means Friday
 	// and Saturday nights.
-	WeekendNights []time.Weekday `json:"weekend_nights,omitempty"`
+	WeekendNights []time.Weekday `json:"weekend_nights"`
 	Seasons       []Season       `json:"seasons,omitempty"`
 	Overrides     []DateOverride `json:"overrides,omitempty"`
 	// WeeklyDiscountPercent applies to stays of 7 nights or more (0–100).
