@@ -1,0 +1,73 @@
+package paymenttest
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/staykit/staykit/payment"
+)
+
+// Operation names for FailNext and Calls.
+const (
+	OpCreate  = "create"
+	OpGet     = "get"
+	OpCapture = "capture"
+	OpCancel  = "cancel"
+	OpRefund  = "refund"
+	OpPay     = "pay"
+)
+
+var operations = []string{OpCreate, OpGet, OpCapture, OpCancel, OpRefund, OpPay}
+
+// SetDown takes the provider down (true) or back up (false). While it is
+// down, CreateIntent, GetIntent, CaptureIntent, CancelIntent, Refund and Pay
+// fail with an error wrapping payment.ErrUnavailable and change nothing.
+func (p *Provider) SetDown(down bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.down = down
+}
+
+// FailNext makes the next call of operation op (one of the Op constants)
+// fail with an error wrapping err, or payment.ErrUnavailable if err is nil,
+// without changing state. Several FailNext calls queue up, one failure per
+// call of op. It panics on an unknown op, a mistake in the test.
+func (p *Provider) FailNext(op string, err error) {
+	if !slices.Contains(operations, op) {
+		panic(fmt.Sprintf("paymenttest: FailNext: unknown operation %q", op))
+	}
+	if err == nil {
+		err = payment.ErrUnavailable
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.failures[op] = append(p.failures[op], err)
+}
+
+// Calls returns how many times operation op was called, counting calls that
+// failed (for any reason) and idempotent replays.
+func (p *Provider) Calls(op string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.calls[op]
+}
+
+// begin counts a call of op and returns the error it must fail with, if any:
+// a done context, the provider being down, or an injected failure. The
+// caller holds p.mu.
+func (p *Provider) begin(ctx context.Context, op string) error {
+	p.calls[op]++
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%w: %w", payment.ErrUnavailable, err)
+	}
+	if p.down {
+		return fmt.Errorf("provider down: %w", payment.ErrUnavailable)
+	}
+	if queued := p.failures[op]; len(queued) > 0 {
+		err := queued[0]
+		p.failures[op] = queued[1:]
+		return fmt.Errorf("injected failure: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,281 @@
+package paymenttest
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/staykit/staykit/payment"
+)
+
+var _ payment.Provider = (*Provider)(nil)
+
+// Default option values.
+const (
+	DefaultPublicKey     = "pk_test_fake"
+	DefaultWebhookSecret = "whsec_fake"
+)
+
+// MaxAmount is the largest amount Stripe accepts for an intent, in minor
+// units (eight digits).
+const MaxAmount int64 = 99_999_999
+
+// Provider is an in-memory payment.Provider. The zero value is not usable;
+// create one with New. It is safe for concurrent use.
+type Provider struct {
+	publicKey     string
+	webhookSecret string
+	now           func() time.Time
+
+	mu       sync.Mutex
+	intents  map[string]*record
+	order    []string // intent ids in creation order
+	idem     map[string]idemEntry
+	down     bool
+	failures map[string][]error // injected one-shot failures per operation
+	calls    map[string]int
+}
+
+// record is the stored state of one intent.
+type record struct {
+	intent payment.Intent
+	// failed counts declined payment attempts.
+	failed int
+}
+
+// idemEntry remembers the first request and response for an idempotency key.
+type idemEntry struct {
+	params   payment.CreateParams // currency normalised, metadata copied
+	response payment.Intent
+}
+
+// Option configures a Provider.
+type Option func(*Provider)
+
+// WithPublicKey sets the key PublicKey returns (default DefaultPublicKey).
+func WithPublicKey(key string) Option {
+	return func(p *Provider) { p.publicKey = key }
+}
+
+// WithClock sets the clock used for Intent.Created and webhook timestamps
+// (default time.Now).
+func WithClock(now func() time.Time) Option {
+	return func(p *Provider) { p.now = now }
+}
+
+// WithWebhookSecret sets the secret SignedWebhook signs with and
+// ParseWebhook verifies against (default DefaultWebhookSecret).
+func WithWebhookSecret(secret string) Option {
+	return func(p *Provider) { p.webhookSecret = secret }
+}
+
+// New returns an empty Provider configured by opts.
+func New(opts ...Option) *Provider {
+	p := &Provider{
+		publicKey:     DefaultPublicKey,
+		webhookSecret: DefaultWebhookSecret,
+		now:           time.Now,
+		intents:       make(map[string]*record),
+		idem:          make(map[string]idemEntry),
+		failures:      make(map[string][]error),
+		calls:         make(map[string]int),
+	}
+	for _, opt := range opts {
+		opt(p)
+	}
+	return p
+}
+
+// PublicKey returns the configured public key.
+func (p *Provider) PublicKey() string { return p.publicKey }
+
+// CreateIntent starts a payment in StatusRequiresPayment. The amount must be
+// between 1 and MaxAmount and the currency three letters, else ErrInvalid. A
+// repeated IdempotencyKey with the same parameters returns the first
+// response, as Stripe replays it, and stores nothing new; with different
+// parameters it fails with ErrInvalid (Stripe answers 400).
+func (p *Provider) CreateIntent(ctx context.Context, params payment.CreateParams) (*payment.Intent, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.begin(ctx, OpCreate); err != nil {
+		return nil, fmt.Errorf("paymenttest: create intent: %w", err)
+	}
+	if params.Amount <= 0 || params.Amount > MaxAmount {
+		return nil, fmt.Errorf("paymenttest: create intent: amount %d outside 1..%d: %w", params.Amount, MaxAmount, payment.ErrInvalid)
+	}
+	if !isCurrencyCode(params.Currency) {
+		return nil, fmt.Errorf("paymenttest: create intent: currency %q is not a 3-letter code: %w", params.Currency, payment.ErrInvalid)
+	}
+	params.Currency = strings.ToUpper(params.Currency)
+	params.Metadata = maps.Clone(params.Metadata)
+
+	if params.IdempotencyKey != "" {
+		if prev, ok := p.idem[params.IdempotencyKey]; ok {
+			if !sameParams(prev.params, params) {
+				return nil, fmt.Errorf("paymenttest: create intent: idempotency key %q reused with different parameters: %w", params.IdempotencyKey, payment.ErrInvalid)
+			}
+			return clone(prev.response), nil
+		}
+	}
+
+	id := newIntentID()
+	rec := &record{intent: payment.Intent{
+		ID:            id,
+		ClientSecret:  newClientSecret(id),
+		Amount:        params.Amount,
+		Currency:      params.Currency,
+		Status:        payment.StatusRequiresPayment,
+		ManualCapture: params.ManualCapture,
+		Metadata:      maps.Clone(params.Metadata),
+		Created:       p.now(),
+	}}
+	p.intents[id] = rec
+	p.order = append(p.order, id)
+	if params.IdempotencyKey != "" {
+		p.idem[params.IdempotencyKey] = idemEntry{params: params, response: *clone(rec.intent)}
+	}
+	return clone(rec.intent), nil
+}
+
+// GetIntent returns a copy of the intent. Errors: ErrNotFound, ErrUnavailable.
+func (p *Provider) GetIntent(ctx context.Context, id string) (*payment.Intent, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.begin(ctx, OpGet); err != nil {
+		return nil, fmt.Errorf("paymenttest: get intent %s: %w", id, err)
+	}
+	rec, err := p.lookup(id)
+	if err != nil {
+		return nil, fmt.Errorf("paymenttest: get intent %s: %w", id, err)
+	}
+	return clone(rec.intent), nil
+}
+
+// CaptureIntent moves an authorised intent to StatusSucceeded with the whole
+// amount received. Any other status is ErrState.
+func (p *Provider) CaptureIntent(ctx context.Context, id string) (*payment.Intent, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.begin(ctx, OpCapture); err != nil {
+		return nil, fmt.Errorf("paymenttest: capture intent %s: %w", id, err)
+	}
+	rec, err := p.lookup(id)
+	if err != nil {
+		return nil, fmt.Errorf("paymenttest: capture intent %s: %w", id, err)
+	}
+	if err := rec.move(payment.StatusSucceeded, payment.StatusAuthorized); err != nil {
+		return nil, fmt.Errorf("paymenttest: capture intent %s: %w", id, err)
+	}
+	rec.intent.AmountReceived = rec.intent.Amount
+	return clone(rec.intent), nil
+}
+
+// CancelIntent voids an intent in StatusRequiresPayment, StatusProcessing or
+// StatusAuthorized. Succeeded and canceled intents are ErrState.
+func (p *Provider) CancelIntent(ctx context.Context, id string) (*payment.Intent, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.begin(ctx, OpCancel); err != nil {
+		return nil, fmt.Errorf("paymenttest: cancel intent %s: %w", id, err)
+	}
+	in, err := p.cancel(id)
+	if err != nil {
+		return nil, fmt.Errorf("paymenttest: cancel intent %s: %w", id, err)
+	}
+	return in, nil
+}
+
+// cancel applies CancelIntent's rules; the caller holds p.mu and wraps the
+// error.
+func (p *Provider) cancel(id string) (*payment.Intent, error) {
+	rec, err := p.lookup(id)
+	if err != nil {
+		return nil, err
+	}
+	if err := rec.move(payment.StatusCanceled, payment.StatusRequiresPayment, payment.StatusProcessing, payment.StatusAuthorized); err != nil {
+		return nil, err
+	}
+	return clone(rec.intent), nil
+}
+
+// Refund returns amount minor units of a succeeded intent; 0 refunds what
+// remains. The intent stays StatusSucceeded, as on Stripe. A negative amount,
+// more than remains, or nothing left to refund is ErrInvalid; an intent that
+// has not succeeded is ErrState.
+func (p *Provider) Refund(ctx context.Context, id string, amount int64) (*payment.Intent, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.begin(ctx, OpRefund); err != nil {
+		return nil, fmt.Errorf("paymenttest: refund intent %s: %w", id, err)
+	}
+	rec, err := p.lookup(id)
+	if err != nil {
+		return nil, fmt.Errorf("paymenttest: refund intent %s: %w", id, err)
+	}
+	if rec.intent.Status != payment.StatusSucceeded {
+		return nil, fmt.Errorf("paymenttest: refund intent %s: status %s, want %s: %w", id, rec.intent.Status, payment.StatusSucceeded, payment.ErrState)
+	}
+	remaining := rec.intent.AmountReceived - rec.intent.AmountRefunded
+	switch {
+	case amount < 0:
+		return nil, fmt.Errorf("paymenttest: refund intent %s: negative amount %d: %w", id, amount, payment.ErrInvalid)
+	case remaining <= 0:
+		return nil, fmt.Errorf("paymenttest: refund intent %s: already fully refunded: %w", id, payment.ErrInvalid)
+	case amount > remaining:
+		return nil, fmt.Errorf("paymenttest: refund intent %s: amount %d exceeds the %d left to refund: %w", id, amount, remaining, payment.ErrInvalid)
+	case amount == 0:
+		amount = remaining
+	}
+	rec.intent.AmountRefunded += amount
+	return clone(rec.intent), nil
+}
+
+// lookup finds an intent; the caller holds p.mu.
+func (p *Provider) lookup(id string) (*record, error) {
+	rec, ok := p.intents[id]
+	if !ok {
+		return nil, payment.ErrNotFound
+	}
+	return rec, nil
+}
+
+// move sets the status to "to" if the current status is one of from, else
+// returns ErrState.
+func (r *record) move(to payment.IntentStatus, from ...payment.IntentStatus) error {
+	for _, s := range from {
+		if r.intent.Status == s {
+			r.intent.Status = to
+			return nil
+		}
+	}
+	return fmt.Errorf("cannot move from %s to %s: %w", r.intent.Status, to, payment.ErrState)
+}
+
+// clone returns a copy of in that shares no memory with it.
+func clone(in payment.Intent) *payment.Intent {
+	in.Metadata = maps.Clone(in.Metadata)
+	return &in
+}
+
+func isCurrencyCode(s string) bool {
+	if len(s) != 3 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if (c < 'A' || c > 'Z') && (c < 'a' || c > 'z') {
+			return false
+		}
+	}
+	return true
+}
+
+// sameParams reports whether two normalised create requests are the same.
+func sameParams(a, b payment.CreateParams) bool {
+	return a.Amount == b.Amount &&
+		a.Currency == b.Currency &&
+		a.ManualCapture == b.ManualCapture &&
+		maps.Equal(a.Metadata, b.Metadata)
+}
