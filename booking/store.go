@@ -51,9 +51,11 @@ type CatalogStore interface {
 	RemoveBlock(ctx context.Context, propertyID, blockID int64) error
 
 	// CreateCoupon stores c (code normalised) and sets its ID. Errors:
-	// CodeConflict when the organisation has that code already.
+	// CodeConflict when the organisation has that code already;
+	// CodeNotFound (organisation).
 	CreateCoupon(ctx context.Context, c *coupon.Coupon) error
-	// UpdateCoupon replaces the coupon with c.ID. Errors: CodeNotFound.
+	// UpdateCoupon replaces the coupon with c.ID. Errors: CodeNotFound,
+	// CodeConflict (code taken).
 	UpdateCoupon(ctx context.Context, c *coupon.Coupon) error
 	// CouponByCode finds a coupon by code, case-insensitively. Errors:
 	// CodeNotFound.
@@ -72,7 +74,12 @@ type BookingStore interface {
 	// fewer than maxRedemptions holders (0 = unlimited), and records the
 	// idempotency key (if key.Key is set). Errors: CodeUnavailable (dates
 	// taken), coupon_exhausted, CodeConflict (key already recorded, with
-	// *IdempotencyConflict as Err).
+	// *IdempotencyConflict as Err; checked first, so a retry finds its own
+	// booking rather than its own dates taken), CodeInvalid (b not pending,
+	// or CheckOut not after CheckIn), CodeNotFound (property not of
+	// b.OrgID). An empty Status becomes pending; zero CreatedAt, UpdatedAt
+	// and Idempotency.CreatedAt become c.Now. Records of the key older than
+	// IdempotencyWindow are forgotten.
 	CreateBooking(ctx context.Context, b *Booking, c CreateOptions) error
 	// DeleteBooking removes a pending booking that never reached the
 	// payment provider, with its idempotency record, so a failed checkout
@@ -102,10 +109,11 @@ type BookingStore interface {
 	// only those with one of statuses.
 	Bookings(ctx context.Context, orgID int64, statuses ...Status) ([]Booking, error)
 	// Occupied returns the nights taken on a property between from and to
-	// (half-open), by blocks and by bookings holding dates at now.
+	// (half-open), by blocks and by bookings holding dates at now: whole
+	// ranges, not clipped, ordered by start.
 	Occupied(ctx context.Context, propertyID int64, from, to civil.Date, now time.Time) ([]civil.Range, error)
 	// LapsedHolds returns pending and requested bookings whose ExpiresAt
-	// is at or before now, oldest first, at most limit.
+	// is at or before now, oldest first, at most limit (≤ 0: no limit).
 	LapsedHolds(ctx context.Context, now time.Time, limit int) ([]Booking, error)
 
 	// IdempotencyRecord finds the record of a key within a scope, ignoring

@@ -109,11 +109,22 @@ func (d Date) DaysUntil(o Date) int {
 	return int(o.utc().Sub(d.utc()).Hours() / 24)
 }
 
-// MarshalText implements encoding.TextMarshaler (YYYY-MM-DD).
-func (d Date) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+// MarshalText implements encoding.TextMarshaler: YYYY-MM-DD, or an empty
+// text for the zero Date so that it survives a round trip.
+func (d Date) MarshalText() ([]byte, error) {
+	if d.IsZero() {
+		return []byte{}, nil
+	}
+	return []byte(d.String()), nil
+}
 
-// UnmarshalText implements encoding.TextUnmarshaler (YYYY-MM-DD).
+// UnmarshalText implements encoding.TextUnmarshaler: YYYY-MM-DD, or an empty
+// text for the zero Date.
 func (d *Date) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		*d = Date{}
+		return nil
+	}
 	p, err := Parse(string(b))
 	if err != nil {
 		return err

@@ -105,4 +105,10 @@ func TestTextRoundTrip(t *testing.T) {
 	if err := d.UnmarshalText([]byte("nope")); err == nil {
 		t.Error("UnmarshalText accepted garbage")
 	}
+	// The zero Date round-trips as an empty text.
+	b, _ = civil.Date{}.MarshalText()
+	var z civil.Date = civil.MustParse("2026-01-01")
+	if err := z.UnmarshalText(b); err != nil || !z.IsZero() || len(b) != 0 {
+		t.Errorf("zero round trip: text %q, date %v, err %v", b, z, err)
+	}
 }

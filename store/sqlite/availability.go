@@ -1,0 +1,87 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
+)
+
+// holdsDates is the SQL form of booking.Booking.HoldsDates, with one
+// parameter, now in unix milliseconds: requested and confirmed bookings hold
+// their dates, pending ones until they expire. An expired pending hold stops
+// blocking at once, whether or not a sweeper has marked it expired.
+const holdsDates = `(status IN ('requested', 'confirmed') OR (status = 'pending' AND expires_at > ?))`
+
+// Stays are half-open [check_in, check_out): [a, b) and [c, d) overlap when
+// a < d AND c < b, so a check-out day is free for the next check-in. Dates
+// are 'YYYY-MM-DD' text, which orders like the dates.
+
+// bookingOverlaps reports whether a booking of the property other than
+// except holds dates at now overlapping r.
+func bookingOverlaps(ctx context.Context, q querier, propertyID int64, r civil.Range, now time.Time, except int64) (bool, error) {
+	return exists(ctx, q, `SELECT 1 FROM bookings
+		WHERE property_id = ? AND check_in < ? AND ? < check_out AND id <> ? AND `+holdsDates+`
+		LIMIT 1`, propertyID, r.End.String(), r.Start.String(), except, now.UnixMilli())
+}
+
+// blockOverlaps reports whether an owner block of the property overlaps r.
+func blockOverlaps(ctx context.Context, q querier, propertyID int64, r civil.Range) (bool, error) {
+	return exists(ctx, q, `SELECT 1 FROM blocks
+		WHERE property_id = ? AND start_date < ? AND ? < end_date LIMIT 1`,
+		propertyID, r.End.String(), r.Start.String())
+}
+
+// datesTaken reports whether r is unavailable on the property at now for a
+// booking other than except.
+func datesTaken(ctx context.Context, q querier, propertyID int64, r civil.Range, now time.Time, except int64) (bool, error) {
+	if taken, err := blockOverlaps(ctx, q, propertyID, r); err != nil || taken {
+		return taken, err
+	}
+	return bookingOverlaps(ctx, q, propertyID, r, now, except)
+}
+
+// unavailable is the error for dates that are taken.
+func unavailable() error {
+	return booking.Errorf(booking.CodeUnavailable, "These dates are not available.")
+}
+
+// Occupied returns the ranges of the property's blocks and of its bookings
+// holding dates at now that share a night with [from, to), by start. The
+// ranges are whole, not clipped to [from, to).
+func (db *DB) Occupied(ctx context.Context, propertyID int64, from, to civil.Date, now time.Time) ([]civil.Range, error) {
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT start_date, end_date FROM blocks
+			WHERE property_id = ? AND start_date < ? AND ? < end_date
+		UNION ALL
+		SELECT check_in, check_out FROM bookings
+			WHERE property_id = ? AND check_in < ? AND ? < check_out AND `+holdsDates+`
+		ORDER BY 1, 2`,
+		propertyID, to.String(), from.String(),
+		propertyID, to.String(), from.String(), now.UnixMilli())
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: occupied: %w", err)
+	}
+	defer rows.Close()
+	var list []civil.Range
+	for rows.Next() {
+		var start, end string
+		if err := rows.Scan(&start, &end); err != nil {
+			return nil, fmt.Errorf("sqlite: occupied: %w", err)
+		}
+		var r civil.Range
+		if r.Start, err = civil.Parse(start); err != nil {
+			return nil, fmt.Errorf("sqlite: occupied: %w", err)
+		}
+		if r.End, err = civil.Parse(end); err != nil {
+			return nil, fmt.Errorf("sqlite: occupied: %w", err)
+		}
+		list = append(list, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: occupied: %w", err)
+	}
+	return list, nil
+}

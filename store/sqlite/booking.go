@@ -1,0 +1,189 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/pricing"
+)
+
+const bookingColumns = `id, org_id, property_id, token, status, check_in, check_out, guests,
+	guest_name, guest_email, guest_phone, message, locale, coupon_id, coupon_code, currency,
+	payment_mode, total_amount, charge_amount, paid_amount, balance_amount, balance_due_date,
+	quote, payment_intent_id, client_secret, created_at, expires_at, confirmed_at, updated_at`
+
+// bookingArgs returns b's columns after id, in bookingColumns order.
+func bookingArgs(b *booking.Booking) ([]any, error) {
+	quote, err := toJSON(b.Quote)
+	if err != nil {
+		return nil, err
+	}
+	return []any{b.OrgID, b.PropertyID, b.Token, string(b.Status), b.CheckIn.String(),
+		b.CheckOut.String(), b.Guests, b.GuestName, b.GuestEmail, b.GuestPhone, b.Message, b.Locale,
+		nullID(b.CouponID), b.CouponCode, b.Currency, string(b.PaymentMode), b.TotalAmount.String(),
+		b.ChargeAmount.String(), b.PaidAmount.String(), b.BalanceAmount.String(),
+		date(b.BalanceDueDate), quote, nullString(b.PaymentIntentID), b.ClientSecret,
+		millis(b.CreatedAt), millis(b.ExpiresAt), millis(b.ConfirmedAt), millis(b.UpdatedAt)}, nil
+}
+
+func scanBooking(s scanner) (*booking.Booking, error) {
+	var (
+		b                                booking.Booking
+		status, checkIn, checkOut, mode  string
+		total, charge, paid, balance     string
+		quote                            string
+		couponID                         sql.NullInt64
+		balanceDue, intent               sql.NullString
+		created, expires, confirmed, upd sql.NullInt64
+	)
+	if err := s.Scan(&b.ID, &b.OrgID, &b.PropertyID, &b.Token, &status, &checkIn, &checkOut,
+		&b.Guests, &b.GuestName, &b.GuestEmail, &b.GuestPhone, &b.Message, &b.Locale, &couponID,
+		&b.CouponCode, &b.Currency, &mode, &total, &charge, &paid, &balance, &balanceDue, &quote,
+		&intent, &b.ClientSecret, &created, &expires, &confirmed, &upd); err != nil {
+		return nil, err
+	}
+	b.Status = booking.Status(status)
+	b.PaymentMode = pricing.PaymentMode(mode)
+	b.CouponID = couponID.Int64
+	b.PaymentIntentID = intent.String
+	b.CreatedAt, b.ExpiresAt = fromMillis(created), fromMillis(expires)
+	b.ConfirmedAt, b.UpdatedAt = fromMillis(confirmed), fromMillis(upd)
+	var err error
+	if b.CheckIn, err = civil.Parse(checkIn); err != nil {
+		return nil, err
+	}
+	if b.CheckOut, err = civil.Parse(checkOut); err != nil {
+		return nil, err
+	}
+	if b.BalanceDueDate, err = parseDate(balanceDue); err != nil {
+		return nil, err
+	}
+	for _, m := range []struct {
+		s string
+		d *booking.Money
+	}{{total, &b.TotalAmount}, {charge, &b.ChargeAmount}, {paid, &b.PaidAmount}, {balance, &b.BalanceAmount}} {
+		if *m.d, err = parseDecimal(m.s); err != nil {
+			return nil, err
+		}
+	}
+	if err := fromJSON(quote, &b.Quote); err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// scanBookings reads every row of rows.
+func scanBookings(rows *sql.Rows) ([]booking.Booking, error) {
+	defer rows.Close()
+	var list []booking.Booking
+	for rows.Next() {
+		b, err := scanBooking(rows)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, *b)
+	}
+	return list, rows.Err()
+}
+
+// bookingNotFound is the error for a booking that is not there.
+func bookingNotFound() error {
+	return booking.Errorf(booking.CodeNotFound, "Booking not found.")
+}
+
+// findBooking returns the booking a query selects.
+func findBooking(ctx context.Context, q querier, where string, args ...any) (*booking.Booking, error) {
+	b, err := scanBooking(q.QueryRowContext(ctx, `SELECT `+bookingColumns+` FROM bookings WHERE `+where, args...))
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, bookingNotFound()
+	case err != nil:
+		return nil, fmt.Errorf("sqlite: booking: %w", err)
+	}
+	return b, nil
+}
+
+// BookingByToken finds a booking of an organisation. Errors: CodeNotFound,
+// also for another organisation's token.
+func (db *DB) BookingByToken(ctx context.Context, orgID int64, token string) (*booking.Booking, error) {
+	return findBooking(ctx, db.read, `org_id = ? AND token = ?`, orgID, token)
+}
+
+// BookingByID finds a booking. Errors: CodeNotFound.
+func (db *DB) BookingByID(ctx context.Context, id int64) (*booking.Booking, error) {
+	return findBooking(ctx, db.read, `id = ?`, id)
+}
+
+// BookingByIntent finds the booking paid by an intent. Errors:
+// CodeNotFound.
+func (db *DB) BookingByIntent(ctx context.Context, intentID string) (*booking.Booking, error) {
+	if intentID == "" {
+		return nil, bookingNotFound()
+	}
+	return findBooking(ctx, db.read, `payment_intent_id = ? ORDER BY id LIMIT 1`, intentID)
+}
+
+// Bookings lists an organisation's bookings, newest first (by creation
+// time, then ID), optionally only those with one of statuses.
+func (db *DB) Bookings(ctx context.Context, orgID int64, statuses ...booking.Status) ([]booking.Booking, error) {
+	query := `SELECT ` + bookingColumns + ` FROM bookings WHERE org_id = ?`
+	args := []any{orgID}
+	if len(statuses) > 0 {
+		query += ` AND status IN (?` + strings.Repeat(`, ?`, len(statuses)-1) + `)`
+		for _, s := range statuses {
+			args = append(args, string(s))
+		}
+	}
+	rows, err := db.read.QueryContext(ctx, query+` ORDER BY created_at DESC, id DESC`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: bookings: %w", err)
+	}
+	list, err := scanBookings(rows)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: bookings: %w", err)
+	}
+	return list, nil
+}
+
+// LapsedHolds returns pending and requested bookings whose ExpiresAt is at
+// or before now, oldest expiry first, at most limit (all when limit <= 0).
+func (db *DB) LapsedHolds(ctx context.Context, now time.Time, limit int) ([]booking.Booking, error) {
+	if limit <= 0 {
+		limit = -1 // SQLite: no limit
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT `+bookingColumns+` FROM bookings
+		WHERE status IN ('pending', 'requested') AND expires_at <= ?
+		ORDER BY expires_at, id LIMIT ?`, now.UnixMilli(), limit)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: lapsed holds: %w", err)
+	}
+	list, err := scanBookings(rows)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: lapsed holds: %w", err)
+	}
+	return list, nil
+}
+
+// SetPaymentIntent records the payment intent of a booking and its client
+// secret. Errors: CodeNotFound.
+func (db *DB) SetPaymentIntent(ctx context.Context, id int64, intentID, clientSecret string) error {
+	return db.inWriteTx(ctx, "set payment intent", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE bookings SET payment_intent_id = ?, client_secret = ?
+			WHERE id = ?`, nullString(intentID), clientSecret, id)
+		if err != nil {
+			return fmt.Errorf("sqlite: set payment intent: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return fmt.Errorf("sqlite: set payment intent: %w", err)
+		} else if n == 0 {
+			return bookingNotFound()
+		}
+		return nil
+	})
+}

@@ -1,0 +1,131 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/coupon"
+)
+
+// CreateBooking inserts b, a pending booking (an empty Status is set to
+// pending), and sets its ID, and its CreatedAt and UpdatedAt to c.Now when
+// zero. In one BEGIN IMMEDIATE transaction, so that no other writer can
+// slip in between a check and the insert, it:
+//   - records the idempotency key (when c.Idempotency.Key is set), after
+//     forgetting a record of that key older than the idempotency window;
+//     the key is checked first, so that a retry of a request whose booking
+//     holds the dates learns of that booking rather than of the dates;
+//   - checks that no owner block and no booking holding dates at c.Now
+//     overlaps the stay;
+//   - checks that fewer than c.MaxRedemptions bookings hold the coupon at
+//     c.Now (when b.CouponID is set and c.MaxRedemptions > 0).
+//
+// Nothing is written when a check fails. Errors: CodeInvalid (not pending,
+// or check-out not after check-in), CodeNotFound (property of another
+// organisation or unknown), CodeConflict (key recorded, with
+// *booking.IdempotencyConflict as Err), CodeUnavailable, coupon_exhausted.
+func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.CreateOptions) error {
+	if b.Status != "" && b.Status != booking.StatusPending {
+		return booking.Errorf(booking.CodeInvalid, "A new booking must be pending, not %s.", b.Status)
+	}
+	if !b.CheckIn.Before(b.CheckOut) {
+		return &booking.Error{Code: booking.CodeInvalid, Message: "The check-out must be after the check-in.",
+			Fields: booking.FieldErrors{"check_out": {"invalid_range"}}}
+	}
+	nb := *b
+	nb.Status = booking.StatusPending
+	if nb.CreatedAt.IsZero() {
+		nb.CreatedAt = c.Now
+	}
+	if nb.UpdatedAt.IsZero() {
+		nb.UpdatedAt = nb.CreatedAt
+	}
+	args, err := bookingArgs(&nb)
+	if err != nil {
+		return fmt.Errorf("sqlite: create booking: %w", err)
+	}
+	key := c.Idempotency
+	key.OrgID = nb.OrgID
+	if key.CreatedAt.IsZero() {
+		key.CreatedAt = c.Now
+	}
+
+	err = db.inWriteTx(ctx, "create booking", func(tx *sql.Tx) error {
+		found, err := exists(ctx, tx, `SELECT 1 FROM properties WHERE id = ? AND org_id = ?`, nb.PropertyID, nb.OrgID)
+		if err != nil {
+			return fmt.Errorf("sqlite: create booking: %w", err)
+		}
+		if !found {
+			return booking.Errorf(booking.CodeNotFound, "Property not found.")
+		}
+		if key.Key != "" {
+			existing, err := claimKey(ctx, tx, key, c.Now.Add(-idempotencyWindow))
+			if err != nil {
+				return fmt.Errorf("sqlite: create booking: %w", err)
+			}
+			if existing != nil {
+				return keyConflict(*existing)
+			}
+		}
+		taken, err := datesTaken(ctx, tx, nb.PropertyID, nb.Range(), c.Now, 0)
+		if err != nil {
+			return fmt.Errorf("sqlite: create booking: %w", err)
+		}
+		if taken {
+			return unavailable()
+		}
+		if nb.CouponID != 0 && c.MaxRedemptions > 0 {
+			n, err := couponHolders(ctx, tx, nb.CouponID, c.Now)
+			if err != nil {
+				return fmt.Errorf("sqlite: create booking: %w", err)
+			}
+			if n >= c.MaxRedemptions {
+				return booking.Errorf(coupon.CodeExhausted, "This coupon has been used as many times as it can be.")
+			}
+		}
+		if err := tx.QueryRowContext(ctx, `INSERT INTO bookings (`+bookingColumns+`)
+			VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			RETURNING id`, args...).Scan(&nb.ID); err != nil {
+			return fmt.Errorf("sqlite: create booking: %w", err)
+		}
+		if key.Key != "" {
+			key.BookingID = nb.ID
+			if err := insertKey(ctx, tx, key); err != nil {
+				return fmt.Errorf("sqlite: create booking: %w", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	b.ID, b.Status, b.CreatedAt, b.UpdatedAt = nb.ID, nb.Status, nb.CreatedAt, nb.UpdatedAt
+	return nil
+}
+
+// DeleteBooking removes a pending booking, and with it (by cascade) its
+// idempotency record, so that a checkout the payment provider refused
+// leaves nothing behind. Errors: CodeNotFound, CodeConflict (not pending).
+func (db *DB) DeleteBooking(ctx context.Context, id int64) error {
+	return db.inWriteTx(ctx, "delete booking", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM bookings WHERE id = ? AND status = 'pending'`, id)
+		if err != nil {
+			return fmt.Errorf("sqlite: delete booking: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return fmt.Errorf("sqlite: delete booking: %w", err)
+		} else if n == 1 {
+			return nil
+		}
+		found, err := exists(ctx, tx, `SELECT 1 FROM bookings WHERE id = ?`, id)
+		if err != nil {
+			return fmt.Errorf("sqlite: delete booking: %w", err)
+		}
+		if !found {
+			return bookingNotFound()
+		}
+		return booking.Errorf(booking.CodeConflict, "Only a pending booking can be deleted.")
+	})
+}

@@ -1,0 +1,230 @@
+// Package sqlite is staykit's default booking.Store (and plantstore.Store):
+// one SQLite file through modernc.org/sqlite, pure Go, no cgo.
+//
+// Writes go through a pool of one connection whose transactions begin with
+// BEGIN IMMEDIATE, so a transaction holds the database's write lock from its
+// first statement: the checks it makes (are the dates free? is the coupon
+// exhausted?) cannot be invalidated by another writer before it commits, and
+// no transaction fails half-way with SQLITE_BUSY when it upgrades a read lock.
+// Reads go through a separate pool and, thanks to WAL, never wait for the
+// writer.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	sqlitedrv "modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/plantstore"
+)
+
+var (
+	_ booking.Store    = (*DB)(nil)
+	_ plantstore.Store = (*DB)(nil)
+)
+
+// DB is a staykit database. It is safe for concurrent use.
+type DB struct {
+	// write has exactly one connection; its transactions are BEGIN IMMEDIATE.
+	write *sql.DB
+	// read serves queries; it is write itself for an in-memory database.
+	read *sql.DB
+}
+
+// config holds what Options set.
+type config struct {
+	busyTimeout time.Duration
+	readConns   int
+}
+
+// Option configures Open.
+type Option func(*config)
+
+// WithBusyTimeout sets how long a connection waits for a lock held by
+// another connection (or process) before failing with SQLITE_BUSY. The
+// default is 10 seconds.
+func WithBusyTimeout(d time.Duration) Option {
+	return func(c *config) { c.busyTimeout = d }
+}
+
+// WithReadConns sets the size of the read pool. The default is
+// max(4, GOMAXPROCS).
+func WithReadConns(n int) Option {
+	return func(c *config) { c.readConns = n }
+}
+
+// Open opens (creating it if needed) the database at path and brings its
+// schema up to date. Path ":memory:" opens a private in-memory database,
+// served by a single connection; it disappears on Close.
+func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
+	cfg := config{busyTimeout: 10 * time.Second, readConns: max(4, runtime.GOMAXPROCS(0))}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if path == "" {
+		return nil, errors.New("sqlite: open: empty path")
+	}
+	// The driver reads everything after the first '?' as parameters.
+	if strings.ContainsRune(path, '?') {
+		return nil, fmt.Errorf("sqlite: open %q: path must not contain '?'", path)
+	}
+	memory := path == ":memory:"
+
+	write, err := sql.Open("sqlite", dsn(path, cfg, true, memory))
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %q: %w", path, err)
+	}
+	// One writer: database/sql queues writers in Go instead of letting them
+	// contend for the file lock, so SQLITE_BUSY cannot surprise a request.
+	// For ":memory:" this single connection is the whole database, so it
+	// must never be closed while the DB is open.
+	write.SetMaxOpenConns(1)
+	write.SetMaxIdleConns(1)
+	write.SetConnMaxLifetime(0)
+	write.SetConnMaxIdleTime(0)
+	db := &DB{write: write, read: write}
+
+	if err := db.migrate(ctx); err != nil {
+		write.Close()
+		return nil, fmt.Errorf("sqlite: open %q: %w", path, err)
+	}
+	if memory {
+		return db, nil
+	}
+
+	read, err := sql.Open("sqlite", dsn(path, cfg, false, memory))
+	if err != nil {
+		write.Close()
+		return nil, fmt.Errorf("sqlite: open %q: %w", path, err)
+	}
+	read.SetMaxOpenConns(cfg.readConns)
+	read.SetMaxIdleConns(cfg.readConns)
+	if err := read.PingContext(ctx); err != nil {
+		read.Close()
+		write.Close()
+		return nil, fmt.Errorf("sqlite: open %q: %w", path, err)
+	}
+	db.read = read
+	return db, nil
+}
+
+// dsn builds the driver's data source name. The driver applies the pragmas
+// to every new connection of the pool (they are per connection, except
+// journal_mode which is stored in the file), busy_timeout first so that the
+// others wait for locks instead of failing:
+//   - journal_mode=WAL: readers do not block the writer nor the writer them;
+//   - foreign_keys=ON: SQLite leaves them off by default, and the schema
+//     relies on them (cascades, references);
+//   - synchronous=NORMAL: durable across application crashes, and with WAL
+//     the database cannot corrupt on power loss; only the last commits may
+//     roll back.
+//
+// The write pool's transactions are BEGIN IMMEDIATE (_txlock); read
+// connections are query_only, so a write through them is a bug that fails.
+func dsn(path string, cfg config, write, memory bool) string {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout("+strconv.FormatInt(cfg.busyTimeout.Milliseconds(), 10)+")")
+	if !memory {
+		q.Add("_pragma", "journal_mode(WAL)")
+	}
+	q.Add("_pragma", "foreign_keys(ON)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	if write {
+		q.Set("_txlock", "immediate")
+	} else {
+		q.Add("_pragma", "query_only(ON)")
+	}
+	return path + "?" + q.Encode()
+}
+
+// Close closes the database.
+func (db *DB) Close() error {
+	var errs []error
+	if db.read != db.write {
+		errs = append(errs, db.read.Close())
+	}
+	errs = append(errs, db.write.Close())
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("sqlite: close: %w", err)
+	}
+	return nil
+}
+
+// querier is what *sql.DB and *sql.Tx have in common.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// inWriteTx runs fn in a BEGIN IMMEDIATE transaction, committed when fn
+// returns nil and rolled back otherwise. op names the operation in errors.
+func (db *DB) inWriteTx(ctx context.Context, op string, fn func(tx *sql.Tx) error) error {
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlite: %s: begin: %w", op, err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("sqlite: %s: commit: %w", op, err)
+	}
+	return nil
+}
+
+// inReadTx runs fn in a read transaction, so that its queries see one
+// snapshot of the database.
+func (db *DB) inReadTx(ctx context.Context, op string, fn func(tx *sql.Tx) error) error {
+	tx, err := db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("sqlite: %s: begin: %w", op, err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	return fn(tx)
+}
+
+// constraintCode returns the extended result code of a constraint
+// violation, or 0 when err is not one.
+func constraintCode(err error) int {
+	var se *sqlitedrv.Error
+	if errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_CONSTRAINT {
+		return se.Code()
+	}
+	return 0
+}
+
+// isUniqueViolation reports whether err is a UNIQUE or PRIMARY KEY violation.
+func isUniqueViolation(err error) bool {
+	c := constraintCode(err)
+	return c == sqlite3.SQLITE_CONSTRAINT_UNIQUE || c == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
+}
+
+// isForeignKeyViolation reports whether err is a FOREIGN KEY violation.
+func isForeignKeyViolation(err error) bool {
+	return constraintCode(err) == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY
+}
+
+// exists reports whether query returns a row.
+func exists(ctx context.Context, q querier, query string, args ...any) (bool, error) {
+	var one int
+	err := q.QueryRowContext(ctx, query, args...).Scan(&one)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	return true, nil
+}

@@ -1,0 +1,112 @@
+package sqlite
+
+import (
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/staykit/staykit/civil"
+)
+
+// Column encodings. Instants are unix milliseconds UTC (sub-millisecond
+// precision is dropped), NULL for the zero time; civil dates are
+// 'YYYY-MM-DD', NULL for the zero date; money is the decimal's exact string.
+
+// millis encodes an instant; the zero time is NULL.
+func millis(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UnixMilli()
+}
+
+// fromMillis decodes an instant (UTC); NULL is the zero time.
+func fromMillis(n sql.NullInt64) time.Time {
+	if !n.Valid {
+		return time.Time{}
+	}
+	return time.UnixMilli(n.Int64).UTC()
+}
+
+// date encodes a civil date; the zero date is NULL.
+func date(d civil.Date) any {
+	if d.IsZero() {
+		return nil
+	}
+	return d.String()
+}
+
+// parseDate decodes a civil date; NULL is the zero date.
+func parseDate(s sql.NullString) (civil.Date, error) {
+	if !s.Valid {
+		return civil.Date{}, nil
+	}
+	return civil.Parse(s.String)
+}
+
+// parseDecimal decodes a money or percentage column.
+func parseDecimal(s string) (decimal.Decimal, error) {
+	d, err := decimal.NewFromString(s)
+	if err != nil {
+		return decimal.Decimal{}, fmt.Errorf("decimal %q: %w", s, err)
+	}
+	return d, nil
+}
+
+// nullInt encodes an optional count; nil is NULL.
+func nullInt(p *int) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+// intPtr decodes an optional count.
+func intPtr(n sql.NullInt64) *int {
+	if !n.Valid {
+		return nil
+	}
+	v := int(n.Int64)
+	return &v
+}
+
+// nullString encodes an optional identifier; "" is NULL.
+func nullString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// nullID encodes an optional reference; 0 is NULL.
+func nullID(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
+}
+
+// toJSON encodes a JSON column.
+func toJSON(v any) (string, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", fmt.Errorf("encode json: %w", err)
+	}
+	return string(b), nil
+}
+
+// fromJSON decodes a JSON column.
+func fromJSON(s string, v any) error {
+	if err := json.Unmarshal([]byte(s), v); err != nil {
+		return fmt.Errorf("decode json: %w", err)
+	}
+	return nil
+}
+
+// scanner is what *sql.Row and *sql.Rows have in common.
+type scanner interface {
+	Scan(dest ...any) error
+}

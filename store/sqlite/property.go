@@ -1,0 +1,319 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
+)
+
+const propertyColumns = `id, org_id, name, description, photos, city, country, max_guests,
+	bedrooms, min_stay_nights, max_stay_nights, active, rates, fees, tax`
+
+// propertyArgs returns p's columns after id and org_id, in propertyColumns
+// order.
+func propertyArgs(p *booking.Property) ([]any, error) {
+	photos, err := toJSON(p.Photos)
+	if err != nil {
+		return nil, err
+	}
+	rates, err := toJSON(p.Rates)
+	if err != nil {
+		return nil, err
+	}
+	fees, err := toJSON(p.Fees)
+	if err != nil {
+		return nil, err
+	}
+	tax, err := toJSON(p.Tax)
+	if err != nil {
+		return nil, err
+	}
+	return []any{p.Name, p.Description, photos, p.City, p.Country, p.MaxGuests, p.Bedrooms,
+		nullInt(p.MinStayNights), nullInt(p.MaxStayNights), p.Active, rates, fees, tax}, nil
+}
+
+func scanProperty(s scanner) (*booking.Property, error) {
+	var (
+		p                      booking.Property
+		photos, rates, fees, t string
+		minStay, maxStay       sql.NullInt64
+	)
+	if err := s.Scan(&p.ID, &p.OrgID, &p.Name, &p.Description, &photos, &p.City, &p.Country,
+		&p.MaxGuests, &p.Bedrooms, &minStay, &maxStay, &p.Active, &rates, &fees, &t); err != nil {
+		return nil, err
+	}
+	p.MinStayNights, p.MaxStayNights = intPtr(minStay), intPtr(maxStay)
+	for _, c := range []struct {
+		s string
+		v any
+	}{{photos, &p.Photos}, {rates, &p.Rates}, {fees, &p.Fees}, {t, &p.Tax}} {
+		if err := fromJSON(c.s, c.v); err != nil {
+			return nil, err
+		}
+	}
+	return &p, nil
+}
+
+// CreateProperty stores p with its blocks and sets its ID and its blocks'
+// IDs. The caller validates p. Errors: CodeNotFound (organisation).
+func (db *DB) CreateProperty(ctx context.Context, p *booking.Property) error {
+	if err := checkBlocks(p.Blocks); err != nil {
+		return err
+	}
+	args, err := propertyArgs(p)
+	if err != nil {
+		return fmt.Errorf("sqlite: create property: %w", err)
+	}
+	blocks := append([]booking.Block(nil), p.Blocks...)
+	var id int64
+	err = db.inWriteTx(ctx, "create property", func(tx *sql.Tx) error {
+		found, err := exists(ctx, tx, `SELECT 1 FROM organizations WHERE id = ?`, p.OrgID)
+		if err != nil {
+			return fmt.Errorf("sqlite: create property: %w", err)
+		}
+		if !found {
+			return booking.Errorf(booking.CodeNotFound, "Organization not found.")
+		}
+		if err := tx.QueryRowContext(ctx, `INSERT INTO properties (`+propertyColumns+`)
+			VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			append([]any{p.OrgID}, args...)...).Scan(&id); err != nil {
+			return fmt.Errorf("sqlite: create property: %w", err)
+		}
+		for i := range blocks {
+			if blocks[i].ID, err = insertBlock(ctx, tx, id, 0, blocks[i]); err != nil {
+				return fmt.Errorf("sqlite: create property: %w", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	p.ID, p.Blocks = id, blocks
+	return nil
+}
+
+// UpdateProperty replaces the property with p.ID of organisation p.OrgID,
+// rates and blocks included: blocks keep their ID when they had one on this
+// property, others get a new one. The caller validates p. Errors:
+// CodeNotFound.
+func (db *DB) UpdateProperty(ctx context.Context, p *booking.Property) error {
+	if err := checkBlocks(p.Blocks); err != nil {
+		return err
+	}
+	args, err := propertyArgs(p)
+	if err != nil {
+		return fmt.Errorf("sqlite: update property: %w", err)
+	}
+	blocks := append([]booking.Block(nil), p.Blocks...)
+	err = db.inWriteTx(ctx, "update property", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE properties SET name = ?, description = ?,
+			photos = ?, city = ?, country = ?, max_guests = ?, bedrooms = ?, min_stay_nights = ?,
+			max_stay_nights = ?, active = ?, rates = ?, fees = ?, tax = ?
+			WHERE id = ? AND org_id = ?`, append(args, p.ID, p.OrgID)...)
+		if err != nil {
+			return fmt.Errorf("sqlite: update property: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return fmt.Errorf("sqlite: update property: %w", err)
+		} else if n == 0 {
+			return booking.Errorf(booking.CodeNotFound, "Property not found.")
+		}
+		old, err := blocksOf(ctx, tx, p.ID)
+		if err != nil {
+			return fmt.Errorf("sqlite: update property: %w", err)
+		}
+		mine := make(map[int64]bool, len(old))
+		for _, b := range old {
+			mine[b.ID] = true
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM blocks WHERE property_id = ?`, p.ID); err != nil {
+			return fmt.Errorf("sqlite: update property: %w", err)
+		}
+		for i := range blocks {
+			keep := int64(0)
+			if mine[blocks[i].ID] {
+				keep = blocks[i].ID
+			}
+			if blocks[i].ID, err = insertBlock(ctx, tx, p.ID, keep, blocks[i]); err != nil {
+				return fmt.Errorf("sqlite: update property: %w", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	p.Blocks = blocks
+	return nil
+}
+
+// Property finds a property of an organisation, blocks included. Errors:
+// CodeNotFound, also when it belongs to another organisation.
+func (db *DB) Property(ctx context.Context, orgID, propertyID int64) (*booking.Property, error) {
+	var p *booking.Property
+	err := db.inReadTx(ctx, "property", func(tx *sql.Tx) error {
+		var err error
+		p, err = scanProperty(tx.QueryRowContext(ctx,
+			`SELECT `+propertyColumns+` FROM properties WHERE id = ? AND org_id = ?`, propertyID, orgID))
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return booking.Errorf(booking.CodeNotFound, "Property not found.")
+		case err != nil:
+			return fmt.Errorf("sqlite: property %d: %w", propertyID, err)
+		}
+		if p.Blocks, err = blocksOf(ctx, tx, p.ID); err != nil {
+			return fmt.Errorf("sqlite: property %d: %w", propertyID, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Properties lists an organisation's properties by ID, blocks included.
+func (db *DB) Properties(ctx context.Context, orgID int64) ([]booking.Property, error) {
+	var list []booking.Property
+	err := db.inReadTx(ctx, "properties", func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx,
+			`SELECT `+propertyColumns+` FROM properties WHERE org_id = ? ORDER BY id`, orgID)
+		if err != nil {
+			return fmt.Errorf("sqlite: properties: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			p, err := scanProperty(rows)
+			if err != nil {
+				return fmt.Errorf("sqlite: properties: %w", err)
+			}
+			list = append(list, *p)
+		}
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("sqlite: properties: %w", err)
+		}
+		rows.Close()
+		for i := range list {
+			if list[i].Blocks, err = blocksOf(ctx, tx, list[i].ID); err != nil {
+				return fmt.Errorf("sqlite: properties: %w", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return list, nil
+}
+
+// AddBlock adds an owner block to a property and sets b.ID. Errors:
+// CodeNotFound; CodeInvalid when the block ends before it starts;
+// CodeUnavailable when it overlaps a booking holding dates at now.
+func (db *DB) AddBlock(ctx context.Context, propertyID int64, b *booking.Block, now time.Time) error {
+	if err := checkBlocks([]booking.Block{*b}); err != nil {
+		return err
+	}
+	var id int64
+	err := db.inWriteTx(ctx, "add block", func(tx *sql.Tx) error {
+		found, err := exists(ctx, tx, `SELECT 1 FROM properties WHERE id = ?`, propertyID)
+		if err != nil {
+			return fmt.Errorf("sqlite: add block: %w", err)
+		}
+		if !found {
+			return booking.Errorf(booking.CodeNotFound, "Property not found.")
+		}
+		taken, err := bookingOverlaps(ctx, tx, propertyID, b.Range(), now, 0)
+		if err != nil {
+			return fmt.Errorf("sqlite: add block: %w", err)
+		}
+		if taken {
+			return booking.Errorf(booking.CodeUnavailable, "A booking holds some of these dates.")
+		}
+		if id, err = insertBlock(ctx, tx, propertyID, 0, *b); err != nil {
+			return fmt.Errorf("sqlite: add block: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	b.ID = id
+	return nil
+}
+
+// RemoveBlock deletes a block of a property. Errors: CodeNotFound.
+func (db *DB) RemoveBlock(ctx context.Context, propertyID, blockID int64) error {
+	return db.inWriteTx(ctx, "remove block", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM blocks WHERE id = ? AND property_id = ?`, blockID, propertyID)
+		if err != nil {
+			return fmt.Errorf("sqlite: remove block: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return fmt.Errorf("sqlite: remove block: %w", err)
+		} else if n == 0 {
+			return booking.Errorf(booking.CodeNotFound, "Block not found.")
+		}
+		return nil
+	})
+}
+
+// checkBlocks refuses blocks that end before they start, which the
+// schema's CHECK would refuse less politely.
+func checkBlocks(blocks []booking.Block) error {
+	for _, b := range blocks {
+		if !b.Start.Before(b.End) {
+			return &booking.Error{Code: booking.CodeInvalid, Message: "A block must end after it starts.",
+				Fields: booking.FieldErrors{"blocks": {"invalid_range"}}}
+		}
+	}
+	return nil
+}
+
+// insertBlock inserts b on a property, with id when it is not 0, and
+// returns its id.
+func insertBlock(ctx context.Context, tx *sql.Tx, propertyID, id int64, b booking.Block) (int64, error) {
+	err := tx.QueryRowContext(ctx, `INSERT INTO blocks (id, property_id, start_date, end_date, reason)
+		VALUES (?, ?, ?, ?, ?) RETURNING id`,
+		nullID(id), propertyID, b.Start.String(), b.End.String(), b.Reason).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("insert block %s–%s: %w", b.Start, b.End, err)
+	}
+	return id, nil
+}
+
+// blocksOf returns a property's blocks by start.
+func blocksOf(ctx context.Context, q querier, propertyID int64) ([]booking.Block, error) {
+	rows, err := q.QueryContext(ctx, `SELECT id, start_date, end_date, reason FROM blocks
+		WHERE property_id = ? ORDER BY start_date, id`, propertyID)
+	if err != nil {
+		return nil, fmt.Errorf("blocks: %w", err)
+	}
+	defer rows.Close()
+	var list []booking.Block
+	for rows.Next() {
+		var (
+			b          booking.Block
+			start, end string
+		)
+		if err := rows.Scan(&b.ID, &start, &end, &b.Reason); err != nil {
+			return nil, fmt.Errorf("blocks: %w", err)
+		}
+		if b.Start, err = civil.Parse(start); err != nil {
+			return nil, fmt.Errorf("blocks: %w", err)
+		}
+		if b.End, err = civil.Parse(end); err != nil {
+			return nil, fmt.Errorf("blocks: %w", err)
+		}
+		list = append(list, b)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("blocks: %w", err)
+	}
+	return list, nil
+}

@@ -1,0 +1,86 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/staykit/staykit/booking"
+)
+
+// Transition moves a booking from one of t.From to t.To in one BEGIN
+// IMMEDIATE transaction ending in one conditional UPDATE (WHERE status IN
+// t.From), so that concurrent confirm, webhook and sweeper calls cannot apply
+// it twice. With t.ClaimDates it first checks, in the same transaction, that
+// no other booking holding dates at t.At and no block overlaps the stay.
+// It sets UpdatedAt to t.At, ConfirmedAt to t.At when t.Confirmed, and
+// ExpiresAt and PaidAmount when given, and returns the updated booking.
+// Errors: CodeNotFound; CodeConflict when the status is not in t.From (or,
+// with t.OnlyExpired, the hold has not lapsed); CodeUnavailable.
+func (db *DB) Transition(ctx context.Context, id int64, t booking.Transition) (*booking.Booking, error) {
+	var updated *booking.Booking
+	err := db.inWriteTx(ctx, "transition", func(tx *sql.Tx) error {
+		cur, err := findBooking(ctx, tx, `id = ?`, id)
+		if err != nil {
+			return err
+		}
+		if !slices.Contains(t.From, cur.Status) || (t.OnlyExpired && (cur.ExpiresAt.IsZero() || cur.ExpiresAt.After(t.At))) {
+			return conflict(cur.Status, t.To)
+		}
+		if t.ClaimDates {
+			taken, err := datesTaken(ctx, tx, cur.PropertyID, cur.Range(), t.At, cur.ID)
+			if err != nil {
+				return fmt.Errorf("sqlite: transition: %w", err)
+			}
+			if taken {
+				return unavailable()
+			}
+		}
+
+		set := []string{`status = ?`, `updated_at = ?`}
+		args := []any{string(t.To), t.At.UnixMilli()}
+		if t.ExpiresAt != nil {
+			set, args = append(set, `expires_at = ?`), append(args, millis(*t.ExpiresAt))
+		}
+		if t.PaidAmount != nil {
+			set, args = append(set, `paid_amount = ?`), append(args, t.PaidAmount.String())
+		}
+		if t.Confirmed {
+			set, args = append(set, `confirmed_at = ?`), append(args, t.At.UnixMilli())
+		}
+		where := `id = ? AND status IN (?` + strings.Repeat(`, ?`, len(t.From)-1) + `)`
+		args = append(args, id)
+		for _, s := range t.From {
+			args = append(args, string(s))
+		}
+		if t.OnlyExpired {
+			where += ` AND expires_at <= ?`
+			args = append(args, t.At.UnixMilli())
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE bookings SET `+strings.Join(set, `, `)+` WHERE `+where, args...)
+		if err != nil {
+			return fmt.Errorf("sqlite: transition: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return fmt.Errorf("sqlite: transition: %w", err)
+		} else if n == 0 {
+			// Unreachable while this transaction holds the write lock;
+			// kept so the update stays conditional whatever the locking.
+			return conflict(cur.Status, t.To)
+		}
+		updated, err = findBooking(ctx, tx, `id = ?`, id)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return updated, nil
+}
+
+// conflict is the error for a transition the booking's status does not
+// allow (any more).
+func conflict(from, to booking.Status) error {
+	return booking.Errorf(booking.CodeConflict, "The booking cannot go from %s to %s.", from, to)
+}

@@ -1,0 +1,55 @@
+// Package storetest is the conformance suite of booking.Store and
+// plantstore.Store: every implementation runs it from its own tests,
+//
+//	func TestStore(t *testing.T) {
+//		storetest.Run(t, func(t *testing.T) booking.Store { return open(t) })
+//	}
+//
+// and so keeps the contract the booking service relies on, including the
+// races a store must win: two checkouts for the same nights, the last
+// redemption of a coupon, and a confirmation racing its twin.
+//
+// Stores must keep instants to the millisecond at least; the suite uses
+// whole milliseconds.
+package storetest
+
+import (
+	"testing"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/plantstore"
+)
+
+// scenario is one subtest, run on a fresh store.
+type scenario struct {
+	name string
+	run  func(t *testing.T, s booking.Store)
+}
+
+// Run runs the booking.Store conformance suite. newStore returns a fresh,
+// empty store for each subtest; it should register its own cleanup.
+func Run(t *testing.T, newStore func(t *testing.T) booking.Store) {
+	groups := [][]scenario{
+		organizationScenarios,
+		propertyScenarios,
+		couponScenarios,
+		createBookingScenarios,
+		transitionScenarios,
+		bookingQueryScenarios,
+		idempotencyScenarios,
+		raceScenarios,
+	}
+	for _, g := range groups {
+		for _, sc := range g {
+			t.Run(sc.name, func(t *testing.T) { sc.run(t, newStore(t)) })
+		}
+	}
+}
+
+// RunPlants runs the plantstore.Store conformance suite. newStore returns a
+// fresh, empty store for each subtest.
+func RunPlants(t *testing.T, newStore func(t *testing.T) plantstore.Store) {
+	for _, sc := range plantScenarios {
+		t.Run(sc.name, func(t *testing.T) { sc.run(t, newStore(t)) })
+	}
+}
