@@ -39,7 +39,7 @@ func TestAvailability(t *testing.T) {
 		{"2026-06-05", true, true, true, "120", 2},    // Friday night
 		{"2026-06-06", true, true, true, "120", 2},    // Saturday night
 		{"2026-06-18", true, true, true, "100", 2},
-		{"2026-06-19", true, false, true, "120", 2}, // 2 nights from here hit the block
+		{"2026-06-19", true, false, true, "120", 2},  // 2 nights from here hit the block
 		{"2026-06-20", false, false, true, "120", 2}, // blocked night; 18–20 ends here
 		{"2026-06-22", false, false, false, "100", 2},
 		{"2026-06-23", true, true, false, "100", 2}, // the night before is blocked

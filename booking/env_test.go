@@ -84,8 +84,8 @@ func (e *env) addOrg(t *testing.T, slug string, mode pricing.PaymentMode) {
 			BaseRate: dec("100"), WeekendRate: ptr(dec("120")),
 			Seasons: []pricing.Season{{Name: "Summer", Start: civil.MustParse("2026-07-01"), End: civil.MustParse("2026-07-31"), Rate: dec("150"), MinStayNights: 5}},
 		},
-		Fees: pricing.Fees{Cleaning: dec("50"), ExtraGuest: dec("10"), GuestsIncluded: 2},
-		Tax:  pricing.TouristTax{PerGuestPerNight: dec("1.50")},
+		Fees:   pricing.Fees{Cleaning: dec("50"), ExtraGuest: dec("10"), GuestsIncluded: 2},
+		Tax:    pricing.TouristTax{PerGuestPerNight: dec("1.50")},
 		Blocks: []booking.Block{{Start: civil.MustParse("2026-06-20"), End: civil.MustParse("2026-06-23"), Reason: "owner"}},
 	}
 	if err := e.store.CreateProperty(ctx, &p); err != nil {
