@@ -1,0 +1,58 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/staykit/staykit/ratelimit"
+)
+
+// benchGet measures one GET through the handler.
+func benchGet(b *testing.B, path string) {
+	e := newTestEnv(b)
+	path = e.expand(path)
+	b.ReportAllocs()
+	for b.Loop() {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		rec := httptest.NewRecorder()
+		e.Handler.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			b.Fatalf("%s: %d %s", path, rec.Code, rec.Body)
+		}
+	}
+}
+
+func BenchmarkConfig(b *testing.B) { benchGet(b, villa) }
+
+func BenchmarkProperties(b *testing.B) { benchGet(b, villa+"/properties") }
+
+func BenchmarkAvailability12Months(b *testing.B) {
+	benchGet(b, villa+"/properties/{soleil}/availability")
+}
+
+func BenchmarkPrice(b *testing.B) {
+	benchGet(b, villa+"/properties/{soleil}/price?"+stayQuery+"&coupon_code=WELCOME10")
+}
+
+// BenchmarkCheckout books one night after another at cabane (no minimum
+// stay), each a new booking with its payment intent.
+func BenchmarkCheckout(b *testing.B) {
+	e := newTestEnv(b, withLimits(map[string]ratelimit.Limit{"checkout": {}}))
+	start := day("2026-06-01")
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		in := start.AddDays(i)
+		body := checkoutBody(e.Props["cabane"], in.String(), in.AddDays(1).String())
+		i++
+		req := httptest.NewRequest(http.MethodPost, villa+"/checkout", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		e.Handler.ServeHTTP(rec, req)
+		if rec.Code != http.StatusCreated {
+			b.Fatalf("checkout %d: %d %s", i, rec.Code, rec.Body)
+		}
+	}
+}

@@ -1,0 +1,26 @@
+package httpapi
+
+import "github.com/staykit/staykit/booking"
+
+// AppendMoney exposes appendMoney to the tests.
+var AppendMoney = appendMoney
+
+// Message exposes the message of an error in a locale.
+func Message(loc string, e *booking.Error) string { return message(loc, e) }
+
+// FieldMessage exposes the message of a field problem.
+func FieldMessage(loc, field, reason string, params map[string]string) string {
+	return fieldMessage(loc, field, reason, params)
+}
+
+// ErrorCodes lists the codes of the status table with their status.
+func ErrorCodes() map[string]int {
+	out := make(map[string]int, len(statusOf))
+	for c, s := range statusOf {
+		out[c] = s
+	}
+	return out
+}
+
+// HTTPStatus exposes the status of a code.
+func HTTPStatus(code string) int { return httpStatus(code) }

@@ -1,0 +1,231 @@
+package httpapi
+
+import (
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"slices"
+	"strings"
+
+	"github.com/rs/cors"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/ratelimit"
+)
+
+// Route names, the keys of Options.Limits and the "route" of log lines.
+const (
+	RouteConfig         = "config"
+	RouteProperties     = "properties"
+	RouteAvailability   = "availability"
+	RoutePrice          = "price"
+	RouteCheckout       = "checkout"
+	RouteValidateCoupon = "validate-coupon"
+	RouteBooking        = "booking"
+	RouteConfirm        = "confirm"
+	RouteWebhook        = "webhook"
+	RouteOpenAPI        = "openapi"
+)
+
+// MaxBodyBytes is the largest request body the handler reads (64 KiB);
+// a larger one is refused with 413.
+const MaxBodyBytes = 64 << 10
+
+// DefaultLimits returns the rate limits applied when Options.Limits does
+// not override them: checkout 10, validate-coupon 20 and confirm 10
+// requests a minute per organisation and client address. Other routes are
+// not limited.
+func DefaultLimits() map[string]ratelimit.Limit {
+	return map[string]ratelimit.Limit{
+		RouteCheckout:       ratelimit.PerMinute(10),
+		RouteValidateCoupon: ratelimit.PerMinute(20),
+		RouteConfirm:        ratelimit.PerMinute(10),
+	}
+}
+
+// Options configure the handler. Service is required.
+type Options struct {
+	Service *booking.Service
+	// Logger receives one line per request and the details of server
+	// errors; nil means slog.Default().
+	Logger *slog.Logger
+	// Limiter counts requests of the limited routes; nil means an
+	// in-memory limiter for this process.
+	Limiter ratelimit.Limiter
+	// Limits override DefaultLimits per route name (Route* constants); a
+	// zero Limit turns a route's limit off.
+	Limits map[string]ratelimit.Limit
+	// TrustedProxies are the peers whose X-Forwarded-For is believed; the
+	// client is then the rightmost hop that is not a trusted proxy.
+	TrustedProxies []netip.Prefix
+	// ServiceDomain (e.g. "staykit.app"): https origins on its subdomains
+	// are allowed for every organisation.
+	ServiceDomain string
+	// PreviewDomains (e.g. "vercel.app"): https origins on their
+	// subdomains are allowed for every organisation.
+	PreviewDomains []string
+	// ExtraOrigins are origins allowed for every organisation, exactly as
+	// browsers send them (e.g. "http://127.0.0.1:8080").
+	ExtraOrigins []string
+}
+
+// handler is the API v1 http.Handler.
+type handler struct {
+	svc     *booking.Service
+	log     *slog.Logger
+	limiter ratelimit.Limiter
+	limits  map[string]ratelimit.Limit
+	proxies []netip.Prefix
+	origins originRules
+	cors    *cors.Cors
+	mux     *http.ServeMux
+}
+
+// New returns the handler of API v1. Its routes are under /api/v1/, so a
+// host mounts it with mux.Handle("/api/", h) (or under a prefix through
+// http.StripPrefix). It panics when o.Service is nil, a programming error.
+func New(o Options) http.Handler {
+	if o.Service == nil {
+		panic("httpapi: New needs a booking.Service")
+	}
+	h := &handler{
+		svc:     o.Service,
+		log:     o.Logger,
+		limiter: o.Limiter,
+		limits:  DefaultLimits(),
+		proxies: slices.Clone(o.TrustedProxies),
+		origins: newOriginRules(o.ServiceDomain, o.PreviewDomains, o.ExtraOrigins),
+		mux:     http.NewServeMux(),
+	}
+	if h.log == nil {
+		h.log = slog.Default()
+	}
+	if h.limiter == nil {
+		h.limiter = ratelimit.NewMemory(ratelimit.MemoryOptions{})
+	}
+	for name, l := range o.Limits {
+		h.limits[name] = l
+	}
+	h.cors = newCORS()
+	h.routes()
+	return h
+}
+
+// route is one operation of the API.
+type route struct {
+	name   string
+	method string
+	path   string
+	// org routes are under /api/v1/book/{org_slug}: they get CORS and the
+	// origin check.
+	org bool
+	fn  apiFunc
+}
+
+// apiFunc serves one operation: the status and data of a success, or an
+// error that writeError turns into the failure envelope.
+type apiFunc func(w http.ResponseWriter, r *http.Request, st *reqState) (int, any, error)
+
+const orgPrefix = "/api/v1/book/{org_slug}"
+
+func (h *handler) routes() {
+	rs := []route{
+		{RouteConfig, http.MethodGet, orgPrefix, true, h.config},
+		{RouteProperties, http.MethodGet, orgPrefix + "/properties", true, h.properties},
+		{RouteAvailability, http.MethodGet, orgPrefix + "/properties/{id}/availability", true, h.availability},
+		{RoutePrice, http.MethodGet, orgPrefix + "/properties/{id}/price", true, h.price},
+		{RouteCheckout, http.MethodPost, orgPrefix + "/checkout", true, h.checkout},
+		{RouteValidateCoupon, http.MethodPost, orgPrefix + "/validate-coupon", true, h.validateCoupon},
+		{RouteBooking, http.MethodGet, orgPrefix + "/booking/{token}", true, h.booking},
+		{RouteConfirm, http.MethodPost, orgPrefix + "/booking/{token}/confirm", true, h.confirm},
+		{RouteWebhook, http.MethodPost, "/api/v1/webhooks/stripe", false, h.webhook},
+		{RouteOpenAPI, http.MethodGet, "/api/v1/openapi.json", false, h.openAPI},
+	}
+	// Each path also gets a pattern without a method, so that the mux never
+	// answers 405 itself: that handler serves preflights and writes the JSON
+	// 405. The "/" pattern does the same for 404.
+	methods := map[string][]string{}
+	org := map[string]bool{}
+	var paths []string
+	for _, rt := range rs {
+		h.mux.Handle(rt.method+" "+rt.path, h.serve(rt))
+		if _, ok := methods[rt.path]; !ok {
+			paths = append(paths, rt.path)
+		}
+		methods[rt.path] = append(methods[rt.path], rt.method)
+		if rt.method == http.MethodGet {
+			methods[rt.path] = append(methods[rt.path], http.MethodHead)
+		}
+		org[rt.path] = rt.org
+	}
+	for _, p := range paths {
+		allow := strings.Join(append(methods[p], http.MethodOptions), ", ")
+		h.mux.Handle(p, h.otherMethod(allow, org[p]))
+	}
+	h.mux.Handle("/", h.serve(route{name: "unknown", fn: func(_ http.ResponseWriter, r *http.Request, st *reqState) (int, any, error) {
+		// Under an organisation, answer in its language.
+		if rest, ok := strings.CutPrefix(r.URL.Path, "/api/v1/book/"); ok {
+			st.slug, _, _ = strings.Cut(rest, "/")
+		}
+		return 0, nil, errRouteNotFound()
+	}}))
+}
+
+// serve runs an operation behind the origin check, CORS and its rate limit.
+func (h *handler) serve(rt route) http.Handler {
+	var next http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		st := stateOf(r)
+		if !h.allow(w, r, st, rt.name) {
+			return
+		}
+		status, data, err := rt.fn(w, r, st)
+		if err == errWritten {
+			return
+		}
+		if err != nil {
+			h.writeError(w, r, st, err)
+			return
+		}
+		writeData(w, status, data)
+	})
+	if rt.org {
+		next = h.originGate(h.cors.Handler(next))
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		st := stateOf(r)
+		st.route = rt.name
+		if rt.org {
+			st.slug = r.PathValue("org_slug")
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// otherMethod answers the methods a path has no operation for: preflights
+// (through CORS on org paths), a plain OPTIONS with 204 and Allow, anything
+// else with 405 and Allow.
+func (h *handler) otherMethod(allow string, org bool) http.Handler {
+	var next http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", allow)
+		if r.Method == http.MethodOptions {
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		h.writeError(w, r, stateOf(r), errMethodNotAllowed())
+	})
+	if org {
+		// rs/cors answers preflights itself (204) and passes the rest on.
+		next = h.originGate(h.cors.Handler(next))
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		st := stateOf(r)
+		st.route = "method-not-allowed"
+		if r.Method == http.MethodOptions {
+			st.route = "options"
+		}
+		if org {
+			st.slug = r.PathValue("org_slug")
+		}
+		next.ServeHTTP(w, r)
+	})
+}

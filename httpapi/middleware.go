@@ -1,0 +1,192 @@
+package httpapi
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"path"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/staykit/staykit/booking"
+)
+
+// reqState is what the layers of one request share: set by ServeHTTP,
+// filled in by the route.
+type reqState struct {
+	id    string
+	route string
+	slug  string
+
+	// org is the organisation once loaded (origin check, locale of an
+	// error), so that a request reads it at most once for those.
+	org       *booking.Organization
+	orgErr    error
+	orgLoaded bool
+	// originAllowed is the origin check's verdict, read by rs/cors.
+	originAllowed bool
+}
+
+type stateKey struct{}
+
+// stateOf returns the request's state; requests that did not come through
+// ServeHTTP (which cannot happen) get a fresh one.
+func stateOf(r *http.Request) *reqState {
+	if st, ok := r.Context().Value(stateKey{}).(*reqState); ok {
+		return st
+	}
+	return &reqState{id: newRequestID()}
+}
+
+// organization loads the request's organisation once.
+func (h *handler) organization(ctx context.Context, st *reqState) (*booking.Organization, error) {
+	if !st.orgLoaded {
+		st.org, st.orgErr = h.svc.Organization(ctx, st.slug)
+		st.orgLoaded = true
+	}
+	return st.org, st.orgErr
+}
+
+// ServeHTTP sets the headers every response carries, logs the request,
+// turns a panic into a 500 and routes.
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	st := &reqState{id: requestID(r.Header.Get("X-Request-ID"))}
+	hdr := w.Header()
+	hdr.Set("X-Service-API-Version", "v1")
+	hdr.Set("Content-Type", contentTypeJSON)
+	hdr.Set("X-Request-ID", st.id)
+	rec := &recorder{ResponseWriter: w}
+	r = r.WithContext(context.WithValue(r.Context(), stateKey{}, st))
+
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			h.log.ErrorContext(r.Context(), "panic serving request", "request_id", st.id,
+				"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			if !rec.wrote {
+				h.writeError(rec, r, st, fmt.Errorf("panic: %v", v))
+			}
+		}
+		h.logRequest(r, rec.status(), time.Since(start), st)
+	}()
+
+	if !cleanPath(r.URL.EscapedPath()) {
+		// The mux would redirect to the cleaned path, which is wrong when
+		// the handler is mounted under a prefix: refuse instead.
+		st.route = "unknown"
+		h.writeError(rec, r, st, errRouteNotFound())
+		return
+	}
+	h.mux.ServeHTTP(rec, r)
+}
+
+// cleanPath reports whether p is rooted and has no "." or ".." elements nor
+// repeated slashes (the mux's canonical form).
+func cleanPath(p string) bool {
+	if p == "" || p[0] != '/' {
+		return false
+	}
+	c := path.Clean(p)
+	if strings.HasSuffix(p, "/") && c != "/" {
+		c += "/"
+	}
+	return c == p
+}
+
+func (h *handler) logRequest(r *http.Request, status int, d time.Duration, st *reqState) {
+	level := slog.LevelInfo
+	if status >= 500 {
+		level = slog.LevelError
+	}
+	h.log.LogAttrs(r.Context(), level, "http request",
+		slog.String("method", r.Method),
+		slog.String("path", redactPath(r.URL.Path)),
+		slog.String("route", st.route),
+		slog.Int("status", status),
+		slog.Duration("duration", d),
+		slog.String("request_id", st.id),
+	)
+}
+
+// redactPath hides booking tokens, which give access to a booking, from
+// logs: the segment after "/booking/" becomes "{token}".
+func redactPath(p string) string {
+	const seg = "/booking/"
+	i := strings.Index(p, seg)
+	if i < 0 {
+		return p
+	}
+	rest := p[i+len(seg):]
+	end := strings.IndexByte(rest, '/')
+	if end < 0 {
+		end = len(rest)
+	}
+	if end == 0 {
+		return p
+	}
+	return p[:i+len(seg)] + "{token}" + rest[end:]
+}
+
+// maxRequestIDLength bounds an echoed X-Request-ID.
+const maxRequestIDLength = 64
+
+// requestID returns the client's X-Request-ID when it is sane (1–64
+// characters of [A-Za-z0-9._-]), else a new random one.
+func requestID(in string) string {
+	if len(in) == 0 || len(in) > maxRequestIDLength {
+		return newRequestID()
+	}
+	for i := 0; i < len(in); i++ {
+		c := in[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return newRequestID()
+		}
+	}
+	return in
+}
+
+// newRequestID returns 128 random bits in hex.
+func newRequestID() string {
+	var b [16]byte
+	rand.Read(b[:]) // never fails (crypto/rand panics rather)
+	return hex.EncodeToString(b[:])
+}
+
+// recorder remembers the status written, for the log line and to know
+// whether a panic can still be answered.
+type recorder struct {
+	http.ResponseWriter
+	code  int
+	wrote bool
+}
+
+func (r *recorder) WriteHeader(code int) {
+	if !r.wrote {
+		r.code, r.wrote = code, true
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	if !r.wrote {
+		r.code, r.wrote = http.StatusOK, true
+	}
+	return r.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+func (r *recorder) status() int {
+	if !r.wrote {
+		return http.StatusOK
+	}
+	return r.code
+}

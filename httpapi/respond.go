@@ -1,0 +1,187 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/coupon"
+)
+
+const contentTypeJSON = "application/json; charset=utf-8"
+
+// Error codes of the HTTP layer itself; the others come from booking.
+const (
+	codeMalformedJSON        = "malformed_json"
+	codeBodyTooLarge         = "body_too_large"
+	codeUnsupportedMediaType = "unsupported_media_type"
+	codeMethodNotAllowed     = "method_not_allowed"
+	codeOriginNotAllowed     = "origin_not_allowed"
+	codeRateLimited          = "rate_limited"
+	codeInvalidWebhook       = "invalid_webhook"
+)
+
+// statusOf maps every error code to its HTTP status: the one place where
+// that happens. Codes missing here are server faults (500), except the
+// coupon_ family, which are all 422.
+var statusOf = map[string]int{
+	codeMalformedJSON:  http.StatusBadRequest,
+	codeInvalidWebhook: http.StatusBadRequest,
+
+	codeOriginNotAllowed: http.StatusForbidden,
+
+	booking.CodeNotFound: http.StatusNotFound,
+
+	codeMethodNotAllowed: http.StatusMethodNotAllowed,
+
+	booking.CodeConflict: http.StatusConflict,
+
+	codeBodyTooLarge:         http.StatusRequestEntityTooLarge,
+	codeUnsupportedMediaType: http.StatusUnsupportedMediaType,
+
+	booking.CodeInvalid:             http.StatusUnprocessableEntity,
+	booking.CodeCheckInPast:         http.StatusUnprocessableEntity,
+	booking.CodeMinStay:             http.StatusUnprocessableEntity,
+	booking.CodeMaxStay:             http.StatusUnprocessableEntity,
+	booking.CodeMaxGuests:           http.StatusUnprocessableEntity,
+	booking.CodeUnavailable:         http.StatusUnprocessableEntity,
+	booking.CodePaymentNotConfirmed: http.StatusUnprocessableEntity,
+	booking.CodePaymentLate:         http.StatusUnprocessableEntity,
+	booking.CodeBookingClosed:       http.StatusUnprocessableEntity,
+	booking.CodeCouponNotFound:      http.StatusUnprocessableEntity,
+	coupon.CodeInactive:             http.StatusUnprocessableEntity,
+	coupon.CodeNotYetValid:          http.StatusUnprocessableEntity,
+	coupon.CodeExpired:              http.StatusUnprocessableEntity,
+	coupon.CodeExhausted:            http.StatusUnprocessableEntity,
+	coupon.CodeProperty:             http.StatusUnprocessableEntity,
+	coupon.CodeStayDates:            http.StatusUnprocessableEntity,
+	coupon.CodeMinNights:            http.StatusUnprocessableEntity,
+	coupon.CodeMinAmount:            http.StatusUnprocessableEntity,
+
+	codeRateLimited: http.StatusTooManyRequests,
+
+	booking.CodePaymentUnavailable: http.StatusBadGateway,
+}
+
+// httpStatus returns the status of an error code (500 when unknown).
+func httpStatus(code string) int {
+	if s, ok := statusOf[code]; ok {
+		return s
+	}
+	if strings.HasPrefix(code, "coupon_") {
+		return http.StatusUnprocessableEntity
+	}
+	return http.StatusInternalServerError
+}
+
+// success is the envelope of a success.
+type success struct {
+	Success bool   `json:"success"`
+	Data    any    `json:"data"`
+	Message string `json:"message,omitempty"`
+}
+
+// failure is the envelope of a failure. Errors holds the translated
+// problems of each invalid field; FieldCodes the same problems as machine
+// codes (such as "required"), for clients with their own wording.
+type failure struct {
+	Success    bool                `json:"success"`
+	Message    string              `json:"message"`
+	Code       string              `json:"code"`
+	Errors     map[string][]string `json:"errors,omitempty"`
+	FieldCodes map[string][]string `json:"field_codes,omitempty"`
+}
+
+// writeData writes a success envelope.
+func writeData(w http.ResponseWriter, status int, data any) {
+	writeJSON(w, status, success{Success: true, Data: data})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		// Our own types always marshal; this is a bug, and the client gets
+		// a valid envelope anyway.
+		status = http.StatusInternalServerError
+		b = []byte(`{"success":false,"message":"Internal error.","code":"internal"}`)
+	}
+	b = append(b, '\n')
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(status)
+	w.Write(b)
+}
+
+// writeError writes the failure envelope of err in the request's locale.
+// Errors that are not a known *booking.Error become a 500 with a safe
+// message; their details are logged with the request id, never sent.
+func (h *handler) writeError(w http.ResponseWriter, r *http.Request, st *reqState, err error) {
+	var e *booking.Error
+	if !errors.As(err, &e) {
+		e = &booking.Error{Code: booking.CodeInternal, Err: err}
+	}
+	status := httpStatus(e.Code)
+	if status >= 500 {
+		h.log.ErrorContext(r.Context(), "request failed", "request_id", st.id, "route", st.route,
+			"code", e.Code, "status", status, "err", err)
+		if status == http.StatusInternalServerError {
+			e = &booking.Error{Code: booking.CodeInternal}
+		}
+	}
+	loc := h.locale(r, st)
+	f := failure{Message: message(loc, e), Code: e.Code}
+	if len(e.Fields) > 0 {
+		f.Errors = make(map[string][]string, len(e.Fields))
+		f.FieldCodes = make(map[string][]string, len(e.Fields))
+		for field, reasons := range e.Fields {
+			for _, reason := range reasons {
+				f.Errors[field] = append(f.Errors[field], fieldMessage(loc, field, reason, e.Params))
+			}
+			f.FieldCodes[field] = append([]string(nil), reasons...)
+		}
+	}
+	if status == http.StatusForbidden {
+		w.Header().Add("Vary", "Origin")
+	}
+	writeJSON(w, status, f)
+}
+
+// Errors of the HTTP layer.
+
+func errRouteNotFound() error {
+	return booking.Errorf(booking.CodeNotFound, "This resource does not exist.")
+}
+
+func errPropertyNotFound() error {
+	return booking.Errorf(booking.CodeNotFound, "This property does not exist.")
+}
+
+func errMethodNotAllowed() error {
+	return booking.Errorf(codeMethodNotAllowed, "This method is not allowed on this resource.")
+}
+
+func errMalformedJSON() error {
+	return booking.Errorf(codeMalformedJSON, "The request body is not valid JSON.")
+}
+
+func errNotObject() error {
+	return booking.Errorf(codeMalformedJSON, "The request body must be a JSON object.")
+}
+
+func errBodyTooLarge() error {
+	return booking.Errorf(codeBodyTooLarge, "The request body is too large.")
+}
+
+func errUnsupportedMediaType() error {
+	return booking.Errorf(codeUnsupportedMediaType, "The request body must be sent as application/json.")
+}
+
+func errOriginNotAllowed() error {
+	return booking.Errorf(codeOriginNotAllowed, "This website is not allowed to use this booking engine.")
+}
+
+func errRateLimited() error {
+	return booking.Errorf(codeRateLimited, "Too many requests. Please try again in a moment.")
+}

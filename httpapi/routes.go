@@ -1,0 +1,213 @@
+package httpapi
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
+)
+
+// GET /api/v1/book/{org_slug}
+func (h *handler) config(_ http.ResponseWriter, r *http.Request, st *reqState) (int, any, error) {
+	c, err := h.svc.Config(r.Context(), st.slug)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, newConfigView(c), nil
+}
+
+// GET /api/v1/book/{org_slug}/properties
+func (h *handler) properties(_ http.ResponseWriter, r *http.Request, st *reqState) (int, any, error) {
+	ls, err := h.svc.Properties(r.Context(), st.slug)
+	if err != nil {
+		return 0, nil, err
+	}
+	out := make([]propertyView, len(ls))
+	for i, l := range ls {
+		out[i] = newPropertyView(l)
+	}
+	return http.StatusOK, out, nil
+}
+
+// GET /api/v1/book/{org_slug}/properties/{id}/availability?months=&from=YYYY-MM
+func (h *handler) availability(_ http.ResponseWriter, r *http.Request, st *reqState) (int, any, error) {
+	id, err := pathID(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	q := r.URL.Query()
+	errs := booking.FieldErrors{}
+	req := booking.CalendarRequest{Months: queryInt(q, "months", 0, errs)}
+	if q.Has("months") && req.Months == 0 && errs["months"] == nil {
+		errs.Add("months", "out_of_range") // 0 would mean the default
+	}
+	if s := q.Get("from"); s != "" {
+		// A month: YYYY-MM (a full date is refused to keep one form).
+		d, perr := parseMonth(s)
+		if perr != nil {
+			errs.Add("from", "invalid_date")
+		}
+		req.From = d
+	}
+	if err := errs.Err(); err != nil {
+		return 0, nil, err
+	}
+	c, err := h.svc.Availability(r.Context(), st.slug, id, req)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, newCalendarView(c), nil
+}
+
+// GET /api/v1/book/{org_slug}/properties/{id}/price?check_in&check_out&guests_count&coupon_code
+func (h *handler) price(_ http.ResponseWriter, r *http.Request, st *reqState) (int, any, error) {
+	id, err := pathID(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	q := r.URL.Query()
+	errs := booking.FieldErrors{}
+	req := booking.QuoteRequest{
+		Stay: booking.Stay{
+			CheckIn:  queryDate(q, "check_in", errs),
+			CheckOut: queryDate(q, "check_out", errs),
+			Guests:   queryInt(q, "guests_count", 1, errs),
+		},
+		CouponCode: q.Get("coupon_code"),
+	}
+	if err := errs.Err(); err != nil {
+		return 0, nil, err
+	}
+	quote, err := h.svc.Quote(r.Context(), st.slug, id, req)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, newQuoteView(id, quote), nil
+}
+
+// POST /api/v1/book/{org_slug}/validate-coupon
+func (h *handler) validateCoupon(w http.ResponseWriter, r *http.Request, st *reqState) (int, any, error) {
+	o, err := decodeObject(w, r, false)
+	if err != nil {
+		return 0, nil, err
+	}
+	req := booking.CouponCheck{
+		Code:       o.str("code"),
+		PropertyID: o.id("property_id"),
+		CheckIn:    o.date("check_in"),
+		CheckOut:   o.date("check_out"),
+		Guests:     o.int("guests_count"),
+	}
+	if err := o.err(); err != nil {
+		return 0, nil, err
+	}
+	res, err := h.svc.ValidateCoupon(r.Context(), st.slug, req)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, newCouponView(res), nil
+}
+
+// POST /api/v1/book/{org_slug}/checkout
+func (h *handler) checkout(w http.ResponseWriter, r *http.Request, st *reqState) (int, any, error) {
+	o, err := decodeObject(w, r, false)
+	if err != nil {
+		return 0, nil, err
+	}
+	req := booking.CheckoutRequest{
+		PropertyID: o.id("property_id"),
+		Stay: booking.Stay{
+			CheckIn:  o.date("check_in"),
+			CheckOut: o.date("check_out"),
+			Guests:   o.int("guests_count"),
+		},
+		GuestName:      o.str("guest_name"),
+		GuestEmail:     o.str("guest_email"),
+		GuestPhone:     o.str("guest_phone"),
+		Message:        o.str("message"),
+		Locale:         o.str("locale"),
+		CouponCode:     o.str("coupon_code"),
+		IdempotencyKey: r.Header.Get("Idempotency-Key"),
+	}
+	if err := o.err(); err != nil {
+		return 0, nil, err
+	}
+	res, err := h.svc.Checkout(r.Context(), st.slug, req)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusCreated, newCheckoutView(res), nil
+}
+
+// GET /api/v1/book/{org_slug}/booking/{token}
+func (h *handler) booking(_ http.ResponseWriter, r *http.Request, st *reqState) (int, any, error) {
+	d, err := h.svc.Booking(r.Context(), st.slug, r.PathValue("token"))
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, newBookingView(d), nil
+}
+
+// POST /api/v1/book/{org_slug}/booking/{token}/confirm
+func (h *handler) confirm(w http.ResponseWriter, r *http.Request, st *reqState) (int, any, error) {
+	o, err := decodeObject(w, r, true)
+	if err != nil {
+		return 0, nil, err
+	}
+	req := booking.ConfirmRequest{
+		PaymentIntentID: o.str("payment_intent_id"),
+		IdempotencyKey:  r.Header.Get("Idempotency-Key"),
+	}
+	if err := o.err(); err != nil {
+		return 0, nil, err
+	}
+	d, err := h.svc.Confirm(r.Context(), st.slug, r.PathValue("token"), req)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, newBookingView(d), nil
+}
+
+// POST /api/v1/webhooks/stripe: the payment provider's events. A payload
+// that fails verification is a 400 (the provider should not retry); any
+// other failure a 500, so that it retries.
+func (h *handler) webhook(w http.ResponseWriter, r *http.Request, st *reqState) (int, any, error) {
+	payload, err := readBody(w, r)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := h.svc.HandleWebhook(r.Context(), payload, r.Header.Get("Stripe-Signature")); err != nil {
+		if booking.ErrorCode(err) == booking.CodeInvalid {
+			h.log.WarnContext(r.Context(), "webhook refused", "request_id", st.id, "err", err)
+			return 0, nil, &booking.Error{Code: codeInvalidWebhook, Message: "The webhook signature or payload is invalid."}
+		}
+		return 0, nil, &booking.Error{Code: booking.CodeInternal, Err: err}
+	}
+	return http.StatusOK, map[string]bool{"received": true}, nil
+}
+
+//go:embed openapi.json
+var openAPIDocument []byte
+
+// GET /api/v1/openapi.json: the document itself, not in an envelope.
+func (h *handler) openAPI(w http.ResponseWriter, _ *http.Request, _ *reqState) (int, any, error) {
+	w.Header().Set("Content-Length", strconv.Itoa(len(openAPIDocument)))
+	w.WriteHeader(http.StatusOK)
+	w.Write(openAPIDocument)
+	return 0, nil, errWritten
+}
+
+// errWritten tells serve that the operation wrote its response itself.
+var errWritten = errors.New("response written")
+
+// parseMonth reads YYYY-MM as the first day of that month.
+func parseMonth(s string) (civil.Date, error) {
+	if len(s) != len("2006-01") {
+		return civil.Date{}, fmt.Errorf("%q is not a YYYY-MM month", s)
+	}
+	return civil.Parse(s + "-01")
+}
