@@ -227,7 +227,7 @@ func (s *Service) startPayment(ctx context.Context, org *Organization, b *Bookin
 	})
 	if err != nil {
 		s.release(ctx, b)
-		return nil, &Error{Code: CodePaymentUnavailable, Message: "The payment could not be started. Please try again in a moment.", Err: err}
+		return nil, paymentUnavailable("start", "The payment could not be started. Please try again in a moment.", err)
 	}
 	if err := s.store.SetPaymentIntent(ctx, b.ID, intent.ID, intent.ClientSecret); err != nil {
 		if _, cerr := s.payments.CancelIntent(context.WithoutCancel(ctx), intent.ID); cerr != nil {
@@ -271,16 +271,20 @@ func (s *Service) confirmFree(ctx context.Context, org *Organization, b *Booking
 // replayCheckout answers a retried checkout with the booking it created.
 func (s *Service) replayCheckout(ctx context.Context, rec IdempotencyRecord, hash string) (*CheckoutResult, error) {
 	if rec.RequestHash != hash {
-		return nil, Errorf(CodeConflict, "This Idempotency-Key was already used with a different request.")
+		return nil, errKeyReused()
 	}
 	b, err := s.store.BookingByID(ctx, rec.BookingID)
 	if err != nil {
 		return nil, fmt.Errorf("replay checkout: %w", err)
 	}
 	if b.PaymentIntentID == "" && b.Status == StatusPending {
-		return nil, Errorf(CodeConflict, "A request with this Idempotency-Key is still being processed.")
+		return nil, withParam(CodeConflict, "A request with this Idempotency-Key is still being processed.", ParamReason, "in_progress")
 	}
 	return &CheckoutResult{Booking: *b, ClientSecret: b.ClientSecret, PaymentPublicKey: s.payments.PublicKey()}, nil
+}
+
+func errKeyReused() error {
+	return withParam(CodeConflict, "This Idempotency-Key was already used with a different request.", ParamReason, "key_reused")
 }
 
 // newToken returns a booking token: 192 random bits, URL-safe.

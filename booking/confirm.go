@@ -40,7 +40,7 @@ func (s *Service) bookingByToken(ctx context.Context, org *Organization, token s
 	b, err := s.store.BookingByToken(ctx, org.ID, token)
 	if err != nil {
 		if ErrorCode(err) == CodeNotFound {
-			return nil, Errorf(CodeNotFound, "This booking does not exist.")
+			return nil, withParam(CodeNotFound, "This booking does not exist.", ParamSubject, "booking")
 		}
 		return nil, fmt.Errorf("find booking: %w", err)
 	}
@@ -105,7 +105,7 @@ func (s *Service) Confirm(ctx context.Context, slug, token string, r ConfirmRequ
 	}
 	intent, err := s.payments.GetIntent(ctx, b.PaymentIntentID)
 	if err != nil {
-		return nil, &Error{Code: CodePaymentUnavailable, Message: "The payment could not be checked. Please try again in a moment.", Err: err}
+		return nil, paymentUnavailable("check", "The payment could not be checked. Please try again in a moment.", err)
 	}
 	updated, err := s.applyIntent(ctx, org, b, intent, now)
 	if err != nil {
@@ -126,7 +126,7 @@ func (s *Service) rememberConfirm(ctx context.Context, org *Organization, b *Boo
 		return nil
 	case ErrorCode(err) == CodeConflict && existing != nil:
 		if existing.RequestHash != rec.RequestHash {
-			return Errorf(CodeConflict, "This Idempotency-Key was already used with a different request.")
+			return errKeyReused()
 		}
 		return nil
 	}
@@ -138,7 +138,13 @@ func errNotPaid(b *Booking) error {
 	if b.PaymentMode == pricing.ModeRequest {
 		msg = "The card has not been authorised yet."
 	}
-	return &Error{Code: CodePaymentNotConfirmed, Message: msg}
+	return withParam(CodePaymentNotConfirmed, msg, ParamMode, string(b.PaymentMode))
+}
+
+func paymentUnavailable(step, message string, cause error) error {
+	e := withParam(CodePaymentUnavailable, message, ParamStep, step)
+	e.Err = cause
+	return e
 }
 
 // applyIntent moves a pending (or lapsed) booking according to what its

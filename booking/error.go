@@ -50,6 +50,27 @@ func Errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
+// Params that tell apart the meanings of one code, so that the HTTP layer
+// can word each in the guest's language.
+const (
+	// ParamSubject says what CodeNotFound did not find: "organization",
+	// "property" or "booking".
+	ParamSubject = "subject"
+	// ParamReason says why a CodeConflict: "key_reused" (the same
+	// Idempotency-Key with another request) or "in_progress".
+	ParamReason = "reason"
+	// ParamStep says which payment step CodePaymentUnavailable failed at:
+	// "start", "check", "capture" or "refund".
+	ParamStep = "step"
+	// ParamMode is the booking's payment mode, on CodePaymentNotConfirmed.
+	ParamMode = "mode"
+)
+
+// withParam returns an *Error with code, message and one param.
+func withParam(code, message, name, value string) *Error {
+	return &Error{Code: code, Message: message, Params: map[string]string{name: value}}
+}
+
 // ErrorCode returns the code of err's *Error, CodeInternal for any other
 // non-nil error, and "" for nil.
 func ErrorCode(err error) string {

@@ -40,7 +40,7 @@ func (s *Service) Approve(ctx context.Context, slug, token string) (*Booking, er
 		if errors.Is(err, payment.ErrState) {
 			return nil, &Error{Code: CodeBookingClosed, Message: "The card authorisation is no longer valid; the request cannot be approved.", Err: err}
 		}
-		return nil, &Error{Code: CodePaymentUnavailable, Message: "The payment could not be captured. Please try again in a moment.", Err: err}
+		return nil, paymentUnavailable("capture", "The payment could not be captured. Please try again in a moment.", err)
 	}
 	paid := b.ChargeAmount
 	updated, err := s.store.Transition(ctx, b.ID, Transition{
@@ -110,7 +110,7 @@ func (s *Service) Cancel(ctx context.Context, slug, token string, refund bool) (
 			_, err = s.payments.Refund(ctx, updated.PaymentIntentID, amount)
 		}
 		if err != nil {
-			return updated, &Error{Code: CodePaymentUnavailable, Message: "The booking is cancelled but the refund failed; refund it from the payment provider's dashboard.", Err: err}
+			return updated, paymentUnavailable("refund", "The booking is cancelled but the refund failed; refund it from the payment provider's dashboard.", err)
 		}
 	}
 	return updated, nil

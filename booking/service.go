@@ -78,7 +78,7 @@ func (s *Service) Organization(ctx context.Context, slug string) (*Organization,
 }
 
 func errOrgNotFound() error {
-	return Errorf(CodeNotFound, "This organisation does not exist or does not take bookings online.")
+	return withParam(CodeNotFound, "This organisation does not exist or does not take bookings online.", ParamSubject, "organization")
 }
 
 // hostOrganization returns an organisation whether or not its public engine
@@ -121,7 +121,9 @@ func (s *Service) bookableProperty(ctx context.Context, org *Organization, id in
 	return p, nil
 }
 
-func errPropertyNotFound() error { return Errorf(CodeNotFound, "This property does not exist.") }
+func errPropertyNotFound() error {
+	return withParam(CodeNotFound, "This property does not exist.", ParamSubject, "property")
+}
 
 // location returns the organisation's time zone, loading each zone once.
 func (s *Service) location(org *Organization) *time.Location {

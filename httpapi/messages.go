@@ -40,51 +40,6 @@ func equals(name, value string) func(map[string]string) bool {
 	return func(p map[string]string) bool { return p[name] == value }
 }
 
-// byMessage translates the domain's English messages of codes that carry
-// several meanings (not_found: organisation, property or booking). It wins
-// over byCode.
-var byMessage = map[string]text{
-	"This organisation does not exist or does not take bookings online.": {
-		fr: "Cet établissement n'existe pas ou ne prend pas de réservations en ligne.",
-		en: "This organisation does not exist or does not take bookings online."},
-	"This property does not exist.": {
-		fr: "Ce logement n'existe pas.",
-		en: "This property does not exist."},
-	"This booking does not exist.": {
-		fr: "Cette réservation n'existe pas.",
-		en: "This booking does not exist."},
-	"This resource does not exist.": {
-		fr: "Cette ressource n'existe pas.",
-		en: "This resource does not exist."},
-	"The request is invalid.": {
-		fr: "La requête contient des champs invalides.",
-		en: "The request is invalid."},
-	"This payment does not belong to this booking.": {
-		fr: "Ce paiement ne correspond pas à cette réservation.",
-		en: "This payment does not belong to this booking."},
-	"The payment has not succeeded yet.": {
-		fr: "Le paiement n'a pas encore abouti.",
-		en: "The payment has not succeeded yet."},
-	"The card has not been authorised yet.": {
-		fr: "La carte n'a pas encore été autorisée.",
-		en: "The card has not been authorised yet."},
-	"This Idempotency-Key was already used with a different request.": {
-		fr: "Cette clé Idempotency-Key a déjà servi pour une requête différente.",
-		en: "This Idempotency-Key was already used with a different request."},
-	"A request with this Idempotency-Key is still being processed.": {
-		fr: "Une requête avec cette clé Idempotency-Key est encore en cours de traitement.",
-		en: "A request with this Idempotency-Key is still being processed."},
-	"The payment could not be started. Please try again in a moment.": {
-		fr: "Le paiement n'a pas pu être lancé. Veuillez réessayer dans un instant.",
-		en: "The payment could not be started. Please try again in a moment."},
-	"The payment could not be checked. Please try again in a moment.": {
-		fr: "Le paiement n'a pas pu être vérifié. Veuillez réessayer dans un instant.",
-		en: "The payment could not be checked. Please try again in a moment."},
-	"The request body must be a JSON object.": {
-		fr: "Le corps de la requête doit être un objet JSON.",
-		en: "The request body must be a JSON object."},
-}
-
 // byCode holds the messages of each code, the first variant whose
 // condition holds being used.
 var byCode = map[string][]variant{
@@ -94,9 +49,20 @@ var byCode = map[string][]variant{
 	booking.CodeInvalid: {{text: text{
 		fr: "La requête contient des champs invalides.",
 		en: "The request is invalid."}}},
-	booking.CodeNotFound: {{text: text{
-		fr: "Cette ressource n'existe pas.",
-		en: "This resource does not exist."}}},
+	booking.CodeNotFound: {
+		{when: equals(booking.ParamSubject, "organization"), text: text{
+			fr: "Cet établissement n'existe pas ou ne prend pas de réservations en ligne.",
+			en: "This organisation does not exist or does not take bookings online."}},
+		{when: equals(booking.ParamSubject, "property"), text: text{
+			fr: "Ce logement n'existe pas.",
+			en: "This property does not exist."}},
+		{when: equals(booking.ParamSubject, "booking"), text: text{
+			fr: "Cette réservation n'existe pas.",
+			en: "This booking does not exist."}},
+		{text: text{
+			fr: "Cette ressource n'existe pas.",
+			en: "This resource does not exist."}},
+	},
 	booking.CodeUnavailable: {{text: text{
 		fr: "Ces dates ne sont plus disponibles.",
 		en: "These dates are no longer available."}}},
@@ -122,9 +88,14 @@ var byCode = map[string][]variant{
 			fr: "Ce logement accueille au maximum {max} voyageurs.",
 			en: "This property takes at most {max} guests."}},
 	},
-	booking.CodePaymentNotConfirmed: {{text: text{
-		fr: "Le paiement n'est pas encore confirmé.",
-		en: "The payment is not confirmed yet."}}},
+	booking.CodePaymentNotConfirmed: {
+		{when: equals(booking.ParamMode, "request"), text: text{
+			fr: "La carte n'a pas encore été autorisée.",
+			en: "The card has not been authorised yet."}},
+		{text: text{
+			fr: "Le paiement n'a pas encore abouti.",
+			en: "The payment has not succeeded yet."}},
+	},
 	booking.CodePaymentLate: {{text: text{
 		fr: "Le paiement est arrivé après l'expiration du blocage de ces dates, qui ont été réservées depuis. Le paiement a été remboursé.",
 		en: "The payment arrived after the hold on these dates lapsed, and they have been booked since. The payment has been returned."}}},
@@ -142,12 +113,28 @@ var byCode = map[string][]variant{
 			fr: "Cette réservation ne peut plus être modifiée.",
 			en: "This booking can no longer be changed."}},
 	},
-	booking.CodeConflict: {{text: text{
-		fr: "Cette requête est en conflit avec l'état actuel de la réservation.",
-		en: "This request conflicts with the current state of the booking."}}},
-	booking.CodePaymentUnavailable: {{text: text{
-		fr: "Le service de paiement est indisponible. Veuillez réessayer dans un instant.",
-		en: "The payment service is unavailable. Please try again in a moment."}}},
+	booking.CodeConflict: {
+		{when: equals(booking.ParamReason, "key_reused"), text: text{
+			fr: "Cette clé Idempotency-Key a déjà servi pour une requête différente.",
+			en: "This Idempotency-Key was already used with a different request."}},
+		{when: equals(booking.ParamReason, "in_progress"), text: text{
+			fr: "Une requête avec cette clé Idempotency-Key est encore en cours de traitement.",
+			en: "A request with this Idempotency-Key is still being processed."}},
+		{text: text{
+			fr: "Cette requête est en conflit avec l'état actuel de la réservation.",
+			en: "This request conflicts with the current state of the booking."}},
+	},
+	booking.CodePaymentUnavailable: {
+		{when: equals(booking.ParamStep, "start"), text: text{
+			fr: "Le paiement n'a pas pu être lancé. Veuillez réessayer dans un instant.",
+			en: "The payment could not be started. Please try again in a moment."}},
+		{when: equals(booking.ParamStep, "check"), text: text{
+			fr: "Le paiement n'a pas pu être vérifié. Veuillez réessayer dans un instant.",
+			en: "The payment could not be checked. Please try again in a moment."}},
+		{text: text{
+			fr: "Le service de paiement est indisponible. Veuillez réessayer dans un instant.",
+			en: "The payment service is unavailable. Please try again in a moment."}},
+	},
 
 	booking.CodeCouponNotFound: {{text: text{
 		fr: "Ce code promo n'existe pas.",
@@ -287,13 +274,9 @@ var fieldSpecific = map[string]text{
 		en: "Choose a property."},
 }
 
-// message returns the message of an error in loc: the translation of the
-// domain's own message if known, else the code's, else the domain's
-// English message as it is.
+// message returns the message of an error in loc: the code's (the variant
+// its params select), else the domain's English message as it is.
 func message(loc string, e *booking.Error) string {
-	if t, ok := byMessage[e.Message]; ok {
-		return fill(t.in(loc), e.Params)
-	}
 	if t, ok := codeText(e.Code, e.Params); ok {
 		return fill(t.in(loc), e.Params)
 	}
