@@ -1,0 +1,183 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/shopspring/decimal"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/pricing"
+)
+
+const bookingColumns = `id, org_id, property_id, token, status, check_in, check_out, guests,
+	guest_name, guest_email, guest_phone, message, locale, coupon_id, coupon_code, currency,
+	payment_mode, total_amount, charge_amount, paid_amount, balance_amount, balance_due_date,
+	quote, payment_intent_id, client_secret, created_at, expires_at, confirmed_at, updated_at`
+
+// bookingDataColumns are bookingColumns after id.
+var bookingDataColumns = strings.TrimPrefix(bookingColumns, "id, ")
+
+// bookingArgs returns b's columns after id, in bookingColumns order.
+func bookingArgs(b *booking.Booking) ([]any, error) {
+	quote, err := toJSON(b.Quote)
+	if err != nil {
+		return nil, err
+	}
+	return []any{b.OrgID, b.PropertyID, b.Token, string(b.Status), date(b.CheckIn),
+		date(b.CheckOut), b.Guests, b.GuestName, b.GuestEmail, b.GuestPhone, b.Message, b.Locale,
+		nullID(b.CouponID), b.CouponCode, b.Currency, string(b.PaymentMode), b.TotalAmount,
+		b.ChargeAmount, b.PaidAmount, b.BalanceAmount, date(b.BalanceDueDate), quote,
+		nullString(b.PaymentIntentID), b.ClientSecret, instant(b.CreatedAt), instant(b.ExpiresAt),
+		instant(b.ConfirmedAt), instant(b.UpdatedAt)}, nil
+}
+
+func scanBooking(s scanner) (*booking.Booking, error) {
+	var (
+		b                                booking.Booking
+		status, mode                     string
+		checkIn, checkOut, balanceDue    pgtype.Date
+		total, charge, paid, balance     decimal.Decimal
+		quote                            []byte
+		couponID                         pgtype.Int8
+		intent                           pgtype.Text
+		created, expires, confirmed, upd pgtype.Timestamptz
+	)
+	if err := s.Scan(&b.ID, &b.OrgID, &b.PropertyID, &b.Token, &status, &checkIn, &checkOut,
+		&b.Guests, &b.GuestName, &b.GuestEmail, &b.GuestPhone, &b.Message, &b.Locale, &couponID,
+		&b.CouponCode, &b.Currency, &mode, &total, &charge, &paid, &balance, &balanceDue, &quote,
+		&intent, &b.ClientSecret, &created, &expires, &confirmed, &upd); err != nil {
+		return nil, err
+	}
+	b.Status = booking.Status(status)
+	b.PaymentMode = pricing.PaymentMode(mode)
+	b.CheckIn, b.CheckOut, b.BalanceDueDate = fromDate(checkIn), fromDate(checkOut), fromDate(balanceDue)
+	b.TotalAmount, b.ChargeAmount, b.PaidAmount, b.BalanceAmount = total, charge, paid, balance
+	b.CouponID = couponID.Int64
+	b.PaymentIntentID = intent.String
+	b.CreatedAt, b.ExpiresAt = fromInstant(created), fromInstant(expires)
+	b.ConfirmedAt, b.UpdatedAt = fromInstant(confirmed), fromInstant(upd)
+	if err := fromJSON(quote, &b.Quote); err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// scanBookings reads every row of rows.
+func scanBookings(rows pgx.Rows) ([]booking.Booking, error) {
+	defer rows.Close()
+	var list []booking.Booking
+	for rows.Next() {
+		b, err := scanBooking(rows)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, *b)
+	}
+	return list, rows.Err()
+}
+
+// bookingNotFound is the error for a booking that is not there.
+func bookingNotFound() error {
+	return booking.Errorf(booking.CodeNotFound, "Booking not found.")
+}
+
+// findBooking returns the booking a query selects.
+func findBooking(ctx context.Context, q querier, where string, args ...any) (*booking.Booking, error) {
+	b, err := scanBooking(q.QueryRow(ctx, `SELECT `+bookingColumns+` FROM bookings WHERE `+where, args...))
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return nil, bookingNotFound()
+	case err != nil:
+		return nil, fmt.Errorf("postgres: booking: %w", err)
+	}
+	return b, nil
+}
+
+// BookingByToken finds a booking of an organisation. Errors: CodeNotFound,
+// also for another organisation's token.
+func (db *DB) BookingByToken(ctx context.Context, orgID int64, token string) (*booking.Booking, error) {
+	return findBooking(ctx, db.pool, `org_id = $1 AND token = $2`, orgID, token)
+}
+
+// BookingByID finds a booking. Errors: CodeNotFound.
+func (db *DB) BookingByID(ctx context.Context, id int64) (*booking.Booking, error) {
+	return findBooking(ctx, db.pool, `id = $1`, id)
+}
+
+// BookingByIntent finds the booking paid by an intent. Errors:
+// CodeNotFound.
+func (db *DB) BookingByIntent(ctx context.Context, intentID string) (*booking.Booking, error) {
+	if intentID == "" {
+		return nil, bookingNotFound()
+	}
+	return findBooking(ctx, db.pool, `payment_intent_id = $1 ORDER BY id LIMIT 1`, intentID)
+}
+
+// Bookings lists an organisation's bookings, newest first (by creation
+// time, then ID), optionally only those with one of statuses.
+func (db *DB) Bookings(ctx context.Context, orgID int64, statuses ...booking.Status) ([]booking.Booking, error) {
+	query := `SELECT ` + bookingColumns + ` FROM bookings WHERE org_id = $1`
+	args := []any{orgID}
+	if len(statuses) > 0 {
+		query += ` AND status = ANY($2)`
+		args = append(args, statusNames(statuses))
+	}
+	rows, err := db.pool.Query(ctx, query+` ORDER BY created_at DESC, id DESC`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: bookings: %w", err)
+	}
+	list, err := scanBookings(rows)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: bookings: %w", err)
+	}
+	return list, nil
+}
+
+// statusNames returns statuses as strings, for a text[] parameter.
+func statusNames(statuses []booking.Status) []string {
+	names := make([]string, len(statuses))
+	for i, s := range statuses {
+		names[i] = string(s)
+	}
+	return names
+}
+
+// LapsedHolds returns pending and requested bookings whose ExpiresAt is at
+// or before now, oldest expiry first, at most limit (all when limit <= 0).
+func (db *DB) LapsedHolds(ctx context.Context, now time.Time, limit int) ([]booking.Booking, error) {
+	var n any // NULL: LIMIT ALL
+	if limit > 0 {
+		n = limit
+	}
+	rows, err := db.pool.Query(ctx, `SELECT `+bookingColumns+` FROM bookings
+		WHERE status IN ('pending', 'requested') AND expires_at <= $1
+		ORDER BY expires_at, id LIMIT $2::bigint`, now, n)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: lapsed holds: %w", err)
+	}
+	list, err := scanBookings(rows)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: lapsed holds: %w", err)
+	}
+	return list, nil
+}
+
+// SetPaymentIntent records the payment intent of a booking and its client
+// secret. Errors: CodeNotFound.
+func (db *DB) SetPaymentIntent(ctx context.Context, id int64, intentID, clientSecret string) error {
+	tag, err := db.pool.Exec(ctx, `UPDATE bookings SET payment_intent_id = $1, client_secret = $2
+		WHERE id = $3`, nullString(intentID), clientSecret, id)
+	if err != nil {
+		return fmt.Errorf("postgres: set payment intent: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return bookingNotFound()
+	}
+	return nil
+}

@@ -1,0 +1,142 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/coupon"
+)
+
+// CreateBooking inserts b, a pending booking (an empty Status is set to
+// pending), and sets its ID, and its CreatedAt and UpdatedAt to c.Now when
+// zero. In one transaction that first locks the property's row, so that
+// the writers of the property, on any replica, take turns, it:
+//   - records the idempotency key (when c.Idempotency.Key is set), after
+//     forgetting a record of that key older than the idempotency window;
+//     the key is checked first, so that a retry of a request whose booking
+//     holds the dates learns of that booking rather than of the dates;
+//   - releases the claim of lapsed pending holds on the stay's nights, and
+//     checks that no owner block and no booking holding dates at c.Now
+//     overlaps the stay;
+//   - locks the coupon's row and checks that fewer than c.MaxRedemptions
+//     bookings hold it at c.Now (when b.CouponID is set and
+//     c.MaxRedemptions > 0);
+//   - inserts the booking, claiming its nights (blocking) when it holds
+//     them at c.Now; the exclusion constraint refuses an overlap the checks
+//     would have missed.
+//
+// Nothing is written when a check fails. Errors: CodeInvalid (not pending,
+// or check-out not after check-in), CodeNotFound (property of another
+// organisation or unknown), CodeConflict (key recorded, with
+// *booking.IdempotencyConflict as Err), CodeUnavailable, coupon_exhausted.
+func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.CreateOptions) error {
+	if b.Status != "" && b.Status != booking.StatusPending {
+		return booking.Errorf(booking.CodeInvalid, "A new booking must be pending, not %s.", b.Status)
+	}
+	if !b.CheckIn.Before(b.CheckOut) {
+		return &booking.Error{Code: booking.CodeInvalid, Message: "The check-out must be after the check-in.",
+			Fields: booking.FieldErrors{"check_out": {"invalid_range"}}}
+	}
+	nb := *b
+	nb.Status = booking.StatusPending
+	if nb.CreatedAt.IsZero() {
+		nb.CreatedAt = c.Now
+	}
+	if nb.UpdatedAt.IsZero() {
+		nb.UpdatedAt = nb.CreatedAt
+	}
+	args, err := bookingArgs(&nb)
+	if err != nil {
+		return fmt.Errorf("postgres: create booking: %w", err)
+	}
+	// A hold that has lapsed already holds nothing, and claims nothing.
+	args = append(args, nb.HoldsDates(c.Now))
+	key := c.Idempotency
+	key.OrgID = nb.OrgID
+	if key.CreatedAt.IsZero() {
+		key.CreatedAt = c.Now
+	}
+	key.BookingID = 0
+
+	err = db.inTx(ctx, "create booking", func(tx pgx.Tx) error {
+		if err := lockProperty(ctx, tx, nb.OrgID, nb.PropertyID); err != nil {
+			return err
+		}
+		if key.Key != "" {
+			existing, err := claimKey(ctx, tx, key, c.Now.Add(-idempotencyWindow))
+			if err != nil {
+				return fmt.Errorf("postgres: create booking: %w", err)
+			}
+			if existing != nil {
+				return keyConflict(*existing)
+			}
+		}
+		if err := releaseLapsed(ctx, tx, nb.PropertyID, nb.Range(), c.Now, 0); err != nil {
+			return fmt.Errorf("postgres: create booking: %w", err)
+		}
+		taken, err := datesTaken(ctx, tx, nb.PropertyID, nb.Range(), c.Now, 0)
+		if err != nil {
+			return fmt.Errorf("postgres: create booking: %w", err)
+		}
+		if taken {
+			return unavailable()
+		}
+		if nb.CouponID != 0 && c.MaxRedemptions > 0 {
+			if err := lockCoupon(ctx, tx, nb.CouponID); err != nil {
+				return err
+			}
+			n, err := couponHolders(ctx, tx, nb.CouponID, c.Now)
+			if err != nil {
+				return fmt.Errorf("postgres: create booking: %w", err)
+			}
+			if n >= c.MaxRedemptions {
+				return booking.Errorf(coupon.CodeExhausted, "This coupon has been used as many times as it can be.")
+			}
+		}
+		err = tx.QueryRow(ctx, `INSERT INTO bookings (`+bookingDataColumns+`, blocking)
+			VALUES (`+params(1, len(args))+`) RETURNING id`, args...).Scan(&nb.ID)
+		switch {
+		case sqlState(err) == exclusionViolation:
+			return unavailable()
+		case sqlState(err) == foreignKeyViolation:
+			return booking.Errorf(booking.CodeNotFound, "Coupon not found.")
+		case err != nil:
+			return fmt.Errorf("postgres: create booking: %w", err)
+		}
+		if key.Key != "" {
+			if err := setKeyBooking(ctx, tx, key, nb.ID); err != nil {
+				return fmt.Errorf("postgres: create booking: %w", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	b.ID, b.Status, b.CreatedAt, b.UpdatedAt = nb.ID, nb.Status, nb.CreatedAt, nb.UpdatedAt
+	return nil
+}
+
+// DeleteBooking removes a pending booking, and with it (by cascade) its
+// idempotency record, so that a checkout the payment provider refused
+// leaves nothing behind. Errors: CodeNotFound, CodeConflict (not pending).
+func (db *DB) DeleteBooking(ctx context.Context, id int64) error {
+	tag, err := db.pool.Exec(ctx, `DELETE FROM bookings WHERE id = $1 AND status = 'pending'`, id)
+	if err != nil {
+		return fmt.Errorf("postgres: delete booking: %w", err)
+	}
+	if tag.RowsAffected() == 1 {
+		return nil
+	}
+	found, err := exists(ctx, db.pool, `SELECT 1 FROM bookings WHERE id = $1`, id)
+	if err != nil {
+		return fmt.Errorf("postgres: delete booking: %w", err)
+	}
+	if !found {
+		return bookingNotFound()
+	}
+	return booking.Errorf(booking.CodeConflict, "Only a pending booking can be deleted.")
+}

@@ -1,0 +1,173 @@
+// Package postgres is staykit's booking.Store (and plantstore.Store) for
+// several replicas sharing one PostgreSQL database, through pgx and its
+// connection pool.
+//
+// Transactions run at READ COMMITTED. A write that checks something before
+// it writes (are the dates free? is the coupon exhausted?) first locks the
+// row the check is about (the property, the coupon), so that the writers
+// of one property, from whatever replica, take turns, and each sees what the
+// previous one committed. Two stays of one property cannot overlap even if
+// a check were wrong: an exclusion constraint on the bookings table refuses
+// it (see migrations/0001_init.sql for how a constraint copes with holds
+// that lapse as time passes).
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/plantstore"
+)
+
+var (
+	_ booking.Store    = (*DB)(nil)
+	_ plantstore.Store = (*DB)(nil)
+)
+
+// DB is a staykit database on PostgreSQL. It is safe for concurrent use,
+// also by several processes on the same database.
+type DB struct {
+	pool *pgxpool.Pool
+}
+
+// config holds what Options set.
+type config struct {
+	schema   string
+	maxConns int
+}
+
+// Option configures Open.
+type Option func(*config)
+
+// WithSchema keeps staykit's tables in schema name, created if missing:
+// every connection of the pool has search_path "name, public" (public for
+// the btree_gist extension). Without it the tables go to the first schema
+// of the server's search_path, usually public. Tests use it to give each
+// test a database of its own.
+func WithSchema(name string) Option {
+	return func(c *config) { c.schema = name }
+}
+
+// WithMaxConns sets the size of the connection pool. The default is pgx's:
+// max(4, number of CPUs), unless the URL sets pool_max_conns.
+func WithMaxConns(n int) Option {
+	return func(c *config) { c.maxConns = n }
+}
+
+// Open connects to the database at url (a postgres:// URL or a key=value
+// connection string, as pgx accepts; the PG* environment variables fill in
+// what it leaves out, as with libpq) and brings its schema up to date.
+// Several processes may Open the same database at once: migrations take an
+// advisory lock.
+func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
+	var cfg config
+	for _, o := range opts {
+		o(&cfg)
+	}
+	pcfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: open: %w", err)
+	}
+	if cfg.schema != "" {
+		pcfg.ConnConfig.RuntimeParams["search_path"] = pgx.Identifier{cfg.schema}.Sanitize() + ", public"
+	}
+	if cfg.maxConns > 0 {
+		pcfg.MaxConns = int32(min(cfg.maxConns, math.MaxInt32))
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, pcfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: open: %w", err)
+	}
+	db := &DB{pool: pool}
+	if err := db.migrate(ctx, cfg.schema); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres: open: %w", err)
+	}
+	return db, nil
+}
+
+// Close closes the pool's connections, waiting for those in use to be
+// given back. It never fails; it returns an error to match other stores.
+func (db *DB) Close() error {
+	db.pool.Close()
+	return nil
+}
+
+// Ping checks that the database answers.
+func (db *DB) Ping(ctx context.Context) error {
+	if err := db.pool.Ping(ctx); err != nil {
+		return fmt.Errorf("postgres: ping: %w", err)
+	}
+	return nil
+}
+
+// querier is what *pgxpool.Pool and pgx.Tx have in common.
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// inTx runs fn in a READ COMMITTED transaction, committed when fn returns
+// nil and rolled back otherwise. op names the operation in errors.
+func (db *DB) inTx(ctx context.Context, op string, fn func(tx pgx.Tx) error) error {
+	tx, err := db.pool.Begin(ctx)
+	if err != nil {
+		return fmt.Errorf("postgres: %s: begin: %w", op, err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback(context.WithoutCancel(ctx))
+		return err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return fmt.Errorf("postgres: %s: commit: %w", op, err)
+	}
+	return nil
+}
+
+// inReadTx runs fn in a read-only REPEATABLE READ transaction, so that its
+// queries see one snapshot of the database.
+func (db *DB) inReadTx(ctx context.Context, op string, fn func(tx pgx.Tx) error) error {
+	tx, err := db.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return fmt.Errorf("postgres: %s: begin: %w", op, err)
+	}
+	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
+	return fn(tx)
+}
+
+// SQLSTATE codes the store reacts to.
+const (
+	uniqueViolation     = "23505"
+	foreignKeyViolation = "23503"
+	exclusionViolation  = "23P01"
+)
+
+// sqlState returns err's SQLSTATE, "" when err is not a server error.
+func sqlState(err error) string {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Code
+	}
+	return ""
+}
+
+// exists reports whether query returns a row.
+func exists(ctx context.Context, q querier, query string, args ...any) (bool, error) {
+	var one int
+	err := q.QueryRow(ctx, query, args...).Scan(&one)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	return true, nil
+}

@@ -1,0 +1,340 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/staykit/staykit/booking"
+)
+
+const propertyColumns = `id, org_id, name, description, photos, city, country, max_guests,
+	bedrooms, min_stay_nights, max_stay_nights, active, rates, fees, tax`
+
+// propertyDataColumns are propertyColumns after id and org_id.
+var propertyDataColumns = strings.TrimPrefix(propertyColumns, "id, org_id, ")
+
+// propertyArgs returns p's columns after id and org_id, in propertyColumns
+// order.
+func propertyArgs(p *booking.Property) ([]any, error) {
+	photos, err := toJSON(p.Photos)
+	if err != nil {
+		return nil, err
+	}
+	rates, err := toJSON(p.Rates)
+	if err != nil {
+		return nil, err
+	}
+	fees, err := toJSON(p.Fees)
+	if err != nil {
+		return nil, err
+	}
+	tax, err := toJSON(p.Tax)
+	if err != nil {
+		return nil, err
+	}
+	return []any{p.Name, p.Description, photos, p.City, p.Country, p.MaxGuests, p.Bedrooms,
+		nullInt(p.MinStayNights), nullInt(p.MaxStayNights), p.Active, rates, fees, tax}, nil
+}
+
+func scanProperty(s scanner) (*booking.Property, error) {
+	var (
+		p                      booking.Property
+		photos, rates, fees, t []byte
+		minStay, maxStay       pgtype.Int8
+	)
+	if err := s.Scan(&p.ID, &p.OrgID, &p.Name, &p.Description, &photos, &p.City, &p.Country,
+		&p.MaxGuests, &p.Bedrooms, &minStay, &maxStay, &p.Active, &rates, &fees, &t); err != nil {
+		return nil, err
+	}
+	p.MinStayNights, p.MaxStayNights = intPtr(minStay), intPtr(maxStay)
+	for _, c := range []struct {
+		b []byte
+		v any
+	}{{photos, &p.Photos}, {rates, &p.Rates}, {fees, &p.Fees}, {t, &p.Tax}} {
+		if err := fromJSON(c.b, c.v); err != nil {
+			return nil, err
+		}
+	}
+	return &p, nil
+}
+
+// propertyNotFound is the error for a property that is not there.
+func propertyNotFound() error {
+	return booking.Errorf(booking.CodeNotFound, "Property not found.")
+}
+
+// lockProperty locks the row of a property (of orgID, unless orgID is 0)
+// until the transaction ends, so that the writers that check a property's
+// blocks and bookings before they write take turns. FOR NO KEY UPDATE
+// leaves foreign key checks of rows referencing it (FOR KEY SHARE) free.
+// Errors: CodeNotFound.
+func lockProperty(ctx context.Context, tx pgx.Tx, orgID, propertyID int64) error {
+	query := `SELECT 1 FROM properties WHERE id = $1 FOR NO KEY UPDATE`
+	args := []any{propertyID}
+	if orgID != 0 {
+		query = `SELECT 1 FROM properties WHERE id = $1 AND org_id = $2 FOR NO KEY UPDATE`
+		args = append(args, orgID)
+	}
+	found, err := exists(ctx, tx, query, args...)
+	if err != nil {
+		return fmt.Errorf("lock property %d: %w", propertyID, err)
+	}
+	if !found {
+		return propertyNotFound()
+	}
+	return nil
+}
+
+// CreateProperty stores p with its blocks and sets its ID and its blocks'
+// IDs. The caller validates p. Errors: CodeNotFound (organisation),
+// CodeInvalid (a block that does not end after it starts).
+func (db *DB) CreateProperty(ctx context.Context, p *booking.Property) error {
+	if err := checkBlocks(p.Blocks); err != nil {
+		return err
+	}
+	args, err := propertyArgs(p)
+	if err != nil {
+		return fmt.Errorf("postgres: create property: %w", err)
+	}
+	blocks := append([]booking.Block(nil), p.Blocks...)
+	var id int64
+	err = db.inTx(ctx, "create property", func(tx pgx.Tx) error {
+		err := tx.QueryRow(ctx, `INSERT INTO properties (org_id, `+propertyDataColumns+`)
+			VALUES (`+params(1, len(args)+1)+`) RETURNING id`, append([]any{p.OrgID}, args...)...).Scan(&id)
+		switch {
+		case sqlState(err) == foreignKeyViolation:
+			return booking.Errorf(booking.CodeNotFound, "Organization not found.")
+		case err != nil:
+			return fmt.Errorf("postgres: create property: %w", err)
+		}
+		for i := range blocks {
+			if blocks[i].ID, err = insertBlock(ctx, tx, id, 0, blocks[i]); err != nil {
+				return fmt.Errorf("postgres: create property: %w", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	p.ID, p.Blocks = id, blocks
+	return nil
+}
+
+// UpdateProperty replaces the property with p.ID of organisation p.OrgID,
+// rates and blocks included: blocks keep their ID when they had one on this
+// property, others get a new one. The caller validates p. Errors:
+// CodeNotFound, CodeInvalid (a block that does not end after it starts).
+func (db *DB) UpdateProperty(ctx context.Context, p *booking.Property) error {
+	if err := checkBlocks(p.Blocks); err != nil {
+		return err
+	}
+	args, err := propertyArgs(p)
+	if err != nil {
+		return fmt.Errorf("postgres: update property: %w", err)
+	}
+	blocks := append([]booking.Block(nil), p.Blocks...)
+	err = db.inTx(ctx, "update property", func(tx pgx.Tx) error {
+		n := len(args)
+		tag, err := tx.Exec(ctx, `UPDATE properties SET `+assignments(propertyDataColumns, 1)+`
+			WHERE id = $`+strconv.Itoa(n+1)+` AND org_id = $`+strconv.Itoa(n+2), append(args, p.ID, p.OrgID)...)
+		if err != nil {
+			return fmt.Errorf("postgres: update property: %w", err)
+		}
+		if tag.RowsAffected() == 0 {
+			return propertyNotFound()
+		}
+		old, err := blocksOf(ctx, tx, p.ID)
+		if err != nil {
+			return fmt.Errorf("postgres: update property: %w", err)
+		}
+		mine := make(map[int64]bool, len(old))
+		for _, b := range old {
+			mine[b.ID] = true
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM blocks WHERE property_id = $1`, p.ID); err != nil {
+			return fmt.Errorf("postgres: update property: %w", err)
+		}
+		for i := range blocks {
+			keep := int64(0)
+			if mine[blocks[i].ID] {
+				keep = blocks[i].ID
+			}
+			if blocks[i].ID, err = insertBlock(ctx, tx, p.ID, keep, blocks[i]); err != nil {
+				return fmt.Errorf("postgres: update property: %w", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	p.Blocks = blocks
+	return nil
+}
+
+// Property finds a property of an organisation, blocks included. Errors:
+// CodeNotFound, also when it belongs to another organisation.
+func (db *DB) Property(ctx context.Context, orgID, propertyID int64) (*booking.Property, error) {
+	var p *booking.Property
+	err := db.inReadTx(ctx, "property", func(tx pgx.Tx) error {
+		var err error
+		p, err = scanProperty(tx.QueryRow(ctx,
+			`SELECT `+propertyColumns+` FROM properties WHERE id = $1 AND org_id = $2`, propertyID, orgID))
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			return propertyNotFound()
+		case err != nil:
+			return fmt.Errorf("postgres: property %d: %w", propertyID, err)
+		}
+		if p.Blocks, err = blocksOf(ctx, tx, p.ID); err != nil {
+			return fmt.Errorf("postgres: property %d: %w", propertyID, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Properties lists an organisation's properties by ID, blocks included.
+func (db *DB) Properties(ctx context.Context, orgID int64) ([]booking.Property, error) {
+	var list []booking.Property
+	err := db.inReadTx(ctx, "properties", func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx,
+			`SELECT `+propertyColumns+` FROM properties WHERE org_id = $1 ORDER BY id`, orgID)
+		if err != nil {
+			return fmt.Errorf("postgres: properties: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			p, err := scanProperty(rows)
+			if err != nil {
+				return fmt.Errorf("postgres: properties: %w", err)
+			}
+			list = append(list, *p)
+		}
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("postgres: properties: %w", err)
+		}
+		rows.Close()
+		for i := range list {
+			if list[i].Blocks, err = blocksOf(ctx, tx, list[i].ID); err != nil {
+				return fmt.Errorf("postgres: properties: %w", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return list, nil
+}
+
+// AddBlock adds an owner block to a property and sets b.ID. It locks the
+// property, so no booking can be made on it between the check and the
+// insert. Errors: CodeNotFound; CodeInvalid when the block does not end
+// after it starts; CodeUnavailable when it overlaps a booking holding dates
+// at now.
+func (db *DB) AddBlock(ctx context.Context, propertyID int64, b *booking.Block, now time.Time) error {
+	if err := checkBlocks([]booking.Block{*b}); err != nil {
+		return err
+	}
+	var id int64
+	err := db.inTx(ctx, "add block", func(tx pgx.Tx) error {
+		if err := lockProperty(ctx, tx, 0, propertyID); err != nil {
+			return err
+		}
+		taken, err := bookingOverlaps(ctx, tx, propertyID, b.Range(), now, 0)
+		if err != nil {
+			return fmt.Errorf("postgres: add block: %w", err)
+		}
+		if taken {
+			return booking.Errorf(booking.CodeUnavailable, "A booking holds some of these dates.")
+		}
+		if id, err = insertBlock(ctx, tx, propertyID, 0, *b); err != nil {
+			return fmt.Errorf("postgres: add block: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	b.ID = id
+	return nil
+}
+
+// RemoveBlock deletes a block of a property. Errors: CodeNotFound.
+func (db *DB) RemoveBlock(ctx context.Context, propertyID, blockID int64) error {
+	tag, err := db.pool.Exec(ctx, `DELETE FROM blocks WHERE id = $1 AND property_id = $2`, blockID, propertyID)
+	if err != nil {
+		return fmt.Errorf("postgres: remove block: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return booking.Errorf(booking.CodeNotFound, "Block not found.")
+	}
+	return nil
+}
+
+// checkBlocks refuses blocks that do not end after they start, which the
+// schema's CHECK would refuse less politely.
+func checkBlocks(blocks []booking.Block) error {
+	for _, b := range blocks {
+		if !b.Start.Before(b.End) {
+			return &booking.Error{Code: booking.CodeInvalid, Message: "A block must end after it starts.",
+				Fields: booking.FieldErrors{"blocks": {"invalid_range"}}}
+		}
+	}
+	return nil
+}
+
+// insertBlock inserts b on a property, with id when it is not 0, and
+// returns its id.
+func insertBlock(ctx context.Context, tx pgx.Tx, propertyID, id int64, b booking.Block) (int64, error) {
+	query := `INSERT INTO blocks (property_id, start_date, end_date, reason)
+		VALUES ($1, $2, $3, $4) RETURNING id`
+	args := []any{propertyID, date(b.Start), date(b.End), b.Reason}
+	if id != 0 {
+		query = `INSERT INTO blocks (property_id, start_date, end_date, reason, id)
+			VALUES ($1, $2, $3, $4, $5) RETURNING id`
+		args = append(args, id)
+	}
+	if err := tx.QueryRow(ctx, query, args...).Scan(&id); err != nil {
+		return 0, fmt.Errorf("insert block %s–%s: %w", b.Start, b.End, err)
+	}
+	return id, nil
+}
+
+// blocksOf returns a property's blocks by start.
+func blocksOf(ctx context.Context, q querier, propertyID int64) ([]booking.Block, error) {
+	rows, err := q.Query(ctx, `SELECT id, start_date, end_date, reason FROM blocks
+		WHERE property_id = $1 ORDER BY start_date, id`, propertyID)
+	if err != nil {
+		return nil, fmt.Errorf("blocks: %w", err)
+	}
+	defer rows.Close()
+	var list []booking.Block
+	for rows.Next() {
+		var (
+			b          booking.Block
+			start, end pgtype.Date
+		)
+		if err := rows.Scan(&b.ID, &start, &end, &b.Reason); err != nil {
+			return nil, fmt.Errorf("blocks: %w", err)
+		}
+		b.Start, b.End = fromDate(start), fromDate(end)
+		list = append(list, b)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("blocks: %w", err)
+	}
+	return list, nil
+}

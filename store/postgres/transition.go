@@ -1,0 +1,171 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
+)
+
+// current is what Transition reads of a booking before changing it.
+type current struct {
+	propertyID int64
+	status     booking.Status
+	stay       civil.Range
+	expiresAt  time.Time
+	blocking   bool
+}
+
+// lockBooking reads a booking's current state and locks its row until the
+// transaction ends. Errors: CodeNotFound.
+func lockBooking(ctx context.Context, tx pgx.Tx, id int64) (*current, error) {
+	var (
+		cur               current
+		status            string
+		checkIn, checkOut pgtype.Date
+		expires           pgtype.Timestamptz
+	)
+	err := tx.QueryRow(ctx, `SELECT property_id, status, check_in, check_out, expires_at, blocking
+		FROM bookings WHERE id = $1 FOR NO KEY UPDATE`, id).
+		Scan(&cur.propertyID, &status, &checkIn, &checkOut, &expires, &cur.blocking)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return nil, bookingNotFound()
+	case err != nil:
+		return nil, fmt.Errorf("lock booking %d: %w", id, err)
+	}
+	cur.status = booking.Status(status)
+	cur.stay = civil.Range{Start: fromDate(checkIn), End: fromDate(checkOut)}
+	cur.expiresAt = fromInstant(expires)
+	return &cur, nil
+}
+
+// claims reports whether a booking going to status to, with expiry
+// expires, claims its nights after transition t (the blocking column):
+// requested and confirmed always do; pending only while unexpired, and
+// only if it had a claim already or t.ClaimDates makes one.
+func claims(to booking.Status, expires time.Time, t booking.Transition, had bool) bool {
+	switch to {
+	case booking.StatusRequested, booking.StatusConfirmed:
+		return true
+	case booking.StatusPending:
+		return (had || t.ClaimDates) && expires.After(t.At)
+	}
+	return false
+}
+
+// Transition moves a booking from one of t.From to t.To in one transaction
+// ending in one conditional UPDATE (WHERE status = ANY(t.From)), so that
+// concurrent confirm, webhook and sweeper calls, from any replica, cannot
+// apply it twice. When the booking goes to a status that holds dates, the
+// transaction first locks the property's row, like CreateBooking, and
+// releases lapsed pending holds on the stay; with t.ClaimDates it then
+// checks that no other booking holding dates at t.At and no block overlaps
+// the stay. The exclusion constraint refuses an overlap in any case, also
+// without t.ClaimDates. It sets UpdatedAt to t.At, ConfirmedAt to t.At when
+// t.Confirmed, and ExpiresAt and PaidAmount when given, and returns the
+// updated booking. Errors: CodeNotFound; CodeConflict when the status is
+// not in t.From (or, with t.OnlyExpired, the hold has not lapsed);
+// CodeUnavailable.
+func (db *DB) Transition(ctx context.Context, id int64, t booking.Transition) (*booking.Booking, error) {
+	holding := slices.Contains(booking.HoldingStatuses, t.To)
+	var updated *booking.Booking
+	err := db.inTx(ctx, "transition", func(tx pgx.Tx) error {
+		if holding || t.ClaimDates {
+			// Property first, then booking: the order CreateBooking takes
+			// them in (it locks lapsed holds when it releases them), so
+			// the two cannot deadlock.
+			var propertyID int64
+			err := tx.QueryRow(ctx, `SELECT property_id FROM bookings WHERE id = $1`, id).Scan(&propertyID)
+			switch {
+			case errors.Is(err, pgx.ErrNoRows):
+				return bookingNotFound()
+			case err != nil:
+				return fmt.Errorf("postgres: transition: %w", err)
+			}
+			if err := lockProperty(ctx, tx, 0, propertyID); err != nil {
+				return fmt.Errorf("postgres: transition: %w", err)
+			}
+		}
+		cur, err := lockBooking(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if !slices.Contains(t.From, cur.status) || (t.OnlyExpired && (cur.expiresAt.IsZero() || cur.expiresAt.After(t.At))) {
+			return conflict(cur.status, t.To)
+		}
+		expires := cur.expiresAt
+		if t.ExpiresAt != nil {
+			expires = *t.ExpiresAt
+		}
+		blocking := claims(t.To, expires, t, cur.blocking)
+		if t.ClaimDates || (blocking && !cur.blocking) {
+			if err := releaseLapsed(ctx, tx, cur.propertyID, cur.stay, t.At, id); err != nil {
+				return fmt.Errorf("postgres: transition: %w", err)
+			}
+		}
+		if t.ClaimDates {
+			taken, err := datesTaken(ctx, tx, cur.propertyID, cur.stay, t.At, id)
+			if err != nil {
+				return fmt.Errorf("postgres: transition: %w", err)
+			}
+			if taken {
+				return unavailable()
+			}
+		}
+
+		set := []string{`status = $1`, `updated_at = $2`, `blocking = $3`}
+		args := []any{string(t.To), t.At, blocking}
+		add := func(column string, v any) {
+			args = append(args, v)
+			set = append(set, column+` = $`+strconv.Itoa(len(args)))
+		}
+		if t.ExpiresAt != nil {
+			add(`expires_at`, instant(*t.ExpiresAt))
+		}
+		if t.PaidAmount != nil {
+			add(`paid_amount`, *t.PaidAmount)
+		}
+		if t.Confirmed {
+			add(`confirmed_at`, t.At)
+		}
+		args = append(args, id, statusNames(t.From))
+		where := `id = $` + strconv.Itoa(len(args)-1) + ` AND status = ANY($` + strconv.Itoa(len(args)) + `)`
+		if t.OnlyExpired {
+			args = append(args, t.At)
+			where += ` AND expires_at <= $` + strconv.Itoa(len(args))
+		}
+		updated, err = scanBooking(tx.QueryRow(ctx, `UPDATE bookings SET `+strings.Join(set, `, `)+`
+			WHERE `+where+` RETURNING `+bookingColumns, args...))
+		switch {
+		case sqlState(err) == exclusionViolation:
+			return unavailable()
+		case errors.Is(err, pgx.ErrNoRows):
+			// Unreachable while this transaction holds the row lock; kept
+			// so the update stays conditional whatever the locking.
+			return conflict(cur.status, t.To)
+		case err != nil:
+			return fmt.Errorf("postgres: transition: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return updated, nil
+}
+
+// conflict is the error for a transition the booking's status does not
+// allow (any more).
+func conflict(from, to booking.Status) error {
+	return booking.Errorf(booking.CodeConflict, "The booking cannot go from %s to %s.", from, to)
+}
