@@ -299,7 +299,8 @@ func (r response) obj(t testing.TB) map[string]any {
 	return m
 }
 
-// do sends c to h and decodes a JSON body when there is one.
+// do sends c to h, checks the exchange against the OpenAPI document and
+// decodes a JSON body when there is one.
 func do(t testing.TB, h http.Handler, c call) response {
 	t.Helper()
 	var body io.Reader
@@ -321,9 +322,13 @@ func do(t testing.TB, h http.Handler, c call) response {
 		}
 		req.Header.Set(k, v)
 	}
+	sent := req.Header.Clone()
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
 	res := response{Status: rec.Code, Header: rec.Header(), Body: rec.Body.Bytes()}
+	// Every response must match the OpenAPI document (contract_test.go).
+	checkContract(t, exchange{method: c.method, path: c.path, header: sent, body: []byte(c.body),
+		status: res.Status, respHeader: res.Header, respBody: res.Body})
 	if len(bytes.TrimSpace(res.Body)) > 0 && !strings.HasSuffix(c.path, "/openapi.json") {
 		if err := json.Unmarshal(res.Body, &res.Env); err != nil {
 			t.Fatalf("%s %s: body is not JSON: %v\n%s", c.method, c.path, err, res.Body)

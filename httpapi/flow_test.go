@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -237,22 +238,25 @@ func TestFreeStayIsConfirmedAtCheckout(t *testing.T) {
 func TestConcurrentCheckoutsOfTheSameDates(t *testing.T) {
 	e := newTestEnv(t)
 	const n = 8
-	statuses := make([]int, n)
+	reqs := make([]*http.Request, n)
+	recs := make([]*httptest.ResponseRecorder, n)
 	body := soleilCheckout(e)
 	var wg sync.WaitGroup
 	for i := range n {
-		wg.Go(func() {
-			// Distinct addresses, so the rate limit stays out of the way.
-			req := httptest.NewRequest("POST", villa+"/checkout", strings.NewReader(body))
-			req.Header.Set("Content-Type", "application/json")
-			req.RemoteAddr = "198.51.100." + itoa(int64(i+1)) + ":1000"
-			rec := httptest.NewRecorder()
-			e.Handler.ServeHTTP(rec, req)
-			statuses[i] = rec.Code
-		})
+		// Distinct addresses, so the rate limit stays out of the way.
+		reqs[i] = httptest.NewRequest("POST", villa+"/checkout", strings.NewReader(body))
+		reqs[i].Header.Set("Content-Type", "application/json")
+		reqs[i].RemoteAddr = "198.51.100." + itoa(int64(i+1)) + ":1000"
+		recs[i] = httptest.NewRecorder()
+		wg.Go(func() { e.Handler.ServeHTTP(recs[i], reqs[i]) })
 	}
 	wg.Wait()
 	created := 0
+	statuses := make([]int, n)
+	for i, rec := range recs {
+		checkRecorded(t, reqs[i], []byte(body), rec)
+		statuses[i] = rec.Code
+	}
 	for _, s := range statuses {
 		switch s {
 		case 201:

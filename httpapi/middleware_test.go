@@ -113,6 +113,7 @@ func TestResponsesAreNotTextPlain(t *testing.T) {
 		req := httptest.NewRequest(c.method, c.path, nil)
 		rec := httptest.NewRecorder()
 		e.Handler.ServeHTTP(rec, req)
+		checkRecorded(t, req, nil, rec)
 		if ct := rec.Header().Get("Content-Type"); !strings.HasPrefix(ct, "application/json") || !strings.HasPrefix(rec.Body.String(), `{"success":false`) {
 			t.Errorf("%s %s: %d %q %s", c.method, c.path, rec.Code, ct, rec.Body)
 		}

@@ -27,6 +27,11 @@ func TestMountedOnHostMux(t *testing.T) {
 		}
 		defer res.Body.Close()
 		b, _ := io.ReadAll(res.Body)
+		if inner, ok := strings.CutPrefix(path, "/staykit"); ok || strings.HasPrefix(path, "/api/") {
+			// What the handler saw, checked against the OpenAPI document.
+			checkContract(t, exchange{method: "GET", path: inner, header: http.Header{}, status: res.StatusCode,
+				respHeader: res.Header, respBody: b})
+		}
 		return res, string(b)
 	}
 	tests := []struct {
