@@ -1,0 +1,138 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/netip"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/staykit/staykit/payment/stripe"
+)
+
+// config is everything the server is started with.
+type config struct {
+	addr           string
+	dbPath         string
+	seedPath       string // empty: the demo seed built into the binary
+	publicURL      string // empty: http://{listen address}
+	trustedProxies []netip.Prefix
+	serviceDomain  string
+	previewDomains []string
+	stripe         stripe.Config // SecretKey empty: fake payments
+	plantTokens    []string
+
+	// sweepEvery is how often lapsed holds are expired.
+	sweepEvery time.Duration
+	// shutdownTimeout bounds how long in-flight requests may take to
+	// finish after SIGTERM.
+	shutdownTimeout time.Duration
+}
+
+// Defaults of the server.
+const (
+	defaultAddr            = "127.0.0.1:8080"
+	defaultDB              = "staykit.db"
+	defaultSweepEvery      = time.Minute
+	defaultShutdownTimeout = 20 * time.Second
+)
+
+// parseConfig reads the server's flags and environment.
+func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
+	cfg := config{sweepEvery: defaultSweepEvery, shutdownTimeout: defaultShutdownTimeout}
+	fs := flag.NewFlagSet("server", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&cfg.addr, "addr", defaultAddr, "listen address `host:port`")
+	fs.StringVar(&cfg.dbPath, "db", defaultDB, "SQLite database `file`, created and migrated if needed")
+	fs.StringVar(&cfg.seedPath, "seed", "", "seed `file` loaded when the database has no organisation yet (default: the built-in demo, examples/server/demo-seed.json)")
+	fs.StringVar(&cfg.publicURL, "public-url", "", "`URL` browsers reach the server at (default http://{addr}); always an allowed origin")
+	proxies := fs.String("trusted-proxies", "", "comma-separated `CIDRs` of reverse proxies whose X-Forwarded-For is believed")
+	fs.StringVar(&cfg.serviceDomain, "service-domain", "", "`domain` whose https subdomains are allowed origins for every organisation (e.g. staykit.app)")
+	previews := fs.String("preview-domains", "", "comma-separated `domains` whose https subdomains are allowed origins (e.g. vercel.app)")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: server [flags]\n       server bookings|approve|decline|cancel -h\n\nFlags:\n")
+		fs.PrintDefaults()
+		fmt.Fprintf(fs.Output(), "\nEnvironment: STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET (Stripe instead of fake payments),\nPLANTSTORE_TOKENS (comma-separated bearer tokens of the plant store).\n")
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return cfg, err
+		}
+		return cfg, errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return cfg, errUsage
+	}
+
+	var err error
+	if cfg.trustedProxies, err = parsePrefixes(*proxies); err != nil {
+		return cfg, fmt.Errorf("-trusted-proxies: %w", err)
+	}
+	cfg.previewDomains = splitList(*previews)
+	if cfg.publicURL != "" {
+		if cfg.publicURL, err = originOf(cfg.publicURL); err != nil {
+			return cfg, fmt.Errorf("-public-url: %w", err)
+		}
+	}
+	cfg.stripe = stripe.Config{
+		SecretKey:      strings.TrimSpace(getenv("STRIPE_SECRET_KEY")),
+		PublishableKey: strings.TrimSpace(getenv("STRIPE_PUBLISHABLE_KEY")),
+		WebhookSecret:  strings.TrimSpace(getenv("STRIPE_WEBHOOK_SECRET")),
+	}
+	if cfg.stripe.SecretKey == "" && (cfg.stripe.PublishableKey != "" || cfg.stripe.WebhookSecret != "") {
+		return cfg, errors.New("STRIPE_PUBLISHABLE_KEY or STRIPE_WEBHOOK_SECRET is set but STRIPE_SECRET_KEY is not: set all three for Stripe, none for fake payments")
+	}
+	if cfg.stripe.SecretKey != "" && cfg.stripe.PublishableKey == "" {
+		return cfg, errors.New("STRIPE_SECRET_KEY is set but STRIPE_PUBLISHABLE_KEY is not: the booking page needs it for Stripe's Payment Element")
+	}
+	cfg.plantTokens = splitList(getenv("PLANTSTORE_TOKENS"))
+	return cfg, nil
+}
+
+// splitList splits a comma-separated list, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
+}
+
+// parsePrefixes reads comma-separated CIDRs; a bare address is a
+// single-address prefix.
+func parsePrefixes(s string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, item := range splitList(s) {
+		if !strings.Contains(item, "/") {
+			a, err := netip.ParseAddr(item)
+			if err != nil {
+				return nil, fmt.Errorf("%q is not an address or CIDR", item)
+			}
+			out = append(out, netip.PrefixFrom(a, a.BitLen()))
+			continue
+		}
+		p, err := netip.ParsePrefix(item)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a CIDR: %w", item, err)
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
+}
+
+// originOf reduces a URL to its origin (scheme://host[:port]), the form
+// browsers send in the Origin header.
+func originOf(raw string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("%q is not an http(s) URL", raw)
+	}
+	return strings.ToLower(u.Scheme + "://" + u.Host), nil
+}

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/payment"
+	"github.com/staykit/staykit/pricing"
+)
+
+// hostCommand is one of the host's subcommands, run against the server's
+// database.
+type hostCommand struct {
+	usage string
+	// token: the command acts on one booking (-token required).
+	token bool
+	// refund: the command takes -refund.
+	refund bool
+}
+
+var hostCommands = map[string]hostCommand{
+	"bookings": {usage: "bookings -org SLUG [-status STATUS[,STATUS]] [-db FILE]: list an organisation's bookings, newest first"},
+	"approve":  {usage: "approve -org SLUG -token TOKEN [-db FILE]: accept a requested booking (captures the card)", token: true},
+	"decline":  {usage: "decline -org SLUG -token TOKEN [-db FILE]: refuse a requested booking (releases the card)", token: true},
+	"cancel":   {usage: "cancel -org SLUG -token TOKEN [-refund] [-db FILE]: cancel a booking, refunding what was paid with -refund", token: true, refund: true},
+}
+
+// runHostCommand runs a host subcommand. With fake payments the card side
+// of approve, decline and cancel is simulated (see detachedFake); with
+// Stripe keys in the environment it happens on Stripe.
+func runHostCommand(ctx context.Context, name string, cmd hostCommand, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dbPath := fs.String("db", defaultDB, "SQLite database `file` of the server")
+	org := fs.String("org", "", "organisation `slug` (required)")
+	token := fs.String("token", "", "booking `token`")
+	statuses := fs.String("status", "", "only bookings with these comma-separated `statuses` (pending, requested, confirmed, declined, expired, cancelled)")
+	refund := fs.Bool("refund", false, "refund what the guest paid")
+	fs.Usage = func() { fmt.Fprintf(fs.Output(), "Usage: server %s\n", cmd.usage) }
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errUsage
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usageError(fs, "unexpected argument %q", fs.Arg(0))
+	case *org == "":
+		return usageError(fs, "-org is required")
+	case cmd.token && *token == "":
+		return usageError(fs, "-token is required")
+	case !cmd.token && *token != "":
+		return usageError(fs, "-token does not apply to %s", name)
+	case name != "bookings" && *statuses != "":
+		return usageError(fs, "-status applies to bookings only")
+	case !cmd.refund && *refund:
+		return usageError(fs, "-refund applies to cancel only")
+	}
+	var want []booking.Status
+	for _, st := range splitList(*statuses) {
+		s := booking.Status(st)
+		switch s {
+		case booking.StatusPending, booking.StatusRequested, booking.StatusConfirmed,
+			booking.StatusDeclined, booking.StatusExpired, booking.StatusCancelled:
+		default:
+			return usageError(fs, "unknown status %q", st)
+		}
+		want = append(want, s)
+	}
+
+	if _, err := os.Stat(*dbPath); err != nil {
+		return fmt.Errorf("no database at %s (start the server once, or pass -db): %w", *dbPath, err)
+	}
+	cfg, err := parseConfig([]string{"-db", *dbPath}, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	back, err := openBackends(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer back.close()
+	var payments payment.Provider = detachedFake{}
+	if cfg.stripe.SecretKey != "" {
+		if payments, _, err = newPayments(cfg, logger); err != nil {
+			return err
+		}
+	}
+	svc := booking.NewService(booking.Options{Store: back.store, Payments: payments, Logger: logger})
+
+	if name == "bookings" {
+		list, err := svc.Bookings(ctx, *org, want...)
+		if err != nil {
+			return fmt.Errorf("bookings of %s: %w", *org, err)
+		}
+		return printBookings(stdout, list)
+	}
+	var b *booking.Booking
+	switch name {
+	case "approve":
+		b, err = svc.Approve(ctx, *org, *token)
+	case "decline":
+		b, err = svc.Decline(ctx, *org, *token)
+	case "cancel":
+		b, err = svc.Cancel(ctx, *org, *token, *refund)
+	}
+	if b != nil {
+		fmt.Fprintf(stdout, "booking %s is now %s\n", b.Token, b.Status)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}
+
+func usageError(fs *flag.FlagSet, format string, args ...any) error {
+	fmt.Fprintf(fs.Output(), format+"\n", args...)
+	fs.Usage()
+	return errUsage
+}
+
+// printBookings writes one line per booking, for the host's eyes.
+func printBookings(w io.Writer, list []booking.Booking) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "TOKEN\tSTATUS\tPROPERTY\tCHECK-IN\tCHECK-OUT\tGUESTS\tGUEST\tE-MAIL\tTOTAL\tPAID\tCREATED")
+	for _, b := range list {
+		places := pricing.MinorUnits(b.Currency)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%d\t%s\t%s\t%s %s\t%s\t%s\n",
+			b.Token, b.Status, b.PropertyID, b.CheckIn, b.CheckOut, b.Guests,
+			oneLine(b.GuestName), oneLine(b.GuestEmail), b.TotalAmount.StringFixed(places), b.Currency, b.PaidAmount.StringFixed(places),
+			b.CreatedAt.UTC().Format("2006-01-02 15:04Z"))
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(tw, "(no bookings)")
+	}
+	return tw.Flush()
+}
+
+// oneLine keeps a guest's text from breaking the table.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

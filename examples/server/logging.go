@@ -1,0 +1,81 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// logRequests logs one line per request with its status, duration and
+// request id, which it also returns in X-Request-ID (the client's own when
+// sane). Only the path is logged: the booking page's query may carry a
+// booking token. Health checks are logged at debug level.
+func logRequests(logger *slog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		id := requestID(r.Header.Get("X-Request-ID"))
+		w.Header().Set("X-Request-ID", id)
+		rec := &statusRecorder{ResponseWriter: w}
+		defer func() {
+			level := slog.LevelInfo
+			switch {
+			case rec.code >= 500:
+				level = slog.LevelError
+			case r.URL.Path == "/healthz":
+				level = slog.LevelDebug
+			}
+			logger.LogAttrs(r.Context(), level, "http request",
+				slog.String("method", r.Method),
+				slog.String("path", r.URL.Path),
+				slog.Int("status", rec.status()),
+				slog.Duration("duration", time.Since(start)),
+				slog.String("request_id", id),
+			)
+		}()
+		next.ServeHTTP(rec, r)
+	})
+}
+
+// requestID returns the client's X-Request-ID when it is 1–64 characters of
+// [A-Za-z0-9._-], else 128 random bits in hex.
+func requestID(in string) string {
+	if len(in) > 0 && len(in) <= 64 && strings.Trim(in, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == "" {
+		return in
+	}
+	var b [16]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// statusRecorder remembers the status a handler wrote.
+type statusRecorder struct {
+	http.ResponseWriter
+	code int
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	if r.code == 0 {
+		r.code = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	if r.code == 0 {
+		r.code = http.StatusOK
+	}
+	return r.ResponseWriter.Write(b)
+}
+
+func (r *statusRecorder) status() int {
+	if r.code == 0 {
+		return http.StatusOK
+	}
+	return r.code
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }

@@ -1,0 +1,85 @@
+// Command server is staykit's reference server: the booking API v1, the
+// plant store, a booking page and, without Stripe keys, fake card payments,
+// on one SQLite file. It needs no flags, no network and no Stripe account:
+//
+//	go run ./examples/server
+//
+// serves http://127.0.0.1:8080/ with the demo organisations of
+// demo-seed.json (loaded on first start into staykit.db). A host describes
+// its own business in a copy of that file and starts with -seed.
+//
+// Flags: -addr (listen address, default 127.0.0.1:8080), -db (SQLite file,
+// default staykit.db), -seed (seed file loaded when the database has no
+// organisation yet; default the demo), -public-url (the URL browsers use,
+// default http://{addr}; always an allowed origin), -trusted-proxies
+// (comma-separated CIDRs whose X-Forwarded-For is believed),
+// -service-domain and -preview-domains (their https subdomains are allowed
+// origins for every organisation).
+//
+// Environment: STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and
+// STRIPE_WEBHOOK_SECRET switch from fake payments to Stripe (test or live
+// keys; the webhook is POST /api/v1/webhooks/stripe); PLANTSTORE_TOKENS is
+// the comma-separated list of bearer tokens the plant store accepts.
+//
+// Host commands work on the same database:
+//
+//	go run ./examples/server bookings -org demo [-status requested]
+//	go run ./examples/server approve -org demo-request -token T
+//	go run ./examples/server decline -org demo-request -token T
+//	go run ./examples/server cancel -org demo -token T [-refund]
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+	case errors.Is(err, errUsage):
+		os.Exit(2)
+	default:
+		fmt.Fprintln(os.Stderr, "server:", err)
+		os.Exit(1)
+	}
+}
+
+// errUsage is returned, after the flag package printed why, for bad flags.
+var errUsage = errors.New("usage")
+
+// run is the whole program: a host command when the first argument names
+// one, else the server until ctx is cancelled (SIGINT, SIGTERM).
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		if cmd, ok := hostCommands[args[0]]; ok {
+			return runHostCommand(ctx, args[0], cmd, args[1:], getenv, stdout, stderr)
+		}
+	}
+	cfg, err := parseConfig(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	srv, err := newServer(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
+	}
+	return srv.Serve(ctx, ln)
+}

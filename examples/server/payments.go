@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/staykit/staykit/payment"
+	"github.com/staykit/staykit/payment/paymenttest"
+	"github.com/staykit/staykit/payment/stripe"
+)
+
+// newPayments returns Stripe when cfg has its keys, else the in-memory fake
+// provider, which it also returns so that /fakepay can pay its intents.
+func newPayments(cfg config, logger *slog.Logger) (payment.Provider, *paymenttest.Provider, error) {
+	if cfg.stripe.SecretKey == "" {
+		fake := paymenttest.New()
+		return fake, fake, nil
+	}
+	sc := cfg.stripe
+	sc.Logger = logger
+	p, err := stripe.New(sc)
+	if err != nil {
+		return nil, nil, fmt.Errorf("stripe: %w", err)
+	}
+	if sc.WebhookSecret == "" {
+		logger.Warn("STRIPE_WEBHOOK_SECRET is not set: webhooks are refused, so a guest who closes the tab after paying is only confirmed when the page confirms")
+	}
+	return p, nil, nil
+}
+
+// detachedFake is the payment provider of the host commands in fake mode.
+// Fake intents live in the memory of the server process that created them,
+// out of another process's reach; detachedFake answers capture, cancel and
+// refund as the fake would for an intent in the right state, so that the
+// host's decision is recorded in the database. It cannot start or read a
+// payment. With Stripe keys set, the host commands use Stripe itself.
+type detachedFake struct{}
+
+var _ payment.Provider = detachedFake{}
+
+func (detachedFake) CreateIntent(context.Context, payment.CreateParams) (*payment.Intent, error) {
+	return nil, fmt.Errorf("fake payments: cannot create an intent outside the server: %w", payment.ErrUnavailable)
+}
+
+func (detachedFake) GetIntent(_ context.Context, id string) (*payment.Intent, error) {
+	return nil, fmt.Errorf("fake payments: intent %s lives in the server process: %w", id, payment.ErrNotFound)
+}
+
+func (detachedFake) CaptureIntent(_ context.Context, id string) (*payment.Intent, error) {
+	return &payment.Intent{ID: id, Status: payment.StatusSucceeded}, nil
+}
+
+func (detachedFake) CancelIntent(_ context.Context, id string) (*payment.Intent, error) {
+	return &payment.Intent{ID: id, Status: payment.StatusCanceled}, nil
+}
+
+func (detachedFake) Refund(_ context.Context, id string, _ int64) (*payment.Intent, error) {
+	return &payment.Intent{ID: id, Status: payment.StatusSucceeded}, nil
+}
+
+func (detachedFake) ParseWebhook([]byte, string) (*payment.Event, error) {
+	return nil, payment.ErrSignature
+}
+
+func (detachedFake) PublicKey() string { return "" }

@@ -1,0 +1,105 @@
+// Package seed loads a host's catalogue — organisations, their properties
+// with rates, seasons, overrides, fees, taxes and owner blocks, and their
+// coupons — from a JSON file into a booking.CatalogStore. The reference
+// server loads its demo data this way on first start, and a small host
+// describes its own business by editing a copy of that file.
+//
+// # Format
+//
+// The file is one JSON object. Every field is optional unless marked
+// required; unknown fields are errors, so that a typo does not silently
+// drop a setting. Amounts are JSON numbers (or strings) in the
+// organisation's currency; dates are "YYYY-MM-DD" civil dates in the
+// organisation's time zone.
+//
+//	{
+//	  "organizations": [                       // required, at least one
+//	    {
+//	      "slug": "demo",                      // required, [a-z0-9][a-z0-9-]{0,62}
+//	      "name": "Demo Rentals",              // required
+//	      "logo": "https://…/logo.png",
+//	      "payment_mode": "full",              // full (default) | deposit | request
+//	      "deposit_percent": 30,               // 0–100, required in deposit mode
+//	      "balance_due_days": 30,              // balance due this many days before check-in
+//	      "default_locale": "fr",              // fr (default) | en
+//	      "currency": "EUR",                   // ISO 4217, default EUR
+//	      "timezone": "Europe/Paris",          // IANA name, default Europe/Paris
+//	      "min_stay_nights": 2,                // null or absent: no limit
+//	      "max_stay_nights": 28,
+//	      "hold_minutes": 30,                  // unpaid checkout hold, default 30
+//	      "request_hold_hours": 48,            // request-mode hold, default 48, at most 168
+//	      "branding": {"primary_color": "#0f766e"},
+//	      "terms_url": "https://…/terms",
+//	      "custom_domain": "villa-soleil.fr",  // allows https://villa-soleil.fr and www.
+//	      "allowed_origins": ["http://localhost:3000"],
+//	      "public_engine_enabled": true,       // default true
+//	      "properties": [
+//	        {
+//	          "name": "Villa Soleil",          // required, unique in the organisation
+//	          "description": "…", "photos": ["https://…"],
+//	          "city": "Nice", "country": "FR",
+//	          "max_guests": 6,                 // required, at least 1
+//	          "bedrooms": 3,
+//	          "min_stay_nights": 3,            // override the organisation's limits
+//	          "max_stay_nights": 21,
+//	          "active": true,                  // default true
+//	          "rates": {
+//	            "base_rate": 120,              // required
+//	            "weekend_rate": 150,           // nights of weekend_nights
+//	            "weekend_nights": ["friday", "saturday"],  // the default; [] = none
+//	            "weekly_discount_percent": 5,  // stays of 7+ nights
+//	            "monthly_discount_percent": 15,// stays of 28+ nights
+//	            "seasons": [
+//	              {"name": "Summer", "start": "06-15", "end": "09-15", "rate": 180, "min_stay_nights": 5},
+//	              {"name": "New Year 2027", "start": "2026-12-26", "end": "2027-01-02", "rate": 220}
+//	            ],
+//	            "overrides": [{"date": "2026-07-14", "price": 250}]
+//	          },
+//	          "fees": {"cleaning": 60, "extra_guest": 15, "guests_included": 2},
+//	          "tax": {"per_guest_per_night": 2.5, "max_nights": 0},
+//	          "blocks": [{"start": "2026-08-01", "end": "2026-08-08", "reason": "owner"}]
+//	        }
+//	      ],
+//	      "coupons": [
+//	        {
+//	          "code": "WELCOME10",             // required, A–Z 0–9 _ -, case-insensitive
+//	          "label": "Welcome offer",
+//	          "kind": "percent",               // required: percent | fixed
+//	          "value": 10,                     // required: percent (0–100] or an amount
+//	          "active": true,                  // default true
+//	          "valid_from": "2026-01-01",      // booking made on or after
+//	          "valid_until": "2026-12-31",     // booking made on or before
+//	          "stay_from": "2026-06-01",       // check-in on or after
+//	          "stay_until": "2026-09-30",      // check-in on or before
+//	          "min_nights": 3, "min_amount": 200, "max_redemptions": 100,
+//	          "properties": ["Villa Soleil"]   // property names; empty = all
+//	        }
+//	      ]
+//	    }
+//	  ]
+//	}
+//
+// # Seasons
+//
+// A season's start and end (both included) are either absolute dates
+// ("2026-12-26") or, for a season that comes back every year, month and
+// day ("06-15" to "09-15"). A yearly season is expanded, when the file is
+// loaded, into one season for the current year (in the organisation's time
+// zone) and one for each of the next two years, so a seed file does not go
+// stale. A yearly season whose end comes before its start ("12-20" to
+// "01-05") spans the new year; it is expanded from the one that began last
+// year (and still covers the first days of this one) to the one beginning
+// in two years. "02-29" cannot start or end a yearly season. When seasons
+// overlap, the one listed first prices the night.
+//
+// # Validation
+//
+// Load checks the whole file before it stores anything: every
+// organisation with Organization.WithDefaults().Validate(), every property
+// with Property.Validate(), every coupon with Coupon.Validate(), plus dates,
+// weekday names, origins, duplicate slugs, property names and coupon codes,
+// and coupon property names. It reports every problem it finds with its
+// path in the file, such as "organizations[1].properties[0].rates:
+// percent_out_of_range" or "organizations[0].coupons[2].valid_until:
+// invalid_date: want YYYY-MM-DD, got \"31/12/2026\"", as an *Error.
+package seed
