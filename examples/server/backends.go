@@ -2,11 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/plantstore"
 	"github.com/staykit/staykit/ratelimit"
+	"github.com/staykit/staykit/ratelimit/redislimit"
+	"github.com/staykit/staykit/store/postgres"
 	"github.com/staykit/staykit/store/sqlite"
 )
 
@@ -20,17 +25,44 @@ type backends struct {
 }
 
 // openBackends is the one place that chooses them: the SQLite file of
-// cfg.dbPath and an in-memory limiter. A Postgres store or a Redis limiter
-// for several replicas would be chosen here from their flags.
+// cfg.dbPath, or PostgreSQL with -postgres; an in-memory limiter, or Redis
+// with -redis so that every replica counts the same requests.
 func openBackends(ctx context.Context, cfg config) (*backends, error) {
-	db, err := sqlite.Open(ctx, cfg.dbPath)
-	if err != nil {
-		return nil, fmt.Errorf("open database: %w", err)
+	b := &backends{}
+	var closers []func() error
+	b.close = func() error {
+		var errs []error
+		for i := len(closers) - 1; i >= 0; i-- {
+			errs = append(errs, closers[i]())
+		}
+		return errors.Join(errs...)
 	}
-	return &backends{
-		store:   db,
-		plants:  db,
-		limiter: ratelimit.NewMemory(ratelimit.MemoryOptions{}),
-		close:   db.Close,
-	}, nil
+	if cfg.postgresURL != "" {
+		db, err := postgres.Open(ctx, cfg.postgresURL)
+		if err != nil {
+			return nil, fmt.Errorf("open postgres: %w", err)
+		}
+		b.store, b.plants = db, db
+		closers = append(closers, db.Close)
+	} else {
+		db, err := sqlite.Open(ctx, cfg.dbPath)
+		if err != nil {
+			return nil, fmt.Errorf("open database: %w", err)
+		}
+		b.store, b.plants = db, db
+		closers = append(closers, db.Close)
+	}
+	if cfg.redisAddr != "" {
+		client := redis.NewClient(&redis.Options{Addr: cfg.redisAddr})
+		if err := client.Ping(ctx).Err(); err != nil {
+			client.Close()
+			b.close()
+			return nil, fmt.Errorf("reach redis at %s: %w", cfg.redisAddr, err)
+		}
+		b.limiter = redislimit.New(client)
+		closers = append(closers, client.Close)
+	} else {
+		b.limiter = ratelimit.NewMemory(ratelimit.MemoryOptions{})
+	}
+	return b, nil
 }

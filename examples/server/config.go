@@ -17,6 +17,8 @@ import (
 type config struct {
 	addr           string
 	dbPath         string
+	postgresURL    string // set: PostgreSQL instead of the SQLite file
+	redisAddr      string // set: rate limits shared through Redis
 	seedPath       string // empty: the demo seed built into the binary
 	publicURL      string // empty: http://{listen address}
 	trustedProxies []netip.Prefix
@@ -47,6 +49,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.addr, "addr", defaultAddr, "listen address `host:port`")
 	fs.StringVar(&cfg.dbPath, "db", defaultDB, "SQLite database `file`, created and migrated if needed")
+	fs.StringVar(&cfg.postgresURL, "postgres", "", "PostgreSQL `URL` to keep data in instead of -db, for several replicas (e.g. postgres://user@host/db)")
+	fs.StringVar(&cfg.redisAddr, "redis", "", "Redis `address` (host:port) holding rate-limit counts shared by several replicas")
 	fs.StringVar(&cfg.seedPath, "seed", "", "seed `file` loaded when the database has no organisation yet (default: the built-in demo, examples/server/demo-seed.json)")
 	fs.StringVar(&cfg.publicURL, "public-url", "", "`URL` browsers reach the server at (default http://{addr}); always an allowed origin")
 	proxies := fs.String("trusted-proxies", "", "comma-separated `CIDRs` of reverse proxies whose X-Forwarded-For is believed")

@@ -27,10 +27,10 @@ type hostCommand struct {
 }
 
 var hostCommands = map[string]hostCommand{
-	"bookings": {usage: "bookings -org SLUG [-status STATUS[,STATUS]] [-db FILE]: list an organisation's bookings, newest first"},
-	"approve":  {usage: "approve -org SLUG -token TOKEN [-db FILE]: accept a requested booking (captures the card)", token: true},
-	"decline":  {usage: "decline -org SLUG -token TOKEN [-db FILE]: refuse a requested booking (releases the card)", token: true},
-	"cancel":   {usage: "cancel -org SLUG -token TOKEN [-refund] [-db FILE]: cancel a booking, refunding what was paid with -refund", token: true, refund: true},
+	"bookings": {usage: "bookings -org SLUG [-status STATUS[,STATUS]] [-db FILE | -postgres URL]: list an organisation's bookings, newest first"},
+	"approve":  {usage: "approve -org SLUG -token TOKEN [-db FILE | -postgres URL]: accept a requested booking (captures the card)", token: true},
+	"decline":  {usage: "decline -org SLUG -token TOKEN [-db FILE | -postgres URL]: refuse a requested booking (releases the card)", token: true},
+	"cancel":   {usage: "cancel -org SLUG -token TOKEN [-refund] [-db FILE | -postgres URL]: cancel a booking, refunding what was paid with -refund", token: true, refund: true},
 }
 
 // runHostCommand runs a host subcommand. With fake payments the card side
@@ -40,6 +40,7 @@ func runHostCommand(ctx context.Context, name string, cmd hostCommand, args []st
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dbPath := fs.String("db", defaultDB, "SQLite database `file` of the server")
+	pgURL := fs.String("postgres", "", "PostgreSQL `URL` of the server, instead of -db")
 	org := fs.String("org", "", "organisation `slug` (required)")
 	token := fs.String("token", "", "booking `token`")
 	statuses := fs.String("status", "", "only bookings with these comma-separated `statuses` (pending, requested, confirmed, declined, expired, cancelled)")
@@ -77,10 +78,10 @@ func runHostCommand(ctx context.Context, name string, cmd hostCommand, args []st
 		want = append(want, s)
 	}
 
-	if _, err := os.Stat(*dbPath); err != nil {
+	if _, err := os.Stat(*dbPath); err != nil && *pgURL == "" {
 		return fmt.Errorf("no database at %s (start the server once, or pass -db): %w", *dbPath, err)
 	}
-	cfg, err := parseConfig([]string{"-db", *dbPath}, getenv, stderr)
+	cfg, err := parseConfig([]string{"-db", *dbPath, "-postgres", *pgURL}, getenv, stderr)
 	if err != nil {
 		return err
 	}

@@ -97,6 +97,11 @@ func (s *server) seed(ctx context.Context) error {
 			err = fmt.Errorf("demo seed: %w", err)
 		}
 	}
+	if booking.ErrorCode(err) == booking.CodeConflict {
+		// Another replica on the same database seeded it meanwhile.
+		s.log.Info("seed: organisations created by another replica meanwhile", "err", err)
+		return nil
+	}
 	if err != nil {
 		return err
 	}
