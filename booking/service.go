@@ -94,16 +94,11 @@ func (s *Service) hostOrganization(ctx context.Context, slug string) (*Organizat
 // organizationByID finds the organisation of a booking reached without a
 // slug (payment events, the sweeper).
 func (s *Service) organizationByID(ctx context.Context, id int64) (*Organization, error) {
-	orgs, err := s.store.Organizations(ctx)
+	org, err := s.store.OrganizationByID(ctx, id)
 	if err != nil {
-		return nil, fmt.Errorf("list organisations: %w", err)
+		return nil, fmt.Errorf("find organisation %d: %w", id, err)
 	}
-	for i := range orgs {
-		if orgs[i].ID == id {
-			return &orgs[i], nil
-		}
-	}
-	return nil, Errorf(CodeNotFound, "organisation %d not found", id)
+	return org, nil
 }
 
 // bookableProperty returns an active property of org. Errors: CodeNotFound.

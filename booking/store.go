@@ -29,6 +29,9 @@ type CatalogStore interface {
 	// OrganizationBySlug finds an organisation, enabled or not. Errors:
 	// CodeNotFound.
 	OrganizationBySlug(ctx context.Context, slug string) (*Organization, error)
+	// OrganizationByID finds an organisation, enabled or not. Errors:
+	// CodeNotFound.
+	OrganizationByID(ctx context.Context, id int64) (*Organization, error)
 	// Organizations lists every organisation by slug.
 	Organizations(ctx context.Context) ([]Organization, error)
 

@@ -145,6 +145,19 @@ func (db *DB) OrganizationBySlug(ctx context.Context, slug string) (*booking.Org
 	return o, nil
 }
 
+// OrganizationByID finds an organisation by its ID. Errors: CodeNotFound.
+func (db *DB) OrganizationByID(ctx context.Context, id int64) (*booking.Organization, error) {
+	o, err := scanOrganization(db.pool.QueryRow(ctx,
+		`SELECT `+organizationColumns+` FROM organizations WHERE id = $1`, id))
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return nil, booking.Errorf(booking.CodeNotFound, "Organization not found.")
+	case err != nil:
+		return nil, fmt.Errorf("postgres: organization %d: %w", id, err)
+	}
+	return o, nil
+}
+
 // Organizations lists every organisation by slug (byte order, whatever the
 // database's collation).
 func (db *DB) Organizations(ctx context.Context) ([]booking.Organization, error) {

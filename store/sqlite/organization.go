@@ -129,6 +129,19 @@ func (db *DB) OrganizationBySlug(ctx context.Context, slug string) (*booking.Org
 	return o, nil
 }
 
+// OrganizationByID finds an organisation by its ID. Errors: CodeNotFound.
+func (db *DB) OrganizationByID(ctx context.Context, id int64) (*booking.Organization, error) {
+	o, err := scanOrganization(db.read.QueryRowContext(ctx,
+		`SELECT `+organizationColumns+` FROM organizations WHERE id = ?`, id))
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, booking.Errorf(booking.CodeNotFound, "Organization not found.")
+	case err != nil:
+		return nil, fmt.Errorf("sqlite: organization %d: %w", id, err)
+	}
+	return o, nil
+}
+
 // Organizations lists every organisation by slug.
 func (db *DB) Organizations(ctx context.Context) ([]booking.Organization, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT `+organizationColumns+` FROM organizations ORDER BY slug`)

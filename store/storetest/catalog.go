@@ -19,6 +19,15 @@ var organizationScenarios = []scenario{
 			t.Errorf("DepositPercent = %s, want 30.5", got.DepositPercent)
 		}
 	}},
+	{"Organization/ByID", func(t *testing.T, s booking.Store) {
+		newOrg(t, s, "other")
+		want := newOrg(t, s, "by-id")
+		got, err := s.OrganizationByID(t.Context(), want.ID)
+		must(t, err)
+		sameJSON(t, "organization", got, want)
+		_, err = s.OrganizationByID(t.Context(), want.ID+100)
+		wantCode(t, err, booking.CodeNotFound)
+	}},
 	{"Organization/ZeroSettingsRoundTrip", func(t *testing.T, s booking.Store) {
 		want := &booking.Organization{Slug: "bare", Name: "Bare", PaymentMode: pricing.ModeFull,
 			DefaultLocale: "fr", Currency: "EUR", Timezone: "UTC", HoldMinutes: 30, RequestHoldHours: 48}
