@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -152,7 +153,7 @@ func (s *server) handler(origins []string) http.Handler {
 
 	// The API logs its own requests, with their route.
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if len(r.URL.Path) >= len("/api/") && r.URL.Path[:len("/api/")] == "/api/" {
+		if strings.HasPrefix(r.URL.Path, "/api/") {
 			api.ServeHTTP(w, r)
 			return
 		}
