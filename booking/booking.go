@@ -31,25 +31,6 @@ const (
 // request hold never outlives it.
 const MaxAuthorizationHours = 7 * 24
 
-// transitions lists the statuses each status may move to.
-var transitions = map[Status][]Status{
-	StatusPending:   {StatusConfirmed, StatusRequested, StatusExpired, StatusCancelled},
-	StatusRequested: {StatusConfirmed, StatusDeclined, StatusExpired, StatusCancelled},
-	StatusConfirmed: {StatusCancelled},
-	// An expired hold paid late may still be confirmed if its dates are free.
-	StatusExpired: {StatusConfirmed, StatusRequested},
-}
-
-// CanMove reports whether a booking may go from s to next.
-func (s Status) CanMove(next Status) bool {
-	for _, t := range transitions[s] {
-		if t == next {
-			return true
-		}
-	}
-	return false
-}
-
 // Booking is a guest's stay at a property, from checkout on.
 type Booking struct {
 	ID         int64 `json:"id"`

@@ -1,0 +1,199 @@
+package booking_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/coupon"
+	"github.com/staykit/staykit/payment"
+	"github.com/staykit/staykit/pricing"
+)
+
+func TestOrganizationValidate(t *testing.T) {
+	valid := booking.Organization{Slug: "villa-soleil", Name: "Villa Soleil"}.WithDefaults()
+	tests := []struct {
+		name  string
+		edit  func(o *booking.Organization)
+		field string // "" = valid
+	}{
+		{"DefaultsOK", func(*booking.Organization) {}, ""},
+		{"SlugUpperCase", func(o *booking.Organization) { o.Slug = "Villa" }, "slug"},
+		{"SlugLeadingDash", func(o *booking.Organization) { o.Slug = "-villa" }, "slug"},
+		{"NameMissing", func(o *booking.Organization) { o.Name = "" }, "name"},
+		{"ModeUnknown", func(o *booking.Organization) { o.PaymentMode = "later" }, "payment_mode"},
+		{"LocaleUnknown", func(o *booking.Organization) { o.DefaultLocale = "de" }, "default_locale"},
+		{"CurrencyUnknown", func(o *booking.Organization) { o.Currency = "XYZ" }, "currency"},
+		{"TimezoneUnknown", func(o *booking.Organization) { o.Timezone = "Mars/Olympus" }, "timezone"},
+		{"DepositWithoutPercent", func(o *booking.Organization) { o.PaymentMode = pricing.ModeDeposit }, "deposit_percent"},
+		{"DepositOver100", func(o *booking.Organization) { o.DepositPercent = dec("101") }, "deposit_percent"},
+		{"RequestHoldPastAuthorisation", func(o *booking.Organization) { o.RequestHoldHours = 169 }, "request_hold_hours"},
+		{"MaxBelowMin", func(o *booking.Organization) { o.MinStayNights, o.MaxStayNights = ptr(5), ptr(3) }, "max_stay_nights"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := valid
+			tt.edit(&o)
+			checkFieldError(t, o.Validate(), tt.field)
+		})
+	}
+}
+
+func TestPropertyValidate(t *testing.T) {
+	valid := booking.Property{Name: "Loft", MaxGuests: 2, Rates: pricing.RatePlan{BaseRate: dec("80")}}
+	tests := []struct {
+		name  string
+		edit  func(p *booking.Property)
+		field string
+	}{
+		{"OK", func(*booking.Property) {}, ""},
+		{"NoName", func(p *booking.Property) { p.Name = "" }, "name"},
+		{"NoGuests", func(p *booking.Property) { p.MaxGuests = 0 }, "max_guests"},
+		{"NegativeRate", func(p *booking.Property) { p.Rates.BaseRate = dec("-1") }, "rates"},
+		{"NegativeCleaning", func(p *booking.Property) { p.Fees.Cleaning = dec("-5") }, "fees"},
+		{"NegativeTax", func(p *booking.Property) { p.Tax.PerGuestPerNight = dec("-0.5") }, "tax"},
+		{"EmptyBlock", func(p *booking.Property) {
+			p.Blocks = []booking.Block{{Start: civil.MustParse("2026-07-01"), End: civil.MustParse("2026-07-01")}}
+		}, "blocks"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := valid
+			tt.edit(&p)
+			checkFieldError(t, p.Validate(), tt.field)
+		})
+	}
+}
+
+func checkFieldError(t *testing.T, err error, field string) {
+	t.Helper()
+	if field == "" {
+		if err != nil {
+			t.Fatalf("err = %v, want none", err)
+		}
+		return
+	}
+	var e *booking.Error
+	if !errorsAs(err, &e) || e.Code != booking.CodeInvalid || len(e.Fields[field]) == 0 {
+		t.Fatalf("err = %v, want invalid %s", err, field)
+	}
+}
+
+func TestHoldsDates(t *testing.T) {
+	now := start
+	tests := []struct {
+		status  booking.Status
+		expires time.Time
+		want    bool
+	}{
+		{booking.StatusPending, now.Add(time.Minute), true},
+		{booking.StatusPending, now, false}, // lapses at ExpiresAt itself
+		{booking.StatusRequested, now.Add(-time.Hour), true},
+		{booking.StatusConfirmed, time.Time{}, true},
+		{booking.StatusExpired, now.Add(time.Hour), false},
+		{booking.StatusDeclined, time.Time{}, false},
+		{booking.StatusCancelled, time.Time{}, false},
+	}
+	for _, tt := range tests {
+		b := booking.Booking{Status: tt.status, ExpiresAt: tt.expires}
+		if got := b.HoldsDates(now); got != tt.want {
+			t.Errorf("%s expiring %v: HoldsDates = %v, want %v", tt.status, tt.expires, got, tt.want)
+		}
+	}
+}
+
+func TestQuoteRefusesInvalidCoupon(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	org, _ := e.store.OrganizationBySlug(ctx, "demo")
+	expired := coupon.Coupon{OrgID: org.ID, Code: "GONE", Kind: pricing.DiscountFixed, Value: dec("20"), Active: true,
+		ValidUntil: civil.MustParse("2026-05-31")}
+	if err := e.store.CreateCoupon(ctx, &expired); err != nil {
+		t.Fatal(err)
+	}
+	r := e.order("demo")
+	_, err := e.svc.Quote(ctx, "demo", r.PropertyID, booking.QuoteRequest{Stay: r.Stay, CouponCode: "gone"})
+	wantCode(t, err, coupon.CodeExpired)
+	var be *booking.Error
+	if errorsAs(err, &be); be.Params["date"] != "2026-05-31" || len(be.Fields["coupon_code"]) == 0 {
+		t.Errorf("expired coupon error = %+v; want the date and a coupon_code field", be)
+	}
+	// A checkout with the single-use coupon held by someone else is refused too.
+	r.CouponCode = "LAST1"
+	if _, err := e.svc.Checkout(ctx, "demo", r); err != nil {
+		t.Fatal(err)
+	}
+	other := e.order("demo")
+	other.Stay.CheckIn, other.Stay.CheckOut = civil.MustParse("2026-06-15"), civil.MustParse("2026-06-17")
+	other.CouponCode = "LAST1"
+	_, err = e.svc.Checkout(ctx, "demo", other)
+	wantCode(t, err, coupon.CodeExhausted)
+}
+
+func TestConfirmIdempotencyKey(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	res, _ := e.svc.Checkout(ctx, "demo", e.order("demo"))
+	e.pay.SimulatePaid(res.Booking.PaymentIntentID)
+	first := booking.ConfirmRequest{PaymentIntentID: res.Booking.PaymentIntentID, IdempotencyKey: "confirm-1"}
+	for range 2 {
+		d, err := e.svc.Confirm(ctx, "demo", res.Booking.Token, first)
+		if err != nil || d.Booking.Status != booking.StatusConfirmed {
+			t.Fatalf("confirm with key = %v, %v", d, err)
+		}
+	}
+	_, err := e.svc.Confirm(ctx, "demo", res.Booking.Token, booking.ConfirmRequest{IdempotencyKey: "confirm-1"})
+	wantCode(t, err, booking.CodeConflict)
+	_, err = e.svc.Confirm(ctx, "demo", res.Booking.Token, booking.ConfirmRequest{PaymentIntentID: "pi_someone_else"})
+	wantCode(t, err, booking.CodeInvalid)
+}
+
+func TestCanceledIntentEventExpiresHold(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	res, _ := e.svc.Checkout(ctx, "demo", e.order("demo"))
+	if _, err := e.pay.SimulateCanceled(res.Booking.PaymentIntentID); err != nil {
+		t.Fatal(err)
+	}
+	ev, _ := e.pay.Event(payment.EventCanceled, res.Booking.PaymentIntentID)
+	if err := e.svc.HandlePaymentEvent(ctx, *ev); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.status(t, "demo", res.Booking.Token); got != booking.StatusExpired {
+		t.Fatalf("status after a cancelled intent = %s, want expired", got)
+	}
+	if got := e.notified.Kinds(res.Booking.Token); !slices.Equal(got, []string{booking.NotifyExpired}) {
+		t.Errorf("notifications = %v", got)
+	}
+	// A failed attempt leaves the hold so the guest can try another card.
+	res2, _ := e.svc.Checkout(ctx, "demo", e.order("demo"))
+	e.pay.SimulateDeclined(res2.Booking.PaymentIntentID)
+	failed, _ := e.pay.Event(payment.EventFailed, res2.Booking.PaymentIntentID)
+	if err := e.svc.HandlePaymentEvent(ctx, *failed); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.status(t, "demo", res2.Booking.Token); got != booking.StatusPending {
+		t.Errorf("status after a declined card = %s, want pending", got)
+	}
+}
+
+func TestWebhookWithBadSignatureIsInvalid(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	res, _ := e.svc.Checkout(ctx, "demo", e.order("demo"))
+	e.pay.SimulatePaid(res.Booking.PaymentIntentID)
+	payload, sig, err := e.pay.SignedWebhook(payment.EventSucceeded, res.Booking.PaymentIntentID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, e.svc.HandleWebhook(ctx, payload, sig+"0"), booking.CodeInvalid)
+	if err := e.svc.HandleWebhook(ctx, payload, sig); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.status(t, "demo", res.Booking.Token); got != booking.StatusConfirmed {
+		t.Fatalf("status = %s, want confirmed", got)
+	}
+}
