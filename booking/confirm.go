@@ -188,7 +188,7 @@ func (s *Service) applyIntent(ctx context.Context, org *Organization, b *Booking
 	case err == nil:
 		s.notify(ctx, kind, org, updated)
 		return updated, nil
-	case isCode(err, CodeConflict):
+	case ErrorCode(err) == CodeConflict:
 		// Someone else (the webhook, another confirm) moved it first.
 		current, rerr := s.store.BookingByID(ctx, b.ID)
 		if rerr != nil {
@@ -199,7 +199,7 @@ func (s *Service) applyIntent(ctx context.Context, org *Organization, b *Booking
 		}
 		return nil, &Error{Code: CodeBookingClosed, Message: "This booking was " + string(current.Status) + " and can no longer be confirmed.",
 			Params: map[string]string{"status": string(current.Status)}}
-	case isCode(err, CodeUnavailable):
+	case ErrorCode(err) == CodeUnavailable:
 		return nil, s.returnLatePayment(ctx, org, b, intent, now)
 	}
 	return nil, fmt.Errorf("confirm booking %d: %w", b.ID, err)

@@ -63,7 +63,7 @@ func (s *Service) applyEvent(ctx context.Context, ev payment.Event) error {
 		}
 		updated, err := s.store.Transition(ctx, b.ID, Transition{From: []Status{b.Status}, To: StatusExpired, At: now})
 		if err != nil {
-			if isCode(err, CodeConflict) {
+			if ErrorCode(err) == CodeConflict {
 				return nil
 			}
 			return fmt.Errorf("expire booking %d after cancelled payment: %w", b.ID, err)

@@ -67,7 +67,7 @@ func (s *Service) expire(ctx context.Context, b *Booking) (bool, error) {
 		From: []Status{b.Status}, To: StatusExpired, At: now, OnlyExpired: true,
 	})
 	if err != nil {
-		if isCode(err, CodeConflict) {
+		if ErrorCode(err) == CodeConflict {
 			return false, nil // moved on meanwhile (paid, approved, declined)
 		}
 		return false, fmt.Errorf("expire booking %d: %w", b.ID, err)

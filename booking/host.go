@@ -70,7 +70,7 @@ func (s *Service) Decline(ctx context.Context, slug, token string) (*Booking, er
 		From: []Status{StatusRequested}, To: StatusDeclined, At: s.clock.Now(), ExpiresAt: &time.Time{},
 	})
 	if err != nil {
-		if isCode(err, CodeConflict) {
+		if ErrorCode(err) == CodeConflict {
 			return nil, errClosed(b, "declined")
 		}
 		return nil, fmt.Errorf("decline booking %d: %w", b.ID, err)
@@ -94,7 +94,7 @@ func (s *Service) Cancel(ctx context.Context, slug, token string, refund bool) (
 		At: s.clock.Now(), ExpiresAt: &time.Time{},
 	})
 	if err != nil {
-		if isCode(err, CodeConflict) {
+		if ErrorCode(err) == CodeConflict {
 			return nil, errClosed(b, "cancelled")
 		}
 		return nil, fmt.Errorf("cancel booking %d: %w", b.ID, err)

@@ -65,12 +65,7 @@ func (s *Service) checkFree(ctx context.Context, p *Property, st Stay, now time.
 // coupon if one is asked for. It returns the coupon applied, or nil.
 func (s *Service) price(ctx context.Context, org *Organization, p *Property, r QuoteRequest, now time.Time) (pricing.Quote, *coupon.Coupon, error) {
 	today := s.today(org, now)
-	in := pricing.Stay{
-		CheckIn: r.CheckIn, CheckOut: r.CheckOut, Guests: r.Guests, Currency: org.Currency,
-		Plan: p.Rates, Fees: p.Fees, Tax: p.Tax,
-		Mode: org.PaymentMode, DepositPercent: org.DepositPercent, BalanceDueDays: org.BalanceDueDays,
-		Today: today,
-	}
+	in := pricingStay(org, p, r.Stay, today)
 	q, err := pricing.Compute(in)
 	if err != nil {
 		return pricing.Quote{}, nil, fmt.Errorf("price stay at property %d: %w", p.ID, err)
@@ -90,6 +85,16 @@ func (s *Service) price(ctx context.Context, org *Organization, p *Property, r Q
 		return pricing.Quote{}, nil, fmt.Errorf("price stay with coupon at property %d: %w", p.ID, err)
 	}
 	return q, c, nil
+}
+
+// pricingStay is what pricing needs to price st at property p of org.
+func pricingStay(org *Organization, p *Property, st Stay, today civil.Date) pricing.Stay {
+	return pricing.Stay{
+		CheckIn: st.CheckIn, CheckOut: st.CheckOut, Guests: st.Guests, Currency: org.Currency,
+		Plan: p.Rates, Fees: p.Fees, Tax: p.Tax,
+		Mode: org.PaymentMode, DepositPercent: org.DepositPercent, BalanceDueDays: org.BalanceDueDays,
+		Today: today,
+	}
 }
 
 // applicableCoupon finds a coupon and checks it against a use, counting its
@@ -175,10 +180,8 @@ func (s *Service) ValidateCoupon(ctx context.Context, slug string, r CouponCheck
 			return nil, err
 		}
 		if !r.CheckIn.IsZero() && !r.CheckOut.IsZero() {
-			q, err := pricing.Compute(pricing.Stay{
-				CheckIn: r.CheckIn, CheckOut: r.CheckOut, Guests: max(r.Guests, 1), Currency: org.Currency,
-				Plan: p.Rates, Fees: p.Fees, Tax: p.Tax, Mode: org.PaymentMode, Today: use.Today,
-			})
+			st := Stay{CheckIn: r.CheckIn, CheckOut: r.CheckOut, Guests: max(r.Guests, 1)}
+			q, err := pricing.Compute(pricingStay(org, p, st, use.Today))
 			if err != nil {
 				return nil, fmt.Errorf("price stay for coupon: %w", err)
 			}

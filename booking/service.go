@@ -2,7 +2,6 @@ package booking
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -142,10 +141,4 @@ func (s *Service) notify(ctx context.Context, kind string, org *Organization, b 
 	if err := s.notifier.Notify(ctx, n); err != nil {
 		s.logger.ErrorContext(ctx, "notify host", "kind", kind, "booking_id", b.ID, "err", err)
 	}
-}
-
-// isCode reports whether err is an *Error with code.
-func isCode(err error, code string) bool {
-	var e *Error
-	return errors.As(err, &e) && e.Code == code
 }
