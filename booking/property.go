@@ -41,6 +41,18 @@ type Block struct {
 // Range returns the nights the block holds.
 func (b Block) Range() civil.Range { return civil.Range{Start: b.Start, End: b.End} }
 
+// CheckBlocks reports CodeInvalid when a block does not end after it
+// starts; stores call it before writing blocks.
+func CheckBlocks(blocks []Block) error {
+	for _, b := range blocks {
+		if !b.Start.Before(b.End) {
+			return &Error{Code: CodeInvalid, Message: "A block must end after it starts.",
+				Fields: FieldErrors{"blocks": {"invalid_range"}}}
+		}
+	}
+	return nil
+}
+
 // Validate checks a property before it is stored.
 func (p Property) Validate() error {
 	f := FieldErrors{}

@@ -183,3 +183,32 @@ type IdempotencyConflict struct {
 }
 
 func (e *IdempotencyConflict) Error() string { return "idempotency key already used" }
+
+// PrepareCreate checks a booking for CreateBooking and fills in what the
+// contract defaults, so that every Store applies the same rules: the status
+// becomes pending, zero CreatedAt and UpdatedAt become c.Now, and the
+// idempotency record takes the booking's organisation and, when zero,
+// c.Now as its CreatedAt. Errors: CodeInvalid (not pending, or check-out
+// not after check-in).
+func PrepareCreate(b Booking, c CreateOptions) (Booking, IdempotencyRecord, error) {
+	if b.Status != "" && b.Status != StatusPending {
+		return Booking{}, IdempotencyRecord{}, Errorf(CodeInvalid, "A new booking must be pending, not %s.", b.Status)
+	}
+	if !b.CheckIn.Before(b.CheckOut) {
+		return Booking{}, IdempotencyRecord{}, &Error{Code: CodeInvalid, Message: "The check-out must be after the check-in.",
+			Fields: FieldErrors{"check_out": {"invalid_range"}}}
+	}
+	b.Status = StatusPending
+	if b.CreatedAt.IsZero() {
+		b.CreatedAt = c.Now
+	}
+	if b.UpdatedAt.IsZero() {
+		b.UpdatedAt = b.CreatedAt
+	}
+	key := c.Idempotency
+	key.OrgID = b.OrgID
+	if key.CreatedAt.IsZero() {
+		key.CreatedAt = c.Now
+	}
+	return b, key, nil
+}

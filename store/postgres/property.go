@@ -96,7 +96,7 @@ func lockProperty(ctx context.Context, tx pgx.Tx, orgID, propertyID int64) error
 // IDs. The caller validates p. Errors: CodeNotFound (organisation),
 // CodeInvalid (a block that does not end after it starts).
 func (db *DB) CreateProperty(ctx context.Context, p *booking.Property) error {
-	if err := checkBlocks(p.Blocks); err != nil {
+	if err := booking.CheckBlocks(p.Blocks); err != nil {
 		return err
 	}
 	args, err := propertyArgs(p)
@@ -133,7 +133,7 @@ func (db *DB) CreateProperty(ctx context.Context, p *booking.Property) error {
 // property, others get a new one. The caller validates p. Errors:
 // CodeNotFound, CodeInvalid (a block that does not end after it starts).
 func (db *DB) UpdateProperty(ctx context.Context, p *booking.Property) error {
-	if err := checkBlocks(p.Blocks); err != nil {
+	if err := booking.CheckBlocks(p.Blocks); err != nil {
 		return err
 	}
 	args, err := propertyArgs(p)
@@ -245,7 +245,7 @@ func (db *DB) Properties(ctx context.Context, orgID int64) ([]booking.Property, 
 // after it starts; CodeUnavailable when it overlaps a booking holding dates
 // at now.
 func (db *DB) AddBlock(ctx context.Context, propertyID int64, b *booking.Block, now time.Time) error {
-	if err := checkBlocks([]booking.Block{*b}); err != nil {
+	if err := booking.CheckBlocks([]booking.Block{*b}); err != nil {
 		return err
 	}
 	var id int64
@@ -280,18 +280,6 @@ func (db *DB) RemoveBlock(ctx context.Context, propertyID, blockID int64) error 
 	}
 	if tag.RowsAffected() == 0 {
 		return booking.Errorf(booking.CodeNotFound, "Block not found.")
-	}
-	return nil
-}
-
-// checkBlocks refuses blocks that do not end after they start, which the
-// schema's CHECK would refuse less politely.
-func checkBlocks(blocks []booking.Block) error {
-	for _, b := range blocks {
-		if !b.Start.Before(b.End) {
-			return &booking.Error{Code: booking.CodeInvalid, Message: "A block must end after it starts.",
-				Fields: booking.FieldErrors{"blocks": {"invalid_range"}}}
-		}
 	}
 	return nil
 }

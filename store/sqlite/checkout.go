@@ -27,29 +27,13 @@ import (
 // organisation or unknown), CodeConflict (key recorded, with
 // *booking.IdempotencyConflict as Err), CodeUnavailable, coupon_exhausted.
 func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.CreateOptions) error {
-	if b.Status != "" && b.Status != booking.StatusPending {
-		return booking.Errorf(booking.CodeInvalid, "A new booking must be pending, not %s.", b.Status)
-	}
-	if !b.CheckIn.Before(b.CheckOut) {
-		return &booking.Error{Code: booking.CodeInvalid, Message: "The check-out must be after the check-in.",
-			Fields: booking.FieldErrors{"check_out": {"invalid_range"}}}
-	}
-	nb := *b
-	nb.Status = booking.StatusPending
-	if nb.CreatedAt.IsZero() {
-		nb.CreatedAt = c.Now
-	}
-	if nb.UpdatedAt.IsZero() {
-		nb.UpdatedAt = nb.CreatedAt
+	nb, key, err := booking.PrepareCreate(*b, c)
+	if err != nil {
+		return err
 	}
 	args, err := bookingArgs(&nb)
 	if err != nil {
 		return fmt.Errorf("sqlite: create booking: %w", err)
-	}
-	key := c.Idempotency
-	key.OrgID = nb.OrgID
-	if key.CreatedAt.IsZero() {
-		key.CreatedAt = c.Now
 	}
 
 	err = db.inWriteTx(ctx, "create booking", func(tx *sql.Tx) error {

@@ -62,7 +62,7 @@ func scanProperty(s scanner) (*booking.Property, error) {
 // CreateProperty stores p with its blocks and sets its ID and its blocks'
 // IDs. The caller validates p. Errors: CodeNotFound (organisation).
 func (db *DB) CreateProperty(ctx context.Context, p *booking.Property) error {
-	if err := checkBlocks(p.Blocks); err != nil {
+	if err := booking.CheckBlocks(p.Blocks); err != nil {
 		return err
 	}
 	args, err := propertyArgs(p)
@@ -103,7 +103,7 @@ func (db *DB) CreateProperty(ctx context.Context, p *booking.Property) error {
 // property, others get a new one. The caller validates p. Errors:
 // CodeNotFound.
 func (db *DB) UpdateProperty(ctx context.Context, p *booking.Property) error {
-	if err := checkBlocks(p.Blocks); err != nil {
+	if err := booking.CheckBlocks(p.Blocks); err != nil {
 		return err
 	}
 	args, err := propertyArgs(p)
@@ -216,7 +216,7 @@ func (db *DB) Properties(ctx context.Context, orgID int64) ([]booking.Property, 
 // CodeNotFound; CodeInvalid when the block ends before it starts;
 // CodeUnavailable when it overlaps a booking holding dates at now.
 func (db *DB) AddBlock(ctx context.Context, propertyID int64, b *booking.Block, now time.Time) error {
-	if err := checkBlocks([]booking.Block{*b}); err != nil {
+	if err := booking.CheckBlocks([]booking.Block{*b}); err != nil {
 		return err
 	}
 	var id int64
@@ -261,18 +261,6 @@ func (db *DB) RemoveBlock(ctx context.Context, propertyID, blockID int64) error 
 		}
 		return nil
 	})
-}
-
-// checkBlocks refuses blocks that end before they start, which the
-// schema's CHECK would refuse less politely.
-func checkBlocks(blocks []booking.Block) error {
-	for _, b := range blocks {
-		if !b.Start.Before(b.End) {
-			return &booking.Error{Code: booking.CodeInvalid, Message: "A block must end after it starts.",
-				Fields: booking.FieldErrors{"blocks": {"invalid_range"}}}
-		}
-	}
-	return nil
 }
 
 // insertBlock inserts b on a property, with id when it is not 0, and
