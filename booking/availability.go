@@ -20,6 +20,10 @@ const (
 
 var civilZero civil.Date
 
+// lastCalendarDay is the last day a calendar may show: dates have four-digit
+// years.
+var lastCalendarDay = civil.Date{Year: 9999, Month: 12, Day: 31}
+
 // CalendarRequest asks for a property's availability.
 type CalendarRequest struct {
 	// From is the first month shown (any day of it); zero means the
@@ -54,8 +58,10 @@ type Day struct {
 	MinStay int
 }
 
-// Availability returns a property's calendar. Errors: CodeNotFound,
-// CodeInvalid (months out of range).
+// Availability returns a property's calendar. Days from the booking horizon
+// on (Organization.BookingHorizonDays after today) are not available: no
+// night starting then can be booked. Errors: CodeNotFound, CodeInvalid
+// (months out of range, or a calendar that would end after year 9999).
 func (s *Service) Availability(ctx context.Context, slug string, propertyID int64, r CalendarRequest) (*Calendar, error) {
 	if r.Months == 0 {
 		r.Months = DefaultCalendarMonths
@@ -80,6 +86,13 @@ func (s *Service) Availability(ctx context.Context, slug string, propertyID int6
 	}
 	from := r.From.FirstOfMonth()
 	to := from.AddMonths(r.Months) // exclusive
+	if to.AddDays(-1).After(lastCalendarDay) {
+		f := FieldErrors{}
+		f.Add("from", "out_of_range")
+		return nil, f.Err()
+	}
+	// No night from the horizon on is bookable: nights are read up to it.
+	last := org.horizon(today)
 
 	// Read nights from the earliest check-in that could end inside the
 	// calendar to a little past its end.
@@ -95,6 +108,12 @@ func (s *Service) Availability(ctx context.Context, slug string, propertyID int6
 		start = from
 	}
 	end := to.AddDays(lookAhead)
+	if end.After(last) {
+		end = last
+	}
+	if end.Before(start) {
+		end = start
+	}
 	taken, err := s.store.Occupied(ctx, p.ID, start, end, now)
 	if err != nil {
 		return nil, fmt.Errorf("read occupancy of property %d: %w", p.ID, err)
@@ -105,7 +124,7 @@ func (s *Service) Availability(ctx context.Context, slug string, propertyID int6
 		minStay: make([]int, n)}
 	for i := range n {
 		day := start.AddDays(i)
-		g.free[i] = !day.Before(today)
+		g.free[i] = !day.Before(today) && day.Before(last)
 		g.minStay[i], _ = p.StayLimits(*org, day)
 	}
 	for _, r := range taken {
@@ -119,12 +138,18 @@ func (s *Service) Availability(ctx context.Context, slug string, propertyID int6
 	for day := from; day.Before(to); day = day.AddDays(1) {
 		i := start.DaysUntil(day)
 		d := Day{Date: day, Price: p.Rates.NightPrice(day)}
-		if i >= 0 {
+		switch {
+		case i >= 0 && i < n:
 			d.Available = g.free[i]
 			d.CheckIn = g.canCheckIn(i)
 			d.CheckOut = g.canCheckOut(i)
 			d.MinStay = g.minStay[i]
-		} else {
+		case i >= n:
+			// Past the nights read: beyond the horizon, where only the
+			// first day may end a stay.
+			d.CheckOut = i == n && g.canCheckOut(i)
+			d.MinStay, _ = p.StayLimits(*org, day)
+		default:
 			d.MinStay, _ = p.StayLimits(*org, day)
 		}
 		cal.Days = append(cal.Days, d)

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"net/mail"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -28,9 +27,6 @@ const (
 	// IdempotencyWindow is how long a key is remembered.
 	IdempotencyWindow = 24 * time.Hour
 )
-
-// e164 is an international phone number: +, country code, up to 15 digits.
-var e164 = regexp.MustCompile(`^\+[1-9][0-9]{6,14}$`)
 
 // CheckoutRequest is a guest's order.
 type CheckoutRequest struct {
@@ -57,33 +53,54 @@ type CheckoutResult struct {
 	PaymentPublicKey string
 }
 
-// validate checks the request's fields, naming them as the API does.
-func (r *CheckoutRequest) validate() error {
+// validate checks the request's fields, naming them as the API does, and
+// puts them in their stored form (trimmed; the phone number in E.164, a
+// national number being read as one of country).
+func (r *CheckoutRequest) validate(country string) error {
 	f := FieldErrors{}
 	if r.PropertyID < 1 {
 		f.Add("property_id", "required")
 	}
+	// Control characters are looked for before spaces are trimmed: some of
+	// them (U+0085) count as spaces.
+	badName, badEmail, badPhone := hasForbiddenChars(r.GuestName, false), hasForbiddenChars(r.GuestEmail, false), hasForbiddenChars(r.GuestPhone, false)
 	r.GuestName = strings.TrimSpace(r.GuestName)
 	switch n := utf8.RuneCountInString(r.GuestName); {
 	case n == 0:
 		f.Add("guest_name", "required")
 	case n > MaxGuestNameLength:
 		f.Add("guest_name", "too_long")
+	case badName:
+		f.Add("guest_name", ReasonInvalidCharacters)
 	}
 	r.GuestEmail = strings.TrimSpace(r.GuestEmail)
-	if r.GuestEmail == "" {
+	switch {
+	case r.GuestEmail == "":
 		f.Add("guest_email", "required")
-	} else if a, err := mail.ParseAddress(r.GuestEmail); err != nil || a.Address != r.GuestEmail || !strings.Contains(a.Address[strings.LastIndex(a.Address, "@"):], ".") {
+	case len(r.GuestEmail) > MaxGuestEmailLength:
+		f.Add("guest_email", "too_long")
+	case badEmail:
+		f.Add("guest_email", ReasonInvalidCharacters)
+	case !validEmail(r.GuestEmail):
 		f.Add("guest_email", "invalid_email")
 	}
-	r.GuestPhone = strings.Join(strings.Fields(r.GuestPhone), "")
-	if r.GuestPhone == "" {
+	switch phone := strings.TrimSpace(r.GuestPhone); {
+	case phone == "":
 		f.Add("guest_phone", "required")
-	} else if !e164.MatchString(r.GuestPhone) {
-		f.Add("guest_phone", "invalid_phone")
+	case badPhone:
+		f.Add("guest_phone", ReasonInvalidCharacters)
+	default:
+		if n, ok := normalizePhone(strings.Join(strings.Fields(phone), ""), country); ok {
+			r.GuestPhone = n
+		} else {
+			f.Add("guest_phone", ReasonInvalidPhone)
+		}
 	}
-	if utf8.RuneCountInString(r.Message) > MaxMessageLength {
+	switch {
+	case utf8.RuneCountInString(r.Message) > MaxMessageLength:
 		f.Add("message", "too_long")
+	case hasForbiddenChars(r.Message, true):
+		f.Add("message", ReasonInvalidCharacters)
 	}
 	if r.Locale != "" && r.Locale != "fr" && r.Locale != "en" {
 		f.Add("locale", "invalid_choice")
@@ -93,6 +110,13 @@ func (r *CheckoutRequest) validate() error {
 	}
 	r.Stay.validateShape(f)
 	return f.Err()
+}
+
+// validEmail reports whether s is a bare address (no display name) whose
+// domain has a dot.
+func validEmail(s string) bool {
+	a, err := mail.ParseAddress(s)
+	return err == nil && a.Address == s && strings.Contains(a.Address[strings.LastIndex(a.Address, "@"):], ".")
 }
 
 // hash identifies the request for idempotency: the same key with another
@@ -115,11 +139,11 @@ func (r CheckoutRequest) hash() string {
 // reused with another request, or still in progress),
 // CodePaymentUnavailable.
 func (s *Service) Checkout(ctx context.Context, slug string, r CheckoutRequest) (*CheckoutResult, error) {
-	if err := r.validate(); err != nil {
-		return nil, err
-	}
 	org, err := s.Organization(ctx, slug)
 	if err != nil {
+		return nil, err
+	}
+	if err := r.validate(org.Country); err != nil {
 		return nil, err
 	}
 	now := s.clock.Now()
@@ -140,7 +164,7 @@ func (s *Service) Checkout(ctx context.Context, slug string, r CheckoutRequest) 
 	if err := checkRules(org, p, r.Stay, s.today(org, now)); err != nil {
 		return nil, err
 	}
-	q, c, err := s.price(ctx, org, p, QuoteRequest{Stay: r.Stay, CouponCode: r.CouponCode}, now)
+	q, c, err := s.price(ctx, org, p, QuoteRequest{Stay: r.Stay, CouponCode: r.CouponCode, Locale: r.Locale}, now)
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,9 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+	"golang.org/x/text/language"
 
+	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/pricing"
 )
 
@@ -16,6 +18,12 @@ const (
 	DefaultLocale           = "fr"
 	DefaultHoldMinutes      = 30
 	DefaultRequestHoldHours = 48
+	DefaultCountry          = "FR"
+	// DefaultBookingHorizonDays is how far ahead a stay may end: two years.
+	DefaultBookingHorizonDays = 730
+	// MaxBookingHorizonDays bounds the horizon an organisation may set, so
+	// that no stay or calendar day ever leaves the four-digit years.
+	MaxBookingHorizonDays = 3650
 )
 
 // slugPattern is the shape of an organisation slug.
@@ -61,6 +69,13 @@ type Organization struct {
 	AllowedOrigins []string `json:"allowed_origins,omitempty"`
 	// PublicEngineEnabled: when false the public API answers 404.
 	PublicEngineEnabled bool `json:"public_engine_enabled"`
+	// Country is the ISO 3166-1 alpha-2 code (upper case) of the country
+	// the organisation works in: guests' national phone numbers are read as
+	// numbers of this country.
+	Country string `json:"country"`
+	// BookingHorizonDays is how many days after today a stay may end at the
+	// latest; the calendar shows later days as unavailable.
+	BookingHorizonDays int `json:"booking_horizon_days"`
 }
 
 // WithDefaults returns o with empty settings set to their defaults.
@@ -82,6 +97,12 @@ func (o Organization) WithDefaults() Organization {
 	}
 	if o.RequestHoldHours == 0 {
 		o.RequestHoldHours = DefaultRequestHoldHours
+	}
+	if o.Country == "" {
+		o.Country = DefaultCountry
+	}
+	if o.BookingHorizonDays == 0 {
+		o.BookingHorizonDays = DefaultBookingHorizonDays
 	}
 	return o
 }
@@ -128,7 +149,32 @@ func (o Organization) Validate() error {
 	if o.MaxStayNights != nil && (*o.MaxStayNights < 1 || (o.MinStayNights != nil && *o.MaxStayNights < *o.MinStayNights)) {
 		f.Add("max_stay_nights", "out_of_range")
 	}
+	if !ValidCountry(o.Country) {
+		f.Add("country", "invalid_country")
+	}
+	if o.BookingHorizonDays < 1 || o.BookingHorizonDays > MaxBookingHorizonDays {
+		f.Add("booking_horizon_days", "out_of_range")
+	}
 	return f.Err()
+}
+
+// ValidCountry reports whether c is an ISO 3166-1 alpha-2 country code in
+// upper case, such as "FR" (not a macro-region nor a private-use code).
+func ValidCountry(c string) bool {
+	if len(c) != 2 || c[0] < 'A' || c[0] > 'Z' || c[1] < 'A' || c[1] > 'Z' {
+		return false
+	}
+	r, err := language.ParseRegion(c)
+	return err == nil && r.IsCountry() && r.String() == c
+}
+
+// horizon returns the last day a stay may end on, given today.
+func (o Organization) horizon(today civil.Date) civil.Date {
+	days := o.BookingHorizonDays
+	if days < 1 || days > MaxBookingHorizonDays {
+		days = DefaultBookingHorizonDays
+	}
+	return today.AddDays(days)
 }
 
 // Location returns the organisation's time zone (UTC if it cannot be loaded,

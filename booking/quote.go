@@ -18,6 +18,9 @@ type QuoteRequest struct {
 	Stay
 	// CouponCode, when not empty, must apply to the stay.
 	CouponCode string
+	// Locale ("fr" or "en") is the language of the lines' labels; empty
+	// means the organisation's default.
+	Locale string
 }
 
 // Quote prices a stay, enforcing the stay rules and availability. Errors:
@@ -71,6 +74,7 @@ func (s *Service) price(ctx context.Context, org *Organization, p *Property, r Q
 		return pricing.Quote{}, nil, fmt.Errorf("price stay at property %d: %w", p.ID, err)
 	}
 	if r.CouponCode == "" {
+		labelQuote(&q, org, p, r.Locale)
 		return q, nil, nil
 	}
 	c, err := s.applicableCoupon(ctx, org, r.CouponCode, coupon.Use{
@@ -84,6 +88,7 @@ func (s *Service) price(ctx context.Context, org *Organization, p *Property, r Q
 	if q, err = pricing.Compute(in); err != nil {
 		return pricing.Quote{}, nil, fmt.Errorf("price stay with coupon at property %d: %w", p.ID, err)
 	}
+	labelQuote(&q, org, p, r.Locale)
 	return q, c, nil
 }
 
@@ -133,11 +138,15 @@ func couponError(err error) error {
 type CouponCheck struct {
 	Code string
 	// PropertyID, CheckIn, CheckOut and Guests are optional; with a
-	// property and both dates the discount amount is computed.
+	// property and both dates the discount amount is computed. A stay given
+	// obeys the rules of a quote: both dates, in order, check-in not past,
+	// check-out within the booking horizon and, with a property, its stay
+	// limits and party size.
 	PropertyID int64
 	CheckIn    civil.Date
 	CheckOut   civil.Date
-	Guests     int
+	// Guests is the party size; zero means one guest.
+	Guests int
 }
 
 // CouponResult says how a valid coupon discounts.
@@ -151,16 +160,28 @@ type CouponResult struct {
 	DiscountAmount *decimal.Decimal
 }
 
+// stay returns the stay a check is for, and whether dates were given.
+func (r CouponCheck) stay() (Stay, bool) {
+	st := Stay{CheckIn: r.CheckIn, CheckOut: r.CheckOut, Guests: r.Guests}
+	if st.Guests == 0 {
+		st.Guests = 1
+	}
+	return st, !r.CheckIn.IsZero() || !r.CheckOut.IsZero()
+}
+
 // ValidateCoupon checks a coupon code before checkout. Errors: CodeInvalid,
-// CodeNotFound (organisation or property), CodeCouponNotFound and the codes
-// of package coupon.
+// CodeNotFound (organisation or property), the stay rule codes (when a stay
+// is given), CodeCouponNotFound and the codes of package coupon.
 func (s *Service) ValidateCoupon(ctx context.Context, slug string, r CouponCheck) (*CouponResult, error) {
 	f := FieldErrors{}
 	if coupon.Normalize(r.Code) == "" {
 		f.Add("code", "required")
 	}
-	if !r.CheckIn.IsZero() && !r.CheckOut.IsZero() && !r.CheckIn.Before(r.CheckOut) {
-		f.Add("check_out", "after_check_in")
+	st, dated := r.stay()
+	if dated {
+		st.validateShape(f)
+	} else if st.Guests < 1 {
+		f.Add("guests_count", "min_one")
 	}
 	if err := f.Err(); err != nil {
 		return nil, err
@@ -170,23 +191,33 @@ func (s *Service) ValidateCoupon(ctx context.Context, slug string, r CouponCheck
 		return nil, err
 	}
 	now := s.clock.Now()
+	today := s.today(org, now)
+	if dated {
+		if err := checkDates(org, st, today); err != nil {
+			return nil, err
+		}
+	}
 	// Stay conditions (dates, nights, amount) are checked only when the
 	// stay can be priced: a property and both dates.
-	use := coupon.Use{Today: s.today(org, now), PropertyID: r.PropertyID}
+	use := coupon.Use{Today: today, PropertyID: r.PropertyID}
 	var base *pricing.Quote
 	if r.PropertyID != 0 {
 		p, err := s.bookableProperty(ctx, org, r.PropertyID)
 		if err != nil {
 			return nil, err
 		}
-		if !r.CheckIn.IsZero() && !r.CheckOut.IsZero() {
-			st := Stay{CheckIn: r.CheckIn, CheckOut: r.CheckOut, Guests: max(r.Guests, 1)}
-			q, err := pricing.Compute(pricingStay(org, p, st, use.Today))
+		if dated {
+			if err := checkRules(org, p, st, today); err != nil {
+				return nil, err
+			}
+			q, err := pricing.Compute(pricingStay(org, p, st, today))
 			if err != nil {
 				return nil, fmt.Errorf("price stay for coupon: %w", err)
 			}
 			base = &q
 			use.CheckIn, use.Nights, use.Amount = r.CheckIn, q.Nights, q.CouponBase
+		} else if st.Guests > p.MaxGuests {
+			return nil, errMaxGuests(p.MaxGuests)
 		}
 	}
 	c, err := s.applicableCoupon(ctx, org, r.Code, use, now)

@@ -3,6 +3,7 @@ package booking_test
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -32,6 +33,13 @@ func TestOrganizationValidate(t *testing.T) {
 		{"DepositOver100", func(o *booking.Organization) { o.DepositPercent = dec("101") }, "deposit_percent"},
 		{"RequestHoldPastAuthorisation", func(o *booking.Organization) { o.RequestHoldHours = 169 }, "request_hold_hours"},
 		{"MaxBelowMin", func(o *booking.Organization) { o.MinStayNights, o.MaxStayNights = ptr(5), ptr(3) }, "max_stay_nights"},
+		{"CountryOK", func(o *booking.Organization) { o.Country = "GB" }, ""},
+		{"CountryLowerCase", func(o *booking.Organization) { o.Country = "fr" }, "country"},
+		{"CountryUnknown", func(o *booking.Organization) { o.Country = "ZZ" }, "country"},
+		{"CountryNotAlpha2", func(o *booking.Organization) { o.Country = "FRA" }, "country"},
+		{"CountryMissing", func(o *booking.Organization) { o.Country = "" }, "country"},
+		{"HorizonZero", func(o *booking.Organization) { o.BookingHorizonDays = 0 }, "booking_horizon_days"},
+		{"HorizonTooFar", func(o *booking.Organization) { o.BookingHorizonDays = booking.MaxBookingHorizonDays + 1 }, "booking_horizon_days"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -195,5 +203,121 @@ func TestWebhookWithBadSignatureIsInvalid(t *testing.T) {
 	}
 	if got := e.status(t, "demo", res.Booking.Token); got != booking.StatusConfirmed {
 		t.Fatalf("status = %s, want confirmed", got)
+	}
+}
+
+func TestOrganizationDefaultsCountryAndHorizon(t *testing.T) {
+	o := booking.Organization{}.WithDefaults()
+	if o.Country != "FR" || o.BookingHorizonDays != 730 {
+		t.Errorf("Country, BookingHorizonDays = %q, %d; want FR, 730", o.Country, o.BookingHorizonDays)
+	}
+}
+
+// TestCheckoutGuestDetails: what validate refuses in a guest's details and
+// the form it stores them in. The organisation is in France.
+func TestCheckoutGuestDetails(t *testing.T) {
+	tests := []struct {
+		name  string
+		edit  func(r *booking.CheckoutRequest)
+		field string // "" = accepted
+		code  string
+		phone string // stored phone when accepted
+	}{
+		{"E164", func(r *booking.CheckoutRequest) { r.GuestPhone = "+33612345678" }, "", "", "+33612345678"},
+		{"NationalFrench", func(r *booking.CheckoutRequest) { r.GuestPhone = "06 12 34 56 78" }, "", "", "+33612345678"},
+		{"NationalWithParentheses", func(r *booking.CheckoutRequest) { r.GuestPhone = "(0)6-12-34-56-78" }, "", "", "+33612345678"},
+		{"ForeignE164", func(r *booking.CheckoutRequest) { r.GuestPhone = "+49 30 901820" }, "", "", "+4930901820"},
+		{"PhoneTooShort", func(r *booking.CheckoutRequest) { r.GuestPhone = "06 12" }, "guest_phone", "invalid_phone", ""},
+		{"PhoneTwoPlus", func(r *booking.CheckoutRequest) { r.GuestPhone = "++33612345678" }, "guest_phone", "invalid_phone", ""},
+		{"PhoneESC", func(r *booking.CheckoutRequest) { r.GuestPhone = "+336\x1b12345678" }, "guest_phone", "invalid_characters", ""},
+		{"NameBidiOverride", func(r *booking.CheckoutRequest) { r.GuestName = "Camille \u202eniloM" }, "guest_name", "invalid_characters", ""},
+		{"NameZeroWidthJoinerLikeFormat", func(r *booking.CheckoutRequest) { r.GuestName = "Camille\u2067" }, "guest_name", "invalid_characters", ""},
+		{"NameNEL", func(r *booking.CheckoutRequest) { r.GuestName = "Camille\u0085" }, "guest_name", "invalid_characters", ""},
+		{"NameAccentsOK", func(r *booking.CheckoutRequest) { r.GuestName = "Camille Hélène D'Aubigné" }, "", "", "+33612345678"},
+		{"EmailNUL", func(r *booking.CheckoutRequest) { r.GuestEmail = "camille\x00@example.com" }, "guest_email", "invalid_characters", ""},
+		{"EmailAt254", func(r *booking.CheckoutRequest) {
+			r.GuestEmail = strings.Repeat("c", 64) + "@" + strings.Repeat("d", 185) + ".com"
+		}, "", "", "+33612345678"},
+		{"EmailAt255", func(r *booking.CheckoutRequest) {
+			r.GuestEmail = strings.Repeat("c", 64) + "@" + strings.Repeat("d", 186) + ".com"
+		}, "guest_email", "too_long", ""},
+		{"MessageLineBreaksOK", func(r *booking.CheckoutRequest) { r.Message = "a\nb\r\n\tc" }, "", "", "+33612345678"},
+		{"MessageC1", func(r *booking.CheckoutRequest) { r.Message = "a\u009bb" }, "message", "invalid_characters", ""},
+		{"MessageRLM", func(r *booking.CheckoutRequest) { r.Message = "a\u200fb" }, "message", "invalid_characters", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			r := e.order("demo")
+			r.GuestPhone = "+33612345678"
+			tt.edit(&r)
+			res, err := e.svc.Checkout(context.Background(), "demo", r)
+			if tt.field == "" {
+				if err != nil {
+					t.Fatalf("err = %v, want none", err)
+				}
+				if res.Booking.GuestPhone != tt.phone {
+					t.Errorf("stored phone = %q, want %q", res.Booking.GuestPhone, tt.phone)
+				}
+				return
+			}
+			var be *booking.Error
+			if !errorsAs(err, &be) || be.Code != booking.CodeInvalid || !slices.Equal(be.Fields[tt.field], []string{tt.code}) {
+				t.Fatalf("err = %v, want invalid %s: %s", err, tt.field, tt.code)
+			}
+		})
+	}
+}
+
+// TestStayRulesOfTheHorizon: a stay may end on today + BookingHorizonDays,
+// not a day later, at quote, checkout and coupon validation alike.
+func TestStayRulesOfTheHorizon(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	today := civil.Today(e.clock.Now(), booking.Organization{Timezone: booking.DefaultTimezone}.Location())
+	last := today.AddDays(booking.DefaultBookingHorizonDays)
+	ok := booking.Stay{CheckIn: last.AddDays(-3), CheckOut: last, Guests: 2}
+	if _, err := e.svc.Quote(ctx, "demo", e.property["demo"], booking.QuoteRequest{Stay: ok}); err != nil {
+		t.Fatalf("quote ending on the horizon: %v", err)
+	}
+	late := booking.Stay{CheckIn: last.AddDays(-2), CheckOut: last.AddDays(1), Guests: 2}
+	_, err := e.svc.Quote(ctx, "demo", e.property["demo"], booking.QuoteRequest{Stay: late})
+	wantCode(t, err, booking.CodeBeyondHorizon)
+	r := e.order("demo")
+	r.Stay = late
+	_, err = e.svc.Checkout(ctx, "demo", r)
+	wantCode(t, err, booking.CodeBeyondHorizon)
+	_, err = e.svc.ValidateCoupon(ctx, "demo", booking.CouponCheck{Code: "WELCOME10", CheckIn: late.CheckIn, CheckOut: late.CheckOut})
+	wantCode(t, err, booking.CodeBeyondHorizon)
+}
+
+// TestValidateCouponAppliesStayRules: a stay given to ValidateCoupon obeys
+// the rules of a quote.
+func TestValidateCouponAppliesStayRules(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	in, out := civil.MustParse("2026-06-08"), civil.MustParse("2026-06-11")
+	tests := []struct {
+		name  string
+		check booking.CouponCheck
+		code  string
+	}{
+		{"NegativeGuests", booking.CouponCheck{Guests: -1}, booking.CodeInvalid},
+		{"TooManyGuests", booking.CouponCheck{CheckIn: in, CheckOut: out, Guests: 5, PropertyID: -1}, booking.CodeMaxGuests},
+		{"CheckOutMissing", booking.CouponCheck{CheckIn: in}, booking.CodeInvalid},
+		{"Reversed", booking.CouponCheck{CheckIn: out, CheckOut: in}, booking.CodeInvalid},
+		{"Past", booking.CouponCheck{CheckIn: civil.MustParse("2026-01-01"), CheckOut: civil.MustParse("2026-01-04")}, booking.CodeCheckInPast},
+		{"TooShort", booking.CouponCheck{CheckIn: in, CheckOut: in.AddDays(1), PropertyID: -1}, booking.CodeMinStay},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := tt.check
+			c.Code = "WELCOME10"
+			if c.PropertyID == -1 {
+				c.PropertyID = e.property["demo"]
+			}
+			_, err := e.svc.ValidateCoupon(ctx, "demo", c)
+			wantCode(t, err, tt.code)
+		})
 	}
 }

@@ -12,6 +12,9 @@ const (
 	CodeMinStay     = "min_stay"      // fewer nights than the minimum
 	CodeMaxStay     = "max_stay"      // more nights than the maximum
 	CodeMaxGuests   = "max_guests"    // more guests than the property takes
+	// CodeBeyondHorizon: the stay ends after the organisation's booking
+	// horizon (Organization.BookingHorizonDays after today).
+	CodeBeyondHorizon = "beyond_horizon"
 )
 
 // MaxNights is the longest stay staykit prices, whatever the configuration
@@ -52,9 +55,8 @@ func checkRules(org *Organization, p *Property, st Stay, today civil.Date) error
 	if err := f.Err(); err != nil {
 		return err
 	}
-	if st.CheckIn.Before(today) {
-		return &Error{Code: CodeCheckInPast, Message: "The check-in date is in the past.",
-			Params: map[string]string{"today": today.String()}}
+	if err := checkDates(org, st, today); err != nil {
+		return err
 	}
 	nights := st.Range().Nights()
 	minN, maxN := p.StayLimits(*org, st.CheckIn)
@@ -70,8 +72,28 @@ func checkRules(org *Organization, p *Property, st Stay, today civil.Date) error
 			Params: map[string]string{"max": strconv.Itoa(maxN)}}
 	}
 	if st.Guests > p.MaxGuests {
-		return &Error{Code: CodeMaxGuests, Message: "This property takes at most " + strconv.Itoa(p.MaxGuests) + " guests.",
-			Params: map[string]string{"max": strconv.Itoa(p.MaxGuests)}}
+		return errMaxGuests(p.MaxGuests)
+	}
+	return nil
+}
+
+// errMaxGuests is the error for a party larger than a property takes.
+func errMaxGuests(max int) error {
+	return &Error{Code: CodeMaxGuests, Message: "This property takes at most " + strconv.Itoa(max) + " guests.",
+		Params: map[string]string{"max": strconv.Itoa(max)}}
+}
+
+// checkDates enforces the rules on dates that need no property: check-in
+// not before today, check-out not after the booking horizon. st has a valid
+// shape.
+func checkDates(org *Organization, st Stay, today civil.Date) error {
+	if st.CheckIn.Before(today) {
+		return &Error{Code: CodeCheckInPast, Message: "The check-in date is in the past.",
+			Params: map[string]string{"today": today.String()}}
+	}
+	if last := org.horizon(today); st.CheckOut.After(last) {
+		return &Error{Code: CodeBeyondHorizon, Message: "Bookings are open for stays ending on " + last.String() + " at the latest.",
+			Params: map[string]string{"date": last.String()}}
 	}
 	return nil
 }

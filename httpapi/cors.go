@@ -131,6 +131,12 @@ func (h *handler) originGate(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
+		if len(values) > 1 {
+			// Two Origin headers: no browser sends that, and rs/cors would
+			// echo an unchecked one.
+			h.writeError(w, r, st, errOriginNotAllowed())
+			return
+		}
 		origin := ""
 		if len(values) > 0 {
 			origin = values[0]

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
@@ -27,11 +28,16 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	return b, nil
 }
 
-// isJSON reports whether a Content-Type is application/json (parameters
-// such as charset allowed).
+// isJSON reports whether a Content-Type is application/json in UTF-8: no
+// charset, or charset utf-8 in any case. A body declared in another charset
+// would be read as UTF-8 all the same, so it is refused.
 func isJSON(contentType string) bool {
-	mt, _, err := mime.ParseMediaType(contentType)
-	return err == nil && mt == "application/json"
+	mt, params, err := mime.ParseMediaType(contentType)
+	if err != nil || mt != "application/json" {
+		return false
+	}
+	cs, ok := params["charset"]
+	return !ok || strings.EqualFold(cs, "utf-8")
 }
 
 // decodeObject reads a JSON object body. With optional, an empty body is
@@ -135,6 +141,21 @@ func (o *object) int(name string) int {
 		return 0
 	}
 	return int(n)
+}
+
+// count reads an optional count field: absent is 0 (the default), and a
+// given value must be at least 1; null is not a count.
+func (o *object) count(name string) int {
+	if v, ok := o.fields[name]; ok && string(v) == "null" {
+		o.errs.Add(name, "invalid_type")
+		return 0
+	}
+	_, present := o.fields[name]
+	n := o.int(name)
+	if present && n < 1 && o.errs[name] == nil {
+		o.errs.Add(name, "min_one")
+	}
+	return n
 }
 
 // id reads an identifier field: an integer of at least 1.

@@ -191,9 +191,14 @@ func (h *handler) serve(rt route) http.Handler {
 	if rt.org {
 		next = h.originGate(h.cors.Handler(next))
 	}
+	private := rt.name == RouteCheckout || rt.name == RouteBooking || rt.name == RouteConfirm
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		st := stateOf(r)
 		st.route = rt.name
+		if private {
+			// Guest data: no cache, shared or private, may keep it.
+			w.Header().Set("Cache-Control", "no-store")
+		}
 		if rt.org {
 			st.slug = r.PathValue("org_slug")
 		}

@@ -81,7 +81,7 @@ func TestFieldMessagesInEnglish(t *testing.T) {
 	r := e.do(call{method: "POST", path: villa + "/checkout?locale=en", body: `{"guest_email":"nope","guest_phone":"12","locale":"de","message":""}`})
 	want := map[string]string{
 		"guest_email": "This e-mail address is not valid.",
-		"guest_phone": "Enter a phone number in international format, such as +33612345678.",
+		"guest_phone": "Enter a valid phone number, such as +33612345678.",
 		"locale":      "Choose fr or en.",
 		"guest_name":  "This field is required.",
 	}

@@ -69,6 +69,9 @@ var byCode = map[string][]variant{
 	booking.CodeCheckInPast: {{text: text{
 		fr: "La date d'arrivée est déjà passée.",
 		en: "The check-in date is in the past."}}},
+	booking.CodeBeyondHorizon: {{text: text{
+		fr: "Les réservations sont ouvertes pour des séjours se terminant au plus tard le {date}.",
+		en: "Bookings are open for stays ending on {date} at the latest."}}},
 	booking.CodeMinStay: {{text: text{
 		fr: "Ce séjour est plus court que le minimum de {min} nuits.",
 		en: "This stay is shorter than the minimum of {min} nights."}}},
@@ -212,8 +215,11 @@ var fieldReasons = map[string]text{
 		fr: "Cette adresse e-mail n'est pas valide.",
 		en: "This e-mail address is not valid."},
 	"invalid_phone": {
-		fr: "Saisissez un numéro de téléphone au format international, par exemple +33612345678.",
-		en: "Enter a phone number in international format, such as +33612345678."},
+		fr: "Saisissez un numéro de téléphone valide, par exemple 06 12 34 56 78 ou +33612345678.",
+		en: "Enter a valid phone number, such as +33612345678."},
+	booking.ReasonInvalidCharacters: {
+		fr: "Cette valeur contient des caractères de contrôle ou invisibles qui ne sont pas acceptés.",
+		en: "This value contains control or invisible characters, which are not accepted."},
 	"too_long": {
 		fr: "Cette valeur est trop longue.",
 		en: "This value is too long."},
@@ -248,6 +254,12 @@ var fieldSpecific = map[string]text{
 	"guest_name/too_long": {
 		fr: "Le nom ne doit pas dépasser 200 caractères.",
 		en: "The name must be 200 characters at most."},
+	"guest_email/too_long": {
+		fr: "L'adresse e-mail ne doit pas dépasser 254 caractères.",
+		en: "The e-mail address must be 254 characters at most."},
+	"from/out_of_range": {
+		fr: "Ce calendrier irait au-delà de l'an 9999.",
+		en: "This calendar would run past the year 9999."},
 	"message/too_long": {
 		fr: "Le message ne doit pas dépasser 2000 caractères.",
 		en: "The message must be 2000 characters at most."},

@@ -29,6 +29,8 @@ type reqState struct {
 	orgLoaded bool
 	// originAllowed is the origin check's verdict, read by rs/cors.
 	originAllowed bool
+	// canceled: the client went away before the answer was written.
+	canceled bool
 }
 
 type stateKey struct{}
@@ -60,6 +62,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr.Set("X-Service-API-Version", "v1")
 	hdr.Set("Content-Type", contentTypeJSON)
 	hdr.Set("X-Request-ID", st.id)
+	hdr.Set("X-Content-Type-Options", "nosniff")
 	rec := &recorder{ResponseWriter: w}
 	r = r.WithContext(context.WithValue(r.Context(), stateKey{}, st))
 
@@ -100,9 +103,15 @@ func cleanPath(p string) bool {
 	return c == p
 }
 
+// statusClientClosed is the status logged for a request whose client went
+// away before it was answered (nginx's 499); nobody receives it.
+const statusClientClosed = 499
+
 func (h *handler) logRequest(r *http.Request, status int, d time.Duration, st *reqState) {
 	level := slog.LevelInfo
-	if status >= 500 {
+	if st.canceled {
+		status = statusClientClosed
+	} else if status >= 500 {
 		level = slog.LevelError
 	}
 	h.log.LogAttrs(r.Context(), level, "http request",

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -47,6 +48,7 @@ var statusOf = map[string]int{
 	booking.CodeMinStay:             http.StatusUnprocessableEntity,
 	booking.CodeMaxStay:             http.StatusUnprocessableEntity,
 	booking.CodeMaxGuests:           http.StatusUnprocessableEntity,
+	booking.CodeBeyondHorizon:       http.StatusUnprocessableEntity,
 	booking.CodeUnavailable:         http.StatusUnprocessableEntity,
 	booking.CodePaymentNotConfirmed: http.StatusUnprocessableEntity,
 	booking.CodePaymentLate:         http.StatusUnprocessableEntity,
@@ -123,6 +125,13 @@ func (h *handler) writeError(w http.ResponseWriter, r *http.Request, st *reqStat
 		e = &booking.Error{Code: booking.CodeInternal, Err: err}
 	}
 	status := httpStatus(e.Code)
+	if status >= 500 && errors.Is(r.Context().Err(), context.Canceled) {
+		// The client hung up and its request was cut short: not a fault
+		// of ours, and nobody is left to answer.
+		st.canceled = true
+		h.log.InfoContext(r.Context(), "client canceled request", "request_id", st.id, "route", st.route, "err", err)
+		return
+	}
 	if status >= 500 {
 		h.log.ErrorContext(r.Context(), "request failed", "request_id", st.id, "route", st.route,
 			"code", e.Code, "status", status, "err", err)

@@ -78,6 +78,7 @@ func (h *handler) price(_ http.ResponseWriter, r *http.Request, st *reqState) (i
 			Guests:   queryInt(q, "guests_count", 1, errs),
 		},
 		CouponCode: q.Get("coupon_code"),
+		Locale:     h.locale(r, st),
 	}
 	if err := errs.Err(); err != nil {
 		return 0, nil, err
@@ -100,7 +101,7 @@ func (h *handler) validateCoupon(w http.ResponseWriter, r *http.Request, st *req
 		PropertyID: o.id("property_id"),
 		CheckIn:    o.date("check_in"),
 		CheckOut:   o.date("check_out"),
-		Guests:     o.int("guests_count"),
+		Guests:     o.count("guests_count"),
 	}
 	if err := o.err(); err != nil {
 		return 0, nil, err
@@ -135,6 +136,11 @@ func (h *handler) checkout(w http.ResponseWriter, r *http.Request, st *reqState)
 	}
 	if err := o.err(); err != nil {
 		return 0, nil, err
+	}
+	if req.Locale == "" {
+		// The booking (and its quote's labels) speak the guest's language:
+		// ?locale= or Accept-Language, else the organisation's default.
+		req.Locale = requestLocale(r)
 	}
 	res, err := h.svc.Checkout(r.Context(), st.slug, req)
 	if err != nil {

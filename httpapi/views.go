@@ -86,6 +86,10 @@ type orgSettings struct {
 	MaxStayNights *int              `json:"max_stay_nights"`
 	Currency      string            `json:"currency"`
 	Timezone      string            `json:"timezone"`
+	// Country reads guests' national phone numbers; the horizon is how
+	// many days after today a stay may end.
+	Country            string `json:"country"`
+	BookingHorizonDays int    `json:"booking_horizon_days"`
 }
 
 func newConfigView(c *booking.Config) configView {
@@ -100,6 +104,7 @@ func newConfigView(c *booking.Config) configView {
 			PaymentMode: string(o.PaymentMode), DefaultLocale: o.DefaultLocale, Branding: branding,
 			TermsURL: optString(o.TermsURL), MinStayNights: optInt(o.MinStayNights), MaxStayNights: optInt(o.MaxStayNights),
 			Currency: o.Currency, Timezone: o.Timezone,
+			Country: o.Country, BookingHorizonDays: o.BookingHorizonDays,
 		},
 		PaymentPublicKey: c.PaymentPublicKey,
 	}

@@ -28,6 +28,8 @@
 //	      "max_stay_nights": 28,
 //	      "hold_minutes": 30,                  // unpaid checkout hold, default 30
 //	      "request_hold_hours": 48,            // request-mode hold, default 48, at most 168
+//	      "country": "FR",                     // ISO 3166-1 alpha-2, default FR: guests' national phone numbers
+//	      "booking_horizon_days": 730,         // a stay ends at most this many days ahead, default 730, at most 3650
 //	      "branding": {"primary_color": "#0f766e"},
 //	      "terms_url": "https://…/terms",
 //	      "custom_domain": "villa-soleil.fr",  // allows https://villa-soleil.fr and www.

@@ -29,6 +29,8 @@ type orgJSON struct {
 	MaxStayNights       *int                `json:"max_stay_nights"`
 	HoldMinutes         int                 `json:"hold_minutes"`
 	RequestHoldHours    int                 `json:"request_hold_hours"`
+	Country             string              `json:"country"`
+	BookingHorizonDays  int                 `json:"booking_horizon_days"`
 	Branding            map[string]string   `json:"branding"`
 	TermsURL            string              `json:"terms_url"`
 	CustomDomain        string              `json:"custom_domain"`

@@ -117,8 +117,10 @@ func parseOrg(c *checker, path string, o orgJSON, now time.Time) orgEntry {
 		BalanceDueDays: o.BalanceDueDays, HoldMinutes: o.HoldMinutes, RequestHoldHours: o.RequestHoldHours,
 		CustomDomain: o.CustomDomain, AllowedOrigins: o.AllowedOrigins,
 		PublicEngineEnabled: o.PublicEngineEnabled == nil || *o.PublicEngineEnabled,
+		Country:             o.Country, BookingHorizonDays: o.BookingHorizonDays,
 	}.WithDefaults()
 	org.Currency = strings.ToUpper(org.Currency)
+	org.Country = strings.ToUpper(org.Country)
 	c.validation(path, org.Validate())
 	for j, origin := range o.AllowedOrigins {
 		if !validOrigin(origin) {

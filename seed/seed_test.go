@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -62,7 +63,7 @@ func TestLoadFileStoresEveryField(t *testing.T) {
 		MinStayNights: ptr(3), MaxStayNights: ptr(21), Currency: "EUR", Timezone: "Europe/Paris",
 		DepositPercent: dec("30"), BalanceDueDays: 21, HoldMinutes: 20, RequestHoldHours: 24,
 		CustomDomain: "villa-soleil.fr", AllowedOrigins: []string{"http://localhost:3000", "https://preview.example.com"},
-		PublicEngineEnabled: true,
+		PublicEngineEnabled: true, Country: "BE", BookingHorizonDays: 365,
 	}
 	if !org.DepositPercent.Equal(wantOrg.DepositPercent) {
 		t.Errorf("deposit_percent = %s, want 30", org.DepositPercent)
@@ -79,7 +80,7 @@ func TestLoadFileStoresEveryField(t *testing.T) {
 	if hidden.PublicEngineEnabled {
 		t.Error("hidden: public_engine_enabled = true, want false as the file says")
 	}
-	if got, want := hidden.Currency+" "+hidden.Timezone+" "+hidden.DefaultLocale+" "+string(hidden.PaymentMode), "EUR Europe/Paris fr full"; got != want {
+	if got, want := hidden.Currency+" "+hidden.Timezone+" "+hidden.DefaultLocale+" "+string(hidden.PaymentMode)+" "+hidden.Country+" "+strconv.Itoa(hidden.BookingHorizonDays), "EUR Europe/Paris fr full FR 730"; got != want {
 		t.Errorf("hidden defaults = %q, want %q", got, want)
 	}
 
@@ -250,8 +251,10 @@ func TestLoadReportsProblemsWithTheirPath(t *testing.T) {
 		},
 		{
 			name: "organisation rules",
-			doc:  `{"organizations": [{"slug": "Bad Slug", "payment_mode": "deposit", "default_locale": "de", "currency": "XYZ", "timezone": "Mars/Base", "min_stay_nights": 0}]}`,
+			doc:  `{"organizations": [{"slug": "Bad Slug", "payment_mode": "deposit", "default_locale": "de", "currency": "XYZ", "timezone": "Mars/Base", "min_stay_nights": 0, "country": "France", "booking_horizon_days": -1}]}`,
 			want: []string{
+				"organizations[0].booking_horizon_days: out_of_range",
+				"organizations[0].country: invalid_country",
 				"organizations[0].currency: invalid_currency",
 				"organizations[0].default_locale: invalid_choice",
 				"organizations[0].deposit_percent: required",

@@ -18,7 +18,7 @@ import (
 const organizationColumns = `id, slug, name, logo, payment_mode, default_locale, branding,
 	terms_url, min_stay_nights, max_stay_nights, currency, timezone, deposit_percent,
 	balance_due_days, hold_minutes, request_hold_hours, custom_domain, allowed_origins,
-	public_engine_enabled`
+	public_engine_enabled, country, booking_horizon_days`
 
 // params returns the placeholders $from, …, $(from+n-1), comma separated.
 func params(from, n int) string {
@@ -54,7 +54,7 @@ func organizationArgs(o *booking.Organization) ([]any, error) {
 	return []any{o.Slug, o.Name, o.Logo, string(o.PaymentMode), o.DefaultLocale, branding,
 		o.TermsURL, nullInt(o.MinStayNights), nullInt(o.MaxStayNights), o.Currency, o.Timezone,
 		o.DepositPercent, o.BalanceDueDays, o.HoldMinutes, o.RequestHoldHours,
-		o.CustomDomain, origins, o.PublicEngineEnabled}, nil
+		o.CustomDomain, origins, o.PublicEngineEnabled, o.Country, o.BookingHorizonDays}, nil
 }
 
 // organizationSet is the SET list of UPDATE organizations, from $1.
@@ -71,7 +71,7 @@ func scanOrganization(s scanner) (*booking.Organization, error) {
 	if err := s.Scan(&o.ID, &o.Slug, &o.Name, &o.Logo, &mode, &o.DefaultLocale, &branding,
 		&o.TermsURL, &minStay, &maxStay, &o.Currency, &o.Timezone, &deposit,
 		&o.BalanceDueDays, &o.HoldMinutes, &o.RequestHoldHours, &o.CustomDomain, &origins,
-		&o.PublicEngineEnabled); err != nil {
+		&o.PublicEngineEnabled, &o.Country, &o.BookingHorizonDays); err != nil {
 		return nil, err
 	}
 	o.PaymentMode = pricing.PaymentMode(mode)

@@ -13,7 +13,7 @@ import (
 const organizationColumns = `id, slug, name, logo, payment_mode, default_locale, branding,
 	terms_url, min_stay_nights, max_stay_nights, currency, timezone, deposit_percent,
 	balance_due_days, hold_minutes, request_hold_hours, custom_domain, allowed_origins,
-	public_engine_enabled`
+	public_engine_enabled, country, booking_horizon_days`
 
 // organizationArgs returns o's columns after id, in organizationColumns order.
 func organizationArgs(o *booking.Organization) ([]any, error) {
@@ -28,7 +28,7 @@ func organizationArgs(o *booking.Organization) ([]any, error) {
 	return []any{o.Slug, o.Name, o.Logo, string(o.PaymentMode), o.DefaultLocale, branding,
 		o.TermsURL, nullInt(o.MinStayNights), nullInt(o.MaxStayNights), o.Currency, o.Timezone,
 		o.DepositPercent.String(), o.BalanceDueDays, o.HoldMinutes, o.RequestHoldHours,
-		o.CustomDomain, origins, o.PublicEngineEnabled}, nil
+		o.CustomDomain, origins, o.PublicEngineEnabled, o.Country, o.BookingHorizonDays}, nil
 }
 
 func scanOrganization(s scanner) (*booking.Organization, error) {
@@ -41,7 +41,7 @@ func scanOrganization(s scanner) (*booking.Organization, error) {
 	if err := s.Scan(&o.ID, &o.Slug, &o.Name, &o.Logo, &mode, &o.DefaultLocale, &branding,
 		&o.TermsURL, &minStay, &maxStay, &o.Currency, &o.Timezone, &deposit,
 		&o.BalanceDueDays, &o.HoldMinutes, &o.RequestHoldHours, &o.CustomDomain, &origins,
-		&o.PublicEngineEnabled); err != nil {
+		&o.PublicEngineEnabled, &o.Country, &o.BookingHorizonDays); err != nil {
 		return nil, err
 	}
 	o.PaymentMode = pricing.PaymentMode(mode)
@@ -69,7 +69,7 @@ func (db *DB) CreateOrganization(ctx context.Context, o *booking.Organization) e
 	var id int64
 	err = db.inWriteTx(ctx, "create organization", func(tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx, `INSERT INTO organizations (`+organizationColumns+`)
-			VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 			args...).Scan(&id)
 		switch {
 		case isUniqueViolation(err):
@@ -98,7 +98,7 @@ func (db *DB) UpdateOrganization(ctx context.Context, o *booking.Organization) e
 			payment_mode = ?, default_locale = ?, branding = ?, terms_url = ?, min_stay_nights = ?,
 			max_stay_nights = ?, currency = ?, timezone = ?, deposit_percent = ?,
 			balance_due_days = ?, hold_minutes = ?, request_hold_hours = ?, custom_domain = ?,
-			allowed_origins = ?, public_engine_enabled = ?
+			allowed_origins = ?, public_engine_enabled = ?, country = ?, booking_horizon_days = ?
 			WHERE id = ?`, append(args, o.ID)...)
 		switch {
 		case isUniqueViolation(err):

@@ -18,6 +18,9 @@ var organizationScenarios = []scenario{
 		if !got.DepositPercent.Equal(dec("30.5")) {
 			t.Errorf("DepositPercent = %s, want 30.5", got.DepositPercent)
 		}
+		if got.Country != "BE" || got.BookingHorizonDays != 400 {
+			t.Errorf("Country, BookingHorizonDays = %q, %d; want BE, 400", got.Country, got.BookingHorizonDays)
+		}
 	}},
 	{"Organization/ByID", func(t *testing.T, s booking.Store) {
 		newOrg(t, s, "other")
@@ -54,6 +57,7 @@ var organizationScenarios = []scenario{
 		o.Slug, o.Name, o.PaymentMode = "after", "Renamed", pricing.ModeRequest
 		o.MinStayNights, o.Branding, o.PublicEngineEnabled = nil, map[string]string{"x": "y"}, false
 		o.DepositPercent = dec("0")
+		o.Country, o.BookingHorizonDays = "CH", 90
 		must(t, s.UpdateOrganization(t.Context(), o))
 		got, err := s.OrganizationBySlug(t.Context(), "after")
 		must(t, err)

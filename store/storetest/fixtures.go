@@ -78,6 +78,8 @@ func orgFixture(slug string) *booking.Organization {
 		CustomDomain:        slug + ".example.com",
 		AllowedOrigins:      []string{"https://a.example.com", "http://localhost:3000"},
 		PublicEngineEnabled: true,
+		Country:             "BE",
+		BookingHorizonDays:  400,
 	}
 }
 
