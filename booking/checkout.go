@@ -168,6 +168,9 @@ func (s *Service) Checkout(ctx context.Context, slug string, r CheckoutRequest) 
 	if err != nil {
 		return nil, err
 	}
+	if err := s.checkChargeable(q); err != nil {
+		return nil, err
+	}
 	b, err := s.hold(ctx, org, p, r, q, c, hash, now)
 	if err != nil {
 		var conflict *IdempotencyConflict
@@ -251,10 +254,13 @@ func (s *Service) startPayment(ctx context.Context, org *Organization, b *Bookin
 	})
 	if err != nil {
 		s.release(ctx, b)
+		if errors.Is(err, payment.ErrInvalid) {
+			return nil, errNotChargeable(err)
+		}
 		return nil, paymentUnavailable("start", "The payment could not be started. Please try again in a moment.", err)
 	}
 	if err := s.store.SetPaymentIntent(ctx, b.ID, intent.ID, intent.ClientSecret); err != nil {
-		if _, cerr := s.payments.CancelIntent(context.WithoutCancel(ctx), intent.ID); cerr != nil {
+		if _, cerr := s.payments.CancelIntent(context.WithoutCancel(ctx), intent.ID, "release:"+intent.ID); cerr != nil {
 			s.logger.ErrorContext(ctx, "cancel orphan payment intent", "intent", intent.ID, "err", cerr)
 		}
 		s.release(ctx, b)
@@ -262,6 +268,13 @@ func (s *Service) startPayment(ctx context.Context, org *Organization, b *Bookin
 	}
 	b.PaymentIntentID, b.ClientSecret = intent.ID, intent.ClientSecret
 	return &CheckoutResult{Booking: *b, ClientSecret: intent.ClientSecret, PaymentPublicKey: s.payments.PublicKey()}, nil
+}
+
+// errNotChargeable is the provider refusing the amount itself (below its
+// minimum for the currency, not expressible in its units): trying again
+// will not help, so it is not CodePaymentUnavailable.
+func errNotChargeable(cause error) error {
+	return &Error{Code: CodeAmountNotChargeable, Message: "This amount cannot be paid by card online (it is below the payment provider's minimum, or not a payable amount in this currency). Please contact the host.", Err: cause}
 }
 
 // release deletes a booking whose checkout failed, even when the request's

@@ -4,11 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"strings"
 	"time"
 
+	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/pricing"
 )
@@ -21,6 +20,10 @@ const authorizationMargin = time.Hour
 type Details struct {
 	Booking      Booking
 	PropertyName string
+	// Refunded is what went back to the guest; RefundPending what is on
+	// its way back (from the payments ledger).
+	Refunded      Money
+	RefundPending Money
 }
 
 // Booking returns a booking by its token. Errors: CodeNotFound.
@@ -52,7 +55,14 @@ func (s *Service) details(ctx context.Context, b *Booking) (*Details, error) {
 	if err != nil {
 		return nil, fmt.Errorf("find property of booking %d: %w", b.ID, err)
 	}
-	return &Details{Booking: *b, PropertyName: p.Name}, nil
+	entries, err := s.store.LedgerEntries(ctx, b.ID)
+	if err != nil {
+		return nil, fmt.Errorf("read ledger of booking %d: %w", b.ID, err)
+	}
+	sum := ledger.Summarize(entries)
+	return &Details{Booking: *b, PropertyName: p.Name,
+		Refunded:      pricing.FromMinor(sum.Refunded, b.Currency),
+		RefundPending: pricing.FromMinor(sum.RefundPending, b.Currency)}, nil
 }
 
 // ConfirmRequest is sent by the guest's browser once the card step is done.
@@ -107,7 +117,7 @@ func (s *Service) Confirm(ctx context.Context, slug, token string, r ConfirmRequ
 	if err != nil {
 		return nil, paymentUnavailable("check", "The payment could not be checked. Please try again in a moment.", err)
 	}
-	updated, err := s.applyIntent(ctx, org, b, intent, now)
+	updated, err := s.reconcile(ctx, org, b, intent, now)
 	if err != nil {
 		return nil, err
 	}
@@ -147,34 +157,31 @@ func paymentUnavailable(step, message string, cause error) error {
 	return e
 }
 
-// applyIntent moves a pending (or lapsed) booking according to what its
-// payment intent says: succeeded for the expected amount → confirmed;
+// applyIntent moves a pending (or lapsed) booking according to its paid or
+// authorised intent: succeeded for the expected amount → confirmed;
 // authorised in request mode → requested. A payment that arrives after the
 // hold lapsed confirms the booking if its dates are still free, and is
-// returned to the guest otherwise (CodePaymentLate). Confirm and payment
-// events share it; the conditional transition makes it safe to race.
+// returned to the guest otherwise (CodePaymentLate). The conditional
+// transition makes it safe to race; reconcile decides when to call it.
 func (s *Service) applyIntent(ctx context.Context, org *Organization, b *Booking, intent *payment.Intent, now time.Time) (*Booking, error) {
-	want, err := pricing.ToMinor(b.ChargeAmount, b.Currency)
+	ok, err := chargeMatches(b, intent)
 	if err != nil {
-		return nil, fmt.Errorf("convert charge of booking %d: %w", b.ID, err)
+		return nil, err
 	}
-	if intent.ID != b.PaymentIntentID || intent.Amount != want || !strings.EqualFold(intent.Currency, b.Currency) {
+	if !ok {
 		s.logger.WarnContext(ctx, "payment intent does not match booking", "booking_id", b.ID, "intent", intent.ID,
-			"intent_amount", intent.Amount, "want_amount", want, "intent_currency", intent.Currency)
+			"intent_amount", intent.Amount, "intent_currency", intent.Currency)
 		return nil, errNotPaid(b)
 	}
 	t := Transition{From: []Status{StatusPending, StatusExpired}, At: now, ClaimDates: true}
 	kind := ""
 	switch {
 	case b.PaymentMode != pricing.ModeRequest && intent.Status == payment.StatusSucceeded:
-		paid := b.ChargeAmount
+		paid := pricing.FromMinor(intent.AmountReceived, b.Currency)
 		t.To, t.Confirmed, t.PaidAmount, t.ExpiresAt = StatusConfirmed, true, &paid, &time.Time{}
 		kind = NotifyConfirmed
 	case b.PaymentMode == pricing.ModeRequest && intent.Status == payment.StatusAuthorized:
-		expires := now.Add(time.Duration(org.RequestHoldHours) * time.Hour)
-		if limit := intent.Created.Add(MaxAuthorizationHours*time.Hour - authorizationMargin); !intent.Created.IsZero() && limit.Before(expires) {
-			expires = limit
-		}
+		expires := requestHoldEnd(org, intent, now)
 		t.To, t.ExpiresAt = StatusRequested, &expires
 		kind = NotifyRequested
 	default:
@@ -197,32 +204,45 @@ func (s *Service) applyIntent(ctx context.Context, org *Organization, b *Booking
 		if current.Status == t.To {
 			return current, nil
 		}
-		return nil, &Error{Code: CodeBookingClosed, Message: "This booking was " + string(current.Status) + " and can no longer be confirmed.",
-			Params: map[string]string{"status": string(current.Status)}}
+		return nil, errClosedNow(current)
 	case ErrorCode(err) == CodeUnavailable:
 		return nil, s.returnLatePayment(ctx, org, b, intent, now)
 	}
 	return nil, fmt.Errorf("confirm booking %d: %w", b.ID, err)
 }
 
+// requestHoldEnd is when a request waits for the host's answer until: the
+// organisation's request hold, but never past the card authorisation, as
+// the card network set it (capture_before) or, when unknown, the usual
+// seven days from the intent's creation, less a margin so that a host
+// approving at the last minute can still capture.
+func requestHoldEnd(org *Organization, in *payment.Intent, now time.Time) time.Time {
+	expires := now.Add(time.Duration(org.RequestHoldHours) * time.Hour)
+	limit := in.CaptureBefore
+	if limit.IsZero() && !in.Created.IsZero() {
+		limit = in.Created.Add(MaxAuthorizationHours * time.Hour)
+	}
+	if !limit.IsZero() && limit.Add(-authorizationMargin).Before(expires) {
+		expires = limit.Add(-authorizationMargin)
+	}
+	return expires
+}
+
 // returnLatePayment handles money that arrived after the hold lapsed and
-// the dates went to someone else: the payment goes back, the booking
-// expires, and the guest is told.
+// the dates went to someone else: the booking expires and, in the same
+// step, the ledger records the refund (or release) that the worker sends
+// until the provider has it.
 func (s *Service) returnLatePayment(ctx context.Context, org *Organization, b *Booking, intent *payment.Intent, now time.Time) error {
 	ctx = context.WithoutCancel(ctx)
-	var err error
-	if intent.Status == payment.StatusSucceeded {
-		_, err = s.payments.Refund(ctx, intent.ID, 0)
-	} else {
-		_, err = s.payments.CancelIntent(ctx, intent.ID)
-	}
-	if err != nil && !errors.Is(err, payment.ErrState) {
-		s.logger.ErrorContext(ctx, "return late payment", "booking_id", b.ID, "intent", intent.ID, "err", err)
-	}
 	if b.Status == StatusPending {
-		if expired, terr := s.store.Transition(ctx, b.ID, Transition{From: []Status{StatusPending}, To: StatusExpired, At: now}); terr == nil {
+		if expired, err := s.store.Transition(ctx, b.ID, Transition{From: []Status{StatusPending}, To: StatusExpired, At: now}); err == nil {
 			s.notify(ctx, NotifyExpired, org, expired)
+			b = expired
 		}
 	}
-	return &Error{Code: CodePaymentLate, Message: "The payment arrived after the hold on these dates lapsed, and they have been booked since. The payment has been returned."}
+	entries, err := s.store.LedgerEntries(ctx, b.ID)
+	if err != nil {
+		return fmt.Errorf("read ledger of booking %d: %w", b.ID, err)
+	}
+	return s.returnMoney(ctx, org, b, intent, entries, ledger.ReasonLatePayment, now)
 }

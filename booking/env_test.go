@@ -41,10 +41,11 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
+	clock := bookingtest.NewClock(start)
 	e := &env{
 		store:    db,
-		pay:      paymenttest.New(paymenttest.WithClock(func() time.Time { return start })),
-		clock:    bookingtest.NewClock(start),
+		pay:      paymenttest.New(paymenttest.WithClock(clock.Now)),
+		clock:    clock,
 		notified: &bookingtest.Notifier{},
 		property: map[string]int64{},
 	}

@@ -16,6 +16,8 @@ const (
 	CodeBookingClosed       = "booking_closed"        // the booking can no longer change that way
 	CodeConflict            = "conflict"              // idempotency key reuse, or a concurrent change
 	CodePaymentUnavailable  = "payment_unavailable"   // provider failed at checkout
+	CodePaymentProcessing   = "payment_processing"    // the provider is still working on the payment
+	CodeAmountNotChargeable = "amount_not_chargeable" // the provider cannot charge this amount (below its minimum, say)
 	CodeInternal            = "internal"
 	// Coupon codes: CodeCouponNotFound here, the others come from package
 	// coupon (coupon_expired, coupon_exhausted, ...).

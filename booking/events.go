@@ -4,17 +4,22 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/payment"
 )
 
-// HandlePaymentEvent applies a verified provider event: a succeeded or
-// authorised intent drives the same transitions as Confirm, so a guest who
-// closes the tab after paying still gets a confirmed booking; a cancelled
-// intent expires its booking's hold. Each event id is applied once; events
-// about intents staykit does not know are ignored. An error means the event
-// was not applied and the provider should send it again.
+// HandlePaymentEvent applies a verified provider event. Providers neither
+// order nor deduplicate deliveries, so an intent event is a trigger: the
+// intent's current state is read from the provider and reconciled with the
+// booking (see reconcile), whatever the event's snapshot said. A guest who
+// closes the tab after paying still gets a confirmed booking; a late event
+// cannot revive a booking that ended. Refund and dispute events update the
+// ledger and tell the host, refunds made from the provider's dashboard
+// included. Each event id is applied once; events about intents staykit
+// does not know are ignored. An error means the event was not applied and
+// the provider should send it again.
 func (s *Service) HandlePaymentEvent(ctx context.Context, ev payment.Event) error {
-	if ev.Intent == nil || ev.ID == "" {
+	if ev.ID == "" || (ev.Intent == nil && ev.Refund == nil && ev.Dispute == nil) {
 		return nil
 	}
 	done, err := s.store.EventProcessed(ctx, ev.ID)
@@ -34,45 +39,147 @@ func (s *Service) HandlePaymentEvent(ctx context.Context, ev payment.Event) erro
 }
 
 func (s *Service) applyEvent(ctx context.Context, ev payment.Event) error {
-	b, err := s.store.BookingByIntent(ctx, ev.Intent.ID)
+	switch ev.Type {
+	case payment.EventSucceeded, payment.EventAuthorized, payment.EventFailed, payment.EventCanceled:
+		return s.applyIntentEvent(ctx, ev.Intent.ID)
+	case payment.EventRefunded:
+		return s.applyRefundedEvent(ctx, ev)
+	case payment.EventRefundUpdated:
+		return s.applyRefundUpdate(ctx, ev.Refund)
+	case payment.EventDisputed:
+		return s.applyDispute(ctx, ev)
+	}
+	return nil
+}
+
+// eventBooking finds the booking of an intent named by an event; nil when
+// staykit does not know the intent.
+func (s *Service) eventBooking(ctx context.Context, intentID string) (*Organization, *Booking, error) {
+	b, err := s.store.BookingByIntent(ctx, intentID)
 	if err != nil {
 		if ErrorCode(err) == CodeNotFound {
-			return nil
+			return nil, nil, nil
 		}
-		return fmt.Errorf("find booking of intent %s: %w", ev.Intent.ID, err)
+		return nil, nil, fmt.Errorf("find booking of intent %s: %w", intentID, err)
 	}
 	org, err := s.organizationByID(ctx, b.OrgID)
 	if err != nil {
+		return nil, nil, err
+	}
+	return org, b, nil
+}
+
+func (s *Service) applyIntentEvent(ctx context.Context, intentID string) error {
+	org, b, err := s.eventBooking(ctx, intentID)
+	if err != nil || b == nil {
 		return err
+	}
+	in, err := s.payments.GetIntent(ctx, intentID)
+	if err != nil {
+		return fmt.Errorf("read intent %s: %w", intentID, err)
+	}
+	_, err = s.reconcile(ctx, org, b, in, s.clock.Now())
+	switch ErrorCode(err) {
+	case "", CodePaymentNotConfirmed, CodePaymentLate, CodeBookingClosed, CodePaymentProcessing:
+		return nil // settled, or nothing this event can change
+	}
+	return err
+}
+
+// applyRefundedEvent records money that went back without a ledger entry of
+// ours (a refund from the provider's dashboard) and tells the host.
+func (s *Service) applyRefundedEvent(ctx context.Context, ev payment.Event) error {
+	if ev.Refund != nil {
+		if err := s.applyRefundUpdate(ctx, ev.Refund); err != nil {
+			return err
+		}
+	}
+	if ev.Intent == nil {
+		return nil
+	}
+	org, b, err := s.eventBooking(ctx, ev.Intent.ID)
+	if err != nil || b == nil {
+		return err
+	}
+	in, err := s.payments.GetIntent(ctx, ev.Intent.ID)
+	if err != nil {
+		return fmt.Errorf("read intent %s: %w", ev.Intent.ID, err)
+	}
+	entries, err := s.store.LedgerEntries(ctx, b.ID)
+	if err != nil {
+		return fmt.Errorf("read ledger of booking %d: %w", b.ID, err)
+	}
+	var ours int64
+	for _, e := range entries {
+		// Ours as soon as it may have reached the provider.
+		if e.Kind == ledger.KindRefund && e.Status != ledger.StatusFailed && (e.Status != ledger.StatusPending || e.Attempts > 0) {
+			ours += e.Amount
+		}
+	}
+	unknown := in.AmountRefunded - ours
+	if unknown <= 0 {
+		return nil
 	}
 	now := s.clock.Now()
-	switch ev.Type {
-	case payment.EventSucceeded, payment.EventAuthorized:
-		if b.Status != StatusPending && b.Status != StatusExpired {
-			return nil // already settled (a capture on approval also sends succeeded)
-		}
-		_, err := s.applyIntent(ctx, org, b, ev.Intent, now)
-		switch ErrorCode(err) {
-		case "", CodePaymentNotConfirmed, CodePaymentLate, CodeBookingClosed:
-			return nil // settled, or nothing this event can change
-		}
-		return err
-	case payment.EventCanceled:
-		if b.Status != StatusPending && b.Status != StatusRequested {
-			return nil
-		}
-		updated, err := s.store.Transition(ctx, b.ID, Transition{From: []Status{b.Status}, To: StatusExpired, At: now})
-		if err != nil {
-			if ErrorCode(err) == CodeConflict {
-				return nil
-			}
-			return fmt.Errorf("expire booking %d after cancelled payment: %w", b.ID, err)
-		}
-		s.notify(ctx, NotifyExpired, org, updated)
-	case payment.EventFailed:
-		// The guest may try another card while the hold lasts.
-		s.logger.InfoContext(ctx, "payment attempt failed", "booking_id", b.ID, "intent", ev.Intent.ID)
+	recorded, err := s.store.RecordLedger(ctx, []ledger.Entry{{BookingID: b.ID, Kind: ledger.KindRefund, IntentID: in.ID,
+		Amount: unknown, Currency: b.Currency, Key: "dashboard:" + ev.ID, Reason: ledger.ReasonDashboard,
+		Status: ledger.StatusSucceeded}}, now)
+	if err != nil {
+		return fmt.Errorf("record dashboard refund of booking %d: %w", b.ID, err)
 	}
+	s.notifyEntry(ctx, NotifyRefunded, org, b, &recorded[0])
+	return nil
+}
+
+// applyRefundUpdate settles a refund of ours: it went through, or failed
+// days later (the money is back on the account and the host must act).
+func (s *Service) applyRefundUpdate(ctx context.Context, r *payment.Refund) error {
+	if r == nil {
+		return nil
+	}
+	e, err := s.store.LedgerEntryByProviderID(ctx, r.ID)
+	if err != nil {
+		if ErrorCode(err) == CodeNotFound {
+			return nil // not ours: charge.refunded records it
+		}
+		return fmt.Errorf("find ledger entry of refund %s: %w", r.ID, err)
+	}
+	status := e.Status
+	switch r.Status {
+	case payment.RefundSucceeded:
+		status = ledger.StatusSucceeded
+	case payment.RefundFailed, payment.RefundCanceled:
+		status = ledger.StatusFailed
+		e.LastError = "the refund " + string(r.Status) + " at the provider"
+	}
+	if status == e.Status {
+		return nil
+	}
+	e.Status, e.UpdatedAt = status, s.clock.Now()
+	if err := s.store.UpdateLedgerEntry(ctx, e); err != nil {
+		return fmt.Errorf("update ledger entry %d: %w", e.ID, err)
+	}
+	s.tellEntry(ctx, e)
+	return nil
+}
+
+// applyDispute records a dispute and tells the host.
+func (s *Service) applyDispute(ctx context.Context, ev payment.Event) error {
+	d := ev.Dispute
+	if d == nil {
+		return nil
+	}
+	org, b, err := s.eventBooking(ctx, d.IntentID)
+	if err != nil || b == nil {
+		return err
+	}
+	recorded, err := s.store.RecordLedger(ctx, []ledger.Entry{{BookingID: b.ID, Kind: ledger.KindDispute, IntentID: d.IntentID,
+		Amount: d.Amount, Currency: b.Currency, Key: "dispute:" + d.ID, Reason: d.Reason, ProviderID: d.ID,
+		Status: ledger.StatusSucceeded}}, s.clock.Now())
+	if err != nil {
+		return fmt.Errorf("record dispute of booking %d: %w", b.ID, err)
+	}
+	s.notifyEntry(ctx, NotifyDisputed, org, b, &recorded[0])
 	return nil
 }
 

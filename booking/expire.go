@@ -2,8 +2,11 @@ package booking
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"time"
 
+	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/payment"
 )
 
@@ -11,18 +14,24 @@ import (
 const sweepBatch = 100
 
 // ExpireHolds expires pending and requested bookings whose hold has lapsed,
-// cancelling their payment intents. Lapsed holds stop blocking dates
-// whether or not this runs; it tidies statuses, releases card authorisations
-// and tells the host. A pending booking found paid is confirmed instead, by
-// the late-payment rule. It returns how many bookings it expired.
+// releasing their payment intents through the ledger. Lapsed holds stop
+// blocking dates whether or not this runs; it tidies statuses, releases
+// card authorisations and tells the host. Before expiring a booking with an
+// intent it reads the intent: a pending booking found paid is confirmed by
+// the late-payment rule, a requested one found captured is confirmed, one
+// still processing keeps its hold, and when the provider cannot be reached
+// the booking is left for the next sweep rather than expired on a guess. A
+// failure with one booking does not stop the sweep: the errors are joined
+// and returned with the number of bookings expired.
 func (s *Service) ExpireHolds(ctx context.Context) (int, error) {
 	now := s.clock.Now()
 	expired := 0
 	seen := map[int64]bool{}
+	var errs []error
 	for {
 		holds, err := s.store.LapsedHolds(ctx, now, sweepBatch)
 		if err != nil {
-			return expired, fmt.Errorf("list lapsed holds: %w", err)
+			return expired, errors.Join(append(errs, fmt.Errorf("list lapsed holds: %w", err))...)
 		}
 		progress := false
 		for i := range holds {
@@ -31,40 +40,56 @@ func (s *Service) ExpireHolds(ctx context.Context) (int, error) {
 				continue
 			}
 			seen[b.ID], progress = true, true
-			ok, err := s.expire(ctx, b)
+			ok, err := s.expire(ctx, b, now)
 			if err != nil {
-				return expired, err
+				errs = append(errs, fmt.Errorf("expire booking %d: %w", b.ID, err))
 			}
 			if ok {
 				expired++
 			}
 		}
 		if len(holds) < sweepBatch || !progress {
-			return expired, nil
+			return expired, errors.Join(errs...)
 		}
 	}
 }
 
-// expire expires one lapsed hold, unless the guest paid meanwhile.
-func (s *Service) expire(ctx context.Context, b *Booking) (bool, error) {
-	now := s.clock.Now()
+// expire expires one lapsed hold, unless its payment says otherwise.
+func (s *Service) expire(ctx context.Context, b *Booking, now time.Time) (bool, error) {
 	org, err := s.organizationByID(ctx, b.OrgID)
 	if err != nil {
 		return false, err
 	}
-	if b.Status == StatusPending && b.PaymentIntentID != "" {
-		intent, err := s.payments.GetIntent(ctx, b.PaymentIntentID)
-		if err == nil && (intent.Status == payment.StatusSucceeded || intent.Status == payment.StatusAuthorized) {
-			if _, err := s.applyIntent(ctx, org, b, intent, now); err == nil {
+	if b.PaymentIntentID != "" {
+		in, err := s.payments.GetIntent(ctx, b.PaymentIntentID)
+		if err != nil {
+			return false, fmt.Errorf("read payment intent %s (left for the next sweep): %w", b.PaymentIntentID, err)
+		}
+		if in.Status != payment.StatusRequiresPayment && in.Status != payment.StatusRequiresAction &&
+			!(in.Status == payment.StatusAuthorized && b.Status == StatusRequested) {
+			// Paid, captured, authorised late, processing or voided:
+			// the payment decides.
+			updated, err := s.reconcile(ctx, org, b, in, now)
+			switch code := ErrorCode(err); {
+			case code == CodeInternal:
+				return false, err
+			case updated != nil && updated.Status != StatusExpired, code == CodePaymentProcessing:
 				return false, nil
 			}
-			// Late and the dates went: applyIntent returned the money
-			// and expired the booking.
-			return true, nil
+			current, err := s.store.BookingByID(ctx, b.ID)
+			if err != nil {
+				return false, err
+			}
+			return current.Status == StatusExpired && b.Status != StatusExpired, nil
 		}
+	}
+	reason := ledger.ReasonHoldLapsed
+	if b.Status == StatusRequested {
+		reason = ledger.ReasonRequestLapsed
 	}
 	updated, err := s.store.Transition(ctx, b.ID, Transition{
 		From: []Status{b.Status}, To: StatusExpired, At: now, OnlyExpired: true,
+		Record: releaseRecord(b, reason),
 	})
 	if err != nil {
 		if ErrorCode(err) == CodeConflict {
@@ -72,7 +97,7 @@ func (s *Service) expire(ctx context.Context, b *Booking) (bool, error) {
 		}
 		return false, fmt.Errorf("expire booking %d: %w", b.ID, err)
 	}
-	s.voidIntent(ctx, updated)
+	s.sendBookingEntries(ctx, updated.ID)
 	s.notify(ctx, NotifyExpired, org, updated)
 	return true, nil
 }

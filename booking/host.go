@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/pricing"
 )
@@ -25,8 +26,11 @@ func (s *Service) Bookings(ctx context.Context, slug string, statuses ...Status)
 }
 
 // Approve accepts a requested booking: the authorised amount is captured and
-// the booking confirmed. Errors: CodeNotFound, CodeBookingClosed (not
-// requested, or the request lapsed), CodePaymentUnavailable.
+// the booking confirmed. The capture carries a key derived from the intent,
+// so a retry after a lost response captures once; whatever the capture
+// call answers, the intent's real state decides. Errors: CodeNotFound,
+// CodeBookingClosed (not requested, the request lapsed, or the
+// authorisation is gone), CodePaymentUnavailable.
 func (s *Service) Approve(ctx context.Context, slug, token string) (*Booking, error) {
 	org, b, err := s.hostBooking(ctx, slug, token)
 	if err != nil {
@@ -36,38 +40,37 @@ func (s *Service) Approve(ctx context.Context, slug, token string) (*Booking, er
 	if b.Status != StatusRequested || !now.Before(b.ExpiresAt) {
 		return nil, errClosed(b, "approved")
 	}
-	if _, err := s.payments.CaptureIntent(ctx, b.PaymentIntentID); err != nil {
-		if errors.Is(err, payment.ErrState) {
-			return nil, &Error{Code: CodeBookingClosed, Message: "The card authorisation is no longer valid; the request cannot be approved.", Err: err}
-		}
-		return nil, paymentUnavailable("capture", "The payment could not be captured. Please try again in a moment.", err)
-	}
-	paid := b.ChargeAmount
-	updated, err := s.store.Transition(ctx, b.ID, Transition{
-		From: []Status{StatusRequested}, To: StatusConfirmed, At: now,
-		Confirmed: true, PaidAmount: &paid, ExpiresAt: &time.Time{},
-	})
+	in, err := s.payments.CaptureIntent(ctx, b.PaymentIntentID, captureKey(b.PaymentIntentID))
 	if err != nil {
-		// The request lapsed or was declined while we captured: give the
-		// money back.
-		if _, rerr := s.payments.Refund(context.WithoutCancel(ctx), b.PaymentIntentID, 0); rerr != nil {
-			s.logger.ErrorContext(ctx, "refund capture of closed request", "booking_id", b.ID, "err", rerr)
+		// The capture may have been applied with its answer lost: ask.
+		cur, gerr := s.payments.GetIntent(ctx, b.PaymentIntentID)
+		if gerr != nil {
+			return nil, paymentUnavailable("capture", "The payment could not be captured. Please try again in a moment.", errors.Join(err, gerr))
 		}
-		return nil, fmt.Errorf("approve booking %d: %w", b.ID, err)
+		switch cur.Status {
+		case payment.StatusSucceeded:
+			in = cur
+		case payment.StatusAuthorized:
+			return nil, paymentUnavailable("capture", "The payment could not be captured. Please try again in a moment.", err)
+		default:
+			_, rerr := s.reconcile(ctx, org, b, cur, now)
+			return nil, &Error{Code: CodeBookingClosed, Message: "The card authorisation is no longer valid; the request cannot be approved.", Err: errors.Join(err, rerr)}
+		}
 	}
-	s.notify(ctx, NotifyConfirmed, org, updated)
-	return updated, nil
+	return s.confirmCaptured(ctx, org, b, in, now)
 }
 
-// Decline refuses a requested booking and releases the card authorisation.
-// Errors: CodeNotFound, CodeBookingClosed.
+// Decline refuses a requested booking; the card authorisation is released
+// through the ledger. Errors: CodeNotFound, CodeBookingClosed.
 func (s *Service) Decline(ctx context.Context, slug, token string) (*Booking, error) {
 	org, b, err := s.hostBooking(ctx, slug, token)
 	if err != nil {
 		return nil, err
 	}
+	now := s.clock.Now()
 	updated, err := s.store.Transition(ctx, b.ID, Transition{
-		From: []Status{StatusRequested}, To: StatusDeclined, At: s.clock.Now(), ExpiresAt: &time.Time{},
+		From: []Status{StatusRequested}, To: StatusDeclined, At: now, ExpiresAt: &time.Time{},
+		Record: releaseRecord(b, ledger.ReasonDeclined),
 	})
 	if err != nil {
 		if ErrorCode(err) == CodeConflict {
@@ -75,45 +78,80 @@ func (s *Service) Decline(ctx context.Context, slug, token string) (*Booking, er
 		}
 		return nil, fmt.Errorf("decline booking %d: %w", b.ID, err)
 	}
-	s.voidIntent(ctx, updated)
+	s.sendBookingEntries(ctx, updated.ID)
 	s.notify(ctx, NotifyDeclined, org, updated)
 	return updated, nil
 }
 
 // Cancel cancels a pending, requested or confirmed booking, freeing its
-// dates. With refund, what the guest paid is refunded. Errors: CodeNotFound,
-// CodeBookingClosed, CodePaymentUnavailable (cancelled, but the refund
-// failed: refund from the provider's dashboard).
+// dates. An unpaid intent is released; with refund, what the guest paid of
+// a confirmed booking goes back. Either is written to the ledger with the
+// cancellation and sent at once; if the provider is unreachable the worker
+// retries until it has it, and the booking shows the refund as pending.
+// Errors: CodeNotFound, CodeBookingClosed.
 func (s *Service) Cancel(ctx context.Context, slug, token string, refund bool) (*Booking, error) {
 	org, b, err := s.hostBooking(ctx, slug, token)
 	if err != nil {
 		return nil, err
 	}
-	updated, err := s.store.Transition(ctx, b.ID, Transition{
+	now := s.clock.Now()
+	t := Transition{
 		From: []Status{StatusPending, StatusRequested, StatusConfirmed}, To: StatusCancelled,
-		At: s.clock.Now(), ExpiresAt: &time.Time{},
-	})
+		At: now, ExpiresAt: &time.Time{},
+	}
+	switch {
+	case b.Status != StatusConfirmed:
+		t.From, t.Record = []Status{b.Status}, releaseRecord(b, ledger.ReasonCancelled)
+	case refund:
+		t.From = []Status{StatusConfirmed}
+		r, err := s.refundOfPaid(ctx, b)
+		if err != nil {
+			return nil, err
+		}
+		t.Record = r
+	}
+	updated, err := s.store.Transition(ctx, b.ID, t)
 	if err != nil {
 		if ErrorCode(err) == CodeConflict {
 			return nil, errClosed(b, "cancelled")
 		}
 		return nil, fmt.Errorf("cancel booking %d: %w", b.ID, err)
 	}
+	s.sendBookingEntries(ctx, updated.ID)
 	s.notify(ctx, NotifyCancelled, org, updated)
-	if b.Status != StatusConfirmed {
-		s.voidIntent(ctx, updated)
-		return updated, nil
-	}
-	if refund && updated.PaidAmount.IsPositive() && updated.PaymentIntentID != "" {
-		amount, err := pricing.ToMinor(updated.PaidAmount, updated.Currency)
-		if err == nil {
-			_, err = s.payments.Refund(ctx, updated.PaymentIntentID, amount)
-		}
-		if err != nil {
-			return updated, paymentUnavailable("refund", "The booking is cancelled but the refund failed; refund it from the payment provider's dashboard.", err)
-		}
-	}
 	return updated, nil
+}
+
+// refundOfPaid is the ledger entry that returns what a confirmed booking
+// paid and has not had back yet; none when nothing is owed.
+func (s *Service) refundOfPaid(ctx context.Context, b *Booking) ([]ledger.Entry, error) {
+	if b.PaymentIntentID == "" || !b.PaidAmount.IsPositive() {
+		return nil, nil
+	}
+	paid, err := pricing.ToMinor(b.PaidAmount, b.Currency)
+	if err != nil {
+		return nil, fmt.Errorf("convert paid amount of booking %d: %w", b.ID, err)
+	}
+	entries, err := s.store.LedgerEntries(ctx, b.ID)
+	if err != nil {
+		return nil, fmt.Errorf("read ledger of booking %d: %w", b.ID, err)
+	}
+	sum := ledger.Summarize(entries)
+	owed := paid - sum.Refunded - sum.RefundPending
+	if owed <= 0 {
+		return nil, nil
+	}
+	return []ledger.Entry{{Kind: ledger.KindRefund, IntentID: b.PaymentIntentID, Amount: owed, Currency: b.Currency,
+		Key: refundKey(b.PaymentIntentID, ledger.ReasonCancelled), Reason: ledger.ReasonCancelled, Status: ledger.StatusPending}}, nil
+}
+
+// releaseRecord is the release of a booking's intent, if it has one, for a
+// Transition.
+func releaseRecord(b *Booking, reason string) []ledger.Entry {
+	if b.PaymentIntentID == "" {
+		return nil
+	}
+	return []ledger.Entry{releaseEntry(b, b.PaymentIntentID, reason)}
 }
 
 func (s *Service) hostBooking(ctx context.Context, slug, token string) (*Organization, *Booking, error) {
@@ -131,16 +169,4 @@ func (s *Service) hostBooking(ctx context.Context, slug, token string) (*Organiz
 func errClosed(b *Booking, verb string) error {
 	return &Error{Code: CodeBookingClosed, Message: "This booking is " + string(b.Status) + " and cannot be " + verb + ".",
 		Params: map[string]string{"status": string(b.Status)}}
-}
-
-// voidIntent cancels the intent of a booking that will not be paid; an
-// intent that cannot be cancelled any more (paid meanwhile) is left to the
-// late-payment rule of the payment event.
-func (s *Service) voidIntent(ctx context.Context, b *Booking) {
-	if b.PaymentIntentID == "" {
-		return
-	}
-	if _, err := s.payments.CancelIntent(context.WithoutCancel(ctx), b.PaymentIntentID); err != nil && !errors.Is(err, payment.ErrState) {
-		s.logger.ErrorContext(ctx, "cancel payment intent", "booking_id", b.ID, "intent", b.PaymentIntentID, "err", err)
-	}
 }

@@ -1,6 +1,10 @@
 package booking
 
-import "context"
+import (
+	"context"
+
+	"github.com/staykit/staykit/ledger"
+)
 
 // Notification kinds, one per lifecycle event a host may want to e-mail about.
 const (
@@ -9,6 +13,15 @@ const (
 	NotifyExpired   = "booking.expired"
 	NotifyDeclined  = "booking.declined"
 	NotifyCancelled = "booking.cancelled"
+	// NotifyRefunded: money went back to the guest (Notification.Entry
+	// says how much), including refunds made from the provider's
+	// dashboard.
+	NotifyRefunded = "payment.refunded"
+	// NotifyPaymentFailed: the provider refused a refund or release for
+	// good (Notification.Entry); the host must act.
+	NotifyPaymentFailed = "payment.failed"
+	// NotifyDisputed: the guest disputed the charge with their bank.
+	NotifyDisputed = "payment.disputed"
 )
 
 // Notification tells a host that a booking changed.
@@ -16,6 +29,8 @@ type Notification struct {
 	Kind         string
 	Organization Organization
 	Booking      Booking
+	// Entry is the ledger entry of payment notifications.
+	Entry *ledger.Entry
 }
 
 // Notifier is implemented by hosts to send e-mails or messages. It is called

@@ -46,6 +46,9 @@ func (s *Service) Quote(ctx context.Context, slug string, propertyID int64, r Qu
 	if err != nil {
 		return nil, err
 	}
+	if err := s.checkChargeable(q); err != nil {
+		return nil, err
+	}
 	return &q, nil
 }
 
@@ -69,6 +72,7 @@ func (s *Service) checkFree(ctx context.Context, p *Property, st Stay, now time.
 func (s *Service) price(ctx context.Context, org *Organization, p *Property, r QuoteRequest, now time.Time) (pricing.Quote, *coupon.Coupon, error) {
 	today := s.today(org, now)
 	in := pricingStay(org, p, r.Stay, today)
+	in.Decimals = s.chargeDecimals(org.Currency)
 	q, err := pricing.Compute(in)
 	if err != nil {
 		return pricing.Quote{}, nil, fmt.Errorf("price stay at property %d: %w", p.ID, err)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/coupon"
+	"github.com/staykit/staykit/ledger"
 )
 
 // Store keeps organisations, properties, coupons and bookings. Methods that
@@ -15,6 +16,31 @@ import (
 type Store interface {
 	CatalogStore
 	BookingStore
+	LedgerStore
+}
+
+// LedgerStore keeps the payments ledger (package ledger): what moved, or
+// must move, at the payment provider for each booking.
+type LedgerStore interface {
+	// RecordLedger stores entries and sets their IDs. An entry whose Key
+	// is recorded already is not stored again: it gets the stored entry's
+	// ID and fields, so writing the same entry twice (a retry, a second
+	// replica) is harmless. Zero CreatedAt, UpdatedAt and NextAttemptAt
+	// become now. Errors: CodeNotFound (booking), CodeInvalid (no key).
+	RecordLedger(ctx context.Context, entries []ledger.Entry, now time.Time) ([]ledger.Entry, error)
+	// LedgerEntries lists a booking's entries, oldest first.
+	LedgerEntries(ctx context.Context, bookingID int64) ([]ledger.Entry, error)
+	// LedgerEntryByProviderID finds the entry of a provider's refund or
+	// dispute id. Errors: CodeNotFound.
+	LedgerEntryByProviderID(ctx context.Context, providerID string) (*ledger.Entry, error)
+	// ClaimLedgerEntries returns up to limit pending entries due at now,
+	// oldest first, and in the same atomic step moves their NextAttemptAt
+	// to leaseUntil, so that another worker (another replica) does not
+	// take them until then.
+	ClaimLedgerEntries(ctx context.Context, now, leaseUntil time.Time, limit int) ([]ledger.Entry, error)
+	// UpdateLedgerEntry saves e's Status, ProviderID, Attempts,
+	// NextAttemptAt, LastError and UpdatedAt. Errors: CodeNotFound.
+	UpdateLedgerEntry(ctx context.Context, e *ledger.Entry) error
 }
 
 // CatalogStore holds what a host sets up: organisations, properties (with
@@ -160,6 +186,11 @@ type Transition struct {
 	PaidAmount *Money
 	// Confirmed sets ConfirmedAt to At.
 	Confirmed bool
+	// Record are ledger entries written in the same atomic step, as by
+	// RecordLedger (BookingID set to the booking's), so that a status
+	// change and the money movement it needs are stored together or not
+	// at all.
+	Record []ledger.Entry
 }
 
 // IdempotencyRecord remembers a request made with an Idempotency-Key.
@@ -211,4 +242,30 @@ func PrepareCreate(b Booking, c CreateOptions) (Booking, IdempotencyRecord, erro
 		key.CreatedAt = c.Now
 	}
 	return b, key, nil
+}
+
+// PrepareLedger checks entries for RecordLedger and fills in what the
+// contract defaults, so that every Store applies the same rules. Errors:
+// CodeInvalid (no key, no kind or status, or no booking).
+func PrepareLedger(entries []ledger.Entry, bookingID int64, now time.Time) ([]ledger.Entry, error) {
+	out := make([]ledger.Entry, len(entries))
+	for i, e := range entries {
+		if bookingID != 0 {
+			e.BookingID = bookingID
+		}
+		if e.Key == "" || e.Kind == "" || e.Status == "" || e.BookingID == 0 {
+			return nil, Errorf(CodeInvalid, "A ledger entry needs a booking, a kind, a status and an idempotency key.")
+		}
+		if e.CreatedAt.IsZero() {
+			e.CreatedAt = now
+		}
+		if e.UpdatedAt.IsZero() {
+			e.UpdatedAt = e.CreatedAt
+		}
+		if e.NextAttemptAt.IsZero() {
+			e.NextAttemptAt = now
+		}
+		out[i] = e
+	}
+	return out, nil
 }

@@ -18,6 +18,9 @@ const (
 	// StatusRequiresPayment: the guest has not paid yet, or a card was
 	// declined and another may be tried.
 	StatusRequiresPayment IntentStatus = "requires_payment"
+	// StatusRequiresAction: the guest must complete a step (3-D Secure)
+	// in the browser before the payment can go through.
+	StatusRequiresAction IntentStatus = "requires_action"
 	// StatusProcessing: the provider is still working on it.
 	StatusProcessing IntentStatus = "processing"
 	// StatusAuthorized: the amount is held on the card (manual capture) and
@@ -46,6 +49,52 @@ type Intent struct {
 	ManualCapture bool
 	Metadata      map[string]string
 	Created       time.Time
+	// CaptureBefore is when an authorisation lapses (manual capture), as
+	// the card network set it; zero when unknown.
+	CaptureBefore time.Time
+}
+
+// Refunded reports whether any of the intent's money went back.
+func (in *Intent) Refunded() bool { return in.AmountRefunded > 0 }
+
+// RefundStatus is where a refund stands.
+type RefundStatus string
+
+// Refund statuses, as Stripe has them.
+const (
+	RefundPending   RefundStatus = "pending"
+	RefundSucceeded RefundStatus = "succeeded"
+	RefundFailed    RefundStatus = "failed"
+	RefundCanceled  RefundStatus = "canceled"
+)
+
+// Refund is money sent back to the guest.
+type Refund struct {
+	ID       string
+	IntentID string
+	// Amount is in the currency's minor units.
+	Amount   int64
+	Currency string
+	Status   RefundStatus
+}
+
+// RefundParams describe a refund.
+type RefundParams struct {
+	IntentID string
+	// Amount in minor units; must be positive.
+	Amount int64
+	// IdempotencyKey makes a retried refund return the first one.
+	IdempotencyKey string
+}
+
+// Dispute is a guest contesting a charge with their bank.
+type Dispute struct {
+	ID       string
+	IntentID string
+	Amount   int64
+	Currency string
+	Reason   string
+	Status   string
 }
 
 // CreateParams describe a new intent.
@@ -70,6 +119,15 @@ const (
 	EventAuthorized EventType = "payment_intent.amount_capturable_updated"
 	EventFailed     EventType = "payment_intent.payment_failed"
 	EventCanceled   EventType = "payment_intent.canceled"
+	// EventRefunded: money of an intent went back, possibly from the
+	// provider's dashboard. Event.Intent is set; Event.Refund when the
+	// provider names the refund.
+	EventRefunded EventType = "charge.refunded"
+	// EventRefundUpdated: a refund's status changed (a refund can fail
+	// days later). Event.Refund is set.
+	EventRefundUpdated EventType = "charge.refund.updated"
+	// EventDisputed: the guest disputed a charge. Event.Dispute is set.
+	EventDisputed EventType = "charge.dispute.created"
 )
 
 // Event is a verified notification from the provider.
@@ -77,9 +135,15 @@ type Event struct {
 	// ID is unique per event; the engine processes each id once.
 	ID   string
 	Type EventType
-	// Intent is the intent as the event describes it. Nil for event types
-	// that do not concern an intent.
+	// Intent is the intent as the event describes it: a snapshot that may
+	// be stale, since providers neither order nor deduplicate deliveries.
+	// The engine treats it as a trigger and reads the intent's current
+	// state. Nil for event types that do not concern an intent.
 	Intent *Intent
+	// Refund is set on refund events.
+	Refund *Refund
+	// Dispute is set on dispute events.
+	Dispute *Dispute
 }
 
 // Errors a Provider returns, wrapped with context. Callers test with
@@ -102,6 +166,12 @@ var (
 
 // Provider is a card payment provider. Implementations are safe for
 // concurrent use.
+//
+// Every call that changes something takes an idempotency key, derived by
+// the engine from what it has stored, never drawn at random: a call retried
+// after a lost response, by another replica or by the host, is applied
+// once. ErrUnavailable therefore means "unknown": the call may or may not
+// have been applied, and the engine reads the intent before concluding.
 type Provider interface {
 	// CreateIntent starts a payment. A repeated IdempotencyKey with the same
 	// parameters returns the first intent. Errors: ErrInvalid, ErrUnavailable.
@@ -110,17 +180,36 @@ type Provider interface {
 	GetIntent(ctx context.Context, id string) (*Intent, error)
 	// CaptureIntent takes an authorised amount. Errors: ErrNotFound,
 	// ErrState, ErrUnavailable.
-	CaptureIntent(ctx context.Context, id string) (*Intent, error)
+	CaptureIntent(ctx context.Context, id, idempotencyKey string) (*Intent, error)
 	// CancelIntent voids an intent that has not succeeded, releasing any
 	// authorisation. Errors: ErrNotFound, ErrState, ErrUnavailable.
-	CancelIntent(ctx context.Context, id string) (*Intent, error)
-	// Refund returns amount minor units (0: everything received) of a
-	// succeeded intent. Errors: ErrNotFound, ErrState, ErrInvalid,
-	// ErrUnavailable.
-	Refund(ctx context.Context, id string, amount int64) (*Intent, error)
+	CancelIntent(ctx context.Context, id, idempotencyKey string) (*Intent, error)
+	// Refund returns part or all of a succeeded intent's money. Errors:
+	// ErrNotFound, ErrState, ErrInvalid (more than is left), ErrUnavailable.
+	Refund(ctx context.Context, p RefundParams) (*Refund, error)
 	// ParseWebhook verifies a webhook payload with its signature header and
 	// returns the event. Errors: ErrSignature, ErrInvalid.
 	ParseWebhook(payload []byte, signature string) (*Event, error)
 	// PublicKey is the key the guest's browser uses with the provider.
 	PublicKey() string
+}
+
+// AmountChecker is implemented by providers that can tell before any
+// request whether they can charge an amount (a minimum per currency,
+// amounts their units cannot express), so a price quote can say so before
+// the guest fills in the checkout form.
+type AmountChecker interface {
+	// CheckAmount reports whether amount minor units of the currency can
+	// be charged. Errors: ErrInvalid.
+	CheckAmount(amount int64, currency string) error
+}
+
+// ChargePrecision is implemented by providers that charge some currencies
+// in fewer decimals than their ISO 4217 minor units (Stripe takes the
+// three-decimal currencies in hundredths only, and MGA in whole units), so
+// that prices can be rounded to what can actually be charged.
+type ChargePrecision interface {
+	// ChargeDecimals returns the decimals of the currency the provider can
+	// charge, and false when it charges every ISO minor unit.
+	ChargeDecimals(currency string) (int32, bool)
 }

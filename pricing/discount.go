@@ -7,15 +7,20 @@ import "github.com/shopspring/decimal"
 // zero, a negative value or an unknown kind gives zero; a percent above 100
 // is capped at the base like a fixed value.
 func (c CouponDiscount) Amount(base decimal.Decimal, currency string) decimal.Decimal {
+	return c.amount(base, MinorUnits(currency))
+}
+
+// amount is Amount rounded to places decimals.
+func (c CouponDiscount) amount(base decimal.Decimal, places int32) decimal.Decimal {
 	if !base.IsPositive() || !c.Value.IsPositive() {
 		return decimal.Zero
 	}
 	var off decimal.Decimal
 	switch c.Kind {
 	case DiscountPercent:
-		off = Round(percentOf(base, c.Value), currency)
+		off = percentOf(base, c.Value).Round(places)
 	case DiscountFixed:
-		off = Round(c.Value, currency)
+		off = c.Value.Round(places)
 	default:
 		return decimal.Zero
 	}

@@ -24,6 +24,11 @@ func Compute(s Stay) (Quote, error) {
 		return Quote{}, err
 	}
 	cur := strings.ToUpper(s.Currency)
+	places := MinorUnits(cur)
+	if s.Decimals != nil && *s.Decimals < places {
+		places = *s.Decimals
+	}
+	round := func(x decimal.Decimal) decimal.Decimal { return x.Round(places) }
 	nights := s.CheckIn.DaysUntil(s.CheckOut)
 	q := Quote{
 		CheckIn:      s.CheckIn,
@@ -41,7 +46,7 @@ func Compute(s Stay) (Quote, error) {
 	// 1. Accommodation: the sum of the rounded nightly prices.
 	acc := decimal.Zero
 	for d := s.CheckIn; d.Before(s.CheckOut); d = d.AddDays(1) {
-		price := Round(s.Plan.NightPrice(d), cur)
+		price := round(s.Plan.NightPrice(d))
 		q.NightsDetail = append(q.NightsDetail, Night{Date: d, Price: price})
 		acc = acc.Add(price)
 	}
@@ -51,11 +56,11 @@ func Compute(s Stay) (Quote, error) {
 	los := decimal.Zero
 	switch p := s.Plan; {
 	case nights >= 28 && p.MonthlyDiscountPercent.IsPositive():
-		los = Round(percentOf(acc, p.MonthlyDiscountPercent), cur)
+		los = round(percentOf(acc, p.MonthlyDiscountPercent))
 		q.Discounts = addLine(q.Discounts, LineMonthlyDiscount,
 			fmt.Sprintf("Monthly discount (%s%%)", p.MonthlyDiscountPercent), los)
 	case nights >= 7 && p.WeeklyDiscountPercent.IsPositive():
-		los = Round(percentOf(acc, p.WeeklyDiscountPercent), cur)
+		los = round(percentOf(acc, p.WeeklyDiscountPercent))
 		q.Discounts = addLine(q.Discounts, LineWeeklyDiscount,
 			fmt.Sprintf("Weekly discount (%s%%)", p.WeeklyDiscountPercent), los)
 	}
@@ -65,15 +70,15 @@ func Compute(s Stay) (Quote, error) {
 	if s.Coupon != nil {
 		q.CouponCode = s.Coupon.Code
 		q.Discounts = addLine(q.Discounts, LineCoupon, "Coupon "+s.Coupon.Code,
-			s.Coupon.Amount(q.CouponBase, cur))
+			s.Coupon.amount(q.CouponBase, places))
 	}
 
 	// 4. Fees, never discounted.
-	q.Fees = addLine(q.Fees, LineCleaningFee, "Cleaning fee", Round(s.Fees.Cleaning, cur))
+	q.Fees = addLine(q.Fees, LineCleaningFee, "Cleaning fee", round(s.Fees.Cleaning))
 	if inc := s.Fees.GuestsIncluded; inc > 0 && s.Guests > inc {
 		extra := s.Guests - inc
 		q.Fees = addLine(q.Fees, LineExtraGuestFee, "Extra guest fee",
-			Round(s.Fees.ExtraGuest.Mul(decimal.NewFromInt(int64(extra*nights))), cur))
+			round(s.Fees.ExtraGuest.Mul(decimal.NewFromInt(int64(extra*nights)))))
 	}
 
 	// 5. Tourist tax, per guest per night, optionally capped in nights.
@@ -82,7 +87,7 @@ func Compute(s Stay) (Quote, error) {
 		taxed = s.Tax.MaxNights
 	}
 	q.Taxes = addLine(q.Taxes, LineTouristTax, "Tourist tax",
-		Round(s.Tax.PerGuestPerNight.Mul(decimal.NewFromInt(int64(s.Guests*taxed))), cur))
+		round(s.Tax.PerGuestPerNight.Mul(decimal.NewFromInt(int64(s.Guests*taxed)))))
 
 	// 6. Total.
 	total := acc
@@ -100,7 +105,7 @@ func Compute(s Stay) (Quote, error) {
 	// 7. Charge now, balance later.
 	q.Charge = total
 	if s.Mode == ModeDeposit && s.Today.DaysUntil(s.CheckIn) > s.BalanceDueDays {
-		q.Charge = Round(percentOf(total, s.DepositPercent), cur)
+		q.Charge = round(percentOf(total, s.DepositPercent))
 	}
 	q.Balance = total.Sub(q.Charge)
 	if q.Balance.IsPositive() {
@@ -130,6 +135,8 @@ func (s Stay) check() error {
 		return fmt.Errorf("pricing: currency %q: %w", s.Currency, ErrUnknownCurrency)
 	case !s.Mode.Valid():
 		return fmt.Errorf("pricing: payment mode %q: %w", s.Mode, ErrInvalidMode)
+	case s.Decimals != nil && *s.Decimals < 0:
+		return fmt.Errorf("pricing: %d decimals: %w", *s.Decimals, ErrInvalidAmount)
 	}
 	if err := s.Plan.Validate(); err != nil {
 		return fmt.Errorf("pricing: %w: %w", ErrInvalidPlan, err)

@@ -126,6 +126,11 @@ type Stay struct {
 	BalanceDueDays int
 	// Today is the organisation's current date, for the deposit rule.
 	Today civil.Date
+	// Decimals, when set, rounds every line to fewer decimals than the
+	// currency's minor units: those a payment provider can charge (Stripe
+	// takes KWD, BHD, JOD, OMR and TND in hundredths, MGA in whole units).
+	// Nil means the currency's minor units.
+	Decimals *int32
 }
 
 // Night is the price of one night of a stay.

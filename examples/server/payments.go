@@ -47,16 +47,16 @@ func (detachedFake) GetIntent(_ context.Context, id string) (*payment.Intent, er
 	return nil, fmt.Errorf("fake payments: intent %s lives in the server process: %w", id, payment.ErrNotFound)
 }
 
-func (detachedFake) CaptureIntent(_ context.Context, id string) (*payment.Intent, error) {
+func (detachedFake) CaptureIntent(_ context.Context, id, _ string) (*payment.Intent, error) {
 	return &payment.Intent{ID: id, Status: payment.StatusSucceeded}, nil
 }
 
-func (detachedFake) CancelIntent(_ context.Context, id string) (*payment.Intent, error) {
+func (detachedFake) CancelIntent(_ context.Context, id, _ string) (*payment.Intent, error) {
 	return &payment.Intent{ID: id, Status: payment.StatusCanceled}, nil
 }
 
-func (detachedFake) Refund(_ context.Context, id string, _ int64) (*payment.Intent, error) {
-	return &payment.Intent{ID: id, Status: payment.StatusSucceeded}, nil
+func (detachedFake) Refund(_ context.Context, r payment.RefundParams) (*payment.Refund, error) {
+	return &payment.Refund{ID: "re_detached_" + r.IdempotencyKey, IntentID: r.IntentID, Amount: r.Amount, Status: payment.RefundSucceeded}, nil
 }
 
 func (detachedFake) ParseWebhook([]byte, string) (*payment.Event, error) {

@@ -6,7 +6,9 @@
 //	requires_payment ──pay──> succeeded            (automatic capture)
 //	requires_payment ──pay──> authorized ──capture──> succeeded   (manual capture)
 //	requires_payment ──decline──> requires_payment (another card may be tried)
-//	requires_payment | processing | authorized ──cancel──> canceled
+//	requires_payment ──3-D Secure──> requires_action ──pay | decline──> as above
+//	requires_payment | requires_action | processing | authorized ──cancel──> canceled
+//	authorized ──AuthorizationWindow passes──> canceled
 //	succeeded ──refund (partial or full)──> succeeded
 //
 // The Provider interface methods obey SetDown and FailNext; the Simulate*

@@ -45,6 +45,39 @@ func (p *Provider) FailNext(op string, err error) {
 	p.failures[op] = append(p.failures[op], err)
 }
 
+// LoseNextResponse makes the next successful call of operation op (one of
+// OpCreate, OpCapture, OpCancel, OpRefund) apply its change and then fail
+// with an error wrapping payment.ErrUnavailable, as a timeout after the
+// provider acted does. Several calls queue up. It panics on an unknown op.
+func (p *Provider) LoseNextResponse(op string) {
+	// Only the mutating calls consume a loss: a loss queued for get or pay
+	// would wait forever, hiding the test's mistake.
+	if !slices.Contains([]string{OpCreate, OpCapture, OpCancel, OpRefund}, op) {
+		panic(fmt.Sprintf("paymenttest: LoseNextResponse: unknown operation %q", op))
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.losses[op]++
+}
+
+// lose reports whether the response of this call of op is to be lost, and
+// counts it; the caller holds p.mu.
+func (p *Provider) lose(op string) bool {
+	if p.losses[op] == 0 {
+		return false
+	}
+	p.losses[op]--
+	return true
+}
+
+// LeaveNextRefundPending makes the next refund answer with status pending,
+// as Stripe does for some payment methods; settle it with SettleRefund.
+func (p *Provider) LeaveNextRefundPending() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.pendingNext++
+}
+
 // Calls returns how many times operation op was called, counting calls that
 // failed (for any reason) and idempotent replays.
 func (p *Provider) Calls(op string) int {

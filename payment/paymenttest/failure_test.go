@@ -10,7 +10,9 @@ import (
 )
 
 // providerCalls runs each Provider operation subject to failures on an
-// intent id and returns its error.
+// intent id and returns its error. Mutating calls carry a key of their own,
+// so a failed call followed by its retry shows that a failure records no
+// answer to replay.
 var providerCalls = []struct {
 	op string
 	do func(p *paymenttest.Provider, id string) error
@@ -24,15 +26,15 @@ var providerCalls = []struct {
 		return err
 	}},
 	{paymenttest.OpCapture, func(p *paymenttest.Provider, id string) error {
-		_, err := p.CaptureIntent(context.Background(), id)
+		_, err := p.CaptureIntent(context.Background(), id, "capture-"+id)
 		return err
 	}},
 	{paymenttest.OpCancel, func(p *paymenttest.Provider, id string) error {
-		_, err := p.CancelIntent(context.Background(), id)
+		_, err := p.CancelIntent(context.Background(), id, "cancel-"+id)
 		return err
 	}},
 	{paymenttest.OpRefund, func(p *paymenttest.Provider, id string) error {
-		_, err := p.Refund(context.Background(), id, 0)
+		_, err := p.Refund(context.Background(), payment.RefundParams{IntentID: id, Amount: 100, IdempotencyKey: "refund-" + id})
 		return err
 	}},
 	{paymenttest.OpPay, func(p *paymenttest.Provider, id string) error {
@@ -168,7 +170,7 @@ func TestCallsCountsEachOperation(t *testing.T) {
 	_, _ = p.GetIntent(ctx, in.ID)
 	_, _ = p.GetIntent(ctx, "pi_unknown")
 	_, _ = p.SimulatePaid(in.ID) // not a provider call
-	_, _ = p.CaptureIntent(ctx, in.ID)
+	_, _ = p.CaptureIntent(ctx, in.ID, "k")
 	want := map[string]int{
 		paymenttest.OpCreate: 1, paymenttest.OpGet: 2, paymenttest.OpCapture: 1,
 		paymenttest.OpCancel: 0, paymenttest.OpRefund: 0, paymenttest.OpPay: 0, "bogus": 0,

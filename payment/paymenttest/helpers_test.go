@@ -36,6 +36,8 @@ func (s start) String() string {
 var (
 	requiresPaymentAuto   = start{payment.StatusRequiresPayment, false}
 	requiresPaymentManual = start{payment.StatusRequiresPayment, true}
+	requiresActionAuto    = start{payment.StatusRequiresAction, false}
+	requiresActionManual  = start{payment.StatusRequiresAction, true}
 	processingAuto        = start{payment.StatusProcessing, false}
 	processingManual      = start{payment.StatusProcessing, true}
 	authorizedManual      = start{payment.StatusAuthorized, true}
@@ -46,8 +48,8 @@ var (
 )
 
 var allStarts = []start{
-	requiresPaymentAuto, requiresPaymentManual, processingAuto, processingManual,
-	authorizedManual, succeededAuto, succeededManual, canceledAuto, canceledManual,
+	requiresPaymentAuto, requiresPaymentManual, requiresActionAuto, requiresActionManual,
+	processingAuto, processingManual, authorizedManual, succeededAuto, succeededManual, canceledAuto, canceledManual,
 }
 
 // intentIn creates an intent and moves it to s through legal transitions.
@@ -58,6 +60,8 @@ func intentIn(t *testing.T, p *paymenttest.Provider, s start) *payment.Intent {
 	var err error
 	switch s.status {
 	case payment.StatusRequiresPayment:
+	case payment.StatusRequiresAction:
+		in, err = p.SimulateRequiresAction(in.ID)
 	case payment.StatusProcessing:
 		in, err = p.SimulateProcessing(in.ID)
 	case payment.StatusAuthorized:
@@ -65,10 +69,10 @@ func intentIn(t *testing.T, p *paymenttest.Provider, s start) *payment.Intent {
 	case payment.StatusSucceeded:
 		in, err = p.SimulatePaid(in.ID)
 		if err == nil && s.manual {
-			in, err = p.CaptureIntent(ctx, in.ID)
+			in, err = p.CaptureIntent(ctx, in.ID, "")
 		}
 	case payment.StatusCanceled:
-		in, err = p.CancelIntent(ctx, in.ID)
+		in, err = p.CancelIntent(ctx, in.ID, "")
 	default:
 		t.Fatalf("intentIn: unknown status %s", s.status)
 	}

@@ -32,3 +32,5 @@ func newIntentID() string { return "pi_" + randomAlnum(24) }
 func newClientSecret(intentID string) string { return intentID + "_secret_" + randomAlnum(25) }
 
 func newEventID() string { return "evt_" + randomAlnum(24) }
+
+func newRefundID() string { return "re_" + randomAlnum(24) }

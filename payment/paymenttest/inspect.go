@@ -2,12 +2,14 @@ package paymenttest
 
 import "github.com/staykit/staykit/payment"
 
-// Intents returns copies of all intents in creation order.
+// Intents returns copies of all intents in creation order, authorisations
+// lapsed as GetIntent would see them.
 func (p *Provider) Intents() []payment.Intent {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	out := make([]payment.Intent, 0, len(p.order))
 	for _, id := range p.order {
+		p.lapse(p.intents[id])
 		out = append(out, *clone(p.intents[id].intent))
 	}
 	return out
@@ -21,6 +23,7 @@ func (p *Provider) Intent(id string) (payment.Intent, bool) {
 	if !ok {
 		return payment.Intent{}, false
 	}
+	p.lapse(rec)
 	return *clone(rec.intent), true
 }
 

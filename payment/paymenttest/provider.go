@@ -19,6 +19,10 @@ const (
 	DefaultWebhookSecret = "whsec_fake"
 )
 
+// AuthorizationWindow is how long a card authorisation lasts before it
+// lapses, as for most card networks on Stripe.
+const AuthorizationWindow = 7 * 24 * time.Hour
+
 // MaxAmount is the largest amount Stripe accepts for an intent, in minor
 // units (eight digits).
 const MaxAmount int64 = 99_999_999
@@ -36,7 +40,13 @@ type Provider struct {
 	idem     map[string]idemEntry
 	down     bool
 	failures map[string][]error // injected one-shot failures per operation
+	losses   map[string]int     // responses to lose after applying, per operation
 	calls    map[string]int
+
+	replies       map[string]payment.Intent // capture and cancel answers by operation and key
+	refunds       map[string]*payment.Refund
+	refundReplies map[string]payment.Refund // by idempotency key
+	pendingNext   int                       // refunds to leave pending, for LeaveNextRefundPending
 }
 
 // record is the stored state of one intent.
@@ -44,6 +54,8 @@ type record struct {
 	intent payment.Intent
 	// failed counts declined payment attempts.
 	failed int
+	// refunds are the ids of the intent's refunds, oldest first.
+	refunds []string
 }
 
 // idemEntry remembers the first request and response for an idempotency key.
@@ -81,7 +93,11 @@ func New(opts ...Option) *Provider {
 		intents:       make(map[string]*record),
 		idem:          make(map[string]idemEntry),
 		failures:      make(map[string][]error),
+		losses:        make(map[string]int),
 		calls:         make(map[string]int),
+		replies:       make(map[string]payment.Intent),
+		refunds:       make(map[string]*payment.Refund),
+		refundReplies: make(map[string]payment.Refund),
 	}
 	for _, opt := range opts {
 		opt(p)
@@ -137,6 +153,9 @@ func (p *Provider) CreateIntent(ctx context.Context, params payment.CreateParams
 	if params.IdempotencyKey != "" {
 		p.idem[params.IdempotencyKey] = idemEntry{params: params, response: *clone(rec.intent)}
 	}
+	if p.lose(OpCreate) {
+		return nil, fmt.Errorf("paymenttest: create intent: applied, response lost: %w", payment.ErrUnavailable)
+	}
 	return clone(rec.intent), nil
 }
 
@@ -155,35 +174,67 @@ func (p *Provider) GetIntent(ctx context.Context, id string) (*payment.Intent, e
 }
 
 // CaptureIntent moves an authorised intent to StatusSucceeded with the whole
-// amount received. Any other status is ErrState.
-func (p *Provider) CaptureIntent(ctx context.Context, id string) (*payment.Intent, error) {
+// amount received. Any other status is ErrState. A repeated idempotency key
+// replays the first successful answer, as Stripe does.
+func (p *Provider) CaptureIntent(ctx context.Context, id, key string) (*payment.Intent, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if err := p.begin(ctx, OpCapture); err != nil {
-		return nil, fmt.Errorf("paymenttest: capture intent %s: %w", id, err)
-	}
-	rec, err := p.lookup(id)
+	in, err := p.mutate(ctx, OpCapture, key, id, func() (*payment.Intent, error) {
+		rec, err := p.lookup(id)
+		if err != nil {
+			return nil, err
+		}
+		if err := rec.move(payment.StatusSucceeded, payment.StatusAuthorized); err != nil {
+			return nil, err
+		}
+		rec.intent.AmountReceived = rec.intent.Amount
+		return clone(rec.intent), nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("paymenttest: capture intent %s: %w", id, err)
 	}
-	if err := rec.move(payment.StatusSucceeded, payment.StatusAuthorized); err != nil {
-		return nil, fmt.Errorf("paymenttest: capture intent %s: %w", id, err)
-	}
-	rec.intent.AmountReceived = rec.intent.Amount
-	return clone(rec.intent), nil
+	return in, nil
 }
 
-// CancelIntent voids an intent in StatusRequiresPayment, StatusProcessing or
-// StatusAuthorized. Succeeded and canceled intents are ErrState.
-func (p *Provider) CancelIntent(ctx context.Context, id string) (*payment.Intent, error) {
+// CancelIntent voids an intent in StatusRequiresPayment,
+// StatusRequiresAction, StatusProcessing or StatusAuthorized. Succeeded and
+// canceled intents are ErrState. A repeated idempotency key replays the
+// first successful answer.
+func (p *Provider) CancelIntent(ctx context.Context, id, key string) (*payment.Intent, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if err := p.begin(ctx, OpCancel); err != nil {
-		return nil, fmt.Errorf("paymenttest: cancel intent %s: %w", id, err)
-	}
-	in, err := p.cancel(id)
+	in, err := p.mutate(ctx, OpCancel, key, id, func() (*payment.Intent, error) { return p.cancel(id) })
 	if err != nil {
 		return nil, fmt.Errorf("paymenttest: cancel intent %s: %w", id, err)
+	}
+	return in, nil
+}
+
+// mutate runs one mutating call of op on intent id: it counts the call,
+// fails it as begin says, replays the answer recorded for key, or applies
+// apply and records its answer. A response lost by LoseNextResponse is
+// applied and then reported as ErrUnavailable. The caller holds p.mu.
+func (p *Provider) mutate(ctx context.Context, op, key, id string, apply func() (*payment.Intent, error)) (*payment.Intent, error) {
+	if err := p.begin(ctx, op); err != nil {
+		return nil, err
+	}
+	if key != "" {
+		if prev, ok := p.replies[op+"\x00"+key]; ok {
+			if prev.ID != id {
+				return nil, fmt.Errorf("idempotency key %q reused for another intent: %w", key, payment.ErrInvalid)
+			}
+			return clone(prev), nil
+		}
+	}
+	in, err := apply()
+	if err != nil {
+		return nil, err
+	}
+	if key != "" {
+		p.replies[op+"\x00"+key] = *clone(*in)
+	}
+	if p.lose(op) {
+		return nil, fmt.Errorf("applied, response lost: %w", payment.ErrUnavailable)
 	}
 	return in, nil
 }
@@ -195,21 +246,34 @@ func (p *Provider) cancel(id string) (*payment.Intent, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := rec.move(payment.StatusCanceled, payment.StatusRequiresPayment, payment.StatusProcessing, payment.StatusAuthorized); err != nil {
+	if err := rec.move(payment.StatusCanceled, payment.StatusRequiresPayment, payment.StatusRequiresAction, payment.StatusProcessing, payment.StatusAuthorized); err != nil {
 		return nil, err
 	}
 	return clone(rec.intent), nil
 }
 
-// Refund returns amount minor units of a succeeded intent; 0 refunds what
-// remains. The intent stays StatusSucceeded, as on Stripe. A negative amount,
-// more than remains, or nothing left to refund is ErrInvalid; an intent that
-// has not succeeded is ErrState.
-func (p *Provider) Refund(ctx context.Context, id string, amount int64) (*payment.Intent, error) {
+// Refund returns part of a succeeded intent's money as a new refund
+// ("re_..."), which succeeds at once unless LeaveNextRefundPending was
+// called. The intent stays StatusSucceeded, as on Stripe. A non-positive
+// amount, more than remains, or nothing left to refund is ErrInvalid; an
+// intent that has not succeeded is ErrState. A repeated idempotency key
+// returns the first refund and moves no more money; with another intent or
+// amount it is ErrInvalid.
+func (p *Provider) Refund(ctx context.Context, rp payment.RefundParams) (*payment.Refund, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	id := rp.IntentID
 	if err := p.begin(ctx, OpRefund); err != nil {
 		return nil, fmt.Errorf("paymenttest: refund intent %s: %w", id, err)
+	}
+	if rp.IdempotencyKey != "" {
+		if prev, ok := p.refundReplies[rp.IdempotencyKey]; ok {
+			if prev.IntentID != id || prev.Amount != rp.Amount {
+				return nil, fmt.Errorf("paymenttest: refund intent %s: idempotency key %q reused with different parameters: %w", id, rp.IdempotencyKey, payment.ErrInvalid)
+			}
+			r := *p.refunds[prev.ID]
+			return &r, nil
+		}
 	}
 	rec, err := p.lookup(id)
 	if err != nil {
@@ -220,26 +284,57 @@ func (p *Provider) Refund(ctx context.Context, id string, amount int64) (*paymen
 	}
 	remaining := rec.intent.AmountReceived - rec.intent.AmountRefunded
 	switch {
-	case amount < 0:
-		return nil, fmt.Errorf("paymenttest: refund intent %s: negative amount %d: %w", id, amount, payment.ErrInvalid)
+	case rp.Amount <= 0:
+		return nil, fmt.Errorf("paymenttest: refund intent %s: amount %d is not positive: %w", id, rp.Amount, payment.ErrInvalid)
 	case remaining <= 0:
 		return nil, fmt.Errorf("paymenttest: refund intent %s: already fully refunded: %w", id, payment.ErrInvalid)
-	case amount > remaining:
-		return nil, fmt.Errorf("paymenttest: refund intent %s: amount %d exceeds the %d left to refund: %w", id, amount, remaining, payment.ErrInvalid)
-	case amount == 0:
-		amount = remaining
+	case rp.Amount > remaining:
+		return nil, fmt.Errorf("paymenttest: refund intent %s: amount %d exceeds the %d left to refund: %w", id, rp.Amount, remaining, payment.ErrInvalid)
 	}
-	rec.intent.AmountRefunded += amount
-	return clone(rec.intent), nil
+	r := p.addRefund(rec, rp.Amount, payment.RefundSucceeded)
+	if p.pendingNext > 0 {
+		p.pendingNext--
+		r.Status = payment.RefundPending
+	}
+	if rp.IdempotencyKey != "" {
+		p.refundReplies[rp.IdempotencyKey] = *r
+	}
+	out := *r
+	if p.lose(OpRefund) {
+		return nil, fmt.Errorf("paymenttest: refund intent %s: applied, response lost: %w", id, payment.ErrUnavailable)
+	}
+	return &out, nil
 }
 
-// lookup finds an intent; the caller holds p.mu.
+// addRefund records a refund of amount on rec; the caller holds p.mu.
+func (p *Provider) addRefund(rec *record, amount int64, status payment.RefundStatus) *payment.Refund {
+	r := &payment.Refund{ID: newRefundID(), IntentID: rec.intent.ID, Amount: amount, Currency: rec.intent.Currency, Status: status}
+	p.refunds[r.ID] = r
+	rec.refunds = append(rec.refunds, r.ID)
+	if countsAsRefunded(status) {
+		rec.intent.AmountRefunded += amount
+	}
+	return r
+}
+
+// lookup finds an intent; the caller holds p.mu. An authorisation whose
+// window has passed on the provider's clock is canceled first, as card
+// networks let it lapse.
 func (p *Provider) lookup(id string) (*record, error) {
 	rec, ok := p.intents[id]
 	if !ok {
 		return nil, payment.ErrNotFound
 	}
+	p.lapse(rec)
 	return rec, nil
+}
+
+// lapse cancels rec if it is an authorisation whose window has passed on
+// the provider's clock; the caller holds p.mu.
+func (p *Provider) lapse(rec *record) {
+	if rec.intent.Status == payment.StatusAuthorized && !rec.intent.CaptureBefore.IsZero() && !p.now().Before(rec.intent.CaptureBefore) {
+		rec.intent.Status = payment.StatusCanceled
+	}
 }
 
 // move sets the status to "to" if the current status is one of from, else

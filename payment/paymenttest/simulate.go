@@ -45,11 +45,13 @@ func (p *Provider) paid(id string) (*payment.Intent, error) {
 	if rec.intent.ManualCapture {
 		to = payment.StatusAuthorized
 	}
-	if err := rec.move(to, payment.StatusRequiresPayment, payment.StatusProcessing); err != nil {
+	if err := rec.move(to, payment.StatusRequiresPayment, payment.StatusRequiresAction, payment.StatusProcessing); err != nil {
 		return nil, err
 	}
 	if to == payment.StatusSucceeded {
 		rec.intent.AmountReceived = rec.intent.Amount
+	} else {
+		rec.intent.CaptureBefore = p.now().Add(AuthorizationWindow)
 	}
 	return clone(rec.intent), nil
 }
@@ -68,9 +70,10 @@ func (p *Provider) SimulateAuthorized(id string) (*payment.Intent, error) {
 	if !rec.intent.ManualCapture {
 		return nil, fmt.Errorf("paymenttest: simulate authorized %s: intent captures automatically: %w", id, payment.ErrState)
 	}
-	if err := rec.move(payment.StatusAuthorized, payment.StatusRequiresPayment, payment.StatusProcessing); err != nil {
+	if err := rec.move(payment.StatusAuthorized, payment.StatusRequiresPayment, payment.StatusRequiresAction, payment.StatusProcessing); err != nil {
 		return nil, fmt.Errorf("paymenttest: simulate authorized %s: %w", id, err)
 	}
+	rec.intent.CaptureBefore = p.now().Add(AuthorizationWindow)
 	return clone(rec.intent), nil
 }
 
@@ -91,9 +94,10 @@ func (p *Provider) SimulateProcessing(id string) (*payment.Intent, error) {
 }
 
 // SimulateDeclined is a payment attempt failing: an intent in
-// StatusRequiresPayment or StatusProcessing returns to (or stays in)
-// StatusRequiresPayment, so another card may be tried, and FailedAttempts
-// grows by one. Other statuses are ErrState; an unknown id is ErrNotFound.
+// StatusRequiresPayment, StatusRequiresAction (the guest failed 3-D Secure)
+// or StatusProcessing returns to (or stays in) StatusRequiresPayment, so
+// another card may be tried, and FailedAttempts grows by one. Other
+// statuses are ErrState; an unknown id is ErrNotFound.
 func (p *Provider) SimulateDeclined(id string) (*payment.Intent, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -111,7 +115,7 @@ func (p *Provider) declined(id string) (*payment.Intent, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := rec.move(payment.StatusRequiresPayment, payment.StatusRequiresPayment, payment.StatusProcessing); err != nil {
+	if err := rec.move(payment.StatusRequiresPayment, payment.StatusRequiresPayment, payment.StatusRequiresAction, payment.StatusProcessing); err != nil {
 		return nil, err
 	}
 	rec.failed++
@@ -161,4 +165,83 @@ func (p *Provider) Pay(id, cardNumber string) (*payment.Intent, error) {
 		return nil, fmt.Errorf("paymenttest: pay intent %s: %w", id, err)
 	}
 	return in, nil
+}
+
+// SimulateRequiresAction is the card asking for 3-D Secure:
+// StatusRequiresPayment becomes StatusRequiresAction until the guest
+// completes it (SimulatePaid or SimulateAuthorized) or the intent is
+// canceled. Other statuses are ErrState; an unknown id is ErrNotFound.
+func (p *Provider) SimulateRequiresAction(id string) (*payment.Intent, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	rec, err := p.lookup(id)
+	if err != nil {
+		return nil, fmt.Errorf("paymenttest: simulate requires action %s: %w", id, err)
+	}
+	if err := rec.move(payment.StatusRequiresAction, payment.StatusRequiresPayment); err != nil {
+		return nil, fmt.Errorf("paymenttest: simulate requires action %s: %w", id, err)
+	}
+	return clone(rec.intent), nil
+}
+
+// SimulateDashboardRefund is the host refunding amount minor units from the
+// provider's dashboard, out of the engine's sight until an event tells it.
+// It follows Refund's rules but ignores SetDown, FailNext and idempotency.
+func (p *Provider) SimulateDashboardRefund(id string, amount int64) (*payment.Refund, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	rec, err := p.lookup(id)
+	if err != nil {
+		return nil, fmt.Errorf("paymenttest: simulate dashboard refund %s: %w", id, err)
+	}
+	if rec.intent.Status != payment.StatusSucceeded || amount <= 0 || amount > rec.intent.AmountReceived-rec.intent.AmountRefunded {
+		return nil, fmt.Errorf("paymenttest: simulate dashboard refund %s of %d: %w", id, amount, payment.ErrInvalid)
+	}
+	r := *p.addRefund(rec, amount, payment.RefundSucceeded)
+	return &r, nil
+}
+
+// SettleRefund sets a refund's final status: RefundSucceeded, or
+// RefundFailed (the money comes back to the intent, as when a card was
+// closed). Unknown ids are ErrNotFound.
+func (p *Provider) SettleRefund(refundID string, status payment.RefundStatus) (*payment.Refund, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r, ok := p.refunds[refundID]
+	if !ok {
+		return nil, fmt.Errorf("paymenttest: settle refund %s: %w", refundID, payment.ErrNotFound)
+	}
+	// Only the move between counted (pending, succeeded) and not counted
+	// (failed, canceled) changes the intent's refunded amount: settling a
+	// failed refund as canceled must not give its money back twice.
+	switch was, is := countsAsRefunded(r.Status), countsAsRefunded(status); {
+	case was && !is:
+		p.intents[r.IntentID].intent.AmountRefunded -= r.Amount
+	case !was && is:
+		p.intents[r.IntentID].intent.AmountRefunded += r.Amount
+	}
+	r.Status = status
+	out := *r
+	return &out, nil
+}
+
+// Refunds returns copies of an intent's refunds, oldest first.
+func (p *Provider) Refunds(intentID string) []payment.Refund {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	rec, ok := p.intents[intentID]
+	if !ok {
+		return nil
+	}
+	out := make([]payment.Refund, 0, len(rec.refunds))
+	for _, id := range rec.refunds {
+		out = append(out, *p.refunds[id])
+	}
+	return out
+}
+
+// countsAsRefunded reports whether a refund in status s counts in its
+// intent's AmountRefunded, as in Stripe's amount_refunded.
+func countsAsRefunded(s payment.RefundStatus) bool {
+	return s != payment.RefundFailed && s != payment.RefundCanceled
 }

@@ -29,10 +29,11 @@ func TestTransitions(t *testing.T) {
 		{
 			name: "CaptureIntent",
 			do: func(p *paymenttest.Provider, id string) (*payment.Intent, error) {
-				return p.CaptureIntent(context.Background(), id)
+				return p.CaptureIntent(context.Background(), id, "capture-"+id)
 			},
 			want: map[start]outcome{
 				requiresPaymentAuto: refused, requiresPaymentManual: refused,
+				requiresActionAuto: refused, requiresActionManual: refused,
 				processingAuto: refused, processingManual: refused,
 				authorizedManual: to(payment.StatusSucceeded),
 				succeededAuto:    refused, succeededManual: refused,
@@ -42,10 +43,11 @@ func TestTransitions(t *testing.T) {
 		{
 			name: "CancelIntent",
 			do: func(p *paymenttest.Provider, id string) (*payment.Intent, error) {
-				return p.CancelIntent(context.Background(), id)
+				return p.CancelIntent(context.Background(), id, "cancel-"+id)
 			},
 			want: map[start]outcome{
 				requiresPaymentAuto: to(payment.StatusCanceled), requiresPaymentManual: to(payment.StatusCanceled),
+				requiresActionAuto: to(payment.StatusCanceled), requiresActionManual: to(payment.StatusCanceled),
 				processingAuto: to(payment.StatusCanceled), processingManual: to(payment.StatusCanceled),
 				authorizedManual: to(payment.StatusCanceled),
 				succeededAuto:    refused, succeededManual: refused,
@@ -54,11 +56,17 @@ func TestTransitions(t *testing.T) {
 		},
 		{
 			name: "Refund",
+			// A refund answers with the refund; the intent is read back.
 			do: func(p *paymenttest.Provider, id string) (*payment.Intent, error) {
-				return p.Refund(context.Background(), id, 0)
+				if _, err := p.Refund(context.Background(), payment.RefundParams{IntentID: id, Amount: 12000}); err != nil {
+					return nil, err
+				}
+				in, _ := p.Intent(id)
+				return &in, nil
 			},
 			want: map[start]outcome{
 				requiresPaymentAuto: refused, requiresPaymentManual: refused,
+				requiresActionAuto: refused, requiresActionManual: refused,
 				processingAuto: refused, processingManual: refused,
 				authorizedManual: refused,
 				succeededAuto:    to(payment.StatusSucceeded), succeededManual: to(payment.StatusSucceeded),
@@ -70,6 +78,7 @@ func TestTransitions(t *testing.T) {
 			do:   (*paymenttest.Provider).SimulatePaid,
 			want: map[start]outcome{
 				requiresPaymentAuto: to(payment.StatusSucceeded), requiresPaymentManual: to(payment.StatusAuthorized),
+				requiresActionAuto: to(payment.StatusSucceeded), requiresActionManual: to(payment.StatusAuthorized),
 				processingAuto: to(payment.StatusSucceeded), processingManual: to(payment.StatusAuthorized),
 				authorizedManual: refused,
 				succeededAuto:    refused, succeededManual: refused,
@@ -81,6 +90,7 @@ func TestTransitions(t *testing.T) {
 			do:   (*paymenttest.Provider).SimulateAuthorized,
 			want: map[start]outcome{
 				requiresPaymentAuto: refused, requiresPaymentManual: to(payment.StatusAuthorized),
+				requiresActionAuto: refused, requiresActionManual: to(payment.StatusAuthorized),
 				processingAuto: refused, processingManual: to(payment.StatusAuthorized),
 				authorizedManual: refused,
 				succeededAuto:    refused, succeededManual: refused,
@@ -92,6 +102,7 @@ func TestTransitions(t *testing.T) {
 			do:   (*paymenttest.Provider).SimulateProcessing,
 			want: map[start]outcome{
 				requiresPaymentAuto: to(payment.StatusProcessing), requiresPaymentManual: to(payment.StatusProcessing),
+				requiresActionAuto: refused, requiresActionManual: refused,
 				processingAuto: refused, processingManual: refused,
 				authorizedManual: refused,
 				succeededAuto:    refused, succeededManual: refused,
@@ -103,7 +114,20 @@ func TestTransitions(t *testing.T) {
 			do:   (*paymenttest.Provider).SimulateDeclined,
 			want: map[start]outcome{
 				requiresPaymentAuto: to(payment.StatusRequiresPayment), requiresPaymentManual: to(payment.StatusRequiresPayment),
+				requiresActionAuto: to(payment.StatusRequiresPayment), requiresActionManual: to(payment.StatusRequiresPayment),
 				processingAuto: to(payment.StatusRequiresPayment), processingManual: to(payment.StatusRequiresPayment),
+				authorizedManual: refused,
+				succeededAuto:    refused, succeededManual: refused,
+				canceledAuto: refused, canceledManual: refused,
+			},
+		},
+		{
+			name: "SimulateRequiresAction",
+			do:   (*paymenttest.Provider).SimulateRequiresAction,
+			want: map[start]outcome{
+				requiresPaymentAuto: to(payment.StatusRequiresAction), requiresPaymentManual: to(payment.StatusRequiresAction),
+				requiresActionAuto: refused, requiresActionManual: refused,
+				processingAuto: refused, processingManual: refused,
 				authorizedManual: refused,
 				succeededAuto:    refused, succeededManual: refused,
 				canceledAuto: refused, canceledManual: refused,
@@ -114,6 +138,7 @@ func TestTransitions(t *testing.T) {
 			do:   (*paymenttest.Provider).SimulateCanceled,
 			want: map[start]outcome{
 				requiresPaymentAuto: to(payment.StatusCanceled), requiresPaymentManual: to(payment.StatusCanceled),
+				requiresActionAuto: to(payment.StatusCanceled), requiresActionManual: to(payment.StatusCanceled),
 				processingAuto: to(payment.StatusCanceled), processingManual: to(payment.StatusCanceled),
 				authorizedManual: to(payment.StatusCanceled),
 				succeededAuto:    refused, succeededManual: refused,
@@ -170,17 +195,29 @@ func TestTransitions(t *testing.T) {
 func TestTransitionsUnknownIntentErrNotFound(t *testing.T) {
 	ctx := context.Background()
 	ops := map[string]func(p *paymenttest.Provider, id string) (*payment.Intent, error){
-		"GetIntent":     func(p *paymenttest.Provider, id string) (*payment.Intent, error) { return p.GetIntent(ctx, id) },
-		"CaptureIntent": func(p *paymenttest.Provider, id string) (*payment.Intent, error) { return p.CaptureIntent(ctx, id) },
-		"CancelIntent":  func(p *paymenttest.Provider, id string) (*payment.Intent, error) { return p.CancelIntent(ctx, id) },
-		"Refund": func(p *paymenttest.Provider, id string) (*payment.Intent, error) {
-			return p.Refund(ctx, id, 0)
+		"GetIntent": func(p *paymenttest.Provider, id string) (*payment.Intent, error) { return p.GetIntent(ctx, id) },
+		"CaptureIntent": func(p *paymenttest.Provider, id string) (*payment.Intent, error) {
+			return p.CaptureIntent(ctx, id, "k")
 		},
-		"SimulatePaid":       (*paymenttest.Provider).SimulatePaid,
-		"SimulateAuthorized": (*paymenttest.Provider).SimulateAuthorized,
-		"SimulateProcessing": (*paymenttest.Provider).SimulateProcessing,
-		"SimulateDeclined":   (*paymenttest.Provider).SimulateDeclined,
-		"SimulateCanceled":   (*paymenttest.Provider).SimulateCanceled,
+		"CancelIntent": func(p *paymenttest.Provider, id string) (*payment.Intent, error) { return p.CancelIntent(ctx, id, "k") },
+		"Refund": func(p *paymenttest.Provider, id string) (*payment.Intent, error) {
+			if _, err := p.Refund(ctx, payment.RefundParams{IntentID: id, Amount: 100, IdempotencyKey: "k"}); err != nil {
+				return nil, err
+			}
+			return &payment.Intent{}, nil
+		},
+		"SimulatePaid":           (*paymenttest.Provider).SimulatePaid,
+		"SimulateAuthorized":     (*paymenttest.Provider).SimulateAuthorized,
+		"SimulateProcessing":     (*paymenttest.Provider).SimulateProcessing,
+		"SimulateDeclined":       (*paymenttest.Provider).SimulateDeclined,
+		"SimulateCanceled":       (*paymenttest.Provider).SimulateCanceled,
+		"SimulateRequiresAction": (*paymenttest.Provider).SimulateRequiresAction,
+		"SimulateDashboardRefund": func(p *paymenttest.Provider, id string) (*payment.Intent, error) {
+			if _, err := p.SimulateDashboardRefund(id, 100); err != nil {
+				return nil, err
+			}
+			return &payment.Intent{}, nil
+		},
 		"Pay": func(p *paymenttest.Provider, id string) (*payment.Intent, error) {
 			return p.Pay(id, paymenttest.CardSucceeds)
 		},

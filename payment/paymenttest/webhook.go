@@ -195,8 +195,8 @@ func (p *Provider) verify(payload []byte, signature string) bool {
 
 func knownStatus(s payment.IntentStatus) bool {
 	switch s {
-	case payment.StatusRequiresPayment, payment.StatusProcessing, payment.StatusAuthorized,
-		payment.StatusSucceeded, payment.StatusCanceled:
+	case payment.StatusRequiresPayment, payment.StatusRequiresAction, payment.StatusProcessing,
+		payment.StatusAuthorized, payment.StatusSucceeded, payment.StatusCanceled:
 		return true
 	}
 	return false

@@ -54,6 +54,8 @@ func TestWebhookRoundTrip(t *testing.T) {
 		{"authorized", payment.EventAuthorized, authorizedManual},
 		{"failed", payment.EventFailed, requiresPaymentAuto},
 		{"canceled", payment.EventCanceled, canceledAuto},
+		{"refunded", payment.EventRefunded, succeededAuto},
+		{"requires action", "payment_intent.requires_action", requiresActionAuto},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -62,8 +64,8 @@ func TestWebhookRoundTrip(t *testing.T) {
 				paymenttest.WithWebhookSecret("whsec_test"),
 			)
 			in := intentIn(t, p, tt.from)
-			if tt.from == succeededAuto {
-				if _, err := p.Refund(t.Context(), in.ID, 100); err != nil {
+			if tt.from.status == payment.StatusSucceeded {
+				if _, err := p.Refund(t.Context(), payment.RefundParams{IntentID: in.ID, Amount: 100}); err != nil {
 					t.Fatalf("Refund: %v", err)
 				}
 			}

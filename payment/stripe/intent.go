@@ -17,21 +17,42 @@ import (
 // as on create and in webhook events, where latest_charge is only an id,
 // it is 0.
 func toIntent(pi *stripego.PaymentIntent) *payment.Intent {
+	currency := strings.ToUpper(string(pi.Currency))
 	in := &payment.Intent{
 		ID:             pi.ID,
 		ClientSecret:   pi.ClientSecret,
-		Amount:         pi.Amount,
-		AmountReceived: pi.AmountReceived,
-		Currency:       strings.ToUpper(string(pi.Currency)),
+		Amount:         isoAmount(pi.Amount, currency),
+		AmountReceived: isoAmount(pi.AmountReceived, currency),
+		Currency:       currency,
 		Status:         toStatus(pi.Status),
 		ManualCapture:  pi.CaptureMethod == stripego.PaymentIntentCaptureMethodManual,
 		Metadata:       maps.Clone(pi.Metadata),
 		Created:        time.Unix(pi.Created, 0).UTC(),
 	}
-	if pi.LatestCharge != nil {
-		in.AmountRefunded = pi.LatestCharge.AmountRefunded
+	if c := pi.LatestCharge; c != nil {
+		in.AmountRefunded = isoAmount(c.AmountRefunded, currency)
+		if d := c.PaymentMethodDetails; d != nil && d.Card != nil && d.Card.CaptureBefore > 0 {
+			in.CaptureBefore = time.Unix(d.Card.CaptureBefore, 0).UTC()
+		}
 	}
 	return in
+}
+
+// toRefund translates a Stripe Refund; intentID stands in when Stripe did
+// not expand the refund's payment intent.
+func toRefund(re *stripego.Refund, intentID string) *payment.Refund {
+	currency := strings.ToUpper(string(re.Currency))
+	out := &payment.Refund{ID: re.ID, IntentID: intentID, Amount: isoAmount(re.Amount, currency), Currency: currency,
+		Status: payment.RefundStatus(re.Status)}
+	if re.PaymentIntent != nil && re.PaymentIntent.ID != "" {
+		out.IntentID = re.PaymentIntent.ID
+	}
+	switch re.Status {
+	case stripego.RefundStatusSucceeded, stripego.RefundStatusFailed, stripego.RefundStatusCanceled:
+	default: // pending, requires_action: not final
+		out.Status = payment.RefundPending
+	}
+	return out
 }
 
 // toStatus maps Stripe's PaymentIntent statuses. A status this version does
@@ -41,9 +62,10 @@ func toIntent(pi *stripego.PaymentIntent) *payment.Intent {
 func toStatus(s stripego.PaymentIntentStatus) payment.IntentStatus {
 	switch s {
 	case stripego.PaymentIntentStatusRequiresPaymentMethod,
-		stripego.PaymentIntentStatusRequiresConfirmation,
-		stripego.PaymentIntentStatusRequiresAction:
+		stripego.PaymentIntentStatusRequiresConfirmation:
 		return payment.StatusRequiresPayment
+	case stripego.PaymentIntentStatusRequiresAction:
+		return payment.StatusRequiresAction
 	case stripego.PaymentIntentStatusProcessing:
 		return payment.StatusProcessing
 	case stripego.PaymentIntentStatusRequiresCapture:

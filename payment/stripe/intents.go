@@ -19,20 +19,23 @@ const expandCharge = "latest_charge"
 // an untyped error before sending anything.
 const maxIdempotencyKey = 255
 
-// CreateIntent creates a PaymentIntent with automatic payment methods.
-// Amounts below the currency's Stripe minimum (see MinimumAmount) are
-// refused with payment.ErrInvalid before any request.
+// CreateIntent creates a card PaymentIntent. Cards (wallets such as Apple
+// Pay and Google Pay are cards to Stripe) settle at once: the slow methods
+// that automatic payment methods would offer (bank debits) stay
+// "processing" for days, longer than any hold on the dates. Amounts below
+// the currency's Stripe minimum (see MinimumAmount) or not expressible in
+// Stripe's units (see stripeAmount) are refused with payment.ErrInvalid
+// before any request.
 func (p *Provider) CreateIntent(ctx context.Context, cp payment.CreateParams) (*payment.Intent, error) {
 	if err := validateCreate(cp); err != nil {
 		return nil, fmt.Errorf("stripe: create intent: %w", err)
 	}
+	amount, _ := stripeAmount(cp.Amount, cp.Currency) // checked by validateCreate
 	params := &stripego.PaymentIntentParams{
-		Amount:   stripego.Int64(cp.Amount),
-		Currency: stripego.String(strings.ToLower(cp.Currency)),
-		AutomaticPaymentMethods: &stripego.PaymentIntentAutomaticPaymentMethodsParams{
-			Enabled: stripego.Bool(true),
-		},
-		Metadata: maps.Clone(cp.Metadata),
+		Amount:             stripego.Int64(amount),
+		Currency:           stripego.String(strings.ToLower(cp.Currency)),
+		PaymentMethodTypes: stripego.StringSlice([]string{"card"}),
+		Metadata:           maps.Clone(cp.Metadata),
 	}
 	if cp.ManualCapture {
 		params.CaptureMethod = stripego.String(string(stripego.PaymentIntentCaptureMethodManual))
@@ -55,7 +58,11 @@ func validateCreate(cp payment.CreateParams) error {
 	if cp.Amount <= 0 {
 		return fmt.Errorf("%w: amount %d is not positive", payment.ErrInvalid, cp.Amount)
 	}
-	if minimum, ok := MinimumAmount(cp.Currency); ok && cp.Amount < minimum {
+	stripeUnits, err := stripeAmount(cp.Amount, cp.Currency)
+	if err != nil {
+		return err
+	}
+	if minimum, ok := MinimumAmount(cp.Currency); ok && stripeUnits < minimum {
 		return fmt.Errorf("%w: amount %d %s is below Stripe's minimum of %d",
 			payment.ErrInvalid, cp.Amount, strings.ToUpper(cp.Currency), minimum)
 	}
@@ -95,13 +102,16 @@ func (p *Provider) GetIntent(ctx context.Context, id string) (*payment.Intent, e
 
 // CaptureIntent captures the whole authorised amount of a requires_capture
 // intent.
-func (p *Provider) CaptureIntent(ctx context.Context, id string) (*payment.Intent, error) {
+func (p *Provider) CaptureIntent(ctx context.Context, id, key string) (*payment.Intent, error) {
 	if id == "" {
 		return nil, fmt.Errorf("stripe: capture intent: %w: empty id", payment.ErrNotFound)
 	}
 	params := &stripego.PaymentIntentCaptureParams{}
 	params.Context = ctx
 	params.AddExpand(expandCharge)
+	if err := setKey(&params.Params, key); err != nil {
+		return nil, fmt.Errorf("stripe: capture intent %s: %w", id, err)
+	}
 	pi, err := p.api.PaymentIntents.Capture(id, params)
 	if err != nil {
 		return nil, mapError("capture intent "+id, err)
@@ -111,13 +121,16 @@ func (p *Provider) CaptureIntent(ctx context.Context, id string) (*payment.Inten
 
 // CancelIntent cancels an intent that has not succeeded, releasing an
 // authorisation if there is one.
-func (p *Provider) CancelIntent(ctx context.Context, id string) (*payment.Intent, error) {
+func (p *Provider) CancelIntent(ctx context.Context, id, key string) (*payment.Intent, error) {
 	if id == "" {
 		return nil, fmt.Errorf("stripe: cancel intent: %w: empty id", payment.ErrNotFound)
 	}
 	params := &stripego.PaymentIntentCancelParams{}
 	params.Context = ctx
 	params.AddExpand(expandCharge)
+	if err := setKey(&params.Params, key); err != nil {
+		return nil, fmt.Errorf("stripe: cancel intent %s: %w", id, err)
+	}
 	pi, err := p.api.PaymentIntents.Cancel(id, params)
 	if err != nil {
 		return nil, mapError("cancel intent "+id, err)
@@ -125,29 +138,48 @@ func (p *Provider) CancelIntent(ctx context.Context, id string) (*payment.Intent
 	return toIntent(pi), nil
 }
 
-// Refund refunds amount minor units (0: all that remains) of a succeeded
-// intent, then reads the intent back so AmountRefunded includes this
-// refund. If that read fails, the refund has still been made, and the error
-// says so.
-func (p *Provider) Refund(ctx context.Context, id string, amount int64) (*payment.Intent, error) {
-	if id == "" {
+// Refund refunds part or all of a succeeded intent and returns the refund,
+// whose status may still be pending (charge.refund.updated settles it).
+func (p *Provider) Refund(ctx context.Context, rp payment.RefundParams) (*payment.Refund, error) {
+	if rp.IntentID == "" {
 		return nil, fmt.Errorf("stripe: refund intent: %w: empty id", payment.ErrNotFound)
 	}
-	if amount < 0 {
-		return nil, fmt.Errorf("stripe: refund intent %s: %w: negative amount %d", id, payment.ErrInvalid, amount)
+	if rp.Amount <= 0 {
+		return nil, fmt.Errorf("stripe: refund intent %s: %w: amount %d is not positive", rp.IntentID, payment.ErrInvalid, rp.Amount)
 	}
-	params := &stripego.RefundParams{PaymentIntent: stripego.String(id)}
-	if amount > 0 {
-		params.Amount = stripego.Int64(amount)
-	}
+	params := &stripego.RefundParams{PaymentIntent: stripego.String(rp.IntentID)}
 	params.Context = ctx
+	if err := setKey(&params.Params, rp.IdempotencyKey); err != nil {
+		return nil, fmt.Errorf("stripe: refund intent %s: %w", rp.IntentID, err)
+	}
+	// The amount is in the intent's currency, which the refund request
+	// does not carry: read it so the amount can be put in Stripe's units.
+	in, err := p.GetIntent(ctx, rp.IntentID)
+	if err != nil {
+		return nil, fmt.Errorf("stripe: refund intent %s: %w", rp.IntentID, err)
+	}
+	amount, err := stripeAmount(rp.Amount, in.Currency)
+	if err != nil {
+		return nil, fmt.Errorf("stripe: refund intent %s: %w", rp.IntentID, err)
+	}
+	params.Amount = stripego.Int64(amount)
 	re, err := p.api.Refunds.New(params)
 	if err != nil {
-		return nil, mapError("refund intent "+id, err)
+		return nil, mapError("refund intent "+rp.IntentID, err)
 	}
-	in, err := p.GetIntent(ctx, id)
-	if err != nil {
-		return nil, fmt.Errorf("stripe: refund %s of intent %s was created, but reading the intent back failed: %w", re.ID, id, err)
+	return toRefund(re, rp.IntentID), nil
+}
+
+// setKey sets a request's idempotency key when there is one. A key longer
+// than Stripe's limit is payment.ErrInvalid: stripe-go would refuse it with
+// an untyped error, which mapError would report as ErrUnavailable, and the
+// engine would retry a request that can never be sent.
+func setKey(params *stripego.Params, key string) error {
+	if len(strings.TrimSpace(key)) > maxIdempotencyKey {
+		return fmt.Errorf("%w: idempotency key longer than %d characters", payment.ErrInvalid, maxIdempotencyKey)
 	}
-	return in, nil
+	if key != "" {
+		params.IdempotencyKey = stripego.String(key)
+	}
+	return nil
 }

@@ -59,16 +59,23 @@ func TestCreateIntentSendsStripeParameters(t *testing.T) {
 				t.Errorf("request = %q, want %q", got, want)
 			}
 			wantForm := map[string]string{
-				"amount":                             "12345",
-				"currency":                           "eur",
-				"automatic_payment_methods[enabled]": "true",
-				"metadata[booking_token]":            "bk_tok",
-				"metadata[org]":                      "acme",
-				"metadata[property]":                 "villa",
+				"amount":                  "12345",
+				"currency":                "eur",
+				"payment_method_types[0]": "card",
+				"metadata[booking_token]": "bk_tok",
+				"metadata[org]":           "acme",
+				"metadata[property]":      "villa",
 			}
 			for k, want := range wantForm {
 				if got := r.Form[k]; len(got) != 1 || got[0] != want {
 					t.Errorf("form %s = %q, want [%q]", k, got, want)
+				}
+			}
+			// Cards only: automatic payment methods would offer bank debits
+			// that stay processing for days.
+			for k := range r.Form {
+				if strings.HasPrefix(k, "automatic_payment_methods") {
+					t.Errorf("form has %s, want no automatic payment methods", k)
 				}
 			}
 			if got := r.Form["capture_method"]; fmt.Sprint(got) != fmt.Sprint(tt.wantCapture) {
@@ -157,6 +164,7 @@ func TestIntentOperationsUseStripePaths(t *testing.T) {
 		name     string
 		call     func(p *stripe.Provider) (*payment.Intent, error)
 		wantReq  string
+		wantKey  string // Idempotency-Key header; "" for none
 		response map[string]any
 		want     payment.IntentStatus
 	}{
@@ -170,18 +178,20 @@ func TestIntentOperationsUseStripePaths(t *testing.T) {
 		{
 			name: "Capture",
 			call: func(p *stripe.Provider) (*payment.Intent, error) {
-				return p.CaptureIntent(context.Background(), "pi_123")
+				return p.CaptureIntent(context.Background(), "pi_123", "capture:pi_123")
 			},
 			wantReq:  "POST /v1/payment_intents/pi_123/capture",
+			wantKey:  "capture:pi_123",
 			response: map[string]any{"status": "succeeded", "capture_method": "manual", "amount_received": 12345},
 			want:     payment.StatusSucceeded,
 		},
 		{
 			name: "Cancel",
 			call: func(p *stripe.Provider) (*payment.Intent, error) {
-				return p.CancelIntent(context.Background(), "pi_123")
+				return p.CancelIntent(context.Background(), "pi_123", "release:pi_123")
 			},
 			wantReq:  "POST /v1/payment_intents/pi_123/cancel",
+			wantKey:  "release:pi_123",
 			response: map[string]any{"status": "canceled"},
 			want:     payment.StatusCanceled,
 		},
@@ -200,6 +210,9 @@ func TestIntentOperationsUseStripePaths(t *testing.T) {
 			if got, want := r.Form.Get("expand[0]"), "latest_charge"; got != want {
 				t.Errorf("expand[0] = %q, want %q", got, want)
 			}
+			if got := r.Header.Get("Idempotency-Key"); tt.wantKey != "" && got != tt.wantKey {
+				t.Errorf("Idempotency-Key = %q, want %q", got, tt.wantKey)
+			}
 			if got, want := r.Header.Get("Authorization"), "Bearer "+testKey; got != want {
 				t.Errorf("Authorization = %q, want %q", got, want)
 			}
@@ -210,28 +223,29 @@ func TestIntentOperationsUseStripePaths(t *testing.T) {
 	}
 }
 
-func TestRefundCreatesRefundAndRereadsIntent(t *testing.T) {
+func TestRefundReadsIntentThenCreatesRefund(t *testing.T) {
 	tests := []struct {
 		name       string
-		amount     int64
-		wantAmount []string
+		status     string // of the refund Stripe answers with
+		wantStatus payment.RefundStatus
 	}{
-		{name: "Partial", amount: 500, wantAmount: []string{"500"}},
-		{name: "Full", amount: 0, wantAmount: nil},
+		{"Succeeded", "succeeded", payment.RefundSucceeded},
+		{"Pending", "pending", payment.RefundPending},
+		// Not final either: the engine waits for charge.refund.updated.
+		{"RequiresAction", "requires_action", payment.RefundPending},
+		{"Failed", "failed", payment.RefundFailed},
+		{"Canceled", "canceled", payment.RefundCanceled},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := newFakeStripe(t, func(r request) answer {
 				if r.Path == "/v1/refunds" {
-					return answer{200, `{"id":"re_1","object":"refund","amount":500,"payment_intent":"pi_123","status":"succeeded"}`}
+					return answer{200, fmt.Sprintf(`{"id":"re_1","object":"refund","amount":500,"currency":"eur","payment_intent":"pi_123","status":%q}`, tt.status)}
 				}
-				return answer{200, intentJSON(t, map[string]any{
-					"status":          "succeeded",
-					"amount_received": 12345,
-					"latest_charge":   map[string]any{"id": "ch_1", "object": "charge", "amount_refunded": 500},
-				})}
+				return answer{200, intentJSON(t, map[string]any{"status": "succeeded", "amount_received": 12345})}
 			})
-			got, err := newProvider(t, srv.URL, testKey).Refund(context.Background(), "pi_123", tt.amount)
+			got, err := newProvider(t, srv.URL, testKey).Refund(context.Background(),
+				payment.RefundParams{IntentID: "pi_123", Amount: 500, IdempotencyKey: "refund:pi_123:cancelled"})
 			if err != nil {
 				t.Fatalf("Refund: %v", err)
 			}
@@ -239,39 +253,74 @@ func TestRefundCreatesRefundAndRereadsIntent(t *testing.T) {
 			if len(reqs) != 2 {
 				t.Fatalf("requests = %d, want 2: %+v", len(reqs), reqs)
 			}
-			if got, want := reqs[0].Method+" "+reqs[0].Path, "POST /v1/refunds"; got != want {
+			// The intent is read first, for the currency of the amount.
+			if got, want := reqs[0].Method+" "+reqs[0].Path, "GET /v1/payment_intents/pi_123"; got != want {
 				t.Errorf("first request = %q, want %q", got, want)
 			}
-			if got, want := reqs[0].Form.Get("payment_intent"), "pi_123"; got != want {
-				t.Errorf("payment_intent = %q, want %q", got, want)
-			}
-			if got := reqs[0].Form["amount"]; fmt.Sprint(got) != fmt.Sprint(tt.wantAmount) {
-				t.Errorf("amount = %q, want %q", got, tt.wantAmount)
-			}
-			if got, want := reqs[1].Method+" "+reqs[1].Path, "GET /v1/payment_intents/pi_123"; got != want {
+			r := reqs[1]
+			if got, want := r.Method+" "+r.Path, "POST /v1/refunds"; got != want {
 				t.Errorf("second request = %q, want %q", got, want)
 			}
-			if got.AmountRefunded != 500 || got.AmountReceived != 12345 || got.Status != payment.StatusSucceeded {
-				t.Errorf("intent refunded/received/status = %d/%d/%s, want 500/12345/succeeded",
-					got.AmountRefunded, got.AmountReceived, got.Status)
+			if got, want := r.Form.Get("payment_intent"), "pi_123"; got != want {
+				t.Errorf("payment_intent = %q, want %q", got, want)
+			}
+			if got := r.Form["amount"]; fmt.Sprint(got) != "[500]" {
+				t.Errorf("amount = %q, want [500]", got)
+			}
+			if got, want := r.Header.Get("Idempotency-Key"), "refund:pi_123:cancelled"; got != want {
+				t.Errorf("Idempotency-Key = %q, want %q", got, want)
+			}
+			want := payment.Refund{ID: "re_1", IntentID: "pi_123", Amount: 500, Currency: "EUR", Status: tt.wantStatus}
+			if *got != want {
+				t.Errorf("refund = %+v, want %+v", *got, want)
 			}
 		})
 	}
 }
 
-func TestRefundReportsRefundWhenRereadFails(t *testing.T) {
+func TestRefundWithoutPaymentIntentInAnswerKeepsIntentID(t *testing.T) {
 	srv := newFakeStripe(t, func(r request) answer {
 		if r.Path == "/v1/refunds" {
-			return answer{200, `{"id":"re_9","object":"refund","amount":500,"payment_intent":"pi_123"}`}
+			return answer{200, `{"id":"re_2","object":"refund","amount":500,"currency":"eur","payment_intent":null,"status":"succeeded"}`}
 		}
-		return answer{500, errorJSON("api_error", "", "boom")}
+		return answer{200, intentJSON(t, map[string]any{"status": "succeeded"})}
 	})
-	_, err := newProvider(t, srv.URL, testKey).Refund(context.Background(), "pi_123", 500)
-	if !errors.Is(err, payment.ErrUnavailable) {
-		t.Fatalf("err = %v, want ErrUnavailable", err)
+	got, err := newProvider(t, srv.URL, testKey).Refund(context.Background(), payment.RefundParams{IntentID: "pi_123", Amount: 500})
+	if err != nil {
+		t.Fatalf("Refund: %v", err)
 	}
-	if !strings.Contains(err.Error(), "re_9") {
-		t.Errorf("err = %q, want it to name the refund re_9 that was made", err)
+	if got.IntentID != "pi_123" {
+		t.Errorf("IntentID = %q, want pi_123", got.IntentID)
+	}
+}
+
+func TestRefundMakesNoRefundWhenReadFails(t *testing.T) {
+	tests := []struct {
+		name   string
+		answer answer
+		want   error
+	}{
+		{"Unavailable", answer{500, errorJSON("api_error", "", "boom")}, payment.ErrUnavailable},
+		{"UnknownIntent", answer{404, errorJSON("invalid_request_error", "resource_missing", "No such payment_intent")}, payment.ErrNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newFakeStripe(t, func(r request) answer {
+				if r.Path == "/v1/refunds" {
+					return answer{200, `{"id":"re_9","object":"refund","amount":500,"payment_intent":"pi_123"}`}
+				}
+				return tt.answer
+			})
+			_, err := newProvider(t, srv.URL, testKey).Refund(context.Background(), payment.RefundParams{IntentID: "pi_123", Amount: 500})
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("err = %v, want %v", err, tt.want)
+			}
+			for _, r := range srv.requests() {
+				if r.Path == "/v1/refunds" {
+					t.Errorf("a refund was requested although the intent could not be read")
+				}
+			}
+		})
 	}
 }
 
@@ -282,7 +331,7 @@ func TestGetIntentMapsStatus(t *testing.T) {
 	}{
 		{"requires_payment_method", payment.StatusRequiresPayment},
 		{"requires_confirmation", payment.StatusRequiresPayment},
-		{"requires_action", payment.StatusRequiresPayment},
+		{"requires_action", payment.StatusRequiresAction},
 		{"processing", payment.StatusProcessing},
 		{"requires_capture", payment.StatusAuthorized},
 		{"succeeded", payment.StatusSucceeded},
@@ -380,8 +429,9 @@ func TestCreateIntentSendsAmountsAtOrAboveMinimum(t *testing.T) {
 		{"EURAtMinimum", 50, "EUR"},
 		{"GBPAtMinimum", 30, "gbp"},
 		{"JPYAtMinimum", 50, "JPY"},
-		// Stripe publishes no minimum for KWD: its check is left to Stripe.
-		{"UnlistedCurrency", 1, "KWD"},
+		// Stripe publishes no minimum for KWD: its check is left to Stripe
+		// (10, since KWD amounts at Stripe must end in 0).
+		{"UnlistedCurrency", 10, "KWD"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -419,12 +469,18 @@ func TestMinimumAmount(t *testing.T) {
 
 func TestErrorsMapToPaymentErrors(t *testing.T) {
 	get := func(p *stripe.Provider) error { _, err := p.GetIntent(context.Background(), "pi_123"); return err }
-	capture := func(p *stripe.Provider) error { _, err := p.CaptureIntent(context.Background(), "pi_123"); return err }
+	capture := func(p *stripe.Provider) error {
+		_, err := p.CaptureIntent(context.Background(), "pi_123", "capture:pi_123")
+		return err
+	}
 	create := func(p *stripe.Provider) error {
 		_, err := p.CreateIntent(context.Background(), payment.CreateParams{Amount: 5000, Currency: "EUR"})
 		return err
 	}
-	refund := func(p *stripe.Provider) error { _, err := p.Refund(context.Background(), "pi_123", 0); return err }
+	refund := func(p *stripe.Provider) error {
+		_, err := p.Refund(context.Background(), payment.RefundParams{IntentID: "pi_123", Amount: 500})
+		return err
+	}
 
 	tests := []struct {
 		name    string
@@ -439,7 +495,7 @@ func TestErrorsMapToPaymentErrors(t *testing.T) {
 		{"RateLimited", get, answer{429, errorJSON("invalid_request_error", "rate_limit", "slow down")}, payment.ErrUnavailable, "slow down"},
 		{"BadKey", create, answer{401, errorJSON("invalid_request_error", "", "Invalid API Key provided: sk_test_****7890")}, payment.ErrUnavailable, "Invalid API Key"},
 		{"NotFound", get, answer{404, errorJSON("invalid_request_error", "resource_missing", "No such payment_intent: 'pi_123'")}, payment.ErrNotFound, "No such payment_intent"},
-		{"RefundUnknownIntent", refund, answer{400, errorJSON("invalid_request_error", "resource_missing", "No such payment_intent")}, payment.ErrNotFound, "No such payment_intent"},
+		{"RefundUnknownIntent", refund, answer{404, errorJSON("invalid_request_error", "resource_missing", "No such payment_intent")}, payment.ErrNotFound, "No such payment_intent"},
 		{"UnexpectedState", capture, answer{400, errorJSON("invalid_request_error", "payment_intent_unexpected_state", "This PaymentIntent could not be captured because it has a status of requires_payment_method.")}, payment.ErrState, "could not be captured"},
 		{"AlreadyRefunded", refund, answer{400, errorJSON("invalid_request_error", "charge_already_refunded", "Charge has already been refunded.")}, payment.ErrState, "already been refunded"},
 		{"OtherBadRequest", create, answer{400, errorJSON("invalid_request_error", "parameter_invalid_integer", "Invalid integer: abc")}, payment.ErrInvalid, "Invalid integer: abc"},
@@ -449,7 +505,14 @@ func TestErrorsMapToPaymentErrors(t *testing.T) {
 	sentinels := []error{payment.ErrUnavailable, payment.ErrNotFound, payment.ErrInvalid, payment.ErrState, payment.ErrSignature}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := newFakeStripe(t, func(request) answer { return tt.answer })
+			srv := newFakeStripe(t, func(r request) answer {
+				// Refund reads the intent first: let that read succeed, so
+				// the error is the refund's own.
+				if r.Method == http.MethodGet && tt.name == "AlreadyRefunded" {
+					return answer{200, intentJSON(t, map[string]any{"status": "succeeded"})}
+				}
+				return tt.answer
+			})
 			err := tt.call(newProvider(t, srv.URL, testKey))
 			for _, s := range sentinels {
 				if got, want := errors.Is(err, s), s == tt.want; got != want {
@@ -488,17 +551,22 @@ func TestEmptyIDIsNotFoundWithoutRequest(t *testing.T) {
 	p := newProvider(t, srv.URL, testKey)
 	calls := map[string]func() error{
 		"Get":     func() error { _, err := p.GetIntent(context.Background(), ""); return err },
-		"Capture": func() error { _, err := p.CaptureIntent(context.Background(), ""); return err },
-		"Cancel":  func() error { _, err := p.CancelIntent(context.Background(), ""); return err },
-		"Refund":  func() error { _, err := p.Refund(context.Background(), "", 0); return err },
+		"Capture": func() error { _, err := p.CaptureIntent(context.Background(), "", "k"); return err },
+		"Cancel":  func() error { _, err := p.CancelIntent(context.Background(), "", "k"); return err },
+		"Refund": func() error {
+			_, err := p.Refund(context.Background(), payment.RefundParams{Amount: 500, IdempotencyKey: "k"})
+			return err
+		},
 	}
 	for name, call := range calls {
 		if err := call(); !errors.Is(err, payment.ErrNotFound) {
 			t.Errorf("%s: err = %v, want ErrNotFound", name, err)
 		}
 	}
-	if _, err := p.Refund(context.Background(), "pi_123", -1); !errors.Is(err, payment.ErrInvalid) {
-		t.Errorf("Refund(-1): err = %v, want ErrInvalid", err)
+	for _, amount := range []int64{0, -1} {
+		if _, err := p.Refund(context.Background(), payment.RefundParams{IntentID: "pi_123", Amount: amount}); !errors.Is(err, payment.ErrInvalid) {
+			t.Errorf("Refund(%d): err = %v, want ErrInvalid", amount, err)
+		}
 	}
 	if n := len(srv.requests()); n != 0 {
 		t.Errorf("requests = %d, want none", n)
@@ -613,5 +681,39 @@ func TestPublicKeyIsPublishableKey(t *testing.T) {
 	}
 	if got, want := p.PublicKey(), "pk_test_1"; got != want {
 		t.Errorf("PublicKey = %q, want %q", got, want)
+	}
+}
+
+func TestGetIntentReadsCaptureBefore(t *testing.T) {
+	tests := []struct {
+		name         string
+		latestCharge any
+		want         time.Time
+	}{
+		{"Card", map[string]any{"id": "ch_1", "object": "charge", "payment_method_details": map[string]any{
+			"type": "card", "card": map[string]any{"capture_before": 1767830400},
+		}}, time.Date(2026, 1, 8, 0, 0, 0, 0, time.UTC)},
+		{"CardWithoutCaptureBefore", map[string]any{"id": "ch_1", "object": "charge", "payment_method_details": map[string]any{
+			"type": "card", "card": map[string]any{},
+		}}, time.Time{}},
+		{"NoPaymentMethodDetails", map[string]any{"id": "ch_1", "object": "charge"}, time.Time{}},
+		{"ChargeNotExpanded", "ch_1", time.Time{}},
+		{"NoCharge", nil, time.Time{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newFakeStripe(t, func(request) answer {
+				return answer{200, intentJSON(t, map[string]any{
+					"status": "requires_capture", "capture_method": "manual", "latest_charge": tt.latestCharge,
+				})}
+			})
+			got, err := newProvider(t, srv.URL, testKey).GetIntent(context.Background(), "pi_123")
+			if err != nil {
+				t.Fatalf("GetIntent: %v", err)
+			}
+			if !got.CaptureBefore.Equal(tt.want) || got.CaptureBefore.Location() != time.UTC {
+				t.Errorf("CaptureBefore = %v, want %v in UTC", got.CaptureBefore, tt.want)
+			}
+		})
 	}
 }

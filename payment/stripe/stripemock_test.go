@@ -55,12 +55,26 @@ func TestStripeMockAcceptsRequests(t *testing.T) {
 
 	in, err := p.GetIntent(ctx, "pi_123")
 	isIntent(t, "GetIntent", in, err)
-	in, err = p.CaptureIntent(ctx, "pi_123")
+	in, err = p.CaptureIntent(ctx, "pi_123", "staykit-stripe-mock-capture")
 	isIntent(t, "CaptureIntent", in, err)
-	in, err = p.CancelIntent(ctx, "pi_123")
+	in, err = p.CancelIntent(ctx, "pi_123", "staykit-stripe-mock-cancel")
 	isIntent(t, "CancelIntent", in, err)
-	in, err = p.Refund(ctx, "pi_123", 500)
-	isIntent(t, "Refund partial", in, err)
-	in, err = p.Refund(ctx, "pi_123", 0)
-	isIntent(t, "Refund full", in, err)
+
+	for _, key := range []string{"staykit-stripe-mock-refund-1", "staykit-stripe-mock-refund-2"} {
+		r, err := p.Refund(ctx, payment.RefundParams{IntentID: "pi_123", Amount: 500, IdempotencyKey: key})
+		if err != nil {
+			t.Fatalf("Refund %s: %v", key, err)
+		}
+		if !strings.HasPrefix(r.ID, "re_") || r.IntentID == "" {
+			t.Errorf("Refund %s: ID = %q, IntentID = %q; want a re_ id and an intent", key, r.ID, r.IntentID)
+		}
+		if r.Currency == "" || r.Currency != strings.ToUpper(r.Currency) {
+			t.Errorf("Refund %s: Currency = %q, want an upper-case code", key, r.Currency)
+		}
+		switch r.Status {
+		case payment.RefundPending, payment.RefundSucceeded, payment.RefundFailed, payment.RefundCanceled:
+		default:
+			t.Errorf("Refund %s: Status = %q, want one of payment's refund statuses", key, r.Status)
+		}
+	}
 }

@@ -57,6 +57,15 @@ func (p *Provider) ParseWebhook(payload []byte, signature string) (*payment.Even
 		return nil, fmt.Errorf("stripe: webhook: %w: event without id or type", payment.ErrInvalid)
 	}
 	out := &payment.Event{ID: ev.ID, Type: payment.EventType(ev.Type)}
+	if isChargeEvent(out.Type) {
+		if ev.Data == nil || len(ev.Data.Raw) == 0 {
+			return nil, fmt.Errorf("stripe: webhook: event %s (%s): %w: no data.object", ev.ID, ev.Type, payment.ErrInvalid)
+		}
+		if err := decodeChargeEvent(out, ev.Data.Raw); err != nil {
+			return nil, fmt.Errorf("stripe: webhook: event %s (%s): %w: %w", ev.ID, ev.Type, payment.ErrInvalid, err)
+		}
+		return out, nil
+	}
 	if !strings.HasPrefix(string(ev.Type), "payment_intent.") {
 		return out, nil
 	}

@@ -75,6 +75,8 @@ func TestParseWebhookMapsIntentEvents(t *testing.T) {
 		{"payment_intent.amount_capturable_updated", "requires_capture", "manual", 0, payment.EventAuthorized, payment.StatusAuthorized, true},
 		{"payment_intent.payment_failed", "requires_payment_method", "automatic", 0, payment.EventFailed, payment.StatusRequiresPayment, false},
 		{"payment_intent.canceled", "canceled", "manual", 0, payment.EventCanceled, payment.StatusCanceled, true},
+		// Not acted on, but the intent's status is the engine's own word.
+		{"payment_intent.requires_action", "requires_action", "automatic", 0, "payment_intent.requires_action", payment.StatusRequiresAction, false},
 	}
 	p := newProvider(t, "http://127.0.0.1:1", testKey)
 	for _, tt := range tests {
@@ -152,6 +154,7 @@ func TestParseWebhookPassesOtherEventsWithoutIntent(t *testing.T) {
 		object     any
 		wantIntent bool
 	}{
+		// A charge made without a PaymentIntent is none of the engine's.
 		{"charge.refunded", map[string]any{"id": "ch_1", "object": "charge", "amount_refunded": 500}, false},
 		{"customer.created", map[string]any{"id": "cus_1", "object": "customer"}, false},
 		// An intent event the engine does not act on still says which intent.

@@ -156,6 +156,13 @@ func (db *DB) Transition(ctx context.Context, id int64, t booking.Transition) (*
 		case err != nil:
 			return fmt.Errorf("postgres: transition: %w", err)
 		}
+		if len(t.Record) > 0 {
+			entries, err := booking.PrepareLedger(t.Record, id, t.At)
+			if err != nil {
+				return err
+			}
+			return recordLedger(ctx, tx, entries)
+		}
 		return nil
 	})
 	if err != nil {

@@ -70,6 +70,15 @@ func (db *DB) Transition(ctx context.Context, id int64, t booking.Transition) (*
 			// kept so the update stays conditional whatever the locking.
 			return conflict(cur.Status, t.To)
 		}
+		if len(t.Record) > 0 {
+			entries, err := booking.PrepareLedger(t.Record, id, t.At)
+			if err != nil {
+				return err
+			}
+			if err := recordLedger(ctx, tx, entries); err != nil {
+				return err
+			}
+		}
 		updated, err = findBooking(ctx, tx, `id = ?`, id)
 		return err
 	})

@@ -37,7 +37,9 @@ func Run(t *testing.T, newStore func(t *testing.T) booking.Store) {
 		transitionScenarios,
 		bookingQueryScenarios,
 		idempotencyScenarios,
+		ledgerScenarios,
 		raceScenarios,
+		ledgerRaceScenarios,
 	}
 	for _, g := range groups {
 		for _, sc := range g {

@@ -1,0 +1,213 @@
+package booking
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/staykit/staykit/ledger"
+	"github.com/staykit/staykit/payment"
+)
+
+// ledgerLease is how long a claimed entry is left to the worker that
+// claimed it before another may take it: longer than one provider call with
+// its retries.
+const ledgerLease = 2 * time.Minute
+
+// ledgerBatch is how many entries ProcessPayments claims at a time.
+const ledgerBatch = 50
+
+// ProcessPayments sends the ledger's due entries (refunds and releases) to
+// the payment provider, each with its own idempotency key, and records the
+// outcome: done, refused for good (the host is told), or due again after a
+// backoff. Entries are leased, so replicas running it at once do not send
+// the same entry at the same moment (and the key makes a double send
+// harmless). It returns how many entries it settled; errors of single
+// entries are joined, and the rest are still sent.
+func (s *Service) ProcessPayments(ctx context.Context) (int, error) {
+	settled := 0
+	var errs []error
+	for {
+		now := s.clock.Now()
+		entries, err := s.store.ClaimLedgerEntries(ctx, now, now.Add(ledgerLease), ledgerBatch)
+		if err != nil {
+			return settled, errors.Join(append(errs, fmt.Errorf("claim ledger entries: %w", err))...)
+		}
+		for i := range entries {
+			done, err := s.send(ctx, &entries[i])
+			if err != nil {
+				errs = append(errs, err)
+			}
+			if done {
+				settled++
+			}
+		}
+		if len(entries) < ledgerBatch {
+			return settled, errors.Join(errs...)
+		}
+	}
+}
+
+// sendNow sends freshly recorded entries at once, so a host or guest sees
+// the outcome without waiting for the worker; failures are left to it.
+func (s *Service) sendNow(ctx context.Context, entries []ledger.Entry) {
+	ctx = context.WithoutCancel(ctx)
+	for i := range entries {
+		if entries[i].Status != ledger.StatusPending {
+			continue
+		}
+		if _, err := s.send(ctx, &entries[i]); err != nil {
+			s.logger.WarnContext(ctx, "send ledger entry; the worker retries", "entry", entries[i].ID, "err", err)
+		}
+	}
+}
+
+// sendBookingEntries sends the pending entries of one booking at once.
+func (s *Service) sendBookingEntries(ctx context.Context, bookingID int64) {
+	entries, err := s.store.LedgerEntries(context.WithoutCancel(ctx), bookingID)
+	if err != nil {
+		s.logger.WarnContext(ctx, "read ledger; the worker sends it", "booking_id", bookingID, "err", err)
+		return
+	}
+	s.sendNow(ctx, entries)
+}
+
+// send carries out one pending entry and saves the outcome. It reports
+// whether the entry was settled (not left for a retry).
+func (s *Service) send(ctx context.Context, e *ledger.Entry) (bool, error) {
+	now := s.clock.Now()
+	e.Attempts++
+	var outcome error
+	switch e.Kind {
+	case ledger.KindRefund:
+		outcome = s.sendRefund(ctx, e)
+	case ledger.KindRelease:
+		outcome = s.sendRelease(ctx, e, now)
+	default:
+		e.Status = ledger.StatusSkipped // captures and disputes are records, not tasks
+	}
+	if outcome != nil {
+		e.LastError = outcome.Error()
+		if errors.Is(outcome, errRetry) {
+			e.NextAttemptAt = now.Add(ledger.Backoff(e.Attempts))
+		} else {
+			e.Status = ledger.StatusFailed
+		}
+	}
+	e.UpdatedAt = now
+	if err := s.store.UpdateLedgerEntry(context.WithoutCancel(ctx), e); err != nil {
+		return false, fmt.Errorf("save ledger entry %d: %w", e.ID, err)
+	}
+	if e.Status == ledger.StatusPending {
+		return false, fmt.Errorf("ledger entry %d (%s %s): %w", e.ID, e.Kind, e.IntentID, outcome)
+	}
+	s.tellEntry(ctx, e)
+	return true, nil
+}
+
+// errRetry marks an outcome worth another attempt later.
+var errRetry = errors.New("will retry")
+
+// sendRefund sends a refund with the entry's key: a retry after a lost
+// response returns the first refund instead of making a second.
+func (s *Service) sendRefund(ctx context.Context, e *ledger.Entry) error {
+	r, err := s.payments.Refund(ctx, payment.RefundParams{IntentID: e.IntentID, Amount: e.Amount, IdempotencyKey: e.Key})
+	switch {
+	case err == nil:
+		e.ProviderID = r.ID
+		switch r.Status {
+		case payment.RefundSucceeded:
+			e.Status = ledger.StatusSucceeded
+		case payment.RefundPending:
+			e.Status = ledger.StatusSubmitted
+		default:
+			e.Status = ledger.StatusFailed
+			e.LastError = "the provider answered " + string(r.Status)
+		}
+		return nil
+	case errors.Is(err, payment.ErrUnavailable), errors.Is(err, payment.ErrState):
+		// Unreachable, or the payment is not settled yet: try again.
+		return fmt.Errorf("%w: %w", errRetry, err)
+	}
+	return err // not found, invalid (more than is left): the host must look
+}
+
+// sendRelease voids an intent that must not be paid. When the guest paid
+// meanwhile the money is not kept: a lapsed hold still gets the
+// late-payment rule (confirmed if its dates are free), anything else is
+// refunded.
+func (s *Service) sendRelease(ctx context.Context, e *ledger.Entry, now time.Time) error {
+	_, err := s.payments.CancelIntent(ctx, e.IntentID, e.Key)
+	switch {
+	case err == nil:
+		e.Status = ledger.StatusSucceeded
+		return nil
+	case errors.Is(err, payment.ErrUnavailable):
+		return fmt.Errorf("%w: %w", errRetry, err)
+	case !errors.Is(err, payment.ErrState):
+		return err
+	}
+	in, gerr := s.payments.GetIntent(ctx, e.IntentID)
+	if gerr != nil {
+		return fmt.Errorf("%w: %w", errRetry, gerr)
+	}
+	switch in.Status {
+	case payment.StatusCanceled:
+		e.Status = ledger.StatusSucceeded // void already
+		return nil
+	case payment.StatusSucceeded:
+	default:
+		return fmt.Errorf("%w: cannot release an intent that is %s: %w", errRetry, in.Status, err)
+	}
+	b, berr := s.store.BookingByID(ctx, e.BookingID)
+	if berr != nil {
+		return fmt.Errorf("%w: %w", errRetry, berr)
+	}
+	org, oerr := s.organizationByID(ctx, b.OrgID)
+	if oerr != nil {
+		return fmt.Errorf("%w: %w", errRetry, oerr)
+	}
+	if _, rerr := s.reconcile(ctx, org, b, in, now); rerr != nil && ErrorCode(rerr) == CodeInternal {
+		return fmt.Errorf("%w: %w", errRetry, rerr)
+	}
+	// The money is settled by the late-payment rule or by its own refund
+	// entry; nothing is left to release.
+	e.Status = ledger.StatusSkipped
+	return nil
+}
+
+// tellEntry tells the host about a refund that went through or an entry the
+// provider refused for good.
+func (s *Service) tellEntry(ctx context.Context, e *ledger.Entry) {
+	kind := ""
+	switch {
+	case e.Status == ledger.StatusFailed:
+		kind = NotifyPaymentFailed
+		s.logger.ErrorContext(ctx, "payment provider refused a ledger entry; the host must act", "entry", e.ID,
+			"kind", e.Kind, "booking_id", e.BookingID, "err", e.LastError)
+	case e.Kind == ledger.KindRefund && e.Status == ledger.StatusSucceeded:
+		kind = NotifyRefunded
+	default:
+		return
+	}
+	b, err := s.store.BookingByID(ctx, e.BookingID)
+	if err != nil {
+		s.logger.ErrorContext(ctx, "find booking of ledger entry", "entry", e.ID, "err", err)
+		return
+	}
+	org, err := s.organizationByID(ctx, b.OrgID)
+	if err != nil {
+		s.logger.ErrorContext(ctx, "find organisation of ledger entry", "entry", e.ID, "err", err)
+		return
+	}
+	s.notifyEntry(ctx, kind, org, b, e)
+}
+
+// notifyEntry is notify with the ledger entry attached.
+func (s *Service) notifyEntry(ctx context.Context, kind string, org *Organization, b *Booking, e *ledger.Entry) {
+	n := Notification{Kind: kind, Organization: *org, Booking: *b, Entry: e}
+	if err := s.notifier.Notify(ctx, n); err != nil {
+		s.logger.ErrorContext(ctx, "notify host", "kind", kind, "booking_id", b.ID, "err", err)
+	}
+}
