@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/coupon"
@@ -33,9 +34,11 @@ type checkoutData struct {
 
 type statusData struct {
 	amounts
-	Token       string  `json:"booking_token"`
-	Status      string  `json:"status"`
-	ConfirmedAt *string `json:"confirmed_at"`
+	Token         string      `json:"booking_token"`
+	Status        string      `json:"status"`
+	ConfirmedAt   *string     `json:"confirmed_at"`
+	Refunded      json.Number `json:"refunded_amount"`
+	RefundPending json.Number `json:"refund_pending_amount"`
 }
 
 // flow runs quote → checkout → early confirm (422) → payment → confirm →
@@ -268,5 +271,42 @@ func TestConcurrentCheckoutsOfTheSameDates(t *testing.T) {
 	}
 	if created != 1 {
 		t.Errorf("%d checkouts created a booking, want exactly 1 (%v)", created, statuses)
+	}
+}
+
+// TestCancelWithRefundShowsOnTheStatus: a host's refund leaves a trace the
+// guest sees: pending while the payment provider is unreachable, refunded
+// once the ledger worker got it through.
+func TestCancelWithRefundShowsOnTheStatus(t *testing.T) {
+	e := newTestEnv(t)
+	_, co, st := flow(t, e, "villa", "soleil", "2026-06-10", "2026-06-13", func(intent string) {
+		if _, err := e.Pay.SimulatePaid(intent); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if st.Refunded != "0.00" || st.RefundPending != "0.00" {
+		t.Fatalf("paid booking shows refunded %s, pending %s; want 0.00", st.Refunded, st.RefundPending)
+	}
+	ctx := t.Context()
+	e.Pay.SetDown(true)
+	if _, err := e.Service.Cancel(ctx, "villa", co.Token, true); err != nil {
+		t.Fatal(err)
+	}
+	status := func() statusData {
+		r := e.do(call{method: "GET", path: "/api/v1/book/villa/booking/" + co.Token})
+		var got statusData
+		r.data(t, &got)
+		return got
+	}
+	if got := status(); got.Status != "cancelled" || got.RefundPending != "382.00" || got.Refunded != "0.00" {
+		t.Errorf("status with the provider down = %+v, want cancelled with 382.00 pending", got)
+	}
+	e.Pay.SetDown(false)
+	e.Clock.Advance(time.Hour)
+	if _, err := e.Service.ProcessPayments(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := status(); got.Refunded != "382.00" || got.RefundPending != "0.00" {
+		t.Errorf("status after the refund went through = %+v, want 382.00 refunded", got)
 	}
 }

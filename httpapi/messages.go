@@ -102,6 +102,12 @@ var byCode = map[string][]variant{
 	booking.CodePaymentLate: {{text: text{
 		fr: "Le paiement est arrivé après l'expiration du blocage de ces dates, qui ont été réservées depuis. Le paiement a été remboursé.",
 		en: "The payment arrived after the hold on these dates lapsed, and they have been booked since. The payment has been returned."}}},
+	booking.CodePaymentProcessing: {{text: text{
+		fr: "Le paiement est en cours de traitement ; les dates restent bloquées en attendant. Veuillez vérifier à nouveau dans un instant.",
+		en: "The payment is still being processed; the dates stay held meanwhile. Please check again in a moment."}}},
+	booking.CodeAmountNotChargeable: {{text: text{
+		fr: "Ce montant ne peut pas être payé par carte en ligne (il est inférieur au minimum du prestataire de paiement, ou n'est pas un montant payable dans cette devise). Veuillez contacter l'hôte.",
+		en: "This amount cannot be paid by card online (it is below the payment provider's minimum, or not a payable amount in this currency). Please contact the host."}}},
 	booking.CodeBookingClosed: {
 		{when: equals("status", string(booking.StatusDeclined)), text: text{
 			fr: "Cette réservation a été refusée et ne peut plus être confirmée.",

@@ -13,7 +13,8 @@ func TestEveryCodeHasAStatusAndBothLanguages(t *testing.T) {
 	codes := httpapi.ErrorCodes()
 	for _, c := range []string{coupon.CodeInactive, coupon.CodeNotYetValid, coupon.CodeExpired, coupon.CodeExhausted,
 		coupon.CodeProperty, coupon.CodeStayDates, coupon.CodeMinNights, coupon.CodeMinAmount, booking.CodeCouponNotFound,
-		booking.CodeCheckInPast, booking.CodeMinStay, booking.CodeMaxStay, booking.CodeMaxGuests} {
+		booking.CodeCheckInPast, booking.CodeMinStay, booking.CodeMaxStay, booking.CodeMaxGuests,
+		booking.CodePaymentProcessing, booking.CodeAmountNotChargeable} {
 		if codes[c] != 422 {
 			t.Errorf("%s maps to %d, want 422", c, codes[c])
 		}

@@ -53,6 +53,8 @@ var statusOf = map[string]int{
 	booking.CodePaymentNotConfirmed: http.StatusUnprocessableEntity,
 	booking.CodePaymentLate:         http.StatusUnprocessableEntity,
 	booking.CodeBookingClosed:       http.StatusUnprocessableEntity,
+	booking.CodePaymentProcessing:   http.StatusUnprocessableEntity,
+	booking.CodeAmountNotChargeable: http.StatusUnprocessableEntity,
 	booking.CodeCouponNotFound:      http.StatusUnprocessableEntity,
 	coupon.CodeInactive:             http.StatusUnprocessableEntity,
 	coupon.CodeNotYetValid:          http.StatusUnprocessableEntity,

@@ -313,24 +313,28 @@ func newCheckoutView(c *booking.CheckoutResult) checkoutView {
 // phone: whoever holds the token sees it.
 
 type bookingView struct {
-	BookingToken   string      `json:"booking_token"`
-	Status         string      `json:"status"`
-	Property       propertyRef `json:"property"`
-	CheckIn        civil.Date  `json:"check_in"`
-	CheckOut       civil.Date  `json:"check_out"`
-	Nights         int         `json:"nights"`
-	GuestsCount    int         `json:"guests_count"`
-	GuestName      string      `json:"guest_name"`
-	Currency       string      `json:"currency"`
-	TotalAmount    money       `json:"total_amount"`
-	ChargeAmount   money       `json:"charge_amount"`
-	PaidAmount     money       `json:"paid_amount"`
-	BalanceAmount  money       `json:"balance_amount"`
-	BalanceDueDate optDate     `json:"balance_due_date"`
-	PaymentMode    string      `json:"payment_mode"`
-	CreatedAt      optTime     `json:"created_at"`
-	ExpiresAt      optTime     `json:"expires_at"`
-	ConfirmedAt    optTime     `json:"confirmed_at"`
+	BookingToken string      `json:"booking_token"`
+	Status       string      `json:"status"`
+	Property     propertyRef `json:"property"`
+	CheckIn      civil.Date  `json:"check_in"`
+	CheckOut     civil.Date  `json:"check_out"`
+	Nights       int         `json:"nights"`
+	GuestsCount  int         `json:"guests_count"`
+	GuestName    string      `json:"guest_name"`
+	Currency     string      `json:"currency"`
+	TotalAmount  money       `json:"total_amount"`
+	ChargeAmount money       `json:"charge_amount"`
+	PaidAmount   money       `json:"paid_amount"`
+	// RefundedAmount went back to the guest; RefundPendingAmount is on its
+	// way back.
+	RefundedAmount      money   `json:"refunded_amount"`
+	RefundPendingAmount money   `json:"refund_pending_amount"`
+	BalanceAmount       money   `json:"balance_amount"`
+	BalanceDueDate      optDate `json:"balance_due_date"`
+	PaymentMode         string  `json:"payment_mode"`
+	CreatedAt           optTime `json:"created_at"`
+	ExpiresAt           optTime `json:"expires_at"`
+	ConfirmedAt         optTime `json:"confirmed_at"`
 }
 
 type propertyRef struct {
@@ -348,6 +352,7 @@ func newBookingView(d *booking.Details) bookingView {
 		GuestName: b.GuestName, Currency: cur,
 		TotalAmount: newMoney(b.TotalAmount, cur), ChargeAmount: newMoney(b.ChargeAmount, cur),
 		PaidAmount: newMoney(b.PaidAmount, cur), BalanceAmount: newMoney(b.BalanceAmount, cur),
+		RefundedAmount: newMoney(d.Refunded, cur), RefundPendingAmount: newMoney(d.RefundPending, cur),
 		BalanceDueDate: optDate(b.BalanceDueDate), PaymentMode: string(b.PaymentMode),
 		CreatedAt: optTime(b.CreatedAt), ExpiresAt: optTime(b.ExpiresAt), ConfirmedAt: optTime(b.ConfirmedAt),
 	}
