@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,21 +17,17 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/internal/testenv"
 	"github.com/staykit/staykit/plantstore"
 	"github.com/staykit/staykit/pricing"
 	"github.com/staykit/staykit/store/postgres"
 	"github.com/staykit/staykit/store/storetest"
 )
 
-// testURL returns the database the tests may use, from
-// STAYKIT_TEST_POSTGRES_URL, and skips the test when it is not set.
+// testURL returns the database the tests may use (see internal/testenv).
 func testURL(t *testing.T) string {
 	t.Helper()
-	url := os.Getenv("STAYKIT_TEST_POSTGRES_URL")
-	if url == "" {
-		t.Skip("STAYKIT_TEST_POSTGRES_URL not set (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable)")
-	}
-	return url
+	return testenv.PostgresURL(t)
 }
 
 // newSchema returns the name of a schema of this test's own, dropped with
