@@ -31,6 +31,7 @@ func Run(t *testing.T, newStore func(t *testing.T) booking.Store) {
 	groups := [][]scenario{
 		organizationScenarios,
 		propertyScenarios,
+		validationScenarios,
 		couponScenarios,
 		createBookingScenarios,
 		transitionScenarios,
