@@ -14,8 +14,9 @@
 //     415 otherwise) of at most 64 KiB (413 otherwise);
 //   - accepts a JSON object with id (any int64, negative and zero included,
 //     written as an integer literal: 1.0, 1e3, "7" and true are refused),
-//     name (a string with at least one non-space character) and tag
-//     (a string; null or absent means no tag). Unknown fields are ignored;
+//     name (a string with at least one character that is not white space,
+//     as unicode.IsSpace says) and tag (a string; null, empty or absent
+//     means no tag). Unknown fields are ignored;
 //     anything else, including data after the object, answers 400;
 //   - answers 200 with the stored plant, 409 when the id is taken, 405 with
 //     "Allow: POST" for other methods on /plants and 404 for other paths.

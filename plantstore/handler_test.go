@@ -83,7 +83,7 @@ func scenarios() []scenario {
 		// 200
 		{name: "Created", body: fern, wantStatus: 200, wantBody: fern, doc: docAccepts},
 		{name: "CreatedWithoutTag", body: `{"id":1,"name":"Fern"}`, wantStatus: 200, wantBody: `{"id":1,"name":"Fern"}`, doc: docAccepts},
-		{name: "CreatedNullTagIsNoTag", body: `{"id":1,"name":"Fern","tag":null}`, wantStatus: 200, wantBody: `{"id":1,"name":"Fern"}`},
+		{name: "CreatedNullTagIsNoTag", body: `{"id":1,"name":"Fern","tag":null}`, wantStatus: 200, wantBody: `{"id":1,"name":"Fern"}`, doc: docAccepts},
 		{name: "CreatedEmptyTagIsNoTag", body: `{"id":1,"name":"Fern","tag":""}`, wantStatus: 200, wantBody: `{"id":1,"name":"Fern"}`, doc: docAccepts},
 		{name: "CreatedNegativeID", body: `{"id":-5,"name":"Fern"}`, wantStatus: 200, wantBody: `{"id":-5,"name":"Fern"}`, doc: docAccepts},
 		{name: "CreatedZeroID", body: `{"id":0,"name":"Fern"}`, wantStatus: 200, wantBody: `{"id":0,"name":"Fern"}`, doc: docAccepts},
@@ -120,7 +120,9 @@ func scenarios() []scenario {
 		{name: "ErrNameNull", body: `{"id":1,"name":null}`, wantStatus: 400, wantMessage: "name is required", doc: docRejects},
 		{name: "ErrNameNumber", body: `{"id":1,"name":5}`, wantStatus: 400, wantMessage: "name must be a string", doc: docRejects},
 		{name: "ErrNameEmpty", body: `{"id":1,"name":""}`, wantStatus: 400, wantMessage: "name must not be blank", doc: docRejects},
-		{name: "ErrNameBlank", body: `{"id":1,"name":" \t\u00a0"}`, wantStatus: 400, wantMessage: "name must not be blank"},
+		{name: "ErrNameBlank", body: `{"id":1,"name":" \t\u00a0"}`, wantStatus: 400, wantMessage: "name must not be blank", doc: docRejects},
+		{name: "ErrNameBlankUnicode", body: `{"id":1,"name":"\u2003\u3000\u0085\n"}`, wantStatus: 400, wantMessage: "name must not be blank", doc: docRejects},
+		{name: "CreatedNameOfOneNonSpace", body: `{"id":1,"name":"\u00a0x\u2003"}`, wantStatus: 200, wantBody: "{\"id\":1,\"name\":\"\u00a0x\u2003\"}", doc: docAccepts},
 		{name: "ErrTagNumber", body: `{"id":1,"name":"Fern","tag":5}`, wantStatus: 400, wantMessage: "tag must be a string", doc: docRejects},
 		{name: "ErrTagArray", body: `{"id":1,"name":"Fern","tag":["a"]}`, wantStatus: 400, wantMessage: "tag must be a string", doc: docRejects},
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/staykit/staykit/plantstore"
+	"github.com/staykit/staykit/plantstore/planttest"
 )
 
 func TestMemoryStoreZeroValueIsEmpty(t *testing.T) {
@@ -41,4 +42,8 @@ func TestMemoryStoreCanceledContextFails(t *testing.T) {
 	if _, found, _ := store.Plant(context.Background(), 1); found {
 		t.Error("a create with a canceled context stored the plant")
 	}
+}
+
+func TestMemoryStoreConformance(t *testing.T) {
+	planttest.Run(t, func(t *testing.T) plantstore.Store { return &plantstore.MemoryStore{} })
 }

@@ -3,11 +3,13 @@ package plantstore_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"unicode"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -155,5 +157,36 @@ func TestOpenAPIReturnsACopy(t *testing.T) {
 	a[0] = 'X'
 	if b := plantstore.OpenAPI(); b[0] == 'X' {
 		t.Error("OpenAPI() returned shared memory: a change to one result shows in the next")
+	}
+}
+
+// TestBlankNameDocumentAgreesWithHandler: for every white-space rune the
+// handler trims (unicode.IsSpace) a name of it alone is refused by both the
+// handler and the document, and names of other invisible runes are
+// accepted by both.
+func TestBlankNameDocumentAgreesWithHandler(t *testing.T) {
+	c := loadContract(t)
+	header := http.Header{"Content-Type": {"application/json"}, "Authorization": {"Bearer " + goodToken}}
+	var names []string
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if unicode.IsSpace(r) {
+			names = append(names, string(r))
+		}
+	}
+	accepted := []string{"x", "\u200b", "\ufeff", "\u00a0x"}
+	for i, name := range append(names, accepted...) {
+		body, _ := json.Marshal(map[string]any{"id": 1, "name": name})
+		wantAccepted := i >= len(names)
+		req := httptest.NewRequest(http.MethodPost, "/plants", bytes.NewReader(body))
+		req.Header = header.Clone()
+		rec := httptest.NewRecorder()
+		newHandler(newStore(t)).ServeHTTP(rec, req)
+		if handlerAccepted := rec.Code == http.StatusOK; handlerAccepted != wantAccepted {
+			t.Errorf("name %+q: handler status %d, want accepted %v", name, rec.Code, wantAccepted)
+		}
+		err := c.requestError(t, http.MethodPost, "/plants", header, body)
+		if docAccepted := err == nil; docAccepted != wantAccepted {
+			t.Errorf("name %+q: document error %v, want accepted %v", name, err, wantAccepted)
+		}
 	}
 }

@@ -16,8 +16,8 @@ type Plant struct {
 // ErrExists is returned by Store.CreatePlant when the id is taken.
 var ErrExists = errors.New("plantstore: a plant with this id exists")
 
-// Store keeps plants. store/sqlite and store/postgres implement it in the
-// same database as bookings.
+// Store keeps plants. MemoryStore, plantsqlite.DB and plantpostgres.DB
+// implement it; plantstore/planttest checks the contract.
 type Store interface {
 	// CreatePlant stores p. Errors: ErrExists (wrapped) when p.ID is taken.
 	CreatePlant(ctx context.Context, p Plant) error

@@ -9,6 +9,8 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/plantstore"
+	"github.com/staykit/staykit/plantstore/plantpostgres"
+	"github.com/staykit/staykit/plantstore/plantsqlite"
 	"github.com/staykit/staykit/ratelimit"
 	"github.com/staykit/staykit/ratelimit/redislimit"
 	"github.com/staykit/staykit/store/postgres"
@@ -25,7 +27,8 @@ type backends struct {
 }
 
 // openBackends is the one place that chooses them: the SQLite file of
-// cfg.dbPath, or PostgreSQL with -postgres; an in-memory limiter, or Redis
+// cfg.dbPath, or PostgreSQL with -postgres (the booking store and the plant
+// store each keep their own tables there); an in-memory limiter, or Redis
 // with -redis so that every replica counts the same requests.
 func openBackends(ctx context.Context, cfg config) (*backends, error) {
 	b := &backends{}
@@ -42,15 +45,29 @@ func openBackends(ctx context.Context, cfg config) (*backends, error) {
 		if err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}
-		b.store, b.plants = db, db
+		b.store = db
 		closers = append(closers, db.Close)
+		plants, err := plantpostgres.Open(ctx, cfg.postgresURL)
+		if err != nil {
+			b.close()
+			return nil, fmt.Errorf("open plant store: %w", err)
+		}
+		b.plants = plants
+		closers = append(closers, plants.Close)
 	} else {
 		db, err := sqlite.Open(ctx, cfg.dbPath)
 		if err != nil {
 			return nil, fmt.Errorf("open database: %w", err)
 		}
-		b.store, b.plants = db, db
+		b.store = db
 		closers = append(closers, db.Close)
+		plants, err := plantsqlite.Open(ctx, cfg.dbPath)
+		if err != nil {
+			b.close()
+			return nil, fmt.Errorf("open plant store: %w", err)
+		}
+		b.plants = plants
+		closers = append(closers, plants.Close)
 	}
 	if cfg.redisAddr != "" {
 		client := redis.NewClient(&redis.Options{Addr: cfg.redisAddr})

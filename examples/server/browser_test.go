@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -19,6 +18,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/internal/testenv"
 	"github.com/staykit/staykit/payment/paymenttest"
 )
 
@@ -38,13 +38,7 @@ type browser struct {
 
 func newBrowser(t *testing.T) *browser {
 	t.Helper()
-	path := os.Getenv("STAYKIT_TEST_CHROMIUM")
-	if path == "" {
-		var err error
-		if path, err = exec.LookPath("chromium"); err != nil {
-			t.Skip("no Chromium: install it (apt-get install chromium) or set STAYKIT_TEST_CHROMIUM")
-		}
-	}
+	path := testenv.Chromium(t)
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
 		chromedp.Headless,

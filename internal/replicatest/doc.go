@@ -4,10 +4,8 @@
 // winner among concurrent checkouts of the same nights, and one rate-limit
 // count per client whichever replica it reaches. It has no code of its own.
 //
-// Run it with
-//
-//	STAYKIT_TEST_POSTGRES_URL='postgres://postgres@127.0.0.1:5432/test?sslmode=disable' \
-//	STAYKIT_TEST_REDIS_ADDR=127.0.0.1:6379 go test ./internal/replicatest
-//
-// Without both variables it is skipped.
+// It finds PostgreSQL and Redis through internal/testenv: from
+// STAYKIT_TEST_POSTGRES_URL and STAYKIT_TEST_REDIS_ADDR, else on their
+// usual local addresses; it is skipped only when one is absent (and fails
+// then with STAYKIT_TEST_REQUIRE_SERVICES=1).
 package replicatest

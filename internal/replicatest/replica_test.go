@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -25,6 +24,7 @@ import (
 	"github.com/staykit/staykit/booking/bookingtest"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/httpapi"
+	"github.com/staykit/staykit/internal/testenv"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/pricing"
 	"github.com/staykit/staykit/ratelimit/redislimit"
@@ -44,21 +44,10 @@ type cluster struct {
 	property int64
 }
 
-// env returns the variable name's value, and skips the test when it is not
-// set.
-func env(t *testing.T, name, example string) string {
-	t.Helper()
-	v := os.Getenv(name)
-	if v == "" {
-		t.Skipf("%s not set (e.g. %s)", name, example)
-	}
-	return v
-}
-
 func newCluster(t *testing.T) *cluster {
 	t.Helper()
-	pgURL := env(t, "STAYKIT_TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/test?sslmode=disable")
-	redisAddr := env(t, "STAYKIT_TEST_REDIS_ADDR", "127.0.0.1:6379")
+	pgURL := testenv.PostgresURL(t)
+	redisAddr := testenv.RedisAddr(t)
 	suffix := strings.ToLower(rand.Text()[:12])
 	schema := "staykit_replicas_" + suffix
 	prefix := "staykit:replicatest:" + suffix + ":"

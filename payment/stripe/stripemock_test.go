@@ -2,10 +2,10 @@ package stripe_test
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 
+	"github.com/staykit/staykit/internal/testenv"
 	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/payment/stripe"
 )
@@ -15,10 +15,7 @@ import (
 // fixtures: it proves Stripe accepts the parameters sent, not the amounts
 // or statuses that come back. Start it with .ci/stripe-mock.sh.
 func TestStripeMockAcceptsRequests(t *testing.T) {
-	url := os.Getenv("STAYKIT_TEST_STRIPE_MOCK_URL")
-	if url == "" {
-		t.Skip("STAYKIT_TEST_STRIPE_MOCK_URL is unset; start stripe-mock with .ci/stripe-mock.sh")
-	}
+	url := testenv.StripeMockURL(t)
 	p, err := stripe.New(stripe.Config{
 		SecretKey:         "sk_test_123",
 		PublishableKey:    "pk_test_123",

@@ -3,26 +3,21 @@ package redislimit_test
 import (
 	"context"
 	"crypto/rand"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/staykit/staykit/internal/testenv"
 	"github.com/staykit/staykit/ratelimit"
 	"github.com/staykit/staykit/ratelimit/redislimit"
 )
 
-// testAddr returns the Redis the tests may use, from
-// STAYKIT_TEST_REDIS_ADDR, and skips the test when it is not set.
+// testAddr returns the Redis the tests may use (see internal/testenv).
 func testAddr(t *testing.T) string {
 	t.Helper()
-	addr := os.Getenv("STAYKIT_TEST_REDIS_ADDR")
-	if addr == "" {
-		t.Skip("STAYKIT_TEST_REDIS_ADDR not set (e.g. 127.0.0.1:6379)")
-	}
-	return addr
+	return testenv.RedisAddr(t)
 }
 
 // newClient returns a client of the test Redis, closed when the test ends.

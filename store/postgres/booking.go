@@ -13,6 +13,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/pricing"
+	"github.com/staykit/staykit/store/internal/storedform"
 )
 
 const bookingColumns = `id, org_id, property_id, token, status, check_in, check_out, guests,
@@ -25,7 +26,7 @@ var bookingDataColumns = strings.TrimPrefix(bookingColumns, "id, ")
 
 // bookingArgs returns b's columns after id, in bookingColumns order.
 func bookingArgs(b *booking.Booking) ([]any, error) {
-	quote, err := toJSON(b.Quote)
+	quote, err := storedform.EncodeQuote(b.Quote)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +63,8 @@ func scanBooking(s scanner) (*booking.Booking, error) {
 	b.PaymentIntentID = intent.String
 	b.CreatedAt, b.ExpiresAt = fromInstant(created), fromInstant(expires)
 	b.ConfirmedAt, b.UpdatedAt = fromInstant(confirmed), fromInstant(upd)
-	if err := fromJSON(quote, &b.Quote); err != nil {
+	var err error
+	if b.Quote, err = storedform.DecodeQuote(quote); err != nil {
 		return nil, err
 	}
 	return &b, nil

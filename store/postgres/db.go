@@ -1,6 +1,6 @@
-// Package postgres is staykit's booking.Store (and plantstore.Store) for
-// several replicas sharing one PostgreSQL database, through pgx and its
-// connection pool.
+// Package postgres is staykit's booking.Store for several replicas sharing
+// one PostgreSQL database, through pgx and its connection pool. (The plant
+// store keeps its own tables: plantstore/plantpostgres.)
 //
 // Transactions run at READ COMMITTED. A write that checks something before
 // it writes (are the dates free? is the coupon exhausted?) first locks the
@@ -23,13 +23,9 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/staykit/staykit/booking"
-	"github.com/staykit/staykit/plantstore"
 )
 
-var (
-	_ booking.Store    = (*DB)(nil)
-	_ plantstore.Store = (*DB)(nil)
-)
+var _ booking.Store = (*DB)(nil)
 
 // DB is a staykit database on PostgreSQL. It is safe for concurrent use,
 // also by several processes on the same database.

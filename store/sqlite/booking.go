@@ -11,6 +11,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/pricing"
+	"github.com/staykit/staykit/store/internal/storedform"
 )
 
 const bookingColumns = `id, org_id, property_id, token, status, check_in, check_out, guests,
@@ -20,7 +21,7 @@ const bookingColumns = `id, org_id, property_id, token, status, check_in, check_
 
 // bookingArgs returns b's columns after id, in bookingColumns order.
 func bookingArgs(b *booking.Booking) ([]any, error) {
-	quote, err := toJSON(b.Quote)
+	quote, err := storedform.EncodeQuote(b.Quote)
 	if err != nil {
 		return nil, err
 	}
@@ -28,7 +29,7 @@ func bookingArgs(b *booking.Booking) ([]any, error) {
 		b.CheckOut.String(), b.Guests, b.GuestName, b.GuestEmail, b.GuestPhone, b.Message, b.Locale,
 		nullID(b.CouponID), b.CouponCode, b.Currency, string(b.PaymentMode), b.TotalAmount.String(),
 		b.ChargeAmount.String(), b.PaidAmount.String(), b.BalanceAmount.String(),
-		date(b.BalanceDueDate), quote, nullString(b.PaymentIntentID), b.ClientSecret,
+		date(b.BalanceDueDate), string(quote), nullString(b.PaymentIntentID), b.ClientSecret,
 		millis(b.CreatedAt), millis(b.ExpiresAt), millis(b.ConfirmedAt), millis(b.UpdatedAt)}, nil
 }
 
@@ -72,7 +73,7 @@ func scanBooking(s scanner) (*booking.Booking, error) {
 			return nil, err
 		}
 	}
-	if err := fromJSON(quote, &b.Quote); err != nil {
+	if b.Quote, err = storedform.DecodeQuote([]byte(quote)); err != nil {
 		return nil, err
 	}
 	return &b, nil

@@ -1,5 +1,6 @@
-// Package sqlite is staykit's default booking.Store (and plantstore.Store):
-// one SQLite file through modernc.org/sqlite, pure Go, no cgo.
+// Package sqlite is staykit's default booking.Store: one SQLite file
+// through modernc.org/sqlite, pure Go, no cgo. (The plant store keeps its
+// own tables, possibly in the same file: plantstore/plantsqlite.)
 //
 // Writes go through a pool of one connection whose transactions begin with
 // BEGIN IMMEDIATE, so a transaction holds the database's write lock from its
@@ -25,13 +26,9 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/staykit/staykit/booking"
-	"github.com/staykit/staykit/plantstore"
 )
 
-var (
-	_ booking.Store    = (*DB)(nil)
-	_ plantstore.Store = (*DB)(nil)
-)
+var _ booking.Store = (*DB)(nil)
 
 // DB is a staykit database. It is safe for concurrent use.
 type DB struct {

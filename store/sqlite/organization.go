@@ -59,9 +59,12 @@ func scanOrganization(s scanner) (*booking.Organization, error) {
 	return &o, nil
 }
 
-// CreateOrganization stores o and sets its ID. The caller validates o.
-// Errors: CodeConflict when the slug is taken.
+// CreateOrganization stores o and sets its ID. Errors: CodeInvalid when
+// o.Validate refuses it, CodeConflict when the slug is taken.
 func (db *DB) CreateOrganization(ctx context.Context, o *booking.Organization) error {
+	if err := o.Validate(); err != nil {
+		return err
+	}
 	args, err := organizationArgs(o)
 	if err != nil {
 		return fmt.Errorf("sqlite: create organization: %w", err)
@@ -86,9 +89,13 @@ func (db *DB) CreateOrganization(ctx context.Context, o *booking.Organization) e
 	return nil
 }
 
-// UpdateOrganization replaces the organisation with o.ID. The caller
-// validates o. Errors: CodeNotFound, CodeConflict (slug taken).
+// UpdateOrganization replaces the organisation with o.ID. Errors:
+// CodeInvalid when o.Validate refuses it, CodeNotFound, CodeConflict (slug
+// taken).
 func (db *DB) UpdateOrganization(ctx context.Context, o *booking.Organization) error {
+	if err := o.Validate(); err != nil {
+		return err
+	}
 	args, err := organizationArgs(o)
 	if err != nil {
 		return fmt.Errorf("sqlite: update organization: %w", err)

@@ -60,9 +60,10 @@ func scanProperty(s scanner) (*booking.Property, error) {
 }
 
 // CreateProperty stores p with its blocks and sets its ID and its blocks'
-// IDs. The caller validates p. Errors: CodeNotFound (organisation).
+// IDs. Errors: CodeInvalid when p.Validate refuses it, CodeNotFound
+// (organisation).
 func (db *DB) CreateProperty(ctx context.Context, p *booking.Property) error {
-	if err := booking.CheckBlocks(p.Blocks); err != nil {
+	if err := p.Validate(); err != nil {
 		return err
 	}
 	args, err := propertyArgs(p)
@@ -100,10 +101,10 @@ func (db *DB) CreateProperty(ctx context.Context, p *booking.Property) error {
 
 // UpdateProperty replaces the property with p.ID of organisation p.OrgID,
 // rates and blocks included: blocks keep their ID when they had one on this
-// property, others get a new one. The caller validates p. Errors:
-// CodeNotFound.
+// property, others get a new one. Errors: CodeInvalid when p.Validate
+// refuses it, CodeNotFound.
 func (db *DB) UpdateProperty(ctx context.Context, p *booking.Property) error {
-	if err := booking.CheckBlocks(p.Blocks); err != nil {
+	if err := p.Validate(); err != nil {
 		return err
 	}
 	args, err := propertyArgs(p)

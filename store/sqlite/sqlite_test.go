@@ -13,7 +13,6 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
-	"github.com/staykit/staykit/plantstore"
 	"github.com/staykit/staykit/pricing"
 	"github.com/staykit/staykit/store/sqlite"
 	"github.com/staykit/staykit/store/storetest"
@@ -48,8 +47,26 @@ func TestStoreInMemory(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) booking.Store { return openAt(t, ":memory:") })
 }
 
-func TestPlantStore(t *testing.T) {
-	storetest.RunPlants(t, func(t *testing.T) plantstore.Store { return open(t) })
+// TestFreshDatabaseHasNoPlantsTable: the plant store keeps its own schema
+// (plantstore/plantsqlite); a booking database is only the booking store's.
+func TestFreshDatabaseHasNoPlantsTable(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "staykit.db")
+	if _, err := sqlite.Open(t.Context(), path); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	var n int
+	if err := raw.QueryRowContext(t.Context(),
+		`SELECT count(*) FROM sqlite_schema WHERE name LIKE '%plant%'`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 {
+		t.Errorf("a fresh booking database has %d plant tables or indexes, want 0", n)
+	}
 }
 
 // migrations reads the schema_migrations table of a database file.
@@ -150,9 +167,6 @@ func TestReopenKeepsDataAndMigrations(t *testing.T) {
 	if err := db.CreateOrganization(t.Context(), org); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.CreatePlant(t.Context(), plantstore.Plant{ID: 3, Name: "Fern"}); err != nil {
-		t.Fatal(err)
-	}
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -173,9 +187,6 @@ func TestReopenKeepsDataAndMigrations(t *testing.T) {
 	}
 	if got.ID != org.ID {
 		t.Errorf("organization ID = %d, want %d", got.ID, org.ID)
-	}
-	if _, found, err := db.Plant(t.Context(), 3); err != nil || !found {
-		t.Errorf("plant after reopen: found %v, err %v", found, err)
 	}
 }
 

@@ -1,5 +1,5 @@
-// Package storetest is the conformance suite of booking.Store and
-// plantstore.Store: every implementation runs it from its own tests,
+// Package storetest is the conformance suite of booking.Store: every
+// implementation runs it from its own tests,
 //
 //	func TestStore(t *testing.T) {
 //		storetest.Run(t, func(t *testing.T) booking.Store { return open(t) })
@@ -17,7 +17,6 @@ import (
 	"testing"
 
 	"github.com/staykit/staykit/booking"
-	"github.com/staykit/staykit/plantstore"
 )
 
 // scenario is one subtest, run on a fresh store.
@@ -32,6 +31,7 @@ func Run(t *testing.T, newStore func(t *testing.T) booking.Store) {
 	groups := [][]scenario{
 		organizationScenarios,
 		propertyScenarios,
+		validationScenarios,
 		couponScenarios,
 		createBookingScenarios,
 		transitionScenarios,
@@ -45,13 +45,5 @@ func Run(t *testing.T, newStore func(t *testing.T) booking.Store) {
 		for _, sc := range g {
 			t.Run(sc.name, func(t *testing.T) { sc.run(t, newStore(t)) })
 		}
-	}
-}
-
-// RunPlants runs the plantstore.Store conformance suite. newStore returns a
-// fresh, empty store for each subtest.
-func RunPlants(t *testing.T, newStore func(t *testing.T) plantstore.Store) {
-	for _, sc := range plantScenarios {
-		t.Run(sc.name, func(t *testing.T) { sc.run(t, newStore(t)) })
 	}
 }

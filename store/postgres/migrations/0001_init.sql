@@ -196,9 +196,3 @@ CREATE TABLE payment_events (
     event_id     text        PRIMARY KEY,
     processed_at timestamptz NOT NULL
 );
-
-CREATE TABLE plants (
-    id   bigint PRIMARY KEY,
-    name text   NOT NULL,
-    tag  text   NOT NULL DEFAULT ''
-);

@@ -140,9 +140,3 @@ CREATE TABLE payment_events (
     event_id     TEXT    PRIMARY KEY,
     processed_at INTEGER NOT NULL
 ) STRICT;
-
-CREATE TABLE plants (
-    id   INTEGER PRIMARY KEY,
-    name TEXT    NOT NULL,
-    tag  TEXT    NOT NULL DEFAULT ''
-) STRICT;

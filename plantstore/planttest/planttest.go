@@ -1,4 +1,10 @@
-package storetest
+// Package planttest is the conformance suite of plantstore.Store: every
+// implementation runs it from its own tests,
+//
+//	func TestStore(t *testing.T) {
+//		planttest.Run(t, func(t *testing.T) plantstore.Store { return open(t) })
+//	}
+package planttest
 
 import (
 	"errors"
@@ -7,13 +13,21 @@ import (
 	"github.com/staykit/staykit/plantstore"
 )
 
-// plantScenario is one plant store subtest, run on a fresh store.
-type plantScenario struct {
+// Run runs the plantstore.Store conformance suite. newStore returns a
+// fresh, empty store for each subtest; it should register its own cleanup.
+func Run(t *testing.T, newStore func(t *testing.T) plantstore.Store) {
+	for _, sc := range scenarios {
+		t.Run(sc.name, func(t *testing.T) { sc.run(t, newStore(t)) })
+	}
+}
+
+// scenario is one subtest, run on a fresh store.
+type scenario struct {
 	name string
 	run  func(t *testing.T, s plantstore.Store)
 }
 
-var plantScenarios = []plantScenario{
+var scenarios = []scenario{
 	{"Plant/CreatedRoundTrips", func(t *testing.T, s plantstore.Store) {
 		for _, p := range []plantstore.Plant{
 			{ID: 1, Name: "Monstera", Tag: "tropical"},
@@ -48,4 +62,12 @@ var plantScenarios = []plantScenario{
 			t.Errorf("Plant(42) = %+v, %v, want zero, false", got, found)
 		}
 	}},
+}
+
+// must fails the test at once on an error.
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
 }

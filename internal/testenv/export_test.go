@@ -1,0 +1,4 @@
+package testenv
+
+// Lookup exposes lookup to the tests.
+var Lookup = lookup
