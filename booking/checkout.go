@@ -143,7 +143,7 @@ func (s *Service) Checkout(ctx context.Context, slug string, r CheckoutRequest) 
 	if err != nil {
 		return nil, err
 	}
-	if err := r.validate(org.Country); err != nil {
+	if err := r.validate(org.country()); err != nil {
 		return nil, err
 	}
 	now := s.clock.Now()

@@ -473,7 +473,7 @@ func TestRequestHoldEndsBeforeCaptureBefore(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	org, _ := e.store.OrganizationBySlug(ctx, "demo-request")
-	org.RequestHoldHours = 10 * 24 // longer than any authorisation
+	org.RequestHoldHours = booking.MaxAuthorizationHours // as long as an authorisation may last
 	if err := e.store.UpdateOrganization(ctx, org); err != nil {
 		t.Fatal(err)
 	}

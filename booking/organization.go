@@ -71,10 +71,12 @@ type Organization struct {
 	PublicEngineEnabled bool `json:"public_engine_enabled"`
 	// Country is the ISO 3166-1 alpha-2 code (upper case) of the country
 	// the organisation works in: guests' national phone numbers are read as
-	// numbers of this country.
+	// numbers of this country. Empty means DefaultCountry, so that an
+	// organisation stored before the field existed keeps working.
 	Country string `json:"country"`
 	// BookingHorizonDays is how many days after today a stay may end at the
-	// latest; the calendar shows later days as unavailable.
+	// latest; the calendar shows later days as unavailable. Zero means
+	// DefaultBookingHorizonDays.
 	BookingHorizonDays int `json:"booking_horizon_days"`
 }
 
@@ -149,10 +151,10 @@ func (o Organization) Validate() error {
 	if o.MaxStayNights != nil && (*o.MaxStayNights < 1 || (o.MinStayNights != nil && *o.MaxStayNights < *o.MinStayNights)) {
 		f.Add("max_stay_nights", "out_of_range")
 	}
-	if !ValidCountry(o.Country) {
+	if o.Country != "" && !ValidCountry(o.Country) {
 		f.Add("country", "invalid_country")
 	}
-	if o.BookingHorizonDays < 1 || o.BookingHorizonDays > MaxBookingHorizonDays {
+	if o.BookingHorizonDays < 0 || o.BookingHorizonDays > MaxBookingHorizonDays {
 		f.Add("booking_horizon_days", "out_of_range")
 	}
 	return f.Err()
@@ -166,6 +168,14 @@ func ValidCountry(c string) bool {
 	}
 	r, err := language.ParseRegion(c)
 	return err == nil && r.IsCountry() && r.String() == c
+}
+
+// country is the organisation's country, DefaultCountry when unset.
+func (o Organization) country() string {
+	if o.Country == "" {
+		return DefaultCountry
+	}
+	return o.Country
 }
 
 // horizon returns the last day a stay may end on, given today.

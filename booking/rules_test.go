@@ -37,8 +37,11 @@ func TestOrganizationValidate(t *testing.T) {
 		{"CountryLowerCase", func(o *booking.Organization) { o.Country = "fr" }, "country"},
 		{"CountryUnknown", func(o *booking.Organization) { o.Country = "ZZ" }, "country"},
 		{"CountryNotAlpha2", func(o *booking.Organization) { o.Country = "FRA" }, "country"},
-		{"CountryMissing", func(o *booking.Organization) { o.Country = "" }, "country"},
-		{"HorizonZero", func(o *booking.Organization) { o.BookingHorizonDays = 0 }, "booking_horizon_days"},
+		// Unset means the default, so organisations stored before these
+		// settings existed stay valid.
+		{"CountryUnsetMeansDefault", func(o *booking.Organization) { o.Country = "" }, ""},
+		{"HorizonUnsetMeansDefault", func(o *booking.Organization) { o.BookingHorizonDays = 0 }, ""},
+		{"HorizonNegative", func(o *booking.Organization) { o.BookingHorizonDays = -1 }, "booking_horizon_days"},
 		{"HorizonTooFar", func(o *booking.Organization) { o.BookingHorizonDays = booking.MaxBookingHorizonDays + 1 }, "booking_horizon_days"},
 	}
 	for _, tt := range tests {
@@ -320,4 +323,31 @@ func TestValidateCouponAppliesStayRules(t *testing.T) {
 			wantCode(t, err, tt.code)
 		})
 	}
+}
+
+// TestUnsetCountryAndHorizonMeanTheDefaults: an organisation stored before
+// Country and BookingHorizonDays existed (or by an embedder that sets
+// neither) reads national numbers as French and keeps the two-year
+// horizon.
+func TestUnsetCountryAndHorizonMeanTheDefaults(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	org, err := e.store.OrganizationBySlug(ctx, "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	org.Country, org.BookingHorizonDays = "", 0
+	if err := e.store.UpdateOrganization(ctx, org); err != nil {
+		t.Fatal(err)
+	}
+	r := e.order("demo")
+	r.GuestPhone = "06 12 34 56 78"
+	res, err := e.svc.Checkout(ctx, "demo", r)
+	if err != nil || res.Booking.GuestPhone != "+33612345678" {
+		t.Fatalf("checkout = %v, %v; want the national number read as French", res, err)
+	}
+	today := civil.Today(e.clock.Now(), org.Location())
+	late := booking.Stay{CheckIn: today.AddDays(booking.DefaultBookingHorizonDays - 2), CheckOut: today.AddDays(booking.DefaultBookingHorizonDays + 1), Guests: 2}
+	_, err = e.svc.Quote(ctx, "demo", e.property["demo"], booking.QuoteRequest{Stay: late})
+	wantCode(t, err, booking.CodeBeyondHorizon)
 }

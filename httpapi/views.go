@@ -104,7 +104,8 @@ func newConfigView(c *booking.Config) configView {
 			PaymentMode: string(o.PaymentMode), DefaultLocale: o.DefaultLocale, Branding: branding,
 			TermsURL: optString(o.TermsURL), MinStayNights: optInt(o.MinStayNights), MaxStayNights: optInt(o.MaxStayNights),
 			Currency: o.Currency, Timezone: o.Timezone,
-			Country: o.Country, BookingHorizonDays: o.BookingHorizonDays,
+			// Unset settings show as the defaults they stand for.
+			Country: o.WithDefaults().Country, BookingHorizonDays: o.WithDefaults().BookingHorizonDays,
 		},
 		PaymentPublicKey: c.PaymentPublicKey,
 	}
