@@ -184,7 +184,7 @@ func (s *server) Serve(ctx context.Context, ln net.Listener) error {
 
 	sweepCtx, stopSweep := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
-	wg.Go(func() { sweepHolds(sweepCtx, s.svc, s.cfg.sweepEvery, s.log) })
+	wg.Go(func() { s.svc.RunSweeper(sweepCtx, s.cfg.sweepEvery) })
 	defer func() {
 		stopSweep()
 		wg.Wait()

@@ -14,18 +14,15 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/booking"
-	"github.com/staykit/staykit/booking/bookingtest"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/pricing"
-	"github.com/staykit/staykit/store/sqlite"
 )
 
 func TestServerServesTheDemoOnFirstStart(t *testing.T) {
@@ -472,66 +469,6 @@ func TestURLsAndOrigins(t *testing.T) {
 				t.Errorf("urls = %q %v, want %q %v", public, origins, tt.wantPublic, tt.want)
 			}
 		})
-	}
-}
-
-func TestSweepHoldsExpiresLapsedHoldsUntilStopped(t *testing.T) {
-	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "sweep.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	cfg := config{dbPath: "unused"}
-	s := &server{cfg: cfg, log: slog.New(slog.DiscardHandler), back: &backends{store: db}}
-	if err := s.seed(ctx); err != nil {
-		t.Fatal(err)
-	}
-	clock := bookingtest.NewClock(time.Now())
-	fake := paymenttest.New()
-	svc := booking.NewService(booking.Options{Store: db, Payments: fake, Clock: clock, Logger: slog.New(slog.DiscardHandler)})
-	in, out := stayDates(20, 2)
-	res, err := svc.Checkout(ctx, "demo", booking.CheckoutRequest{
-		PropertyID: 1, Stay: booking.Stay{CheckIn: mustDate(t, in), CheckOut: mustDate(t, out), Guests: 2},
-		GuestName: "Ada", GuestEmail: "ada@example.com", GuestPhone: "+33612345678",
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	clock.Advance(31 * time.Minute) // past the demo's 30-minute hold
-
-	logs := &syncBuffer{}
-	sweepCtx, stop := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	wg.Go(func() { sweepHolds(sweepCtx, svc, 10*time.Millisecond, slog.New(slog.NewTextHandler(logs, nil))) })
-
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		b, err := db.BookingByToken(ctx, res.Booking.OrgID, res.Booking.Token)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if b.Status == booking.StatusExpired {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("booking still %s after 5s of sweeping", b.Status)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if in, _ := fake.Intent(res.Booking.PaymentIntentID); in.Status != "canceled" {
-		t.Errorf("intent of the expired hold = %s, want canceled", in.Status)
-	}
-	stop()
-	stopped := make(chan struct{})
-	go func() { wg.Wait(); close(stopped) }()
-	select {
-	case <-stopped:
-	case <-time.After(2 * time.Second):
-		t.Fatal("sweeper still running after its context was cancelled")
-	}
-	if !strings.Contains(logs.String(), "expired holds") || !strings.Contains(logs.String(), "count=1") {
-		t.Errorf("sweep log = %q, want the expired count", logs.String())
 	}
 }
 
