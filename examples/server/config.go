@@ -25,6 +25,9 @@ type config struct {
 	serviceDomain  string
 	previewDomains []string
 	stripe         stripe.Config // SecretKey empty: fake payments
+	// fakePayments says fake payments are intended even with -postgres,
+	// where several replicas would each keep their own fake intents.
+	fakePayments bool
 	plantTokens    []string
 
 	// sweepEvery is how often lapsed holds are expired.
@@ -55,6 +58,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&cfg.publicURL, "public-url", "", "`URL` browsers reach the server at (default http://{addr}); always an allowed origin")
 	proxies := fs.String("trusted-proxies", "", "comma-separated `CIDRs` of reverse proxies whose X-Forwarded-For is believed")
 	fs.StringVar(&cfg.serviceDomain, "service-domain", "", "`domain` whose https subdomains are allowed origins for every organisation (e.g. staykit.app)")
+	fs.BoolVar(&cfg.fakePayments, "fake-payments", false, "use fake payments with -postgres although each replica keeps its own fake intents (a single replica, a demo); without -postgres fake payments are the default when no Stripe key is set")
 	previews := fs.String("preview-domains", "", "comma-separated `domains` whose https subdomains are allowed origins (e.g. vercel.app)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: server [flags]\n       server bookings|approve|decline|cancel -h\n\nFlags:\n")
@@ -94,8 +98,47 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if cfg.stripe.SecretKey != "" && cfg.stripe.PublishableKey == "" {
 		return cfg, errors.New("STRIPE_SECRET_KEY is set but STRIPE_PUBLISHABLE_KEY is not: the booking page needs it for Stripe's Payment Element")
 	}
+	if cfg.fakePayments && cfg.stripe.SecretKey != "" {
+		return cfg, errors.New("-fake-payments is given but STRIPE_SECRET_KEY is set: choose one")
+	}
+	if cfg.postgresURL != "" && cfg.stripe.SecretKey == "" && !cfg.fakePayments {
+		return cfg, errors.New("-postgres without STRIPE_SECRET_KEY: fake payments live in one process's memory, so a guest who pays on one replica cannot be confirmed on another; set the Stripe keys, or pass -fake-payments if fake payments are intended (a single replica)")
+	}
 	cfg.plantTokens = splitList(getenv("PLANTSTORE_TOKENS"))
 	return cfg, nil
+}
+
+// storeAttrs are the log attributes naming the store in use: store=sqlite
+// with its path, or store=postgres with the URL's password hidden.
+func (c config) storeAttrs() []any {
+	if c.postgresURL != "" {
+		return []any{"store", "postgres", "url", redactPostgresURL(c.postgresURL)}
+	}
+	return []any{"store", "sqlite", "path", c.dbPath}
+}
+
+// redactPostgresURL hides the password of a PostgreSQL connection string,
+// in URL form (postgres://user:pw@host/db, or ?password=) or key=value
+// form (host=h password=pw).
+func redactPostgresURL(raw string) string {
+	const hidden = "xxxxx"
+	if u, err := url.Parse(raw); err == nil && u.Scheme != "" {
+		if q := u.Query(); q.Has("password") {
+			q.Set("password", hidden)
+			u.RawQuery = q.Encode()
+		}
+		return u.Redacted()
+	}
+	if strings.Contains(raw, "://") {
+		return "(unparsable URL, not shown)"
+	}
+	fields := strings.Fields(raw)
+	for i, f := range fields {
+		if k, _, ok := strings.Cut(f, "="); ok && strings.EqualFold(k, "password") {
+			fields[i] = k + "=" + hidden
+		}
+	}
+	return strings.Join(fields, " ")
 }
 
 // splitList splits a comma-separated list, dropping empty items.

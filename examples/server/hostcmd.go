@@ -81,7 +81,11 @@ func runHostCommand(ctx context.Context, name string, cmd hostCommand, args []st
 	if _, err := os.Stat(*dbPath); err != nil && *pgURL == "" {
 		return fmt.Errorf("no database at %s (start the server once, or pass -db): %w", *dbPath, err)
 	}
-	cfg, err := parseConfig([]string{"-db", *dbPath, "-postgres", *pgURL}, getenv, stderr)
+	cfgArgs := []string{"-db", *dbPath, "-postgres", *pgURL}
+	if strings.TrimSpace(getenv("STRIPE_SECRET_KEY")) == "" {
+		cfgArgs = append(cfgArgs, "-fake-payments") // detachedFake, below
+	}
+	cfg, err := parseConfig(cfgArgs, getenv, stderr)
 	if err != nil {
 		return err
 	}

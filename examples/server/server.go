@@ -84,8 +84,8 @@ func (s *server) seed(ctx context.Context) error {
 	}
 	if len(orgs) > 0 {
 		if s.cfg.seedPath != "" {
-			s.log.Info("the database has organisations already: seed file not loaded (start with an empty -db to load it)",
-				"seed", s.cfg.seedPath, "db", s.cfg.dbPath, "organizations", len(orgs))
+			s.log.Info("the database has organisations already: seed file not loaded (start with an empty database to load it)",
+				append([]any{"seed", s.cfg.seedPath, "organizations", len(orgs)}, s.cfg.storeAttrs()...)...)
 		}
 		return nil
 	}
@@ -250,7 +250,7 @@ func (s *server) logWelcome(ctx context.Context, publicURL string) {
 	if s.stripe {
 		mode = "stripe"
 	}
-	s.log.Info("staykit reference server ready", "url", publicURL+"/", "db", s.cfg.dbPath, "payments", mode)
+	s.log.Info("staykit reference server ready", append([]any{"url", publicURL + "/"}, append(s.cfg.storeAttrs(), "payments", mode)...)...)
 	orgs, err := s.back.store.Organizations(ctx)
 	if err != nil || len(orgs) == 0 {
 		return

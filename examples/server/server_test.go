@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -430,6 +431,22 @@ func TestParseConfig(t *testing.T) {
 		{name: "stray argument", args: []string{"serve"}, wantErr: "usage"},
 		{name: "Stripe keys without the secret", env: map[string]string{"STRIPE_PUBLISHABLE_KEY": "pk_test_1"}, wantErr: "STRIPE_SECRET_KEY is not"},
 		{name: "Stripe secret without the publishable key", env: map[string]string{"STRIPE_SECRET_KEY": "sk_test_1"}, wantErr: "STRIPE_PUBLISHABLE_KEY is not"},
+		{name: "postgres without Stripe keys", args: []string{"-postgres", "postgres://u@db/x"}, wantErr: "pass -fake-payments if fake payments are intended"},
+		{name: "postgres with -fake-payments", args: []string{"-postgres", "postgres://u@db/x", "-fake-payments"},
+			check: func(t *testing.T, c config) {
+				if !c.fakePayments || c.postgresURL != "postgres://u@db/x" {
+					t.Errorf("config = %+v, want fake payments on postgres", c)
+				}
+			}},
+		{name: "postgres with Stripe", args: []string{"-postgres", "postgres://u@db/x"},
+			env: map[string]string{"STRIPE_SECRET_KEY": "sk_test_1", "STRIPE_PUBLISHABLE_KEY": "pk_test_1"},
+			check: func(t *testing.T, c config) {
+				if c.fakePayments || c.stripe.SecretKey != "sk_test_1" {
+					t.Errorf("config = %+v, want Stripe on postgres", c)
+				}
+			}},
+		{name: "-fake-payments with Stripe keys", args: []string{"-fake-payments"},
+			env: map[string]string{"STRIPE_SECRET_KEY": "sk_test_1", "STRIPE_PUBLISHABLE_KEY": "pk_test_1"}, wantErr: "choose one"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -445,6 +462,52 @@ func TestParseConfig(t *testing.T) {
 			}
 			tt.check(t, c)
 		})
+	}
+}
+
+func TestStoreAttrsHidePostgresPasswords(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  config
+		want string
+	}{
+		{"SQLite", config{dbPath: "/var/lib/staykit.db"}, "[store sqlite path /var/lib/staykit.db]"},
+		{"URLWithPassword", config{dbPath: "staykit.db", postgresURL: "postgres://app:s3cret@db:5432/staykit?sslmode=require"},
+			"[store postgres url postgres://app:xxxxx@db:5432/staykit?sslmode=require]"},
+		{"PasswordParameter", config{postgresURL: "postgresql://app@db/staykit?password=s3cret"},
+			"[store postgres url postgresql://app@db/staykit?password=xxxxx]"},
+		{"NoPassword", config{postgresURL: "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"},
+			"[store postgres url postgres://postgres@127.0.0.1:5432/test?sslmode=disable]"},
+		{"KeyValue", config{postgresURL: "host=db user=app password=s3cret dbname=staykit"},
+			"[store postgres url host=db user=app password=xxxxx dbname=staykit]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := fmt.Sprint(tt.cfg.storeAttrs())
+			if got != tt.want || strings.Contains(got, "s3cret") {
+				t.Errorf("storeAttrs = %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestStartupLogNamesTheStore(t *testing.T) {
+	ts := startServer(t, nil)
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(ts.logs.String(), "reference server ready") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	logs := ts.logs.String()
+	if !strings.Contains(logs, "store=sqlite path="+ts.dbPath) || strings.Contains(logs, " db=") {
+		t.Errorf("startup log = %s\nwant store=sqlite path=%s", logs, ts.dbPath)
+	}
+}
+
+func TestPostgresWithoutStripeKeysRefusesToStart(t *testing.T) {
+	var stderr bytes.Buffer
+	err := run(context.Background(), []string{"-postgres", "postgres://u@127.0.0.1:1/x"}, func(string) string { return "" }, io.Discard, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "-fake-payments") || !strings.Contains(err.Error(), "replica") {
+		t.Errorf("run -postgres without Stripe keys = %v, want a refusal naming -fake-payments", err)
 	}
 }
 
