@@ -28,7 +28,7 @@ type config struct {
 	// fakePayments says fake payments are intended even with -postgres,
 	// where several replicas would each keep their own fake intents.
 	fakePayments bool
-	plantTokens    []string
+	plantTokens  []string
 
 	// sweepEvery is how often lapsed holds are expired.
 	sweepEvery time.Duration
