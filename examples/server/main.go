@@ -51,7 +51,7 @@ func main() {
 	case errors.Is(err, errUsage):
 		os.Exit(2)
 	default:
-		fmt.Fprintln(os.Stderr, "server:", err)
+		fmt.Fprintln(os.Stderr, "server:", termSafe(err.Error()))
 		os.Exit(1)
 	}
 }
