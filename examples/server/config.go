@@ -30,6 +30,13 @@ type config struct {
 	fakePayments bool
 	plantTokens  []string
 
+	// maxConns and maxConnsPerAddr cap open connections, overall and per
+	// client address (see limitListener).
+	maxConns, maxConnsPerAddr int
+	// readHeaderTimeout bounds reading a request's headers, readTimeout
+	// its headers and body (at most 64 KiB on every route).
+	readHeaderTimeout, readTimeout time.Duration
+
 	// sweepEvery is how often lapsed holds are expired.
 	sweepEvery time.Duration
 	// shutdownTimeout bounds how long in-flight requests may take to
@@ -43,11 +50,19 @@ const (
 	defaultDB              = "staykit.db"
 	defaultSweepEvery      = time.Minute
 	defaultShutdownTimeout = 20 * time.Second
+	// A request's headers must arrive within 5 s and its whole body
+	// (64 KiB at most) within 10 s: a slow client cannot hold a
+	// connection and its goroutine for long.
+	defaultReadHeaderTimeout = 5 * time.Second
+	defaultReadTimeout       = 10 * time.Second
 )
 
 // parseConfig reads the server's flags and environment.
 func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
-	cfg := config{sweepEvery: defaultSweepEvery, shutdownTimeout: defaultShutdownTimeout}
+	cfg := config{
+		sweepEvery: defaultSweepEvery, shutdownTimeout: defaultShutdownTimeout,
+		readHeaderTimeout: defaultReadHeaderTimeout, readTimeout: defaultReadTimeout,
+	}
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.addr, "addr", defaultAddr, "listen address `host:port`")
@@ -59,6 +74,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	proxies := fs.String("trusted-proxies", "", "comma-separated `CIDRs` of reverse proxies whose X-Forwarded-For is believed")
 	fs.StringVar(&cfg.serviceDomain, "service-domain", "", "`domain` whose https subdomains are allowed origins for every organisation (e.g. staykit.app)")
 	fs.BoolVar(&cfg.fakePayments, "fake-payments", false, "use fake payments with -postgres although each replica keeps its own fake intents (a single replica, a demo); without -postgres fake payments are the default when no Stripe key is set")
+	fs.IntVar(&cfg.maxConns, "max-conns", defaultMaxConns, "most open client `connections`; more are closed at once")
+	fs.IntVar(&cfg.maxConnsPerAddr, "max-conns-per-addr", defaultMaxConnsPerAddr, "most open `connections` from one client address (IPv6: one /64); trusted proxies are exempt")
 	previews := fs.String("preview-domains", "", "comma-separated `domains` whose https subdomains are allowed origins (e.g. vercel.app)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: server [flags]\n       server bookings|approve|decline|cancel -h\n\nFlags:\n")
@@ -82,6 +99,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		return cfg, fmt.Errorf("-trusted-proxies: %w", err)
 	}
 	cfg.previewDomains = splitList(*previews)
+	if cfg.maxConns < 1 || cfg.maxConnsPerAddr < 1 || cfg.maxConnsPerAddr > cfg.maxConns {
+		return cfg, fmt.Errorf("-max-conns %d and -max-conns-per-addr %d: both must be at least 1, and the second at most the first", cfg.maxConns, cfg.maxConnsPerAddr)
+	}
 	if cfg.publicURL != "" {
 		if cfg.publicURL, err = originOf(cfg.publicURL); err != nil {
 			return cfg, fmt.Errorf("-public-url: %w", err)

@@ -29,13 +29,12 @@ import (
 //go:embed demo-seed.json
 var demoSeed []byte
 
-// HTTP server timeouts: a slow client cannot hold a connection forever,
-// and a checkout (which calls the payment provider) has time to finish.
+// HTTP server timeouts besides the read timeouts of config: a checkout
+// (which calls the payment provider) has time to finish, and an idle
+// keep-alive connection is closed after a while.
 const (
-	readHeaderTimeout = 5 * time.Second
-	readTimeout       = 30 * time.Second
-	writeTimeout      = 60 * time.Second
-	idleTimeout       = 2 * time.Minute
+	writeTimeout = 60 * time.Second
+	idleTimeout  = 2 * time.Minute
 )
 
 // server is the reference server: its backends, the booking service and
@@ -170,13 +169,16 @@ func (s *server) publishableKey() string {
 
 // Serve serves on ln until ctx is done, then shuts down gracefully:
 // the listener closes, requests in flight finish (within
-// cfg.shutdownTimeout), and the hold sweeper stops.
+// cfg.shutdownTimeout), and the hold sweeper stops. Connections over
+// cfg.maxConns, or cfg.maxConnsPerAddr from one client, are closed as soon
+// as they are accepted.
 func (s *server) Serve(ctx context.Context, ln net.Listener) error {
 	publicURL, origins := s.urls(ln.Addr())
+	ln = newLimitListener(ln, s.cfg.maxConns, s.cfg.maxConnsPerAddr, s.cfg.trustedProxies, s.log)
 	hs := &http.Server{
 		Handler:           s.handler(origins),
-		ReadHeaderTimeout: readHeaderTimeout,
-		ReadTimeout:       readTimeout,
+		ReadHeaderTimeout: s.cfg.readHeaderTimeout,
+		ReadTimeout:       s.cfg.readTimeout,
 		WriteTimeout:      writeTimeout,
 		IdleTimeout:       idleTimeout,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),

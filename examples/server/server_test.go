@@ -445,6 +445,14 @@ func TestParseConfig(t *testing.T) {
 					t.Errorf("config = %+v, want Stripe on postgres", c)
 				}
 			}},
+		{name: "connection caps", args: []string{"-max-conns", "200", "-max-conns-per-addr", "10"},
+			check: func(t *testing.T, c config) {
+				if c.maxConns != 200 || c.maxConnsPerAddr != 10 {
+					t.Errorf("caps = %d, %d; want 200, 10", c.maxConns, c.maxConnsPerAddr)
+				}
+			}},
+		{name: "per-address cap above the total", args: []string{"-max-conns", "10", "-max-conns-per-addr", "20"}, wantErr: "-max-conns-per-addr"},
+		{name: "zero cap", args: []string{"-max-conns", "0"}, wantErr: "-max-conns"},
 		{name: "-fake-payments with Stripe keys", args: []string{"-fake-payments"},
 			env: map[string]string{"STRIPE_SECRET_KEY": "sk_test_1", "STRIPE_PUBLISHABLE_KEY": "pk_test_1"}, wantErr: "choose one"},
 	}
