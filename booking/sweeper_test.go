@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"log"
 	"log/slog"
+	"os"
+	"os/signal"
 	"slices"
 	"strings"
 	"sync"
@@ -13,6 +16,8 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/payment/paymenttest"
+	"github.com/staykit/staykit/store/sqlite"
 )
 
 // failingStore fails LapsedHolds a number of times before it works.
@@ -116,4 +121,22 @@ func TestRunSweeperReturnsNilWhenCancelled(t *testing.T) {
 	if err := e.svc.RunSweeper(ctx, time.Hour); err != nil {
 		t.Errorf("RunSweeper on a cancelled context = %v, want nil", err)
 	}
+}
+
+// A host runs the sweeper beside its HTTP server until it shuts down.
+func ExampleService_RunSweeper() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	db, err := sqlite.Open(ctx, "staykit.db")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer db.Close()
+	svc := booking.NewService(booking.Options{Store: db, Payments: paymenttest.New()})
+
+	var wg sync.WaitGroup
+	wg.Go(func() { svc.RunSweeper(ctx, time.Minute) })
+	// ... serve httpapi.New(httpapi.Options{Service: svc}) until ctx ends ...
+	<-ctx.Done()
+	wg.Wait()
 }
