@@ -1,56 +1,135 @@
-// Command embed shows a host application mounting the staykit booking API
-// on its own http.ServeMux, beside its own routes: a SQLite store, the fake
-// payment provider, and the handler under /api/ (and again under /staykit/
-// through http.StripPrefix, for hosts that keep a prefix per component).
+// Command embed is the smallest complete host of staykit, meant to be
+// copied: a host application that mounts the booking API on its own
+// http.ServeMux beside its own routes. In one file it
+//
+//   - opens a SQLite store (embed.db) and, on first start, loads a small
+//     demo organisation "lac" with one property from the seed below (the
+//     seed package's format; see examples/server/demo-seed.json for all
+//     fields);
+//   - builds a booking.Service with the in-memory fake payment provider
+//     (paymenttest), and mounts a card step for it at
+//     POST /fakepay/intents/{intent_id}: Stripe's test card
+//     4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined;
+//   - mounts the API under /api/ (and again under /staykit/ through
+//     http.StripPrefix, for hosts that keep a prefix per component);
+//   - runs the hold sweeper (booking.Service.RunSweeper) beside the
+//     server, and stops both on SIGINT or SIGTERM.
+//
+// Run it, then book a stay with curl from another terminal (GNU date;
+// on macOS use date -v+30d +%F):
 //
 //	go run ./examples/embed -addr 127.0.0.1:8081
+//
+//	API=http://127.0.0.1:8081/api/v1/book/lac
+//	IN=$(date -d '+30 days' +%F) OUT=$(date -d '+33 days' +%F)
+//	curl -s $API/properties
+//	curl -s "$API/properties/1/price?check_in=$IN&check_out=$OUT&guests_count=2"
+//	curl -s -X POST $API/checkout -H 'Content-Type: application/json' -d '{"property_id": 1,
+//	  "check_in": "'$IN'", "check_out": "'$OUT'", "guests_count": 2, "guest_name": "Ada Lovelace",
+//	  "guest_email": "ada@example.com", "guest_phone": "+33612345678"}'
+//
+// The checkout answers a booking_token and a client_secret. Set TOKEN to
+// the first and INTENT to the second up to "_secret_" (pi_...), then pay
+// with the test card, confirm, and read the booking:
+//
+//	curl -s -X POST http://127.0.0.1:8081/fakepay/intents/$INTENT -H 'Content-Type: application/json' \
+//	  -d '{"card_number": "4242424242424242"}'
+//	curl -s -X POST $API/booking/$TOKEN/confirm -H 'Content-Type: application/json' \
+//	  -d '{"payment_intent_id": "'$INTENT'"}'
+//	curl -s $API/booking/$TOKEN
+//
+// The booking is "confirmed". A checkout left unpaid holds its dates for
+// 30 minutes; the sweeper then expires it. For real payments, replace
+// paymenttest.New with payment/stripe and drop the /fakepay route; the
+// rest stays as is.
 package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/httpapi"
+	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/payment/paymenttest"
+	"github.com/staykit/staykit/seed"
 	"github.com/staykit/staykit/store/sqlite"
 )
+
+// demoSeed is the host's catalogue, loaded when the database has no
+// organisation yet.
+const demoSeed = `{
+  "organizations": [{
+    "slug": "lac", "name": "Gîtes du Lac", "payment_mode": "full",
+    "default_locale": "fr", "currency": "EUR", "timezone": "Europe/Paris",
+    "min_stay_nights": 2, "max_stay_nights": 21, "hold_minutes": 30,
+    "public_engine_enabled": true,
+    "properties": [{
+      "name": "Gîte du Lac",
+      "description": "Une maison de pierre au bord du lac d'Annecy, ponton privé et kayaks.",
+      "city": "Annecy", "country": "FR", "max_guests": 4, "bedrooms": 2,
+      "rates": {"base_rate": 110, "weekend_rate": 130},
+      "fees": {"cleaning": 40, "extra_guest": 15, "guests_included": 2},
+      "tax": {"per_guest_per_night": 1.50}
+    }],
+    "coupons": [{"code": "BIENVENUE", "label": "Offre de bienvenue", "kind": "percent", "value": 10}]
+  }]
+}`
+
+// sweepEvery is how often lapsed holds are expired.
+const sweepEvery = time.Minute
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8081", "listen address")
 	dbPath := flag.String("db", "embed.db", "SQLite database file")
 	flag.Parse()
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	if err := run(*addr, *dbPath, logger); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ln, err := net.Listen("tcp", *addr)
+	if err == nil {
+		err = run(ctx, ln, *dbPath, logger)
+	}
+	if err != nil {
 		logger.Error("embed", "err", err)
 		os.Exit(1)
 	}
 }
 
-func run(addr, dbPath string, logger *slog.Logger) error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
+// run serves on ln until ctx is done: the store, the seed, the service,
+// the routes, the sweeper, and a graceful shutdown.
+func run(ctx context.Context, ln net.Listener, dbPath string, logger *slog.Logger) error {
 	db, err := sqlite.Open(ctx, dbPath)
 	if err != nil {
-		return err
+		return fmt.Errorf("open %s: %w", dbPath, err)
 	}
 	defer db.Close()
-	svc := booking.NewService(booking.Options{Store: db, Payments: paymenttest.New(), Logger: logger})
+	if err := seedOnce(ctx, db); err != nil {
+		return err
+	}
+	// A random webhook secret: the API's webhook route verifies with it,
+	// and nobody outside this process can sign a fake payment.
+	fake := paymenttest.New(paymenttest.WithWebhookSecret("whsec_" + rand.Text()))
+	svc := booking.NewService(booking.Options{Store: db, Payments: fake, Logger: logger})
 
+	origin := "http://" + ln.Addr().String()
 	api := httpapi.New(httpapi.Options{
-		Service:       svc,
-		Logger:        logger,
-		ServiceDomain: "staykit.app",
-		ExtraOrigins:  []string{"http://" + addr},
+		Service:      svc,
+		Logger:       logger,
+		ExtraOrigins: []string{origin}, // pages served by this host
 	})
 
 	// The host's own routes...
@@ -61,31 +140,114 @@ func run(addr, dbPath string, logger *slog.Logger) error {
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		fmt.Fprintln(w, "ok")
 	})
+	// ...the card step of fake payments...
+	mux.Handle("POST /fakepay/intents/{intent_id}", fakePay(fake, svc, logger))
 	// ...and staykit's, as the host's mux sees them: at /api/v1/... and,
 	// under a prefix, at /staykit/api/v1/...
 	mux.Handle("/api/", api)
 	mux.Handle("/staykit/", http.StripPrefix("/staykit", api))
 
 	srv := &http.Server{
-		Addr:              addr,
 		Handler:           mux,
 		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       15 * time.Second,
+		ReadTimeout:       10 * time.Second,
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 	}
+
+	// The sweeper runs until the server has stopped.
+	sweepCtx, stopSweep := context.WithCancel(context.WithoutCancel(ctx))
+	var wg sync.WaitGroup
+	wg.Go(func() { svc.RunSweeper(sweepCtx, sweepEvery) })
+	defer func() {
+		stopSweep()
+		wg.Wait()
+	}()
+
 	errc := make(chan error, 1)
-	go func() { errc <- srv.ListenAndServe() }()
-	logger.Info("listening", "url", "http://"+addr+"/", "openapi", "http://"+addr+"/api/v1/openapi.json")
+	go func() { errc <- srv.Serve(ln) }()
+	logger.Info("listening", "url", origin+"/", "properties", origin+"/api/v1/book/lac/properties",
+		"openapi", origin+"/api/v1/openapi.json")
 	select {
 	case err := <-errc:
-		if !errors.Is(err, http.ErrServerClosed) {
-			return err
-		}
-		return nil
+		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	return srv.Shutdown(shutdown)
+	if err := srv.Shutdown(shutdown); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	return nil
+}
+
+// seedOnce loads demoSeed into an empty database.
+func seedOnce(ctx context.Context, db *sqlite.DB) error {
+	orgs, err := db.Organizations(ctx)
+	if err != nil {
+		return fmt.Errorf("list organisations: %w", err)
+	}
+	if len(orgs) > 0 {
+		return nil
+	}
+	if err := seed.Load(ctx, db, strings.NewReader(demoSeed), time.Now()); err != nil {
+		return fmt.Errorf("seed: %w", err)
+	}
+	return nil
+}
+
+// fakePay is the guest's card step with the fake provider: it pays intent
+// {intent_id} with {"card_number": "..."} and hands the booking service
+// the event Stripe's webhook would deliver, so the booking is confirmed
+// even if the guest never calls confirm. With Stripe, Stripe.js does the
+// card step and the webhook route delivers the event.
+func fakePay(fake *paymenttest.Provider, svc *booking.Service, logger *slog.Logger) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			CardNumber string `json:"card_number"`
+		}
+		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<10)).Decode(&body); err != nil {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "malformed_json"})
+			return
+		}
+		id := r.PathValue("intent_id")
+		intent, err := fake.Pay(id, body.CardNumber)
+		switch {
+		case errors.Is(err, paymenttest.ErrCardDeclined):
+			writeJSON(w, http.StatusPaymentRequired, map[string]string{"error": "card_declined"})
+			return
+		case errors.Is(err, payment.ErrNotFound):
+			writeJSON(w, http.StatusNotFound, map[string]string{"error": "intent_not_found"})
+			return
+		case errors.Is(err, payment.ErrInvalid), errors.Is(err, payment.ErrState):
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "not_payable", "message": err.Error()})
+			return
+		case err != nil:
+			logger.ErrorContext(r.Context(), "fake payment", "intent", id, "err", err)
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": "payment_unavailable"})
+			return
+		}
+		typ := payment.EventSucceeded
+		if intent.Status == payment.StatusAuthorized {
+			typ = payment.EventAuthorized
+		}
+		ev, err := fake.Event(typ, id)
+		if err == nil {
+			err = svc.HandlePaymentEvent(context.WithoutCancel(r.Context()), *ev)
+		}
+		if err != nil {
+			// The payment stands; the guest's confirm call settles it.
+			logger.ErrorContext(r.Context(), "deliver fake payment event", "intent", id, "err", err)
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"status": string(intent.Status), "intent_id": id})
+	}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
 }

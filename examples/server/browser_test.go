@@ -523,3 +523,165 @@ func TestBrowserRequestModeWaitsForTheHost(t *testing.T) {
 	}
 	b.checkNoProblems()
 }
+
+// visible reports whether the element sel is laid out and not hidden.
+func (b *browser) visible(sel string) bool {
+	b.t.Helper()
+	return b.eval(fmt.Sprintf(`(() => { const e = document.querySelector(%q); return String(!!e && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden'); })()`, sel)) == "true"
+}
+
+// TestBrowserUnknownBookingToken opens a status link whose token the
+// server does not know: the page says so, in the page's language, with no
+// empty badge and no link to the same nothing, and leads back to the
+// properties.
+func TestBrowserUnknownBookingToken(t *testing.T) {
+	ts := startServer(t, nil)
+	b := newBrowser(t)
+	tests := []struct {
+		lang, title, text, back string
+	}{
+		{"fr", "Réservation introuvable", "Aucune réservation ne correspond à ce lien", "Voir les logements"},
+		{"en", "Booking not found", "No booking matches this link", "See the properties"},
+	}
+	for _, tt := range tests {
+		b.do("open an unknown token in "+tt.lang,
+			chromedp.Navigate(ts.URL+"/?org=demo&lang="+tt.lang+"&booking=NoSuchBooking0123456789abcdefgh"),
+			chromedp.WaitVisible(chromedp.CSS("#step-status")),
+		)
+		b.shot("unknown-token-" + tt.lang)
+		if got := b.text("#h-status"); got != tt.title {
+			t.Errorf("%s: heading = %q, want %q", tt.lang, got, tt.title)
+		}
+		if got := b.text(`[data-testid="status-text"]`); !strings.Contains(got, tt.text) {
+			t.Errorf("%s: status text = %q, want %q", tt.lang, got, tt.text)
+		}
+		if b.visible(`[data-testid="booking-status"]`) {
+			t.Errorf("%s: the status badge is shown for a booking that does not exist", tt.lang)
+		}
+		if b.visible(`[data-testid="booking-link"]`) {
+			t.Errorf("%s: the page offers to keep a link to a booking that does not exist", tt.lang)
+		}
+		if got := b.text(`[data-testid="new-booking"]`); got != tt.back {
+			t.Errorf("%s: way back = %q, want %q", tt.lang, got, tt.back)
+		}
+	}
+	b.do("go back to the properties",
+		chromedp.Click(chromedp.CSS(`[data-testid="new-booking"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="property-1"]`)),
+	)
+	b.checkNoProblems()
+}
+
+// TestBrowserUnknownOrganisation opens the page for an organisation that
+// does not exist: a clear message, a dropdown that is not blank, and links
+// to the organisations that do exist.
+func TestBrowserUnknownOrganisation(t *testing.T) {
+	ts := startServer(t, nil)
+	b := newBrowser(t)
+	tests := []struct {
+		lang, message, placeholder string
+	}{
+		{"fr", "L'organisation « nope » n'existe pas", "Choisissez…"},
+		{"en", "The organisation “nope” does not exist", "Choose…"},
+	}
+	for _, tt := range tests {
+		b.do("open an unknown organisation in "+tt.lang,
+			chromedp.Navigate(ts.URL+"/?org=nope&lang="+tt.lang),
+			chromedp.WaitVisible(chromedp.CSS(`[data-testid="global-error"]`)),
+		)
+		b.shot("unknown-org-" + tt.lang)
+		if got := b.text(`[data-testid="global-error"]`); !strings.Contains(got, tt.message) {
+			t.Errorf("%s: message = %q, want %q", tt.lang, got, tt.message)
+		}
+		if got := b.eval(`(() => { const s = document.querySelector('#org-select'); return s.selectedIndex < 0 ? '' : s.options[s.selectedIndex].text; })()`); got != tt.placeholder {
+			t.Errorf("%s: the dropdown shows %q, want %q", tt.lang, got, tt.placeholder)
+		}
+		if !b.visible(`[data-testid="org-choice-demo"]`) || !b.visible(`[data-testid="org-choice-demo-request"]`) {
+			t.Errorf("%s: no links to the existing organisations", tt.lang)
+		}
+		if b.visible("#loading") {
+			t.Errorf("%s: still loading", tt.lang)
+		}
+	}
+	b.do("follow the link to an existing organisation",
+		chromedp.Click(chromedp.CSS(`[data-testid="org-choice-demo-deposit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="property-4"]`)),
+	)
+	if got := b.text(`[data-testid="org-name"]`); got != "Alpine Lodges" {
+		t.Errorf("organisation after the link = %q, want Alpine Lodges", got)
+	}
+	b.do("choose from the dropdown instead",
+		chromedp.Navigate(ts.URL+"/?org=nope"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="global-error"]`)),
+		chromedp.SetValue(chromedp.CSS("#org-select"), "demo"),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('#org-select').dispatchEvent(new Event('change'))`),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="property-1"]`)),
+	)
+	if b.visible(`[data-testid="global-error"]`) || b.visible(`[data-testid="org-choices"]`) {
+		t.Error("the unknown-organisation message stays after choosing one")
+	}
+	b.checkNoProblems()
+}
+
+// TestBrowserCalendarHintDoesNotOverlapTheArrows lays the stay step out on
+// a 390 px wide phone and compares the boxes of the date hint and the
+// month arrows, before and after a check-in is picked (the hint grows).
+func TestBrowserCalendarHintDoesNotOverlapTheArrows(t *testing.T) {
+	ts := startServer(t, nil)
+	b := newBrowser(t)
+	b.do("open a property on a phone",
+		chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile),
+		chromedp.Navigate(ts.URL+"/?org=demo&property=1"),
+		chromedp.WaitVisible(chromedp.CSS(`#calendar .day[data-check-in="true"]:not([disabled])`)),
+	)
+	overlaps := func(step string) {
+		t.Helper()
+		b.shot("390px-" + step)
+		got := b.eval(`(() => {
+			const box = (sel) => document.querySelector(sel).getBoundingClientRect();
+			const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+			const hint = box('#date-hint');
+			if (hint.width === 0 || hint.height === 0) return 'no hint';
+			if (document.documentElement.clientWidth > 390) return 'viewport ' + document.documentElement.clientWidth;
+			const out = [];
+			for (const sel of ['#cal-prev', '#cal-next']) {
+				const b = box(sel);
+				if (hit(hint, b)) out.push(sel + ' ' + JSON.stringify(b) + ' overlaps the hint ' + JSON.stringify(hint));
+			}
+			return out.join('; ');
+		})()`)
+		if got != "" {
+			t.Errorf("%s: %s", step, got)
+		}
+	}
+	overlaps("no-date")
+	checkIn := b.eval(`document.querySelector('#calendar .day[data-check-in="true"]:not([disabled])').dataset.date`)
+	b.do("pick a check-in", chromedp.Click(chromedp.CSS(`[data-testid="day-`+checkIn+`"]`)))
+	overlaps("check-in")
+	b.do("in English", chromedp.Click(chromedp.CSS("#lang-toggle")))
+	overlaps("check-in-en")
+	b.checkNoProblems()
+}
+
+// TestBrowserShowsFrenchDescriptions checks that the French-first demo
+// describes its properties in French, on the cards and on the stay step.
+func TestBrowserShowsFrenchDescriptions(t *testing.T) {
+	ts := startServer(t, nil)
+	b := newBrowser(t)
+	b.do("open the page",
+		chromedp.Navigate(ts.URL+"/?org=demo"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="property-1"]`)),
+	)
+	const want = "Une villa ensoleillée avec piscine et vue sur la mer"
+	if got := b.text(`[data-testid="property-1"]`); !strings.Contains(got, want) {
+		t.Errorf("property card = %q, want the French description %q", got, want)
+	}
+	b.do("open the villa",
+		chromedp.Click(chromedp.CSS(`[data-testid="property-1"]`)),
+		chromedp.WaitVisible(chromedp.CSS("#property-description")),
+	)
+	if got := b.text("#property-description"); !strings.HasPrefix(got, want) {
+		t.Errorf("stay description = %q, want %q", got, want)
+	}
+	b.checkNoProblems()
+}

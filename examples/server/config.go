@@ -25,7 +25,17 @@ type config struct {
 	serviceDomain  string
 	previewDomains []string
 	stripe         stripe.Config // SecretKey empty: fake payments
-	plantTokens    []string
+	// fakePayments says fake payments are intended even with -postgres,
+	// where several replicas would each keep their own fake intents.
+	fakePayments bool
+	plantTokens  []string
+
+	// maxConns and maxConnsPerAddr cap open connections, overall and per
+	// client address (see limitListener).
+	maxConns, maxConnsPerAddr int
+	// readHeaderTimeout bounds reading a request's headers, readTimeout
+	// its headers and body (at most 64 KiB on every route).
+	readHeaderTimeout, readTimeout time.Duration
 
 	// sweepEvery is how often lapsed holds are expired.
 	sweepEvery time.Duration
@@ -40,11 +50,19 @@ const (
 	defaultDB              = "staykit.db"
 	defaultSweepEvery      = time.Minute
 	defaultShutdownTimeout = 20 * time.Second
+	// A request's headers must arrive within 5 s and its whole body
+	// (64 KiB at most) within 10 s: a slow client cannot hold a
+	// connection and its goroutine for long.
+	defaultReadHeaderTimeout = 5 * time.Second
+	defaultReadTimeout       = 10 * time.Second
 )
 
 // parseConfig reads the server's flags and environment.
 func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
-	cfg := config{sweepEvery: defaultSweepEvery, shutdownTimeout: defaultShutdownTimeout}
+	cfg := config{
+		sweepEvery: defaultSweepEvery, shutdownTimeout: defaultShutdownTimeout,
+		readHeaderTimeout: defaultReadHeaderTimeout, readTimeout: defaultReadTimeout,
+	}
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.addr, "addr", defaultAddr, "listen address `host:port`")
@@ -55,6 +73,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&cfg.publicURL, "public-url", "", "`URL` browsers reach the server at (default http://{addr}); always an allowed origin")
 	proxies := fs.String("trusted-proxies", "", "comma-separated `CIDRs` of reverse proxies whose X-Forwarded-For is believed")
 	fs.StringVar(&cfg.serviceDomain, "service-domain", "", "`domain` whose https subdomains are allowed origins for every organisation (e.g. staykit.app)")
+	fs.BoolVar(&cfg.fakePayments, "fake-payments", false, "use fake payments with -postgres although each replica keeps its own fake intents (a single replica, a demo); without -postgres fake payments are the default when no Stripe key is set")
+	fs.IntVar(&cfg.maxConns, "max-conns", defaultMaxConns, "most open client `connections`; more are closed at once")
+	fs.IntVar(&cfg.maxConnsPerAddr, "max-conns-per-addr", defaultMaxConnsPerAddr, "most open `connections` from one client address (IPv6: one /64); trusted proxies are exempt")
 	previews := fs.String("preview-domains", "", "comma-separated `domains` whose https subdomains are allowed origins (e.g. vercel.app)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: server [flags]\n       server bookings|approve|decline|cancel -h\n\nFlags:\n")
@@ -78,6 +99,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		return cfg, fmt.Errorf("-trusted-proxies: %w", err)
 	}
 	cfg.previewDomains = splitList(*previews)
+	if cfg.maxConns < 1 || cfg.maxConnsPerAddr < 1 || cfg.maxConnsPerAddr > cfg.maxConns {
+		return cfg, fmt.Errorf("-max-conns %d and -max-conns-per-addr %d: both must be at least 1, and the second at most the first", cfg.maxConns, cfg.maxConnsPerAddr)
+	}
 	if cfg.publicURL != "" {
 		if cfg.publicURL, err = originOf(cfg.publicURL); err != nil {
 			return cfg, fmt.Errorf("-public-url: %w", err)
@@ -94,8 +118,47 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if cfg.stripe.SecretKey != "" && cfg.stripe.PublishableKey == "" {
 		return cfg, errors.New("STRIPE_SECRET_KEY is set but STRIPE_PUBLISHABLE_KEY is not: the booking page needs it for Stripe's Payment Element")
 	}
+	if cfg.fakePayments && cfg.stripe.SecretKey != "" {
+		return cfg, errors.New("-fake-payments is given but STRIPE_SECRET_KEY is set: choose one")
+	}
+	if cfg.postgresURL != "" && cfg.stripe.SecretKey == "" && !cfg.fakePayments {
+		return cfg, errors.New("-postgres without STRIPE_SECRET_KEY: fake payments live in one process's memory, so a guest who pays on one replica cannot be confirmed on another; set the Stripe keys, or pass -fake-payments if fake payments are intended (a single replica)")
+	}
 	cfg.plantTokens = splitList(getenv("PLANTSTORE_TOKENS"))
 	return cfg, nil
+}
+
+// storeAttrs are the log attributes naming the store in use: store=sqlite
+// with its path, or store=postgres with the URL's password hidden.
+func (c config) storeAttrs() []any {
+	if c.postgresURL != "" {
+		return []any{"store", "postgres", "url", redactPostgresURL(c.postgresURL)}
+	}
+	return []any{"store", "sqlite", "path", c.dbPath}
+}
+
+// redactPostgresURL hides the password of a PostgreSQL connection string,
+// in URL form (postgres://user:pw@host/db, or ?password=) or key=value
+// form (host=h password=pw).
+func redactPostgresURL(raw string) string {
+	const hidden = "xxxxx"
+	if u, err := url.Parse(raw); err == nil && u.Scheme != "" {
+		if q := u.Query(); q.Has("password") {
+			q.Set("password", hidden)
+			u.RawQuery = q.Encode()
+		}
+		return u.Redacted()
+	}
+	if strings.Contains(raw, "://") {
+		return "(unparsable URL, not shown)"
+	}
+	fields := strings.Fields(raw)
+	for i, f := range fields {
+		if k, _, ok := strings.Cut(f, "="); ok && strings.EqualFold(k, "password") {
+			fields[i] = k + "=" + hidden
+		}
+	}
+	return strings.Join(fields, " ")
 }
 
 // splitList splits a comma-separated list, dropping empty items.

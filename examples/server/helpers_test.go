@@ -30,6 +30,13 @@ type testServer struct {
 // environment, and stops it when the test ends.
 func startServer(t *testing.T, env map[string]string, args ...string) *testServer {
 	t.Helper()
+	return startServerWith(t, env, nil, args...)
+}
+
+// startServerWith is startServer with a last say on the configuration,
+// for settings that have no flag (timeouts).
+func startServerWith(t *testing.T, env map[string]string, tweak func(*config), args ...string) *testServer {
+	t.Helper()
 	dbPath := filepath.Join(t.TempDir(), "staykit.db")
 	args = append([]string{"-addr", "127.0.0.1:0", "-db", dbPath}, args...)
 	cfg, err := parseConfig(args, func(k string) string { return env[k] }, io.Discard)
@@ -37,6 +44,9 @@ func startServer(t *testing.T, env map[string]string, args ...string) *testServe
 		t.Fatalf("parseConfig(%q): %v", args, err)
 	}
 	cfg.shutdownTimeout = 5 * time.Second
+	if tweak != nil {
+		tweak(&cfg)
+	}
 	logs := &syncBuffer{}
 	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	ctx, cancel := context.WithCancel(context.Background())

@@ -10,6 +10,8 @@ import (
 	"os"
 	"strings"
 	"text/tabwriter"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/payment"
@@ -81,7 +83,11 @@ func runHostCommand(ctx context.Context, name string, cmd hostCommand, args []st
 	if _, err := os.Stat(*dbPath); err != nil && *pgURL == "" {
 		return fmt.Errorf("no database at %s (start the server once, or pass -db): %w", *dbPath, err)
 	}
-	cfg, err := parseConfig([]string{"-db", *dbPath, "-postgres", *pgURL}, getenv, stderr)
+	cfgArgs := []string{"-db", *dbPath, "-postgres", *pgURL}
+	if strings.TrimSpace(getenv("STRIPE_SECRET_KEY")) == "" {
+		cfgArgs = append(cfgArgs, "-fake-payments") // detachedFake, below
+	}
+	cfg, err := parseConfig(cfgArgs, getenv, stderr)
 	if err != nil {
 		return err
 	}
@@ -116,7 +122,7 @@ func runHostCommand(ctx context.Context, name string, cmd hostCommand, args []st
 		b, err = svc.Cancel(ctx, *org, *token, *refund)
 	}
 	if b != nil {
-		fmt.Fprintf(stdout, "booking %s is now %s\n", b.Token, b.Status)
+		fmt.Fprintf(stdout, "booking %s is now %s\n", termSafe(b.Token), termSafe(string(b.Status)))
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
@@ -130,16 +136,19 @@ func usageError(fs *flag.FlagSet, format string, args ...any) error {
 	return errUsage
 }
 
-// printBookings writes one line per booking, for the host's eyes.
+// printBookings writes one line per booking, for the host's eyes. Every
+// text that came from a guest (or the database) goes through cell, so it
+// can neither break the table nor drive the host's terminal.
 func printBookings(w io.Writer, list []booking.Booking) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "TOKEN\tSTATUS\tPROPERTY\tCHECK-IN\tCHECK-OUT\tGUESTS\tGUEST\tE-MAIL\tTOTAL\tPAID\tCREATED")
+	fmt.Fprintln(tw, "TOKEN\tSTATUS\tPROPERTY\tCHECK-IN\tCHECK-OUT\tGUESTS\tGUEST\tE-MAIL\tPHONE\tTOTAL\tPAID\tCREATED\tMESSAGE")
 	for _, b := range list {
 		places := pricing.MinorUnits(b.Currency)
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%d\t%s\t%s\t%s %s\t%s\t%s\n",
-			b.Token, b.Status, b.PropertyID, b.CheckIn, b.CheckOut, b.Guests,
-			oneLine(b.GuestName), oneLine(b.GuestEmail), b.TotalAmount.StringFixed(places), b.Currency, b.PaidAmount.StringFixed(places),
-			b.CreatedAt.UTC().Format("2006-01-02 15:04Z"))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s %s\t%s\t%s\t%s\n",
+			cell(b.Token), cell(string(b.Status)), b.PropertyID, b.CheckIn, b.CheckOut, b.Guests,
+			cell(b.GuestName), cell(b.GuestEmail), cell(b.GuestPhone),
+			b.TotalAmount.StringFixed(places), cell(b.Currency), b.PaidAmount.StringFixed(places),
+			b.CreatedAt.UTC().Format("2006-01-02 15:04Z"), cell(b.Message))
 	}
 	if len(list) == 0 {
 		fmt.Fprintln(tw, "(no bookings)")
@@ -147,7 +156,38 @@ func printBookings(w io.Writer, list []booking.Booking) error {
 	return tw.Flush()
 }
 
-// oneLine keeps a guest's text from breaking the table.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+// cell is a guest's text as one table cell: runs of white space (new
+// lines and tabs included) become one space, and what is left is made
+// terminal-safe.
+func cell(s string) string {
+	return termSafe(strings.Join(strings.Fields(s), " "))
+}
+
+// termSafe escapes what could drive or mislead a terminal, the way
+// strconv.Quote writes it: C0 and C1 control characters (Unicode Cc, among
+// them ESC, which starts escape sequences) and format characters (Cf,
+// among them the bidi overrides such as U+202E that reorder what the host
+// reads) become \u202e; invalid UTF-8 bytes become \x9b; a backslash
+// becomes \\ so that an escape in the output is always one of these.
+func termSafe(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\\':
+			b.WriteString(`\\`)
+		case unicode.In(r, unicode.Cc, unicode.Cf):
+			if r > 0xffff {
+				fmt.Fprintf(&b, `\U%08x`, r)
+			} else {
+				fmt.Fprintf(&b, `\u%04x`, r)
+			}
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
 }

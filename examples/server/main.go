@@ -14,7 +14,10 @@
 // default http://{addr}; always an allowed origin), -trusted-proxies
 // (comma-separated CIDRs whose X-Forwarded-For is believed),
 // -service-domain and -preview-domains (their https subdomains are allowed
-// origins for every organisation).
+// origins for every organisation), -postgres and -redis (shared state for
+// several replicas; -postgres needs the Stripe keys, or -fake-payments to
+// say fake payments are intended), -max-conns and -max-conns-per-addr
+// (open connections overall and per client, default 1024 and 64).
 //
 // Environment: STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and
 // STRIPE_WEBHOOK_SECRET switch from fake payments to Stripe (test or live
@@ -51,7 +54,7 @@ func main() {
 	case errors.Is(err, errUsage):
 		os.Exit(2)
 	default:
-		fmt.Fprintln(os.Stderr, "server:", err)
+		fmt.Fprintln(os.Stderr, "server:", termSafe(err.Error()))
 		os.Exit(1)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 	"log/slog"
 
@@ -12,9 +13,15 @@ import (
 
 // newPayments returns Stripe when cfg has its keys, else the in-memory fake
 // provider, which it also returns so that /fakepay can pay its intents.
+//
+// The fake's webhook secret is random and never leaves the process: with
+// paymenttest's published default, anyone could sign a
+// payment_intent.succeeded for the webhook route and confirm an unpaid
+// booking. The fake's own events reach the service directly (fakePay), so
+// nothing outside needs the secret.
 func newPayments(cfg config, logger *slog.Logger) (payment.Provider, *paymenttest.Provider, error) {
 	if cfg.stripe.SecretKey == "" {
-		fake := paymenttest.New()
+		fake := paymenttest.New(paymenttest.WithWebhookSecret("whsec_" + rand.Text()))
 		return fake, fake, nil
 	}
 	sc := cfg.stripe

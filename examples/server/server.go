@@ -29,13 +29,12 @@ import (
 //go:embed demo-seed.json
 var demoSeed []byte
 
-// HTTP server timeouts: a slow client cannot hold a connection forever,
-// and a checkout (which calls the payment provider) has time to finish.
+// HTTP server timeouts besides the read timeouts of config: a checkout
+// (which calls the payment provider) has time to finish, and an idle
+// keep-alive connection is closed after a while.
 const (
-	readHeaderTimeout = 5 * time.Second
-	readTimeout       = 30 * time.Second
-	writeTimeout      = 60 * time.Second
-	idleTimeout       = 2 * time.Minute
+	writeTimeout = 60 * time.Second
+	idleTimeout  = 2 * time.Minute
 )
 
 // server is the reference server: its backends, the booking service and
@@ -84,8 +83,8 @@ func (s *server) seed(ctx context.Context) error {
 	}
 	if len(orgs) > 0 {
 		if s.cfg.seedPath != "" {
-			s.log.Info("the database has organisations already: seed file not loaded (start with an empty -db to load it)",
-				"seed", s.cfg.seedPath, "db", s.cfg.dbPath, "organizations", len(orgs))
+			s.log.Info("the database has organisations already: seed file not loaded (start with an empty database to load it)",
+				append([]any{"seed", s.cfg.seedPath, "organizations", len(orgs)}, s.cfg.storeAttrs()...)...)
 		}
 		return nil
 	}
@@ -170,13 +169,16 @@ func (s *server) publishableKey() string {
 
 // Serve serves on ln until ctx is done, then shuts down gracefully:
 // the listener closes, requests in flight finish (within
-// cfg.shutdownTimeout), and the hold sweeper stops.
+// cfg.shutdownTimeout), and the hold sweeper stops. Connections over
+// cfg.maxConns, or cfg.maxConnsPerAddr from one client, are closed as soon
+// as they are accepted.
 func (s *server) Serve(ctx context.Context, ln net.Listener) error {
 	publicURL, origins := s.urls(ln.Addr())
+	ln = newLimitListener(ln, s.cfg.maxConns, s.cfg.maxConnsPerAddr, s.cfg.trustedProxies, s.log)
 	hs := &http.Server{
 		Handler:           s.handler(origins),
-		ReadHeaderTimeout: readHeaderTimeout,
-		ReadTimeout:       readTimeout,
+		ReadHeaderTimeout: s.cfg.readHeaderTimeout,
+		ReadTimeout:       s.cfg.readTimeout,
 		WriteTimeout:      writeTimeout,
 		IdleTimeout:       idleTimeout,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
@@ -184,7 +186,7 @@ func (s *server) Serve(ctx context.Context, ln net.Listener) error {
 
 	sweepCtx, stopSweep := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
-	wg.Go(func() { sweepHolds(sweepCtx, s.svc, s.cfg.sweepEvery, s.log) })
+	wg.Go(func() { s.svc.RunSweeper(sweepCtx, s.cfg.sweepEvery) })
 	defer func() {
 		stopSweep()
 		wg.Wait()
@@ -250,7 +252,7 @@ func (s *server) logWelcome(ctx context.Context, publicURL string) {
 	if s.stripe {
 		mode = "stripe"
 	}
-	s.log.Info("staykit reference server ready", "url", publicURL+"/", "db", s.cfg.dbPath, "payments", mode)
+	s.log.Info("staykit reference server ready", append([]any{"url", publicURL + "/"}, append(s.cfg.storeAttrs(), "payments", mode)...)...)
 	orgs, err := s.back.store.Organizations(ctx)
 	if err != nil || len(orgs) == 0 {
 		return

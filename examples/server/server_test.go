@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -14,18 +15,15 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/booking"
-	"github.com/staykit/staykit/booking/bookingtest"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/pricing"
-	"github.com/staykit/staykit/store/sqlite"
 )
 
 func TestServerServesTheDemoOnFirstStart(t *testing.T) {
@@ -433,6 +431,30 @@ func TestParseConfig(t *testing.T) {
 		{name: "stray argument", args: []string{"serve"}, wantErr: "usage"},
 		{name: "Stripe keys without the secret", env: map[string]string{"STRIPE_PUBLISHABLE_KEY": "pk_test_1"}, wantErr: "STRIPE_SECRET_KEY is not"},
 		{name: "Stripe secret without the publishable key", env: map[string]string{"STRIPE_SECRET_KEY": "sk_test_1"}, wantErr: "STRIPE_PUBLISHABLE_KEY is not"},
+		{name: "postgres without Stripe keys", args: []string{"-postgres", "postgres://u@db/x"}, wantErr: "pass -fake-payments if fake payments are intended"},
+		{name: "postgres with -fake-payments", args: []string{"-postgres", "postgres://u@db/x", "-fake-payments"},
+			check: func(t *testing.T, c config) {
+				if !c.fakePayments || c.postgresURL != "postgres://u@db/x" {
+					t.Errorf("config = %+v, want fake payments on postgres", c)
+				}
+			}},
+		{name: "postgres with Stripe", args: []string{"-postgres", "postgres://u@db/x"},
+			env: map[string]string{"STRIPE_SECRET_KEY": "sk_test_1", "STRIPE_PUBLISHABLE_KEY": "pk_test_1"},
+			check: func(t *testing.T, c config) {
+				if c.fakePayments || c.stripe.SecretKey != "sk_test_1" {
+					t.Errorf("config = %+v, want Stripe on postgres", c)
+				}
+			}},
+		{name: "connection caps", args: []string{"-max-conns", "200", "-max-conns-per-addr", "10"},
+			check: func(t *testing.T, c config) {
+				if c.maxConns != 200 || c.maxConnsPerAddr != 10 {
+					t.Errorf("caps = %d, %d; want 200, 10", c.maxConns, c.maxConnsPerAddr)
+				}
+			}},
+		{name: "per-address cap above the total", args: []string{"-max-conns", "10", "-max-conns-per-addr", "20"}, wantErr: "-max-conns-per-addr"},
+		{name: "zero cap", args: []string{"-max-conns", "0"}, wantErr: "-max-conns"},
+		{name: "-fake-payments with Stripe keys", args: []string{"-fake-payments"},
+			env: map[string]string{"STRIPE_SECRET_KEY": "sk_test_1", "STRIPE_PUBLISHABLE_KEY": "pk_test_1"}, wantErr: "choose one"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -448,6 +470,52 @@ func TestParseConfig(t *testing.T) {
 			}
 			tt.check(t, c)
 		})
+	}
+}
+
+func TestStoreAttrsHidePostgresPasswords(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  config
+		want string
+	}{
+		{"SQLite", config{dbPath: "/var/lib/staykit.db"}, "[store sqlite path /var/lib/staykit.db]"},
+		{"URLWithPassword", config{dbPath: "staykit.db", postgresURL: "postgres://app:s3cret@db:5432/staykit?sslmode=require"},
+			"[store postgres url postgres://app:xxxxx@db:5432/staykit?sslmode=require]"},
+		{"PasswordParameter", config{postgresURL: "postgresql://app@db/staykit?password=s3cret"},
+			"[store postgres url postgresql://app@db/staykit?password=xxxxx]"},
+		{"NoPassword", config{postgresURL: "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"},
+			"[store postgres url postgres://postgres@127.0.0.1:5432/test?sslmode=disable]"},
+		{"KeyValue", config{postgresURL: "host=db user=app password=s3cret dbname=staykit"},
+			"[store postgres url host=db user=app password=xxxxx dbname=staykit]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := fmt.Sprint(tt.cfg.storeAttrs())
+			if got != tt.want || strings.Contains(got, "s3cret") {
+				t.Errorf("storeAttrs = %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestStartupLogNamesTheStore(t *testing.T) {
+	ts := startServer(t, nil)
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(ts.logs.String(), "reference server ready") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	logs := ts.logs.String()
+	if !strings.Contains(logs, "store=sqlite path="+ts.dbPath) || strings.Contains(logs, " db=") {
+		t.Errorf("startup log = %s\nwant store=sqlite path=%s", logs, ts.dbPath)
+	}
+}
+
+func TestPostgresWithoutStripeKeysRefusesToStart(t *testing.T) {
+	var stderr bytes.Buffer
+	err := run(context.Background(), []string{"-postgres", "postgres://u@127.0.0.1:1/x"}, func(string) string { return "" }, io.Discard, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "-fake-payments") || !strings.Contains(err.Error(), "replica") {
+		t.Errorf("run -postgres without Stripe keys = %v, want a refusal naming -fake-payments", err)
 	}
 }
 
@@ -472,66 +540,6 @@ func TestURLsAndOrigins(t *testing.T) {
 				t.Errorf("urls = %q %v, want %q %v", public, origins, tt.wantPublic, tt.want)
 			}
 		})
-	}
-}
-
-func TestSweepHoldsExpiresLapsedHoldsUntilStopped(t *testing.T) {
-	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "sweep.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	cfg := config{dbPath: "unused"}
-	s := &server{cfg: cfg, log: slog.New(slog.DiscardHandler), back: &backends{store: db}}
-	if err := s.seed(ctx); err != nil {
-		t.Fatal(err)
-	}
-	clock := bookingtest.NewClock(time.Now())
-	fake := paymenttest.New()
-	svc := booking.NewService(booking.Options{Store: db, Payments: fake, Clock: clock, Logger: slog.New(slog.DiscardHandler)})
-	in, out := stayDates(20, 2)
-	res, err := svc.Checkout(ctx, "demo", booking.CheckoutRequest{
-		PropertyID: 1, Stay: booking.Stay{CheckIn: mustDate(t, in), CheckOut: mustDate(t, out), Guests: 2},
-		GuestName: "Ada", GuestEmail: "ada@example.com", GuestPhone: "+33612345678",
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	clock.Advance(31 * time.Minute) // past the demo's 30-minute hold
-
-	logs := &syncBuffer{}
-	sweepCtx, stop := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	wg.Go(func() { sweepHolds(sweepCtx, svc, 10*time.Millisecond, slog.New(slog.NewTextHandler(logs, nil))) })
-
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		b, err := db.BookingByToken(ctx, res.Booking.OrgID, res.Booking.Token)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if b.Status == booking.StatusExpired {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("booking still %s after 5s of sweeping", b.Status)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if in, _ := fake.Intent(res.Booking.PaymentIntentID); in.Status != "canceled" {
-		t.Errorf("intent of the expired hold = %s, want canceled", in.Status)
-	}
-	stop()
-	stopped := make(chan struct{})
-	go func() { wg.Wait(); close(stopped) }()
-	select {
-	case <-stopped:
-	case <-time.After(2 * time.Second):
-		t.Fatal("sweeper still running after its context was cancelled")
-	}
-	if !strings.Contains(logs.String(), "expired holds") || !strings.Contains(logs.String(), "count=1") {
-		t.Errorf("sweep log = %q, want the expired count", logs.String())
 	}
 }
 

@@ -24,9 +24,15 @@ import (
 // "intent" is null for events that concern no intent; statuses are the
 // payment package's. The signature header is Stripe's shape,
 // "t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<payload>" keyed with the
-// webhook secret>"; several v1 entries may be given and one must match. No
-// timestamp tolerance is enforced, so tests with a fake clock can deliver
-// old events.
+// webhook secret>"; several v1 entries may be given and one must match.
+// As on Stripe, the timestamp must be within WebhookTolerance of the
+// Provider's clock (WithClock), so a captured webhook cannot be replayed
+// later; a test with a fake clock signs and parses at the same fake time.
+
+// WebhookTolerance is how far a webhook's signature timestamp may be from
+// the Provider's clock, before or after, for ParseWebhook to accept it:
+// Stripe's five minutes.
+const WebhookTolerance = 5 * time.Minute
 
 type wireEvent struct {
 	ID      string            `json:"id"`
@@ -124,7 +130,8 @@ func (p *Provider) mac(ts string, payload []byte) []byte {
 
 // ParseWebhook verifies the signature header over payload with the webhook
 // secret and decodes the event (the format is described above). A missing,
-// malformed or wrong signature is ErrSignature; a correctly signed payload
+// malformed or wrong signature, or a timestamp further than WebhookTolerance
+// from the Provider's clock, is ErrSignature; a correctly signed payload
 // that is not a valid event is ErrInvalid. It ignores SetDown and FailNext:
 // verification needs no network.
 func (p *Provider) ParseWebhook(payload []byte, signature string) (*payment.Event, error) {
@@ -162,8 +169,9 @@ func (p *Provider) ParseWebhook(payload []byte, signature string) (*payment.Even
 	return ev, nil
 }
 
-// verify reports whether signature carries a timestamp and a v1 HMAC of
-// payload that matches.
+// verify reports whether signature carries a timestamp within
+// WebhookTolerance of the Provider's clock and a v1 HMAC of payload that
+// matches.
 func (p *Provider) verify(payload []byte, signature string) bool {
 	var ts string
 	var sigs [][]byte
@@ -181,7 +189,11 @@ func (p *Provider) verify(payload []byte, signature string) bool {
 			}
 		}
 	}
-	if _, err := strconv.ParseInt(ts, 10, 64); err != nil || len(sigs) == 0 {
+	sec, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil || len(sigs) == 0 {
+		return false
+	}
+	if age := p.now().Sub(time.Unix(sec, 0)); age > WebhookTolerance || age < -WebhookTolerance {
 		return false
 	}
 	want := p.mac(ts, payload)

@@ -213,3 +213,33 @@ func TestSignedWebhookErrNotFound(t *testing.T) {
 		t.Errorf("err = %v, want ErrNotFound", err)
 	}
 }
+
+func TestParseWebhookTimestampWindow(t *testing.T) {
+	now := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	p := paymenttest.New(paymenttest.WithClock(func() time.Time { return now }))
+	payload := []byte(`{"id":"evt_1","type":"payment_intent.succeeded","created":1,"intent":null}`)
+	tests := []struct {
+		name   string
+		signed time.Time
+		ok     bool
+	}{
+		{"Now", now, true},
+		{"FourMinutesOld", now.Add(-4 * time.Minute), true},
+		{"AtTheTolerance", now.Add(-paymenttest.WebhookTolerance), true},
+		{"Stale", now.Add(-paymenttest.WebhookTolerance - time.Second), false},
+		{"AnHourOld", now.Add(-time.Hour), false},
+		{"FourMinutesAhead", now.Add(4 * time.Minute), true},
+		{"TooFarAhead", now.Add(paymenttest.WebhookTolerance + time.Second), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ev, err := p.ParseWebhook(payload, p.SignPayload(payload, tt.signed))
+			switch {
+			case tt.ok && err != nil:
+				t.Fatalf("ParseWebhook signed %v from now: %v, want the event", tt.signed.Sub(now), err)
+			case !tt.ok && !errors.Is(err, payment.ErrSignature):
+				t.Fatalf("ParseWebhook signed %v from now = %+v, %v; want ErrSignature", tt.signed.Sub(now), ev, err)
+			}
+		})
+	}
+}

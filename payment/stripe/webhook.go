@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 
 	stripego "github.com/stripe/stripe-go/v76"
 	"github.com/stripe/stripe-go/v76/webhook"
@@ -13,8 +15,11 @@ import (
 )
 
 // ParseWebhook verifies a webhook payload against its Stripe-Signature
-// header with the webhook secret, within stripe-go's default tolerance of
-// 300s, and returns the event.
+// header with the webhook secret and returns the event. The signature's
+// timestamp must be within stripe-go's default tolerance of 300s of now,
+// on either side: stripe-go refuses older ones, and a timestamp ahead of
+// the clock by more than that is refused here too, so that no signature
+// stays replayable for longer than five minutes.
 //
 // The event's api_version is not checked against stripe-go's pinned one
 // (IgnoreAPIVersionMismatch): Stripe renders an event in the API version of
@@ -39,6 +44,9 @@ import (
 func (p *Provider) ParseWebhook(payload []byte, signature string) (*payment.Event, error) {
 	if p.webhookSecret == "" {
 		return nil, fmt.Errorf("stripe: webhook: %w: no webhook secret configured", payment.ErrSignature)
+	}
+	if t, ok := signatureTime(signature); ok && t.Sub(time.Now()) > webhook.DefaultTolerance {
+		return nil, fmt.Errorf("stripe: webhook: %w: timestamp %s is in the future", payment.ErrSignature, t.UTC().Format(time.RFC3339))
 	}
 	ev, err := webhook.ConstructEventWithOptions(payload, signature, p.webhookSecret, webhook.ConstructEventOptions{
 		Tolerance:                webhook.DefaultTolerance,
@@ -78,6 +86,20 @@ func (p *Provider) ParseWebhook(payload []byte, signature string) (*payment.Even
 	}
 	out.Intent = toIntent(pi)
 	return out, nil
+}
+
+// signatureTime reads the t= timestamp of a Stripe-Signature header.
+func signatureTime(header string) (time.Time, bool) {
+	for part := range strings.SplitSeq(header, ",") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(part), "t="); ok {
+			sec, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return time.Time{}, false
+			}
+			return time.Unix(sec, 0), true
+		}
+	}
+	return time.Time{}, false
 }
 
 // eventIntent holds the payment_intent fields ParseWebhook reads. Fields not

@@ -120,6 +120,7 @@ func TestParseWebhookRefusesBadSignatures(t *testing.T) {
 	}{
 		{"WrongSecret", payload, sign(payload, "whsec_other", time.Now())},
 		{"StaleTimestamp", payload, sign(payload, webhookSecret, time.Now().Add(-webhook.DefaultTolerance-time.Minute))},
+		{"FutureTimestamp", payload, sign(payload, webhookSecret, time.Now().Add(webhook.DefaultTolerance+time.Minute))},
 		{"TamperedPayload", tampered, sign(payload, webhookSecret, time.Now())},
 		{"NoHeader", payload, ""},
 		{"GarbageHeader", payload, "not a signature"},
@@ -131,6 +132,26 @@ func TestParseWebhookRefusesBadSignatures(t *testing.T) {
 			ev, err := p.ParseWebhook(tt.payload, tt.signature)
 			if !errors.Is(err, payment.ErrSignature) {
 				t.Errorf("ParseWebhook = %+v, %v; want ErrSignature", ev, err)
+			}
+		})
+	}
+}
+
+func TestParseWebhookAcceptsFreshTimestamps(t *testing.T) {
+	payload := eventJSON(t, "payment_intent.succeeded", stripego.APIVersion, eventIntent("succeeded", "automatic", nil))
+	p := newProvider(t, "http://127.0.0.1:1", testKey)
+	for _, tt := range []struct {
+		name string
+		at   time.Duration
+	}{
+		{"Now", 0},
+		{"FourMinutesOld", -4 * time.Minute},
+		{"FourMinutesAhead", 4 * time.Minute},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ev, err := p.ParseWebhook(payload, sign(payload, webhookSecret, time.Now().Add(tt.at)))
+			if err != nil || ev.Intent == nil || ev.Intent.ID != "pi_123" {
+				t.Errorf("ParseWebhook signed %v from now = %+v, %v; want the event", tt.at, ev, err)
 			}
 		})
 	}

@@ -63,6 +63,11 @@
       generic_error: 'Une erreur est survenue. Veuillez réessayer.',
       no_org: "Aucune organisation n'accepte de réservations en ligne sur ce serveur.",
       no_properties: "Aucun logement n'est disponible à la réservation pour le moment.",
+      org_not_found: "L'organisation « {slug} » n'existe pas ou ne prend pas de réservations en ligne. Vérifiez le lien, ou choisissez une organisation ci-dessous.",
+      org_choices: 'Organisations qui acceptent les réservations :', org_placeholder: 'Choisissez…',
+      booking_not_found_title: 'Réservation introuvable',
+      booking_not_found: "Aucune réservation ne correspond à ce lien. Vérifiez le lien reçu lors de la réservation, ou réservez un nouveau séjour.",
+      see_properties: 'Voir les logements',
       stripe_load_error: 'Le module de paiement Stripe n’a pas pu être chargé.'
     },
     en: {
@@ -120,6 +125,11 @@
       generic_error: 'Something went wrong. Please try again.',
       no_org: 'No organisation takes online bookings on this server.',
       no_properties: 'No property can be booked at the moment.',
+      org_not_found: 'The organisation “{slug}” does not exist or does not take bookings online. Check the link, or choose an organisation below.',
+      org_choices: 'Organisations taking bookings:', org_placeholder: 'Choose…',
+      booking_not_found_title: 'Booking not found',
+      booking_not_found: 'No booking matches this link. Check the link you received when you booked, or book a new stay.',
+      see_properties: 'See the properties',
       stripe_load_error: 'The Stripe payment module could not be loaded.'
     }
   };
@@ -759,13 +769,16 @@
       }
       renderStatus(b);
     } catch (err) {
-      renderStatus(null);
-      showError('#status-error', err);
+      renderStatus(null, err.status === 404);
+      if (err.status !== 404) showError('#status-error', err);
     }
     show('step-status');
   }
 
-  function renderStatus(b) {
+  // renderStatus shows booking b, or without one (notFound: the server
+  // knows no such token) a message and the way back to the properties,
+  // never an empty badge or a link to nothing.
+  function renderStatus(b, notFound) {
     const badge = $('#booking-status');
     const dl = $('#status-details');
     dl.replaceChildren();
@@ -773,10 +786,14 @@
     $('#booking-link').textContent = link;
     $('#booking-link').href = link;
     $('#status-pay').hidden = true;
+    $('#h-status').textContent = b || !notFound ? t('your_booking') : t('booking_not_found_title');
+    $('#keep-link').hidden = !b;
+    badge.hidden = !b;
+    $('#new-booking').textContent = b ? t('new_booking') : t('see_properties');
     if (!b) {
       badge.textContent = '';
       badge.dataset.status = '';
-      $('#status-text').textContent = '';
+      $('#status-text').textContent = notFound ? t('booking_not_found') : '';
       return;
     }
     badge.textContent = t('st_' + b.status);
@@ -810,6 +827,11 @@
 
   async function switchOrg(slug) {
     state.org = slug;
+    state.unknownOrg = null;
+    showError('#global-error', null);
+    $('#org-choices').hidden = true;
+    const placeholder = $('#org-select option[value=""]');
+    if (placeholder) placeholder.remove();
     state.checkout = null;
     state.localeChosen = !!localStorage.getItem('staykit.locale');
     try {
@@ -827,6 +849,7 @@
 
   async function rerender() {
     applyTranslations();
+    if (state.unknownOrg) { unknownOrg(state.unknownOrg); return; }
     switch (state.view) {
       case 'step-properties': renderProperties(); break;
       case 'step-stay': {
@@ -886,6 +909,7 @@
     const wanted = q.get('org');
     const org = orgs.find((o) => o.slug === wanted) || orgs.find((o) => o.slug === 'demo') || orgs[0];
     if (!org && !wanted) { applyTranslations(); fatal(new Error(t('no_org'))); return; }
+    if (wanted && !orgs.some((o) => o.slug === wanted)) { unknownOrg(wanted); return; }
     state.org = org && (!wanted || org.slug === wanted) ? org.slug : wanted;
     select.value = state.org;
     select.hidden = orgs.length < 2;
@@ -901,6 +925,25 @@
     } catch (err) {
       fatal(err);
     }
+  }
+
+  // unknownOrg explains that the organisation of the link does not exist
+  // and offers the ones that do, in the list and in the dropdown.
+  function unknownOrg(slug) {
+    state.unknownOrg = slug;
+    applyTranslations();
+    const orgs = state.app.organizations;
+    const select = $('#org-select');
+    const old = $('#org-select option[value=""]');
+    if (old) old.remove();
+    select.prepend(el('option', { value: '', text: t('org_placeholder'), disabled: true }));
+    select.value = '';
+    select.hidden = orgs.length === 0;
+    $('#org-name').textContent = 'staykit';
+    fatal(new Error(orgs.length ? t('org_not_found', { slug }) : t('no_org')));
+    const list = $('#org-choices-list');
+    list.replaceChildren(...orgs.map((o) => el('li', {}, el('a', { href: '/?' + new URLSearchParams({ org: o.slug }).toString(), 'data-testid': 'org-choice-' + o.slug, text: o.name }))));
+    $('#org-choices').hidden = orgs.length === 0;
   }
 
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);

@@ -1,0 +1,40 @@
+package booking
+
+import (
+	"context"
+	"time"
+)
+
+// RunSweeper expires lapsed holds (ExpireHolds) now and then every
+// interval, until ctx is done; it then returns nil. A sweep that fails is
+// logged and the next one runs on time: a store or provider that is down
+// for a while must not stop the sweeper for good. Lapsed holds stop
+// blocking dates without it, but only a sweep releases card
+// authorisations, frees coupons and tells the host.
+//
+// A host runs it beside its HTTP server, in its own goroutine:
+//
+//	go svc.RunSweeper(ctx, time.Minute)
+//
+// It panics when every is not positive, a programming error.
+func (s *Service) RunSweeper(ctx context.Context, every time.Duration) error {
+	if every <= 0 {
+		panic("booking: RunSweeper needs a positive interval")
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		n, err := s.ExpireHolds(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			s.logger.ErrorContext(ctx, "expire holds", "err", err)
+		case n > 0:
+			s.logger.InfoContext(ctx, "expired holds", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+	}
+}

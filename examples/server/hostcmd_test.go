@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+func TestTermSafe(t *testing.T) {
+	tests := []struct {
+		in, want string
+	}{
+		{"Camille Martin", "Camille Martin"},
+		{"Zoé Ünal 李", "Zoé Ünal 李"},
+		{"evil\x1b[2J\x1b]0;pwned\x07", `evil\u001b[2J\u001b]0;pwned\u0007`},
+		{"abc\u202edcba", `abc\u202edcba`},   // right-to-left override
+		{"a\u2066b\u2069", `a\u2066b\u2069`}, // bidi isolates
+		{"zero\u200bwidth\ufeff", `zero\u200bwidth\ufeff`},
+		{"c1\u009bcsi\u0085", `c1\u009bcsi\u0085`},
+		{"del\x7f", `del\u007f`},
+		{"tag\U000e0041", `tag\U000e0041`},
+		{"bad\xffutf8", `bad\xffutf8`},
+		{`back\slash`, `back\\slash`},
+		{"line\nbreak\ttab", `line\u000abreak\u0009tab`},
+	}
+	for _, tt := range tests {
+		if got := termSafe(tt.in); got != tt.want {
+			t.Errorf("termSafe(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestHostCommandsEscapeControlCharacters stores a booking whose guest
+// fields carry terminal escapes and bidi overrides directly in the
+// database, as a bug or an older version could have, and lists it.
+func TestHostCommandsEscapeControlCharacters(t *testing.T) {
+	ts := startServer(t, nil)
+	co := checkout(t, ts, "demo", propertyIDs(t, ts, "demo")[0], 30, 2, 2)
+	token := str(co, "booking_token")
+
+	db, err := sql.Open("sqlite", ts.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	_, err = db.ExecContext(context.Background(),
+		`UPDATE bookings SET guest_name = ?, guest_email = ?, guest_phone = ?, message = ? WHERE token = ?`,
+		"Ada\x1b[31m RED\u202etxt.exe", "ada@example.com\x1b]0;owned\x07", "+336\u200b12\u0085", "hi\x1b[2J\r\nclear\u2067", token)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	var out, errOut bytes.Buffer
+	if err := run(context.Background(), []string{"bookings", "-org", "demo", "-db", ts.dbPath}, func(string) string { return "" }, &out, &errOut); err != nil {
+		t.Fatalf("bookings: %v\n%s", err, errOut.String())
+	}
+	for _, r := range out.String() {
+		if r != '\n' && unicode.In(r, unicode.Cc, unicode.Cf) {
+			t.Errorf("bookings printed %U raw:\n%q", r, out.String())
+		}
+	}
+	for _, want := range []string{`Ada\u001b[31m RED\u202etxt.exe`, `ada@example.com\u001b]0;owned\u0007`, `+336\u200b12`, `hi\u001b[2J clear\u2067`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("bookings output lacks %s:\n%s", want, out.String())
+		}
+	}
+	if got := strings.Count(out.String(), "\n"); got != 2 {
+		t.Errorf("bookings printed %d lines, want a header and one booking:\n%s", got, out.String())
+	}
+}
