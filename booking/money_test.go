@@ -166,13 +166,13 @@ func TestApproveCaptureLostAndProviderDownSettledBySweeperOrEvent(t *testing.T) 
 	}
 }
 
-// failingStore fails the next Transition with a plain (transient) error.
-type failingStore struct {
+// transitionFailingStore fails the next Transition with a plain (transient) error.
+type transitionFailingStore struct {
 	booking.Store
 	failTransitions int
 }
 
-func (s *failingStore) Transition(ctx context.Context, id int64, t booking.Transition) (*booking.Booking, error) {
+func (s *transitionFailingStore) Transition(ctx context.Context, id int64, t booking.Transition) (*booking.Booking, error) {
 	if s.failTransitions > 0 {
 		s.failTransitions--
 		return nil, errors.New("database is locked")
@@ -184,7 +184,7 @@ func TestApproveTransientDatabaseErrorRefundsNothing(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	b := e.requested(t)
-	fs := &failingStore{Store: e.store, failTransitions: 1}
+	fs := &transitionFailingStore{Store: e.store, failTransitions: 1}
 	svc := booking.NewService(booking.Options{Store: fs, Payments: e.pay, Clock: e.clock, Notifier: e.notified})
 	if _, err := svc.Approve(ctx, "demo-request", b.Token); err == nil || booking.ErrorCode(err) != booking.CodeInternal {
 		t.Fatalf("approve with a failing database = %v, want an internal error", err)

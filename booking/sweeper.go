@@ -5,12 +5,15 @@ import (
 	"time"
 )
 
-// RunSweeper expires lapsed holds (ExpireHolds) now and then every
-// interval, until ctx is done; it then returns nil. A sweep that fails is
-// logged and the next one runs on time: a store or provider that is down
-// for a while must not stop the sweeper for good. Lapsed holds stop
-// blocking dates without it, but only a sweep releases card
-// authorisations, frees coupons and tells the host.
+// RunSweeper does the engine's background work now and then every
+// interval, until ctx is done; it then returns nil. Each sweep expires
+// lapsed holds (ExpireHolds) and sends the payments ledger's due refunds
+// and releases (ProcessPayments). A sweep that fails is logged and the next
+// one runs on time: a store or provider that is down for a while must not
+// stop the sweeper for good. Lapsed holds stop blocking dates without it,
+// but only a sweep releases card authorisations, returns money owed to
+// guests, frees coupons and tells the host. Several replicas may each run
+// it: transitions are conditional and ledger entries are leased.
 //
 // A host runs it beside its HTTP server, in its own goroutine:
 //
@@ -30,6 +33,13 @@ func (s *Service) RunSweeper(ctx context.Context, every time.Duration) error {
 			s.logger.ErrorContext(ctx, "expire holds", "err", err)
 		case n > 0:
 			s.logger.InfoContext(ctx, "expired holds", "count", n)
+		}
+		sent, err := s.ProcessPayments(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			s.logger.WarnContext(ctx, "send payments ledger; retried on the next sweeps", "err", err)
+		case sent > 0:
+			s.logger.InfoContext(ctx, "sent payments ledger entries", "count", sent)
 		}
 		select {
 		case <-ctx.Done():

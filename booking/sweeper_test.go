@@ -114,6 +114,36 @@ func TestRunSweeper(t *testing.T) {
 	}
 }
 
+// TestRunSweeperSendsOwedRefunds: a refund that could not be sent when the
+// host cancelled is sent by the sweeper once the provider is back.
+func TestRunSweeperSendsOwedRefunds(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	b := e.confirmed(t, e.order("demo"))
+	e.pay.SetDown(true)
+	if _, err := e.svc.Cancel(ctx, "demo", b.Token, true); err != nil {
+		t.Fatal(err)
+	}
+	e.pay.SetDown(false)
+	e.clock.Advance(time.Hour) // past the backoff
+
+	sweepCtx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- e.svc.RunSweeper(sweepCtx, 5*time.Millisecond) }()
+	defer func() { stop(); <-done }()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		in, _ := e.pay.Intent(b.PaymentIntentID)
+		if in.AmountRefunded == in.AmountReceived && in.AmountReceived > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("refunded %d of %d after 10 s of sweeping", in.AmountRefunded, in.AmountReceived)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 func TestRunSweeperReturnsNilWhenCancelled(t *testing.T) {
 	e := newEnv(t)
 	ctx, cancel := context.WithCancel(context.Background())
