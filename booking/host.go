@@ -25,6 +25,16 @@ func (s *Service) Bookings(ctx context.Context, slug string, statuses ...Status)
 	return s.store.Bookings(ctx, org.ID, statuses...)
 }
 
+// Payments returns a booking's payments ledger, oldest first: captures,
+// releases, refunds (pending, sent, refused) and disputes, for the host.
+func (s *Service) Payments(ctx context.Context, b *Booking) ([]ledger.Entry, error) {
+	entries, err := s.store.LedgerEntries(ctx, b.ID)
+	if err != nil {
+		return nil, fmt.Errorf("read ledger of booking %d: %w", b.ID, err)
+	}
+	return entries, nil
+}
+
 // Approve accepts a requested booking: the authorised amount is captured and
 // the booking confirmed. The capture carries a key derived from the intent,
 // so a retry after a lost response captures once; whatever the capture

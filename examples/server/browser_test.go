@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -682,6 +683,39 @@ func TestBrowserShowsFrenchDescriptions(t *testing.T) {
 	)
 	if got := b.text("#property-description"); !strings.HasPrefix(got, want) {
 		t.Errorf("stay description = %q, want %q", got, want)
+	}
+	b.checkNoProblems()
+}
+
+// TestBrowserShowsTheRefund: a host cancels a paid booking with a refund;
+// the guest's page says what came back.
+func TestBrowserShowsTheRefund(t *testing.T) {
+	ts := startServer(t, nil)
+	ctx := context.Background()
+	co := checkout(t, ts, "demo", propertyIDs(t, ts, "demo")[0], 30, 2, 2)
+	if r := call(t, "POST", ts.URL+"/fakepay/intents/"+intentOf(str(co, "client_secret")), map[string]string{"card_number": paymenttest.CardSucceeds}, nil); r.Status != 200 {
+		t.Fatalf("pay: %d %s", r.Status, r.Raw)
+	}
+	token := str(co, "booking_token")
+	if r := call(t, "POST", ts.URL+"/api/v1/book/demo/booking/"+token+"/confirm", map[string]string{}, nil); r.Status != 200 {
+		t.Fatalf("confirm: %d %s", r.Status, r.Raw)
+	}
+	var out, errOut bytes.Buffer
+	if err := run(ctx, []string{"cancel", "-org", "demo", "-token", token, "-refund", "-db", ts.dbPath}, func(string) string { return "" }, &out, &errOut); err != nil {
+		t.Fatalf("cancel -refund: %v\n%s%s", err, out.String(), errOut.String())
+	}
+	b := newBrowser(t)
+	b.do("open the cancelled booking",
+		chromedp.Navigate(ts.URL+"/?org=demo&lang=fr&booking="+token),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="status-refunded"]`)),
+	)
+	b.shot("refunded-fr")
+	paid, refunded := b.text(`[data-testid="status-paid"]`), b.text(`[data-testid="status-refunded"]`)
+	if paid == "" || refunded != paid {
+		t.Errorf("page shows paid %q, refunded %q; want the whole payment refunded", paid, refunded)
+	}
+	if b.visible(`[data-testid="status-refund-pending"]`) {
+		t.Error("page shows a pending refund although it went through")
 	}
 	b.checkNoProblems()
 }

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/pricing"
 )
@@ -110,7 +111,15 @@ func runHostCommand(ctx context.Context, name string, cmd hostCommand, args []st
 		if err != nil {
 			return fmt.Errorf("bookings of %s: %w", *org, err)
 		}
-		return printBookings(stdout, list)
+		payments := make([]ledger.Summary, len(list))
+		for i := range list {
+			entries, err := svc.Payments(ctx, &list[i])
+			if err != nil {
+				return err
+			}
+			payments[i] = ledger.Summarize(entries)
+		}
+		return printBookings(stdout, list, payments)
 	}
 	var b *booking.Booking
 	switch name {
@@ -139,15 +148,18 @@ func usageError(fs *flag.FlagSet, format string, args ...any) error {
 // printBookings writes one line per booking, for the host's eyes. Every
 // text that came from a guest (or the database) goes through cell, so it
 // can neither break the table nor drive the host's terminal.
-func printBookings(w io.Writer, list []booking.Booking) error {
+func printBookings(w io.Writer, list []booking.Booking, payments []ledger.Summary) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "TOKEN\tSTATUS\tPROPERTY\tCHECK-IN\tCHECK-OUT\tGUESTS\tGUEST\tE-MAIL\tPHONE\tTOTAL\tPAID\tCREATED\tMESSAGE")
-	for _, b := range list {
+	fmt.Fprintln(tw, "TOKEN\tSTATUS\tPROPERTY\tCHECK-IN\tCHECK-OUT\tGUESTS\tGUEST\tE-MAIL\tPHONE\tTOTAL\tPAID\tREFUNDED\tREFUND PENDING\tDISPUTED\tCREATED\tMESSAGE")
+	for i, b := range list {
 		places := pricing.MinorUnits(b.Currency)
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s %s\t%s\t%s\t%s\n",
+		minor := func(n int64) string { return pricing.FromMinor(n, b.Currency).StringFixed(places) }
+		p := payments[i]
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s %s\t%s\t%s\t%s\t%s\t%s\t%s\n",
 			cell(b.Token), cell(string(b.Status)), b.PropertyID, b.CheckIn, b.CheckOut, b.Guests,
 			cell(b.GuestName), cell(b.GuestEmail), cell(b.GuestPhone),
 			b.TotalAmount.StringFixed(places), cell(b.Currency), b.PaidAmount.StringFixed(places),
+			minor(p.Refunded), minor(p.RefundPending), minor(p.Disputed),
 			b.CreatedAt.UTC().Format("2006-01-02 15:04Z"), cell(b.Message))
 	}
 	if len(list) == 0 {

@@ -610,6 +610,21 @@ func TestHostCommands(t *testing.T) {
 	if err != nil || strings.Count(out, "\n") != 3 {
 		t.Errorf("bookings -status confirmed,cancelled = %v:\n%s; want a header and 2 lines", err, out)
 	}
+	// The refund leaves a trace: in the host's list and on the guest's page.
+	paid := call(t, "GET", ts.URL+"/api/v1/book/demo-request/booking/"+str(toCancel, "booking_token"), nil, nil).data(t)
+	if paid["refunded_amount"] != paid["paid_amount"] || fmt.Sprint(paid["paid_amount"]) == "0" {
+		t.Errorf("cancelled with -refund: refunded_amount %v, paid_amount %v; want equal", paid["refunded_amount"], paid["paid_amount"])
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, str(toCancel, "booking_token")) {
+			// TOTAL CURRENCY PAID REFUNDED REFUND-PENDING DISPUTED
+			f := strings.Fields(line)
+			i := slices.Index(f, "EUR")
+			if !strings.Contains(out, "REFUNDED") || i < 0 || len(f) < i+5 || f[i+1] != f[i+2] || f[i+3] != "0.00" {
+				t.Errorf("bookings line of the refunded booking %q: want PAID = REFUNDED, nothing pending", line)
+			}
+		}
+	}
 
 	usage := []struct {
 		args []string

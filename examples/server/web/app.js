@@ -59,6 +59,7 @@
       st_confirmed: 'Confirmée', st_requested: 'Demande envoyée', st_pending: 'En attente de paiement',
       st_expired: 'Expirée', st_declined: 'Déclinée', st_cancelled: 'Annulée',
       property: 'Logement', nights: 'Nuits', guest: 'Voyageur principal', paid: 'Payé',
+      refunded: 'Remboursé', refund_pending: 'Remboursement en cours',
       network_error: 'Le serveur ne répond pas. Vérifiez votre connexion et réessayez.',
       generic_error: 'Une erreur est survenue. Veuillez réessayer.',
       no_org: "Aucune organisation n'accepte de réservations en ligne sur ce serveur.",
@@ -121,6 +122,7 @@
       st_confirmed: 'Confirmed', st_requested: 'Request sent', st_pending: 'Awaiting payment',
       st_expired: 'Expired', st_declined: 'Declined', st_cancelled: 'Cancelled',
       property: 'Property', nights: 'Nights', guest: 'Lead guest', paid: 'Paid',
+      refunded: 'Refunded', refund_pending: 'Refund on its way',
       network_error: 'The server does not answer. Check your connection and try again.',
       generic_error: 'Something went wrong. Please try again.',
       no_org: 'No organisation takes online bookings on this server.',
@@ -815,6 +817,12 @@
       item(t('guests'), String(b.guests_count), 'status-guests'),
       item(t('total'), money(b.total_amount, b.currency), 'status-total'),
       item(t('paid'), money(b.paid_amount, b.currency), 'status-paid'));
+    if (Number(b.refunded_amount) > 0) {
+      dl.append(item(t('refunded'), money(b.refunded_amount, b.currency), 'status-refunded'));
+    }
+    if (Number(b.refund_pending_amount) > 0) {
+      dl.append(item(t('refund_pending'), money(b.refund_pending_amount, b.currency), 'status-refund-pending'));
+    }
     if (Number(b.balance_amount) > 0) {
       dl.append(item(b.balance_due_date ? t('balance_due', { date: fmtDate(b.balance_due_date) }) : t('balance'), money(b.balance_amount, b.currency), 'status-balance'));
     }
