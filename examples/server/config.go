@@ -10,7 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/payment/stripe"
+	"github.com/staykit/staykit/ratelimit"
 )
 
 // config is everything the server is started with.
@@ -26,6 +28,9 @@ type config struct {
 	previewDomains []string
 	stripe         stripe.Config // SecretKey empty: fake payments
 	plantTokens    []string
+	// limits override the API's rate limits; -no-rate-limits turns them
+	// all off, for the load-test harness (examples/loadtest).
+	limits map[string]ratelimit.Limit
 
 	// sweepEvery is how often lapsed holds are expired.
 	sweepEvery time.Duration
@@ -55,6 +60,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&cfg.publicURL, "public-url", "", "`URL` browsers reach the server at (default http://{addr}); always an allowed origin")
 	proxies := fs.String("trusted-proxies", "", "comma-separated `CIDRs` of reverse proxies whose X-Forwarded-For is believed")
 	fs.StringVar(&cfg.serviceDomain, "service-domain", "", "`domain` whose https subdomains are allowed origins for every organisation (e.g. staykit.app)")
+	noLimits := fs.Bool("no-rate-limits", false, "turn the API's rate limits off (for load tests only: never in production)")
 	previews := fs.String("preview-domains", "", "comma-separated `domains` whose https subdomains are allowed origins (e.g. vercel.app)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: server [flags]\n       server bookings|approve|decline|cancel -h\n\nFlags:\n")
@@ -78,6 +84,12 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		return cfg, fmt.Errorf("-trusted-proxies: %w", err)
 	}
 	cfg.previewDomains = splitList(*previews)
+	if *noLimits {
+		cfg.limits = map[string]ratelimit.Limit{}
+		for route := range httpapi.DefaultLimits() {
+			cfg.limits[route] = ratelimit.Limit{}
+		}
+	}
 	if cfg.publicURL != "" {
 		if cfg.publicURL, err = originOf(cfg.publicURL); err != nil {
 			return cfg, fmt.Errorf("-public-url: %w", err)
