@@ -36,6 +36,11 @@ func BenchmarkPrice(b *testing.B) {
 	benchGet(b, villa+"/properties/{soleil}/price?"+stayQuery+"&coupon_code=WELCOME10")
 }
 
+// BenchmarkPrice7Nights is the quote of the load harness (examples/loadtest).
+func BenchmarkPrice7Nights(b *testing.B) {
+	benchGet(b, villa+"/properties/{soleil}/price?check_in=2026-06-10&check_out=2026-06-17&guests_count=2&coupon_code=WELCOME10")
+}
+
 // BenchmarkCheckout books one night after another at cabane (no minimum
 // stay), each a new booking with its payment intent.
 func BenchmarkCheckout(b *testing.B) {

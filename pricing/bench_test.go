@@ -46,6 +46,47 @@ func BenchmarkCompute(b *testing.B) {
 	}
 }
 
+// benchStay is a stay of benchPlan from 2026-07-25 for nights nights, with
+// a percent coupon, fees, a capped tourist tax and a deposit.
+func benchStay(nights int) pricing.Stay {
+	plan := benchPlan()
+	plan.MonthlyDiscountPercent = dec("20")
+	return pricing.Stay{
+		CheckIn:        day("2026-07-25"),
+		CheckOut:       day("2026-07-25").AddDays(nights),
+		Guests:         4,
+		Currency:       "EUR",
+		Plan:           plan,
+		Fees:           pricing.Fees{Cleaning: dec("60"), ExtraGuest: dec("12.5"), GuestsIncluded: 2},
+		Tax:            pricing.TouristTax{PerGuestPerNight: dec("2.30"), MaxNights: 7},
+		Coupon:         &pricing.CouponDiscount{Code: "WELCOME10", Kind: pricing.DiscountPercent, Value: dec("10")},
+		Mode:           pricing.ModeDeposit,
+		DepositPercent: dec("30"),
+		BalanceDueDays: 30,
+		Today:          day("2026-05-01"),
+	}
+}
+
+func benchQuote(b *testing.B, nights int) {
+	s := benchStay(nights)
+	b.ReportAllocs()
+	for b.Loop() {
+		q, err := pricing.Compute(s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(q.NightsDetail) != nights || len(q.Discounts) != 2 {
+			b.Fatalf("%d nights priced, %d discounts; want %d and 2 (length of stay, coupon)", len(q.NightsDetail), len(q.Discounts), nights)
+		}
+	}
+}
+
+// BenchmarkQuote7NightsCoupon: a week, weekly discount and coupon.
+func BenchmarkQuote7NightsCoupon(b *testing.B) { benchQuote(b, 7) }
+
+// BenchmarkQuote28NightsCoupon: four weeks, monthly discount and coupon.
+func BenchmarkQuote28NightsCoupon(b *testing.B) { benchQuote(b, 28) }
+
 func BenchmarkNightPrice(b *testing.B) {
 	p := benchPlan()
 	days := make([]civil.Date, 365)

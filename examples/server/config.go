@@ -10,7 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/payment/stripe"
+	"github.com/staykit/staykit/ratelimit"
 )
 
 // config is everything the server is started with.
@@ -29,6 +31,9 @@ type config struct {
 	// where several replicas would each keep their own fake intents.
 	fakePayments bool
 	plantTokens  []string
+	// limits override the API's rate limits; -no-rate-limits turns them
+	// all off, for the load-test harness (examples/loadtest).
+	limits map[string]ratelimit.Limit
 
 	// maxConns and maxConnsPerAddr cap open connections, overall and per
 	// client address (see limitListener).
@@ -76,6 +81,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.BoolVar(&cfg.fakePayments, "fake-payments", false, "use fake payments with -postgres although each replica keeps its own fake intents (a single replica, a demo); without -postgres fake payments are the default when no Stripe key is set")
 	fs.IntVar(&cfg.maxConns, "max-conns", defaultMaxConns, "most open client `connections`; more are closed at once")
 	fs.IntVar(&cfg.maxConnsPerAddr, "max-conns-per-addr", defaultMaxConnsPerAddr, "most open `connections` from one client address (IPv6: one /64); trusted proxies are exempt")
+	noLimits := fs.Bool("no-rate-limits", false, "turn the API's rate limits off (for load tests only: never in production)")
 	previews := fs.String("preview-domains", "", "comma-separated `domains` whose https subdomains are allowed origins (e.g. vercel.app)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: server [flags]\n       server bookings|approve|decline|cancel -h\n\nFlags:\n")
@@ -101,6 +107,12 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	cfg.previewDomains = splitList(*previews)
 	if cfg.maxConns < 1 || cfg.maxConnsPerAddr < 1 || cfg.maxConnsPerAddr > cfg.maxConns {
 		return cfg, fmt.Errorf("-max-conns %d and -max-conns-per-addr %d: both must be at least 1, and the second at most the first", cfg.maxConns, cfg.maxConnsPerAddr)
+	}
+	if *noLimits {
+		cfg.limits = map[string]ratelimit.Limit{}
+		for route := range httpapi.DefaultLimits() {
+			cfg.limits[route] = ratelimit.Limit{}
+		}
 	}
 	if cfg.publicURL != "" {
 		if cfg.publicURL, err = originOf(cfg.publicURL); err != nil {

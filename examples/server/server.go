@@ -125,6 +125,7 @@ func (s *server) handler(origins []string) http.Handler {
 		Service:        s.svc,
 		Logger:         s.log,
 		Limiter:        s.back.limiter,
+		Limits:         s.cfg.limits,
 		TrustedProxies: s.cfg.trustedProxies,
 		ServiceDomain:  s.cfg.serviceDomain,
 		PreviewDomains: s.cfg.previewDomains,

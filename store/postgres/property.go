@@ -206,6 +206,8 @@ func (db *DB) Property(ctx context.Context, orgID, propertyID int64) (*booking.P
 }
 
 // Properties lists an organisation's properties by ID, blocks included.
+// Two queries, whatever the number of properties: the properties, then all
+// their blocks.
 func (db *DB) Properties(ctx context.Context, orgID int64) ([]booking.Property, error) {
 	var list []booking.Property
 	err := db.inReadTx(ctx, "properties", func(tx pgx.Tx) error {
@@ -226,10 +228,15 @@ func (db *DB) Properties(ctx context.Context, orgID int64) ([]booking.Property, 
 			return fmt.Errorf("postgres: properties: %w", err)
 		}
 		rows.Close()
+		if len(list) == 0 {
+			return nil
+		}
+		blocks, err := blocksOfOrg(ctx, tx, orgID)
+		if err != nil {
+			return fmt.Errorf("postgres: properties: %w", err)
+		}
 		for i := range list {
-			if list[i].Blocks, err = blocksOf(ctx, tx, list[i].ID); err != nil {
-				return fmt.Errorf("postgres: properties: %w", err)
-			}
+			list[i].Blocks = blocks[list[i].ID]
 		}
 		return nil
 	})
@@ -325,4 +332,33 @@ func blocksOf(ctx context.Context, q querier, propertyID int64) ([]booking.Block
 		return nil, fmt.Errorf("blocks: %w", err)
 	}
 	return list, nil
+}
+
+// blocksOfOrg returns the blocks of an organisation's properties by
+// property ID, each property's by start.
+func blocksOfOrg(ctx context.Context, q querier, orgID int64) (map[int64][]booking.Block, error) {
+	rows, err := q.Query(ctx, `SELECT property_id, id, start_date, end_date, reason FROM blocks
+		WHERE property_id IN (SELECT id FROM properties WHERE org_id = $1)
+		ORDER BY property_id, start_date, id`, orgID)
+	if err != nil {
+		return nil, fmt.Errorf("blocks: %w", err)
+	}
+	defer rows.Close()
+	byProperty := map[int64][]booking.Block{}
+	for rows.Next() {
+		var (
+			propertyID int64
+			b          booking.Block
+			start, end pgtype.Date
+		)
+		if err := rows.Scan(&propertyID, &b.ID, &start, &end, &b.Reason); err != nil {
+			return nil, fmt.Errorf("blocks: %w", err)
+		}
+		b.Start, b.End = fromDate(start), fromDate(end)
+		byProperty[propertyID] = append(byProperty[propertyID], b)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("blocks: %w", err)
+	}
+	return byProperty, nil
 }

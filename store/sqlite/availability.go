@@ -22,16 +22,12 @@ const holdsDates = `(status IN ('requested', 'confirmed') OR (status = 'pending'
 // bookingOverlaps reports whether a booking of the property other than
 // except holds dates at now overlapping r.
 func bookingOverlaps(ctx context.Context, q querier, propertyID int64, r civil.Range, now time.Time, except int64) (bool, error) {
-	return exists(ctx, q, `SELECT 1 FROM bookings
-		WHERE property_id = ? AND check_in < ? AND ? < check_out AND id <> ? AND `+holdsDates+`
-		LIMIT 1`, propertyID, r.End.String(), r.Start.String(), except, now.UnixMilli())
+	return exists(ctx, q, qBookingOverlaps, propertyID, r.End.String(), r.Start.String(), except, now.UnixMilli())
 }
 
 // blockOverlaps reports whether an owner block of the property overlaps r.
 func blockOverlaps(ctx context.Context, q querier, propertyID int64, r civil.Range) (bool, error) {
-	return exists(ctx, q, `SELECT 1 FROM blocks
-		WHERE property_id = ? AND start_date < ? AND ? < end_date LIMIT 1`,
-		propertyID, r.End.String(), r.Start.String())
+	return exists(ctx, q, qBlockOverlaps, propertyID, r.End.String(), r.Start.String())
 }
 
 // datesTaken reports whether r is unavailable on the property at now for a
@@ -52,13 +48,7 @@ func unavailable() error {
 // holding dates at now that share a night with [from, to), by start. The
 // ranges are whole, not clipped to [from, to).
 func (db *DB) Occupied(ctx context.Context, propertyID int64, from, to civil.Date, now time.Time) ([]civil.Range, error) {
-	rows, err := db.read.QueryContext(ctx, `
-		SELECT start_date, end_date FROM blocks
-			WHERE property_id = ? AND start_date < ? AND ? < end_date
-		UNION ALL
-		SELECT check_in, check_out FROM bookings
-			WHERE property_id = ? AND check_in < ? AND ? < check_out AND `+holdsDates+`
-		ORDER BY 1, 2`,
+	rows, err := db.reads().QueryContext(ctx, qOccupied,
 		propertyID, to.String(), from.String(),
 		propertyID, to.String(), from.String(), now.UnixMilli())
 	if err != nil {

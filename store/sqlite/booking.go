@@ -113,7 +113,7 @@ func findBooking(ctx context.Context, q querier, where string, args ...any) (*bo
 // BookingByToken finds a booking of an organisation. Errors: CodeNotFound,
 // also for another organisation's token.
 func (db *DB) BookingByToken(ctx context.Context, orgID int64, token string) (*booking.Booking, error) {
-	return findBooking(ctx, db.read, `org_id = ? AND token = ?`, orgID, token)
+	return findBooking(ctx, db.reads(), whereToken, orgID, token)
 }
 
 // BookingByID finds a booking. Errors: CodeNotFound.
@@ -175,8 +175,7 @@ func (db *DB) LapsedHolds(ctx context.Context, now time.Time, limit int) ([]book
 // secret. Errors: CodeNotFound.
 func (db *DB) SetPaymentIntent(ctx context.Context, id int64, intentID, clientSecret string) error {
 	return db.inWriteTx(ctx, "set payment intent", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE bookings SET payment_intent_id = ?, client_secret = ?
-			WHERE id = ?`, nullString(intentID), clientSecret, id)
+		res, err := db.writesIn(tx).ExecContext(ctx, qSetPaymentIntent, nullString(intentID), clientSecret, id)
 		if err != nil {
 			return fmt.Errorf("sqlite: set payment intent: %w", err)
 		}

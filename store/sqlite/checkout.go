@@ -37,7 +37,8 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 	}
 
 	err = db.inWriteTx(ctx, "create booking", func(tx *sql.Tx) error {
-		found, err := exists(ctx, tx, `SELECT 1 FROM properties WHERE id = ? AND org_id = ?`, nb.PropertyID, nb.OrgID)
+		q := db.writesIn(tx)
+		found, err := exists(ctx, q, qPropertyOfOrg, nb.PropertyID, nb.OrgID)
 		if err != nil {
 			return fmt.Errorf("sqlite: create booking: %w", err)
 		}
@@ -45,7 +46,7 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 			return booking.Errorf(booking.CodeNotFound, "Property not found.")
 		}
 		if key.Key != "" {
-			existing, err := claimKey(ctx, tx, key, c.Now.Add(-idempotencyWindow))
+			existing, err := claimKey(ctx, q, key, c.Now.Add(-idempotencyWindow))
 			if err != nil {
 				return fmt.Errorf("sqlite: create booking: %w", err)
 			}
@@ -53,7 +54,7 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 				return keyConflict(*existing)
 			}
 		}
-		taken, err := datesTaken(ctx, tx, nb.PropertyID, nb.Range(), c.Now, 0)
+		taken, err := datesTaken(ctx, q, nb.PropertyID, nb.Range(), c.Now, 0)
 		if err != nil {
 			return fmt.Errorf("sqlite: create booking: %w", err)
 		}
@@ -61,7 +62,7 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 			return unavailable()
 		}
 		if nb.CouponID != 0 && c.MaxRedemptions > 0 {
-			n, err := couponHolders(ctx, tx, nb.CouponID, c.Now)
+			n, err := couponHolders(ctx, q, nb.CouponID, c.Now)
 			if err != nil {
 				return fmt.Errorf("sqlite: create booking: %w", err)
 			}
@@ -69,14 +70,12 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 				return booking.Errorf(coupon.CodeExhausted, "This coupon has been used as many times as it can be.")
 			}
 		}
-		if err := tx.QueryRowContext(ctx, `INSERT INTO bookings (`+bookingColumns+`)
-			VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-			RETURNING id`, args...).Scan(&nb.ID); err != nil {
+		if err := q.QueryRowContext(ctx, qInsertBooking, args...).Scan(&nb.ID); err != nil {
 			return fmt.Errorf("sqlite: create booking: %w", err)
 		}
 		if key.Key != "" {
 			key.BookingID = nb.ID
-			if err := insertKey(ctx, tx, key); err != nil {
+			if err := insertKey(ctx, q, key); err != nil {
 				return fmt.Errorf("sqlite: create booking: %w", err)
 			}
 		}

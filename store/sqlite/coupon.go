@@ -134,8 +134,7 @@ func (db *DB) UpdateCoupon(ctx context.Context, c *coupon.Coupon) error {
 // CouponByCode finds a coupon by code, case-insensitively. Errors:
 // CodeNotFound.
 func (db *DB) CouponByCode(ctx context.Context, orgID int64, code string) (*coupon.Coupon, error) {
-	c, err := scanCoupon(db.read.QueryRowContext(ctx,
-		`SELECT `+couponColumns+` FROM coupons WHERE org_id = ? AND code = ?`, orgID, coupon.Normalize(code)))
+	c, err := scanCoupon(db.reads().QueryRowContext(ctx, qCouponByCode, orgID, coupon.Normalize(code)))
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, booking.Errorf(booking.CodeNotFound, "Coupon not found.")
@@ -148,7 +147,7 @@ func (db *DB) CouponByCode(ctx context.Context, orgID int64, code string) (*coup
 // CouponRedemptions counts the bookings holding the coupon at now
 // (requested, confirmed, and unexpired pending).
 func (db *DB) CouponRedemptions(ctx context.Context, couponID int64, now time.Time) (int, error) {
-	n, err := couponHolders(ctx, db.read, couponID, now)
+	n, err := couponHolders(ctx, db.reads(), couponID, now)
 	if err != nil {
 		return 0, fmt.Errorf("sqlite: coupon redemptions: %w", err)
 	}
@@ -158,7 +157,6 @@ func (db *DB) CouponRedemptions(ctx context.Context, couponID int64, now time.Ti
 // couponHolders counts the bookings holding a coupon at now.
 func couponHolders(ctx context.Context, q querier, couponID int64, now time.Time) (int, error) {
 	var n int
-	err := q.QueryRowContext(ctx, `SELECT count(*) FROM bookings WHERE coupon_id = ? AND `+holdsDates,
-		couponID, now.UnixMilli()).Scan(&n)
+	err := q.QueryRowContext(ctx, qCouponHolders, couponID, now.UnixMilli()).Scan(&n)
 	return n, err
 }

@@ -36,6 +36,9 @@ type DB struct {
 	write *sql.DB
 	// read serves queries; it is write itself for an in-memory database.
 	read *sql.DB
+	// readStmts and writeStmts are the hot queries prepared on read and
+	// on write (prepared.go); one set for an in-memory database.
+	readStmts, writeStmts *prepared
 }
 
 // config holds what Options set.
@@ -96,7 +99,17 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 		return nil, fmt.Errorf("sqlite: open %q: %w", path, err)
 	}
 	if memory {
+		// Prepared now, while no transaction holds the one connection.
+		if db.writeStmts, err = prepare(ctx, write, hotWrites(), hotReads()); err != nil {
+			write.Close()
+			return nil, fmt.Errorf("sqlite: open %q: %w", path, err)
+		}
+		db.readStmts = db.writeStmts
 		return db, nil
+	}
+	if db.writeStmts, err = prepare(ctx, write, hotWrites()); err != nil {
+		write.Close()
+		return nil, fmt.Errorf("sqlite: open %q: %w", path, err)
 	}
 
 	read, err := sql.Open("sqlite", dsn(path, cfg, false, memory))
@@ -108,6 +121,13 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	read.SetMaxIdleConns(cfg.readConns)
 	if err := read.PingContext(ctx); err != nil {
 		read.Close()
+		db.writeStmts.close()
+		write.Close()
+		return nil, fmt.Errorf("sqlite: open %q: %w", path, err)
+	}
+	if db.readStmts, err = prepare(ctx, read, hotReads()); err != nil {
+		read.Close()
+		db.writeStmts.close()
 		write.Close()
 		return nil, fmt.Errorf("sqlite: open %q: %w", path, err)
 	}
@@ -147,6 +167,10 @@ func dsn(path string, cfg config, write, memory bool) string {
 // Close closes the database.
 func (db *DB) Close() error {
 	var errs []error
+	if db.readStmts != db.writeStmts {
+		errs = append(errs, db.readStmts.close())
+	}
+	errs = append(errs, db.writeStmts.close())
 	if db.read != db.write {
 		errs = append(errs, db.read.Close())
 	}

@@ -18,3 +18,13 @@ func PragmaForTest(ctx context.Context, db *DB, write bool, name string) (string
 	}
 	return v, nil
 }
+
+// UnpreparedForTest counts the hot-path queries that ran unprepared
+// because their text is not among the prepared statements.
+func UnpreparedForTest(db *DB) int64 {
+	n := db.writeStmts.misses.Load()
+	if db.readStmts != db.writeStmts {
+		n += db.readStmts.misses.Load()
+	}
+	return n
+}

@@ -25,10 +25,8 @@ func keyConflict(existing booking.IdempotencyRecord) error {
 
 // claimKey forgets the record of r's key created before notBefore and
 // returns the one left, nil when there is none.
-func claimKey(ctx context.Context, tx *sql.Tx, r booking.IdempotencyRecord, notBefore time.Time) (*booking.IdempotencyRecord, error) {
-	if _, err := tx.ExecContext(ctx, `DELETE FROM idempotency_keys
-		WHERE org_id = ? AND scope = ? AND key = ? AND created_at < ?`,
-		r.OrgID, r.Scope, r.Key, notBefore.UnixMilli()); err != nil {
+func claimKey(ctx context.Context, tx querier, r booking.IdempotencyRecord, notBefore time.Time) (*booking.IdempotencyRecord, error) {
+	if _, err := tx.ExecContext(ctx, qForgetStaleKey, r.OrgID, r.Scope, r.Key, notBefore.UnixMilli()); err != nil {
 		return nil, fmt.Errorf("forget stale idempotency key: %w", err)
 	}
 	existing, err := findKey(ctx, tx, r.OrgID, r.Scope, r.Key, notBefore)
@@ -42,9 +40,8 @@ func claimKey(ctx context.Context, tx *sql.Tx, r booking.IdempotencyRecord, notB
 }
 
 // insertKey records r.
-func insertKey(ctx context.Context, tx *sql.Tx, r booking.IdempotencyRecord) error {
-	if _, err := tx.ExecContext(ctx, `INSERT INTO idempotency_keys
-		(org_id, scope, key, request_hash, booking_id, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+func insertKey(ctx context.Context, tx querier, r booking.IdempotencyRecord) error {
+	if _, err := tx.ExecContext(ctx, qInsertKey,
 		r.OrgID, r.Scope, r.Key, r.RequestHash, nullID(r.BookingID), r.CreatedAt.UnixMilli()); err != nil {
 		return fmt.Errorf("record idempotency key: %w", err)
 	}
@@ -59,8 +56,7 @@ func findKey(ctx context.Context, q querier, orgID int64, scope, key string, not
 		bookingID sql.NullInt64
 		created   int64
 	)
-	err := q.QueryRowContext(ctx, `SELECT org_id, scope, key, request_hash, booking_id, created_at
-		FROM idempotency_keys WHERE org_id = ? AND scope = ? AND key = ? AND created_at >= ?`,
+	err := q.QueryRowContext(ctx, qFindKey,
 		orgID, scope, key, notBefore.UnixMilli()).
 		Scan(&r.OrgID, &r.Scope, &r.Key, &r.RequestHash, &bookingID, &created)
 	if err != nil {
@@ -74,7 +70,7 @@ func findKey(ctx context.Context, q querier, orgID int64, scope, key string, not
 // IdempotencyRecord finds the record of a key within a scope, ignoring
 // records created before notBefore. Errors: CodeNotFound.
 func (db *DB) IdempotencyRecord(ctx context.Context, orgID int64, scope, key string, notBefore time.Time) (*booking.IdempotencyRecord, error) {
-	r, err := findKey(ctx, db.read, orgID, scope, key, notBefore)
+	r, err := findKey(ctx, db.reads(), orgID, scope, key, notBefore)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, booking.Errorf(booking.CodeNotFound, "Idempotency key not found.")
@@ -92,13 +88,14 @@ func (db *DB) SaveIdempotencyRecord(ctx context.Context, r *booking.IdempotencyR
 	var existing *booking.IdempotencyRecord
 	err := db.inWriteTx(ctx, "save idempotency record", func(tx *sql.Tx) error {
 		var err error
-		if existing, err = claimKey(ctx, tx, *r, notBefore); err != nil {
+		q := db.writesIn(tx)
+		if existing, err = claimKey(ctx, q, *r, notBefore); err != nil {
 			return fmt.Errorf("sqlite: save idempotency record: %w", err)
 		}
 		if existing != nil {
 			return keyConflict(*existing)
 		}
-		if err := insertKey(ctx, tx, *r); err != nil {
+		if err := insertKey(ctx, q, *r); err != nil {
 			return fmt.Errorf("sqlite: save idempotency record: %w", err)
 		}
 		return nil

@@ -125,8 +125,7 @@ func (db *DB) UpdateOrganization(ctx context.Context, o *booking.Organization) e
 // OrganizationBySlug finds an organisation, enabled or not. Errors:
 // CodeNotFound.
 func (db *DB) OrganizationBySlug(ctx context.Context, slug string) (*booking.Organization, error) {
-	o, err := scanOrganization(db.read.QueryRowContext(ctx,
-		`SELECT `+organizationColumns+` FROM organizations WHERE slug = ?`, slug))
+	o, err := scanOrganization(db.reads().QueryRowContext(ctx, qOrganizationBySlug, slug))
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, booking.Errorf(booking.CodeNotFound, "Organization not found.")
@@ -138,8 +137,7 @@ func (db *DB) OrganizationBySlug(ctx context.Context, slug string) (*booking.Org
 
 // OrganizationByID finds an organisation by its ID. Errors: CodeNotFound.
 func (db *DB) OrganizationByID(ctx context.Context, id int64) (*booking.Organization, error) {
-	o, err := scanOrganization(db.read.QueryRowContext(ctx,
-		`SELECT `+organizationColumns+` FROM organizations WHERE id = ?`, id))
+	o, err := scanOrganization(db.reads().QueryRowContext(ctx, qOrganizationByID, id))
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, booking.Errorf(booking.CodeNotFound, "Organization not found.")

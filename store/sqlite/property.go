@@ -159,16 +159,16 @@ func (db *DB) UpdateProperty(ctx context.Context, p *booking.Property) error {
 func (db *DB) Property(ctx context.Context, orgID, propertyID int64) (*booking.Property, error) {
 	var p *booking.Property
 	err := db.inReadTx(ctx, "property", func(tx *sql.Tx) error {
+		q := db.readsIn(tx)
 		var err error
-		p, err = scanProperty(tx.QueryRowContext(ctx,
-			`SELECT `+propertyColumns+` FROM properties WHERE id = ? AND org_id = ?`, propertyID, orgID))
+		p, err = scanProperty(q.QueryRowContext(ctx, qProperty, propertyID, orgID))
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			return booking.Errorf(booking.CodeNotFound, "Property not found.")
 		case err != nil:
 			return fmt.Errorf("sqlite: property %d: %w", propertyID, err)
 		}
-		if p.Blocks, err = blocksOf(ctx, tx, p.ID); err != nil {
+		if p.Blocks, err = blocksOf(ctx, q, p.ID); err != nil {
 			return fmt.Errorf("sqlite: property %d: %w", propertyID, err)
 		}
 		return nil
@@ -180,11 +180,13 @@ func (db *DB) Property(ctx context.Context, orgID, propertyID int64) (*booking.P
 }
 
 // Properties lists an organisation's properties by ID, blocks included.
+// Two queries, whatever the number of properties: the properties, then all
+// their blocks.
 func (db *DB) Properties(ctx context.Context, orgID int64) ([]booking.Property, error) {
 	var list []booking.Property
 	err := db.inReadTx(ctx, "properties", func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx,
-			`SELECT `+propertyColumns+` FROM properties WHERE org_id = ? ORDER BY id`, orgID)
+		q := db.readsIn(tx)
+		rows, err := q.QueryContext(ctx, qProperties, orgID)
 		if err != nil {
 			return fmt.Errorf("sqlite: properties: %w", err)
 		}
@@ -200,10 +202,15 @@ func (db *DB) Properties(ctx context.Context, orgID int64) ([]booking.Property, 
 			return fmt.Errorf("sqlite: properties: %w", err)
 		}
 		rows.Close()
+		if len(list) == 0 {
+			return nil
+		}
+		blocks, err := blocksOfOrg(ctx, q, orgID)
+		if err != nil {
+			return fmt.Errorf("sqlite: properties: %w", err)
+		}
 		for i := range list {
-			if list[i].Blocks, err = blocksOf(ctx, tx, list[i].ID); err != nil {
-				return fmt.Errorf("sqlite: properties: %w", err)
-			}
+			list[i].Blocks = blocks[list[i].ID]
 		}
 		return nil
 	})
@@ -278,25 +285,15 @@ func insertBlock(ctx context.Context, tx *sql.Tx, propertyID, id int64, b bookin
 
 // blocksOf returns a property's blocks by start.
 func blocksOf(ctx context.Context, q querier, propertyID int64) ([]booking.Block, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id, start_date, end_date, reason FROM blocks
-		WHERE property_id = ? ORDER BY start_date, id`, propertyID)
+	rows, err := q.QueryContext(ctx, qBlocksOf, propertyID)
 	if err != nil {
 		return nil, fmt.Errorf("blocks: %w", err)
 	}
 	defer rows.Close()
 	var list []booking.Block
 	for rows.Next() {
-		var (
-			b          booking.Block
-			start, end string
-		)
-		if err := rows.Scan(&b.ID, &start, &end, &b.Reason); err != nil {
-			return nil, fmt.Errorf("blocks: %w", err)
-		}
-		if b.Start, err = civil.Parse(start); err != nil {
-			return nil, fmt.Errorf("blocks: %w", err)
-		}
-		if b.End, err = civil.Parse(end); err != nil {
+		b, err := scanBlock(rows)
+		if err != nil {
 			return nil, fmt.Errorf("blocks: %w", err)
 		}
 		list = append(list, b)
@@ -305,4 +302,47 @@ func blocksOf(ctx context.Context, q querier, propertyID int64) ([]booking.Block
 		return nil, fmt.Errorf("blocks: %w", err)
 	}
 	return list, nil
+}
+
+// blocksOfOrg returns the blocks of an organisation's properties by
+// property ID, each property's by start.
+func blocksOfOrg(ctx context.Context, q querier, orgID int64) (map[int64][]booking.Block, error) {
+	rows, err := q.QueryContext(ctx, qBlocksOfOrg, orgID)
+	if err != nil {
+		return nil, fmt.Errorf("blocks: %w", err)
+	}
+	defer rows.Close()
+	byProperty := map[int64][]booking.Block{}
+	for rows.Next() {
+		var propertyID int64
+		b, err := scanBlock(rows, &propertyID)
+		if err != nil {
+			return nil, fmt.Errorf("blocks: %w", err)
+		}
+		byProperty[propertyID] = append(byProperty[propertyID], b)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("blocks: %w", err)
+	}
+	return byProperty, nil
+}
+
+// scanBlock scans the columns id, start_date, end_date, reason, after
+// the destinations of before.
+func scanBlock(s scanner, before ...any) (booking.Block, error) {
+	var (
+		b          booking.Block
+		start, end string
+	)
+	if err := s.Scan(append(before, &b.ID, &start, &end, &b.Reason)...); err != nil {
+		return b, err
+	}
+	var err error
+	if b.Start, err = civil.Parse(start); err != nil {
+		return b, err
+	}
+	if b.End, err = civil.Parse(end); err != nil {
+		return b, err
+	}
+	return b, nil
 }
