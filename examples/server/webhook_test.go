@@ -13,31 +13,43 @@ import (
 
 // TestFakeModeWebhookCannotBeForged sends payment_intent.succeeded for an
 // unpaid booking to the real server in fake-payment mode: only a payload
-// signed now with the process's own secret is believed.
+// signed now with the process's own secret is accepted, and even then the
+// event is a trigger: the intent's real state decides, so an event that
+// says "paid" for an unpaid intent confirms nothing.
 func TestFakeModeWebhookCannotBeForged(t *testing.T) {
 	ts := startServer(t, nil)
 	ids := propertyIDs(t, ts, "demo")
 	tests := []struct {
 		name string
 		// sign returns the Stripe-Signature header of payload.
-		sign        func(payload []byte) string
+		sign func(payload []byte) string
+		// paid: the guest really paid before the event arrives.
+		paid        bool
 		wantStatus  int
 		wantBooking string
 	}{
 		{"PublishedDefaultSecret", func(p []byte) string { return paymenttest.New().SignPayload(p, time.Now()) },
-			http.StatusBadRequest, "pending"},
+			false, http.StatusBadRequest, "pending"},
 		{"GuessedSecret", func(p []byte) string {
 			return paymenttest.New(paymenttest.WithWebhookSecret("whsec_test")).SignPayload(p, time.Now())
-		}, http.StatusBadRequest, "pending"},
+		}, false, http.StatusBadRequest, "pending"},
 		{"ServerSecretStale", func(p []byte) string { return ts.srv.fake.SignPayload(p, time.Now().Add(-10*time.Minute)) },
-			http.StatusBadRequest, "pending"},
-		{"ServerSecretFresh", func(p []byte) string { return ts.srv.fake.SignPayload(p, time.Now()) },
-			http.StatusOK, "confirmed"},
+			true, http.StatusBadRequest, "pending"},
+		{"ServerSecretFreshButUnpaid", func(p []byte) string { return ts.srv.fake.SignPayload(p, time.Now()) },
+			false, http.StatusOK, "pending"},
+		{"ServerSecretFreshPaid", func(p []byte) string { return ts.srv.fake.SignPayload(p, time.Now()) },
+			true, http.StatusOK, "confirmed"},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			co := checkout(t, ts, "demo", ids[0], 20+4*i, 2, 2)
-			payload := paidEvent(t, ts, intentOf(str(co, "client_secret")))
+			intent := intentOf(str(co, "client_secret"))
+			payload := paidEvent(t, ts, intent)
+			if tt.paid {
+				if _, err := ts.srv.fake.SimulatePaid(intent); err != nil {
+					t.Fatal(err)
+				}
+			}
 			req, err := http.NewRequest(http.MethodPost, ts.URL+"/api/v1/webhooks/stripe", strings.NewReader(string(payload)))
 			if err != nil {
 				t.Fatal(err)
