@@ -604,3 +604,25 @@ func TestQuoteRoundsToWhatTheProviderCanCharge(t *testing.T) {
 		t.Errorf("charge %s KWD = %d fils, want a multiple of 10", q.Charge, minor)
 	}
 }
+
+// TestPartlyRefundedPaymentIsReturnedNotKept: the host refunds part of a
+// payment from the dashboard before the booking is confirmed; the booking
+// can no longer be confirmed, and the rest of the money goes back too.
+func TestPartlyRefundedPaymentIsReturnedNotKept(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	b := e.paidUnconfirmed(t, "demo", e.order("demo"))
+	if _, err := e.pay.SimulateDashboardRefund(b.PaymentIntentID, 1000); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.Confirm(ctx, "demo", b.Token, booking.ConfirmRequest{}); err == nil {
+		t.Fatal("confirmed a booking on partly refunded money")
+	}
+	e.drain(t)
+	if got := e.booking(t, b.ID).Status; got != booking.StatusExpired {
+		t.Errorf("status %s, want expired", got)
+	}
+	if in := e.intent(t, b.PaymentIntentID); in.AmountRefunded != in.AmountReceived {
+		t.Errorf("refunded %d of %d: the rest of the money was kept", in.AmountRefunded, in.AmountReceived)
+	}
+}

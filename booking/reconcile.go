@@ -2,7 +2,6 @@ package booking
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -44,7 +43,9 @@ func (s *Service) reconcile(ctx context.Context, org *Organization, b *Booking, 
 		case b.Status == StatusExpired && held && !ledger.Revivable(entries):
 			return nil, s.returnMoney(ctx, org, b, in, entries, ledger.ReasonClosed, now)
 		case held && (in.Refunded() || ledger.Returned(entries)):
-			return nil, errNotPaid(b)
+			// Money went back (from the dashboard, or by the late-payment
+			// rule): never confirmed; whatever is left goes back too.
+			return nil, s.closeAndReturn(ctx, org, b, in, entries, now)
 		case held:
 			return s.applyIntent(ctx, org, b, in, now)
 		case in.Status == payment.StatusProcessing && b.Status == StatusPending:
@@ -167,6 +168,22 @@ func (s *Service) returnMoney(ctx context.Context, org *Organization, b *Booking
 	return errClosedNow(b)
 }
 
+// closeAndReturn expires a pending booking that can no longer be confirmed
+// on its payment, and returns what is left of the money.
+func (s *Service) closeAndReturn(ctx context.Context, org *Organization, b *Booking, in *payment.Intent, entries []ledger.Entry, now time.Time) error {
+	if b.Status == StatusPending {
+		updated, err := s.store.Transition(ctx, b.ID, Transition{From: []Status{StatusPending}, To: StatusExpired, At: now, ExpiresAt: &time.Time{}})
+		switch {
+		case err == nil:
+			s.notify(ctx, NotifyExpired, org, updated)
+			b = updated
+		case ErrorCode(err) != CodeConflict:
+			return fmt.Errorf("expire booking %d paid with refunded money: %w", b.ID, err)
+		}
+	}
+	return s.returnMoney(ctx, org, b, in, entries, ledger.ReasonClosed, now)
+}
+
 // unsettledRefunds is what the ledger is sending back that the provider may
 // not count yet: pending refunds. (Submitted and succeeded ones are in the
 // intent's refunded amount.)
@@ -202,10 +219,6 @@ func chargeMatches(b *Booking, in *payment.Intent) (bool, error) {
 	}
 	return in.ID == b.PaymentIntentID && in.Amount == want && strings.EqualFold(in.Currency, b.Currency), nil
 }
-
-// isState reports whether err says the intent's status did not allow the
-// call.
-func isState(err error) bool { return errors.Is(err, payment.ErrState) }
 
 // checkChargeable asks the provider, when it can tell (payment.AmountChecker),
 // whether the amount due now can be charged, so that a quote says so
