@@ -205,6 +205,17 @@ test('checkout: 429 with Retry-After', async () => {
   assert.ok(err.requestId);
 });
 
+test('a refused origin is a typed 403', async () => {
+  // As a browser on a site the organisation does not allow would send it.
+  const elsewhere = new StaykitClient({
+    baseUrl: server.url, org: 'demo', locale: 'en',
+    fetch: (url, init) => fetch(url, { ...init, headers: { ...init.headers, Origin: 'https://elsewhere.example' } }),
+  });
+  const err = await rejects(() => elsewhere.properties());
+  assert.equal(err.status, 403);
+  assert.equal(err.code, 'origin_not_allowed');
+});
+
 test('the network failure is a typed error', async () => {
   const err = await rejects(() => new StaykitClient({ baseUrl: 'http://127.0.0.1:1', org: 'demo' }).config());
   assert.equal(err.status, 0);
@@ -226,5 +237,5 @@ test('generated files match the served OpenAPI document', async () => {
     rmSync(dir, { recursive: true, force: true });
   }
   assert.ok(readFileSync(browserOutput, 'utf8') === await buildBrowser(),
-    'examples/server/web/staykit-client.js differs from a fresh build: run "npm run build" in clients/js');
+    'examples/server/web/staykit-client.js differs from a fresh build: run "npm run build:browser" in clients/js');
 });
