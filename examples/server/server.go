@@ -148,8 +148,9 @@ func (s *server) handler(origins []string) http.Handler {
 			writeJSON(w, http.StatusNotFound, map[string]string{"error": "not_found", "message": "Fake payments are off: this server uses Stripe."})
 		})
 	}
+	mux.Handle("GET /widget.js", widgetHandler(s.publishableKey()))
 	mux.Handle("/", pageHandler(s.stripe))
-	logged := logRequests(s.log, mux)
+	logged := logRequests(s.log, fakePayCORS(mux))
 
 	// The API logs its own requests, with their route.
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

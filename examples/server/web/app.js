@@ -1,10 +1,20 @@
-// staykit booking page. Plain JavaScript, no build step, no dependency:
-// it talks to the booking API v1 of the server it is served from, pays with
-// the fake card form (/fakepay) or Stripe's Payment Element, and shows the
-// booking's status page (/?org=SLUG&booking=TOKEN or #/booking/TOKEN).
+// staykit booking flow. Plain JavaScript, no build step: it talks to the
+// booking API v1 through the StayKit client (staykit-client.js, built from
+// clients/js), pays with the fake card form (/fakepay) or Stripe's Payment
+// Element, and shows the booking's status page (/?org=SLUG&booking=TOKEN or
+// #/booking/TOKEN).
+//
+// One flow, two hosts: the booking page (index.html) runs it in the whole
+// document; the <staykit-booking> widget (/widget.js, see widget.go and
+// widget-element.js) runs it in the element's shadow root, with the same
+// markup (index.html's body) and stylesheet.
 'use strict';
 
-(function () {
+// staykitFlow runs the booking flow in root (the document, or the widget's
+// shadow root). widget is null on the booking page; in the widget it holds
+// host (the element), api (the server's origin), server (its payment
+// settings), org, locale and property (the element's attributes).
+function staykitFlow(root, widget) {
   // ---- Translations -------------------------------------------------------
 
   const messages = {
@@ -69,7 +79,9 @@
       booking_not_found_title: 'Réservation introuvable',
       booking_not_found: "Aucune réservation ne correspond à ce lien. Vérifiez le lien reçu lors de la réservation, ou réservez un nouveau séjour.",
       see_properties: 'Voir les logements',
-      stripe_load_error: 'Le module de paiement Stripe n’a pas pu être chargé.'
+      stripe_load_error: 'Le module de paiement Stripe n’a pas pu être chargé.',
+      origin_refused: "Ce site ({origin}) n'est pas autorisé à prendre des réservations pour cet établissement.",
+      widget_unreachable: 'Le service de réservation est injoignable depuis ce site ({origin}) : il ne répond pas, ou il n’autorise pas ce site.'
     },
     en: {
       skip: 'Skip to content', org_label: 'Organisation', loading: 'Loading…',
@@ -132,7 +144,9 @@
       booking_not_found_title: 'Booking not found',
       booking_not_found: 'No booking matches this link. Check the link you received when you booked, or book a new stay.',
       see_properties: 'See the properties',
-      stripe_load_error: 'The Stripe payment module could not be loaded.'
+      stripe_load_error: 'The Stripe payment module could not be loaded.',
+      origin_refused: 'This website ({origin}) is not allowed to take bookings for this organisation.',
+      widget_unreachable: 'The booking service cannot be reached from this website ({origin}): it does not answer, or it does not allow this site.'
     }
   };
 
@@ -144,7 +158,12 @@
     stripe: null, elements: null, confirmTried: {}
   };
 
-  const $ = (sel) => document.querySelector(sel);
+  const $ = (sel) => root.querySelector(sel);
+  // frame carries the language and the theme colour: the page's <html>, or
+  // the widget's outer box.
+  const frame = widget ? root.querySelector('.sk-root') : document.documentElement;
+  // serverBase is where the API, /fakepay and the booking page are.
+  const serverBase = widget ? widget.api : location.origin;
 
   function t(key, params) {
     let s = (messages[state.locale] && messages[state.locale][key]) || messages.en[key] || key;
@@ -157,15 +176,15 @@
   function langTag() { return state.locale === 'fr' ? 'fr-FR' : 'en-GB'; }
 
   function applyTranslations() {
-    document.documentElement.lang = state.locale;
-    document.querySelectorAll('[data-i18n]').forEach((el) => { el.textContent = t(el.dataset.i18n); });
-    document.querySelectorAll('[data-i18n-aria]').forEach((el) => { el.setAttribute('aria-label', t(el.dataset.i18nAria)); });
+    frame.lang = state.locale;
+    root.querySelectorAll('[data-i18n]').forEach((el) => { el.textContent = t(el.dataset.i18n); });
+    root.querySelectorAll('[data-i18n-aria]').forEach((el) => { el.setAttribute('aria-label', t(el.dataset.i18nAria)); });
     const other = state.locale === 'fr' ? 'en' : 'fr';
     const toggle = $('#lang-toggle');
     toggle.textContent = other.toUpperCase();
     toggle.setAttribute('aria-label', other === 'en' ? 'English' : 'Français');
     toggle.lang = other;
-    document.title = (state.orgConfig ? state.orgConfig.organization.name + ' — ' : '') + t('your_booking');
+    if (!widget) document.title = (state.orgConfig ? state.orgConfig.organization.name + ' — ' : '') + t('your_booking');
   }
 
   // ---- Formatting ---------------------------------------------------------
@@ -240,26 +259,31 @@
     return { res, body };
   }
 
-  async function api(method, path, body, headers) {
-    const sep = path.includes('?') ? '&' : '?';
-    const url = state.app.api_base + '/book/' + encodeURIComponent(state.org) + path + sep + 'locale=' + state.locale;
-    const opts = { method, headers: Object.assign({ Accept: 'application/json' }, headers || {}) };
-    if (body !== undefined) {
-      opts.headers['Content-Type'] = 'application/json';
-      opts.body = JSON.stringify(body);
+  // api runs call(client, options) with the StayKit client of the current
+  // organisation, in the page's language; amounts come back as exact
+  // decimal strings. A failure becomes an ApiError with a message to show.
+  async function api(call) {
+    if (!state.client || state.client.org !== state.org) {
+      state.client = new StayKit.StaykitClient({ baseUrl: serverBase, org: state.org });
     }
-    const { res, body: json } = await request(url, opts);
-    if (!res.ok || !json || json.success !== true) {
-      throw new ApiError(res.status, (json && json.code) || 'error', (json && json.message) || t('generic_error'), json && json.errors);
+    try {
+      return await call(state.client, { locale: state.locale });
+    } catch (err) {
+      if (!(err instanceof StayKit.StaykitError)) throw err;
+      // A browser refusing the answer (CORS: this site is not allowed) looks
+      // like a network failure too.
+      if (err.code === 'network_error') throw new ApiError(0, 'network', widget ? t('widget_unreachable', { origin: location.origin }) : t('network_error'));
+      if (err.code === 'origin_not_allowed') throw new ApiError(err.status, err.code, t('origin_refused', { origin: location.origin }));
+      const fields = Object.keys(err.fieldErrors).length ? err.fieldErrors : null;
+      throw new ApiError(err.status, err.code, err.message || t('generic_error'), fields);
     }
-    return json.data;
   }
 
-  function randomKey() {
-    const b = new Uint8Array(16);
-    crypto.getRandomValues(b);
-    return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
-  }
+  const randomKey = StayKit.randomKey;
+
+  // asset resolves a path of the server (a property's photo) for the widget,
+  // which runs on another site.
+  function asset(src) { return widget ? new URL(src, serverBase).href : src; }
 
   // ---- Views --------------------------------------------------------------
 
@@ -267,11 +291,12 @@
 
   function show(step) {
     state.view = step;
-    for (const id of steps) document.getElementById(id).hidden = id !== step;
+    for (const id of steps) root.getElementById(id).hidden = id !== step;
     $('#loading').hidden = true;
-    const h = document.querySelector('#' + step + ' h1');
+    const h = root.querySelector('#' + step + ' h1');
     if (h) { h.tabIndex = -1; h.focus({ preventScroll: true }); }
-    window.scrollTo(0, 0);
+    if (!widget) window.scrollTo(0, 0);
+    else if (widget.host.getBoundingClientRect().top < 0) widget.host.scrollIntoView();
   }
 
   function showError(target, err) {
@@ -281,6 +306,7 @@
   }
 
   function setURL(params, hash) {
+    if (widget) return; // the host page's address is not the widget's
     const q = new URLSearchParams(Object.assign({ org: state.org }, params));
     history.replaceState(null, '', '/?' + q.toString() + (hash || ''));
   }
@@ -288,12 +314,12 @@
   // ---- Organisation -------------------------------------------------------
 
   async function loadOrg() {
-    state.orgConfig = await api('GET', '');
+    state.orgConfig = await api((c, o) => c.config(o));
     const cfg = state.orgConfig.config;
     if (!state.localeChosen) state.locale = cfg.default_locale === 'en' ? 'en' : 'fr';
     const color = cfg.branding && cfg.branding.primary_color;
-    if (color && /^#[0-9a-fA-F]{3,8}$/.test(color)) document.documentElement.style.setProperty('--primary', color);
-    else document.documentElement.style.removeProperty('--primary');
+    if (color && /^#[0-9a-fA-F]{3,8}$/.test(color)) frame.style.setProperty('--primary', color);
+    else frame.style.removeProperty('--primary');
     $('#org-name').textContent = state.orgConfig.organization.name;
     $('#terms-wrap').hidden = !cfg.terms_url;
     if (cfg.terms_url) $('#terms-link').href = cfg.terms_url;
@@ -303,7 +329,7 @@
   async function showProperties() {
     state.property = null;
     setURL({});
-    state.properties = await api('GET', '/properties');
+    state.properties = await api((c, o) => c.properties(o));
     renderProperties();
     show('step-properties');
   }
@@ -317,7 +343,7 @@
     for (const p of state.properties) {
       const meta = [p.city, t('guests_max', { n: p.max_guests }), p.bedrooms ? t('bedrooms', { n: p.bedrooms }) : null].filter(Boolean).join(' · ');
       const card = el('button', { type: 'button', class: 'card', 'data-testid': 'property-' + p.id, 'data-property-id': p.id, onclick: () => openProperty(p.id) },
-        p.photos && p.photos[0] ? el('img', { src: p.photos[0], alt: '' }) : null,
+        p.photos && p.photos[0] ? el('img', { src: asset(p.photos[0]), alt: '' }) : null,
         el('span', { class: 'card-body' },
           el('span', { class: 'card-title', text: p.name }),
           el('span', { class: 'muted', text: meta }),
@@ -332,7 +358,7 @@
   async function openProperty(id) {
     let p = state.properties.find((x) => x.id === Number(id));
     if (!p) {
-      state.properties = await api('GET', '/properties');
+      state.properties = await api((c, o) => c.properties(o));
       p = state.properties.find((x) => x.id === Number(id));
       if (!p) { await showProperties(); return; }
     }
@@ -348,7 +374,7 @@
     $('#property-description').textContent = p.description || '';
     const photo = $('#stay-photo');
     photo.hidden = !(p.photos && p.photos[0]);
-    if (!photo.hidden) photo.src = p.photos[0];
+    if (!photo.hidden) photo.src = asset(p.photos[0]);
     const guests = $('#guests');
     guests.replaceChildren();
     for (let n = 1; n <= p.max_guests; n++) guests.append(el('option', { value: n, text: guestsText(n) }));
@@ -358,7 +384,7 @@
     show('step-stay');
     const cal = $('#calendar');
     cal.setAttribute('aria-busy', 'true');
-    const data = await api('GET', '/properties/' + p.id + '/availability?months=12');
+    const data = await api((c, o) => c.availability(p.id, { months: 12 }, o));
     state.days = new Map(data.days.map((d) => [d.date, d]));
     state.months = [];
     for (const d of data.days) {
@@ -483,7 +509,7 @@
       state.checkOut = null;
     }
     renderCalendar();
-    const focus = document.querySelector('[data-date="' + date + '"]');
+    const focus = root.querySelector('[data-date="' + date + '"]');
     if (focus) focus.focus();
     requestQuote();
   }
@@ -513,7 +539,7 @@
     const btn = $('#coupon-apply');
     btn.disabled = true;
     try {
-      await api('POST', '/validate-coupon', body);
+      await api((c, o) => c.validateCoupon(body, o));
       state.coupon = code;
       setCouponMsg(t('coupon_applied', { code }), 'good', { key: 'coupon_applied', params: { code }, kind: 'good' });
     } catch (err) {
@@ -533,11 +559,11 @@
       renderQuote();
       return;
     }
-    const q = new URLSearchParams({ check_in: state.checkIn, check_out: state.checkOut, guests_count: state.guests });
-    if (state.coupon) q.set('coupon_code', state.coupon);
+    const q = { check_in: state.checkIn, check_out: state.checkOut, guests_count: state.guests };
+    if (state.coupon) q.coupon_code = state.coupon;
     $('#to-details').disabled = true;
     try {
-      const quote = await api('GET', '/properties/' + state.property.id + '/price?' + q.toString());
+      const quote = await api((c, o) => c.priceQuote(state.property.id, q, o));
       if (seq !== state.quoteSeq) return;
       state.quote = quote;
     } catch (err) {
@@ -614,7 +640,7 @@
   function clearFieldErrors() {
     for (const f of ['guest_name', 'guest_email', 'guest_phone', 'message']) {
       $('#error-' + f).textContent = '';
-      const input = document.querySelector('[name="' + f + '"]');
+      const input = root.querySelector('[name="' + f + '"]');
       if (input) input.removeAttribute('aria-invalid');
     }
   }
@@ -636,7 +662,7 @@
     const btn = $('#checkout-submit');
     btn.disabled = true;
     try {
-      const data = await api('POST', '/checkout', body, { 'Idempotency-Key': state.idemKey });
+      const data = await api((c, o) => c.checkout(body, Object.assign({ idempotencyKey: state.idemKey }, o)));
       state.checkout = data;
       state.idemBody = null;
       if (!data.client_secret) {
@@ -649,8 +675,8 @@
       if (err.fields) {
         let first = null;
         for (const [field, msgs] of Object.entries(err.fields)) {
-          const slot = document.getElementById('error-' + field);
-          const input = document.querySelector('[name="' + field + '"]');
+          const slot = root.getElementById('error-' + field);
+          const input = root.querySelector('[name="' + field + '"]');
           if (slot && input) {
             slot.textContent = msgs.join(' ');
             input.setAttribute('aria-invalid', 'true');
@@ -660,7 +686,7 @@
         }
         if (first) first.focus();
       }
-      if (!placed || Object.keys(err.fields || {}).some((f) => !document.getElementById('error-' + f))) showError('#checkout-error', err);
+      if (!placed || Object.keys(err.fields || {}).some((f) => !root.getElementById('error-' + f))) showError('#checkout-error', err);
     } finally {
       btn.disabled = false;
     }
@@ -713,7 +739,7 @@
     const number = $('#card-number').value.replace(/[\s-]/g, '');
     if (!number) throw new Error(t('card_required'));
     const intent = intentIdOf(state.checkout.client_secret);
-    const { res, body } = await request('/fakepay/intents/' + encodeURIComponent(intent) + '?locale=' + state.locale, {
+    const { res, body } = await request(serverBase + '/fakepay/intents/' + encodeURIComponent(intent) + '?locale=' + state.locale, {
       method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
       body: JSON.stringify({ card_number: number })
     });
@@ -735,14 +761,14 @@
   async function mountStripe() {
     await loadStripeJs();
     if (!state.stripe) state.stripe = window.Stripe(state.app.stripe_publishable_key, { locale: state.locale });
-    const primary = getComputedStyle(document.documentElement).getPropertyValue('--primary').trim() || '#0f766e';
+    const primary = getComputedStyle(frame).getPropertyValue('--primary').trim() || '#0f766e';
     state.elements = state.stripe.elements({ clientSecret: state.checkout.client_secret, locale: state.locale, appearance: { theme: 'stripe', variables: { colorPrimary: primary } } });
     $('#payment-element').replaceChildren();
-    state.elements.create('payment').mount('#payment-element');
+    state.elements.create('payment').mount($('#payment-element'));
   }
 
   async function payWithStripe() {
-    const returnURL = location.origin + '/?' + new URLSearchParams({ org: state.org, booking: state.checkout.booking_token }).toString();
+    const returnURL = serverBase + '/?' + new URLSearchParams({ org: state.org, booking: state.checkout.booking_token }).toString();
     const result = await state.stripe.confirmPayment({ elements: state.elements, redirect: 'if_required', confirmParams: { return_url: returnURL } });
     if (result.error) throw new Error(result.error.message);
     await confirmAndShow(result.paymentIntent.id);
@@ -750,7 +776,7 @@
 
   async function confirmAndShow(intentId) {
     const token = state.checkout.booking_token;
-    const data = await api('POST', '/booking/' + encodeURIComponent(token) + '/confirm', { payment_intent_id: intentId });
+    const data = await api((c, o) => c.confirm(token, { payment_intent_id: intentId }, o));
     state.confirmTried[token] = true;
     await showStatus(token, data);
   }
@@ -762,12 +788,12 @@
     setURL({ booking: token });
     showError('#status-error', null);
     try {
-      let b = data || await api('GET', '/booking/' + encodeURIComponent(token));
+      let b = data || await api((c, o) => c.booking(token, o));
       if (b.status === 'pending' && !state.confirmTried[token]) {
         // Back from a payment page (or a closed tab): ask the server to
         // check with the provider once.
         state.confirmTried[token] = true;
-        try { b = await api('POST', '/booking/' + encodeURIComponent(token) + '/confirm', {}); } catch (e) { /* not paid yet */ }
+        try { b = await api((c, o) => c.confirm(token, {}, o)); } catch (e) { /* not paid yet */ }
       }
       renderStatus(b);
     } catch (err) {
@@ -784,7 +810,7 @@
     const badge = $('#booking-status');
     const dl = $('#status-details');
     dl.replaceChildren();
-    const link = location.origin + '/?' + new URLSearchParams({ org: state.org, booking: state.statusToken }).toString();
+    const link = serverBase + '/?' + new URLSearchParams({ org: state.org, booking: state.statusToken }).toString();
     $('#booking-link').textContent = link;
     $('#booking-link').href = link;
     $('#status-pay').hidden = true;
@@ -898,6 +924,7 @@
 
   async function start() {
     wire();
+    if (widget) { await startWidget(); return; }
     try {
       const { res, body } = await request('/app-config.json', { headers: { Accept: 'application/json' } });
       if (!res.ok || !body) throw new Error(messages.en.generic_error);
@@ -954,6 +981,34 @@
     $('#org-choices').hidden = orgs.length === 0;
   }
 
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
-  else start();
-})();
+  // startWidget starts the flow in <staykit-booking>: the organisation,
+  // language and property come from its attributes, the server's payment
+  // settings from /widget.js itself. Every failure shows inside the widget.
+  async function startWidget() {
+    state.app = widget.server;
+    $('#org-select').hidden = true;
+    $('.skip').hidden = true;
+    const apiLink = $('footer a[href^="/api/"]');
+    if (apiLink) apiLink.href = serverBase + apiLink.getAttribute('href');
+    $('#fake-banner').hidden = state.app.payments !== 'fake';
+    state.org = widget.org;
+    if (widget.locale === 'fr' || widget.locale === 'en') { state.locale = widget.locale; state.localeChosen = true; }
+    applyTranslations();
+    if (!state.org) { fatal(new Error(t('no_org'))); return; }
+    try {
+      await loadOrg();
+      if (widget.property) await openProperty(widget.property);
+      else await showProperties();
+    } catch (err) {
+      fatal(err);
+    }
+  }
+
+  return start();
+}
+
+if (typeof STAYKIT_WIDGET === 'undefined') {
+  // The booking page: the flow in the whole document.
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => staykitFlow(document, null));
+  else staykitFlow(document, null);
+}
