@@ -27,7 +27,9 @@ func zone(t *testing.T, name string) *time.Location {
 }
 
 // crlf turns a fixture written with \n into CRLF lines.
-func crlf(s string) []byte { return []byte(strings.ReplaceAll(strings.TrimLeft(s, "\n"), "\n", "\r\n")) }
+func crlf(s string) []byte {
+	return []byte(strings.ReplaceAll(strings.TrimLeft(s, "\n"), "\n", "\r\n"))
+}
 
 func same(t *testing.T, what string, got, want any) {
 	t.Helper()
