@@ -292,3 +292,57 @@ var feedScenarios = []scenario{
 		}
 	}},
 }
+
+var feedRaceScenarios = []scenario{
+	{"FeedRace/ImportAgainstCheckout", func(t *testing.T, s booking.Store) {
+		// An import and a checkout for the same nights, released together,
+		// many times: never both a block and a booking on a night.
+		w := newWorld(t, s)
+		f := newFeed(t, s, w, "airbnb")
+		for i := range 8 {
+			in := day("2026-06-01").AddDays(3 * i)
+			r := civil.Range{Start: in, End: in.AddDays(2)}
+			lease := claim(t, s, f, t0)
+			b := pendingFixture(w.prop, r.Start.String(), r.End.String())
+			var (
+				wg        sync.WaitGroup
+				start     = make(chan struct{})
+				bookErr   error
+				res       *booking.FeedSyncResult
+				importErr error
+			)
+			wg.Go(func() {
+				<-start
+				bookErr = s.CreateBooking(t.Context(), b, booking.CreateOptions{Now: t0})
+			})
+			wg.Go(func() {
+				<-start
+				res, importErr = s.ApplyFeedSync(t.Context(), booking.FeedSync{FeedID: f.ID, Lease: lease, At: t0,
+					Add: []booking.FeedBlock{{UID: "race-" + in.String(), Start: r.Start, End: r.End}}, NextPollAt: t0})
+			})
+			close(start)
+			wg.Wait()
+			must(t, importErr)
+			booked := bookErr == nil
+			if !booked {
+				wantCode(t, bookErr, booking.CodeUnavailable)
+			}
+			blocked := false
+			for _, fb := range res.Blocks {
+				blocked = blocked || fb.Range().Overlaps(r)
+			}
+			conflicted := len(res.Conflicts) == 1 && res.Conflicts[0].BookingID == b.ID
+			if booked == blocked || booked != conflicted {
+				t.Fatalf("round %d: booked %v (%v), blocked %v, conflicts %+v: want exactly one of booking and block, and a conflict with the booking", i, booked, bookErr, blocked, res.Conflicts)
+			}
+			// Clear the feed for the next round.
+			lease = claim(t, s, f, t0)
+			var remove []int64
+			for _, fb := range res.Blocks {
+				remove = append(remove, fb.ID)
+			}
+			_, err := s.ApplyFeedSync(t.Context(), booking.FeedSync{FeedID: f.ID, Lease: lease, At: t0, Remove: remove, NextPollAt: t0})
+			must(t, err)
+		}
+	}},
+}

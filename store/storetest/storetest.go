@@ -41,6 +41,7 @@ func Run(t *testing.T, newStore func(t *testing.T) booking.Store) {
 		raceScenarios,
 		ledgerRaceScenarios,
 		feedScenarios,
+		feedRaceScenarios,
 	}
 	for _, g := range groups {
 		for _, sc := range g {
