@@ -24,8 +24,8 @@ const (
 )
 
 // Fetcher fetches feeds with the care outbound requests need: https only
-// (http only to loopback, and only with AllowLoopback), a timeout on the
-// whole exchange, a cap on the body, at most five redirects, and no
+// (plain http too once AllowLoopback or AllowPrivate is set, for test
+// servers and channel managers on a LAN), a timeout on the whole exchange, a cap on the body, at most five redirects, and no
 // connection to a loopback, private, link-local or otherwise special
 // address unless allowed. The address checked is the one dialled, after
 // resolution, for the first request and every redirect, so a name that
@@ -112,9 +112,8 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL, etag, lastModified string) 
 	return &Response{Body: body, ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified")}, nil
 }
 
-// checkScheme allows https, and http when loopback is allowed (the dial
-// check then keeps plain http to loopback, or to private addresses when
-// those are allowed too).
+// checkScheme allows https, and plain http when loopback or private
+// addresses are allowed.
 func (f *Fetcher) checkScheme(u *url.URL) error {
 	switch {
 	case u.Scheme == "https":
