@@ -22,6 +22,10 @@ const (
 	NotifyPaymentFailed = "payment.failed"
 	// NotifyDisputed: the guest disputed the charge with their bank.
 	NotifyDisputed = "payment.disputed"
+	// NotifyCalendarConflict: an imported calendar event (Notification.
+	// Conflict) overlaps a booking (Notification.Booking) held here; the
+	// booking is kept and the event not applied, the host must act.
+	NotifyCalendarConflict = "calendar.conflict"
 )
 
 // Notification tells a host that a booking changed.
@@ -31,6 +35,8 @@ type Notification struct {
 	Booking      Booking
 	// Entry is the ledger entry of payment notifications.
 	Entry *ledger.Entry
+	// Conflict is the imported event of calendar notifications.
+	Conflict *FeedConflict
 }
 
 // Notifier is implemented by hosts to send e-mails or messages. It is called

@@ -30,6 +30,7 @@
 //	go run ./examples/server approve -org demo-request -token T
 //	go run ./examples/server decline -org demo-request -token T
 //	go run ./examples/server cancel -org demo -token T [-refund]
+//	go run ./examples/server ical feeds|add-feed|remove-feed|sync-now|export-url|rotate-token ...
 package main
 
 import (
@@ -66,6 +67,9 @@ var errUsage = errors.New("usage")
 // one, else the server until ctx is cancelled (SIGINT, SIGTERM).
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) > 0 {
+		if args[0] == "ical" {
+			return runICal(ctx, args[1:], getenv, stdout, stderr)
+		}
 		if cmd, ok := hostCommands[args[0]]; ok {
 			return runHostCommand(ctx, args[0], cmd, args[1:], getenv, stdout, stderr)
 		}

@@ -140,6 +140,7 @@ func (s *server) handler(origins []string) http.Handler {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	mux.Handle("GET /app-config.json", appConfigHandler(s.back.store, s.publishableKey()))
+	mux.Handle("GET /ical/", s.calendarHandler())
 	if s.fake != nil {
 		(&fakePay{fake: s.fake, svc: s.svc, logger: s.log}).routes(mux)
 	} else {
@@ -189,6 +190,7 @@ func (s *server) Serve(ctx context.Context, ln net.Listener) error {
 	sweepCtx, stopSweep := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { s.svc.RunSweeper(sweepCtx, s.cfg.sweepEvery) })
+	wg.Go(func() { s.calendarSync().Run(sweepCtx, icalPollCheck) })
 	defer func() {
 		stopSweep()
 		wg.Wait()

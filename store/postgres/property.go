@@ -159,7 +159,7 @@ func (db *DB) UpdateProperty(ctx context.Context, p *booking.Property) error {
 		for _, b := range old {
 			mine[b.ID] = true
 		}
-		if _, err := tx.Exec(ctx, `DELETE FROM blocks WHERE property_id = $1`, p.ID); err != nil {
+		if _, err := tx.Exec(ctx, `DELETE FROM blocks WHERE property_id = $1 AND feed_id IS NULL`, p.ID); err != nil {
 			return fmt.Errorf("postgres: update property: %w", err)
 		}
 		for i := range blocks {
@@ -281,7 +281,7 @@ func (db *DB) AddBlock(ctx context.Context, propertyID int64, b *booking.Block, 
 
 // RemoveBlock deletes a block of a property. Errors: CodeNotFound.
 func (db *DB) RemoveBlock(ctx context.Context, propertyID, blockID int64) error {
-	tag, err := db.pool.Exec(ctx, `DELETE FROM blocks WHERE id = $1 AND property_id = $2`, blockID, propertyID)
+	tag, err := db.pool.Exec(ctx, `DELETE FROM blocks WHERE id = $1 AND property_id = $2 AND feed_id IS NULL`, blockID, propertyID)
 	if err != nil {
 		return fmt.Errorf("postgres: remove block: %w", err)
 	}
@@ -311,7 +311,7 @@ func insertBlock(ctx context.Context, tx pgx.Tx, propertyID, id int64, b booking
 // blocksOf returns a property's blocks by start.
 func blocksOf(ctx context.Context, q querier, propertyID int64) ([]booking.Block, error) {
 	rows, err := q.Query(ctx, `SELECT id, start_date, end_date, reason FROM blocks
-		WHERE property_id = $1 ORDER BY start_date, id`, propertyID)
+		WHERE property_id = $1 AND feed_id IS NULL ORDER BY start_date, id`, propertyID)
 	if err != nil {
 		return nil, fmt.Errorf("blocks: %w", err)
 	}
@@ -338,7 +338,7 @@ func blocksOf(ctx context.Context, q querier, propertyID int64) ([]booking.Block
 // property ID, each property's by start.
 func blocksOfOrg(ctx context.Context, q querier, orgID int64) (map[int64][]booking.Block, error) {
 	rows, err := q.Query(ctx, `SELECT property_id, id, start_date, end_date, reason FROM blocks
-		WHERE property_id IN (SELECT id FROM properties WHERE org_id = $1)
+		WHERE property_id IN (SELECT id FROM properties WHERE org_id = $1) AND feed_id IS NULL
 		ORDER BY property_id, start_date, id`, orgID)
 	if err != nil {
 		return nil, fmt.Errorf("blocks: %w", err)

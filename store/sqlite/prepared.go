@@ -20,11 +20,11 @@ const (
 	qProperties         = `SELECT ` + propertyColumns + ` FROM properties WHERE org_id = ? ORDER BY id`
 	qPropertyOfOrg      = `SELECT 1 FROM properties WHERE id = ? AND org_id = ?`
 	qBlocksOf           = `SELECT id, start_date, end_date, reason FROM blocks
-		WHERE property_id = ? ORDER BY start_date, id`
+		WHERE property_id = ? AND feed_id IS NULL ORDER BY start_date, id`
 	// qBlocksOfOrg is every block of an organisation's properties, in
 	// one query rather than one per property.
 	qBlocksOfOrg = `SELECT property_id, id, start_date, end_date, reason FROM blocks
-		WHERE property_id IN (SELECT id FROM properties WHERE org_id = ?)
+		WHERE property_id IN (SELECT id FROM properties WHERE org_id = ?) AND feed_id IS NULL
 		ORDER BY property_id, start_date, id`
 	qOccupied = `
 		SELECT start_date, end_date FROM blocks

@@ -133,7 +133,7 @@ func (db *DB) UpdateProperty(ctx context.Context, p *booking.Property) error {
 		for _, b := range old {
 			mine[b.ID] = true
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM blocks WHERE property_id = ?`, p.ID); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM blocks WHERE property_id = ? AND feed_id IS NULL`, p.ID); err != nil {
 			return fmt.Errorf("sqlite: update property: %w", err)
 		}
 		for i := range blocks {
@@ -258,7 +258,7 @@ func (db *DB) AddBlock(ctx context.Context, propertyID int64, b *booking.Block, 
 // RemoveBlock deletes a block of a property. Errors: CodeNotFound.
 func (db *DB) RemoveBlock(ctx context.Context, propertyID, blockID int64) error {
 	return db.inWriteTx(ctx, "remove block", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM blocks WHERE id = ? AND property_id = ?`, blockID, propertyID)
+		res, err := tx.ExecContext(ctx, `DELETE FROM blocks WHERE id = ? AND property_id = ? AND feed_id IS NULL`, blockID, propertyID)
 		if err != nil {
 			return fmt.Errorf("sqlite: remove block: %w", err)
 		}

@@ -40,6 +40,8 @@ func Run(t *testing.T, newStore func(t *testing.T) booking.Store) {
 		ledgerScenarios,
 		raceScenarios,
 		ledgerRaceScenarios,
+		feedScenarios,
+		feedRaceScenarios,
 	}
 	for _, g := range groups {
 		for _, sc := range g {

@@ -1,0 +1,246 @@
+package booking
+
+import (
+	"context"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/staykit/staykit/civil"
+)
+
+// Feed is an external calendar (an iCal URL of Airbnb, Booking.com, Vrbo
+// or any other channel) whose events block a property's nights here.
+type Feed struct {
+	ID         int64  `json:"id"`
+	OrgID      int64  `json:"org_id"`
+	PropertyID int64  `json:"property_id"`
+	Name       string `json:"name"`
+	URL        string `json:"url"`
+	// Active feeds are polled; inactive ones keep their blocks.
+	Active bool `json:"active"`
+	// EndIsLastNight is for sources whose DTEND is the last night rather
+	// than the check-out day: one day is added to their end dates.
+	EndIsLastNight bool `json:"end_is_last_night"`
+
+	// What the last fetches left.
+	ETag           string    `json:"-"`
+	LastModified   string    `json:"-"`
+	LastAttemptAt  time.Time `json:"last_attempt_at"`
+	LastSuccessAt  time.Time `json:"last_success_at"`
+	LastError      string    `json:"last_error"`
+	EventsImported int       `json:"events_imported"`
+	Conflicts      int       `json:"conflicts"`
+	// NextPollAt is when the poller fetches it next; LeaseUntil, when
+	// after now, means a poller (maybe of another replica) has it.
+	NextPollAt time.Time `json:"next_poll_at"`
+	LeaseUntil time.Time `json:"-"`
+	CreatedAt  time.Time `json:"created_at"`
+}
+
+// Validate checks a feed's settings before it is stored. The URL must be
+// absolute http or https; whether plain http and private addresses may be
+// fetched is the fetcher's decision, made when it dials.
+func (f Feed) Validate() error {
+	fe := FieldErrors{}
+	if strings.TrimSpace(f.Name) == "" {
+		fe.Add("name", "required")
+	} else if len(f.Name) > 200 {
+		fe.Add("name", "too_long")
+	}
+	u, err := url.Parse(f.URL)
+	switch {
+	case f.URL == "":
+		fe.Add("url", "required")
+	case err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || len(f.URL) > 2000:
+		fe.Add("url", "invalid")
+	}
+	if f.PropertyID == 0 {
+		fe.Add("property_id", "required")
+	}
+	return fe.Err()
+}
+
+// FeedBlock is a night range a feed's event holds: a block of the
+// property, checked by the same rule as host blocks.
+type FeedBlock struct {
+	ID      int64      `json:"id"`
+	UID     string     `json:"uid"`
+	Start   civil.Date `json:"start"`
+	End     civil.Date `json:"end"`
+	Summary string     `json:"summary,omitempty"`
+}
+
+// Range returns the nights the block holds.
+func (b FeedBlock) Range() civil.Range { return civil.Range{Start: b.Start, End: b.End} }
+
+// FeedConflict is a feed's event that overlaps a booking holding dates
+// here: the booking is kept and the event is not applied, until the
+// booking stops holding its dates or the event moves.
+type FeedConflict struct {
+	FeedID    int64      `json:"feed_id"`
+	UID       string     `json:"uid"`
+	Start     civil.Date `json:"start"`
+	End       civil.Date `json:"end"`
+	Summary   string     `json:"summary,omitempty"`
+	BookingID int64      `json:"booking_id"`
+	// DetectedAt is when this conflict (these dates against this
+	// booking) was first seen.
+	DetectedAt time.Time `json:"detected_at"`
+	// New is set by ApplyFeedSync on conflicts the previous sync did not
+	// have; the host is told about those only.
+	New bool `json:"-"`
+}
+
+// FeedSync is what one successful fetch changes, applied atomically by
+// ApplyFeedSync.
+type FeedSync struct {
+	FeedID int64
+	// Lease must equal the feed's LeaseUntil: a poller whose lease lapsed
+	// (and which another has taken over) cannot write.
+	Lease time.Time
+	// At decides which bookings hold dates, and is the attempt's time.
+	At time.Time
+	// Remove are IDs of the feed's blocks that disappeared.
+	Remove []int64
+	// Move are blocks of the feed (by ID) with new dates, UID or summary.
+	Move []FeedBlock
+	// Add are new events (ID ignored).
+	Add []FeedBlock
+	// Events is the number of events the feed holds.
+	Events       int
+	ETag         string
+	LastModified string
+	NextPollAt   time.Time
+}
+
+// FeedSyncResult is what ApplyFeedSync stored.
+type FeedSyncResult struct {
+	// Blocks are the feed's blocks after the sync, by start.
+	Blocks []FeedBlock
+	// Conflicts are the events not applied because a booking holds
+	// their dates.
+	Conflicts []FeedConflict
+}
+
+// FeedAttempt records a fetch that changed no block: it failed, or the
+// feed was not modified.
+type FeedAttempt struct {
+	FeedID int64
+	Lease  time.Time
+	At     time.Time
+	// Err is the failure shown to the host; empty with NotModified.
+	Err         string
+	NotModified bool
+	NextPollAt  time.Time
+}
+
+// ExportToken is the secret in the URL of a property's exported calendar.
+type ExportToken struct {
+	OrgID      int64
+	PropertyID int64
+	Token      string
+	CreatedAt  time.Time
+	// ETag and ChangedAt describe the last body served: ChangedAt is when
+	// it was first served with that ETag, an honest Last-Modified.
+	ETag      string
+	ChangedAt time.Time
+}
+
+// FeedStore keeps the external calendar feeds of properties, the blocks
+// their events hold, the conflicts with bookings, and each property's
+// export token. Blocks of feeds are rows of the same kind as host blocks:
+// checkouts, transitions and Occupied see them; Property.Blocks, and so
+// UpdateProperty and RemoveBlock, do not.
+type FeedStore interface {
+	// CreateFeed stores f (NextPollAt, CreatedAt zero: now) and sets its
+	// ID. Errors: CodeInvalid (f.Validate), CodeNotFound (property not of
+	// f.OrgID).
+	CreateFeed(ctx context.Context, f *Feed, now time.Time) error
+	// UpdateFeed saves f's Name, URL, Active and EndIsLastNight. Errors:
+	// CodeInvalid, CodeNotFound.
+	UpdateFeed(ctx context.Context, f *Feed) error
+	// DeleteFeed removes a feed with its blocks and conflicts. Errors:
+	// CodeNotFound, also for another organisation's feed.
+	DeleteFeed(ctx context.Context, orgID, feedID int64) error
+	// Feed finds a feed of an organisation. Errors: CodeNotFound.
+	Feed(ctx context.Context, orgID, feedID int64) (*Feed, error)
+	// Feeds lists an organisation's feeds by property, then ID.
+	Feeds(ctx context.Context, orgID int64) ([]Feed, error)
+	// ClaimFeeds returns up to limit active feeds due at now (NextPollAt
+	// ≤ now) and not leased (LeaseUntil ≤ now), soonest due first, and in
+	// the same atomic step sets their LeaseUntil to leaseUntil, so that
+	// another poller (another replica) does not take them until then.
+	ClaimFeeds(ctx context.Context, now, leaseUntil time.Time, limit int) ([]Feed, error)
+	// ClaimFeed leases one feed now, whether due or not ("sync now").
+	// Errors: CodeNotFound; CodeConflict when another poller holds it.
+	ClaimFeed(ctx context.Context, orgID, feedID int64, now, leaseUntil time.Time) (*Feed, error)
+	// FeedBlocks lists a feed's blocks by start.
+	FeedBlocks(ctx context.Context, feedID int64) ([]FeedBlock, error)
+	// FeedConflicts lists a feed's current conflicts by start.
+	FeedConflicts(ctx context.Context, feedID int64) ([]FeedConflict, error)
+	// ApplyFeedSync applies s in one atomic step: removes, moves and adds
+	// the feed's blocks, except that an added or moved event overlapping a
+	// booking holding dates at s.At becomes a conflict (a moved one loses
+	// its block), replaces the feed's conflicts, records the success and
+	// releases the lease. Errors: CodeNotFound (feed); CodeConflict when
+	// the lease is not s.Lease or a block to move or remove is not the
+	// feed's; CodeInvalid (a range not ending after it starts).
+	ApplyFeedSync(ctx context.Context, s FeedSync) (*FeedSyncResult, error)
+	// RecordFeedAttempt records a fetch that changed no block and releases
+	// the lease. Errors: CodeNotFound; CodeConflict (lease not a.Lease).
+	RecordFeedAttempt(ctx context.Context, a FeedAttempt) error
+
+	// ExportToken finds a property's export token. Errors: CodeNotFound
+	// (property not of orgID, or no token yet).
+	ExportToken(ctx context.Context, orgID, propertyID int64) (*ExportToken, error)
+	// SetExportToken gives a property a new export token, replacing the
+	// old one, which stops working. Errors: CodeNotFound, CodeInvalid
+	// (empty token).
+	SetExportToken(ctx context.Context, orgID, propertyID int64, token string, now time.Time) (*ExportToken, error)
+	// ExportTokenByValue finds the token record of a token. Errors:
+	// CodeNotFound.
+	ExportTokenByValue(ctx context.Context, token string) (*ExportToken, error)
+	// NoteExport records that the property's calendar was served with
+	// etag; when the etag differs from the last one, ChangedAt becomes
+	// now. It returns the record. Errors: CodeNotFound.
+	NoteExport(ctx context.Context, propertyID int64, etag string, now time.Time) (*ExportToken, error)
+}
+
+// PrepareFeedSync checks a FeedSync for ApplyFeedSync. Errors:
+// CodeInvalid.
+func PrepareFeedSync(s FeedSync) error {
+	for _, list := range [][]FeedBlock{s.Move, s.Add} {
+		for _, b := range list {
+			if !b.Start.Before(b.End) {
+				return &Error{Code: CodeInvalid, Message: "An imported event must end after it starts.",
+					Fields: FieldErrors{"blocks": {"invalid_range"}}}
+			}
+		}
+	}
+	return nil
+}
+
+// NewConflicts marks as New the conflicts that previous does not hold
+// (same dates against the same booking) and keeps the DetectedAt of
+// those it does; stores call it so that every Store applies one rule.
+func NewConflicts(previous, current []FeedConflict) []FeedConflict {
+	type key struct {
+		start, end civil.Date
+		booking    int64
+	}
+	seen := make(map[key]time.Time, len(previous))
+	for _, c := range previous {
+		seen[key{c.Start, c.End, c.BookingID}] = c.DetectedAt
+	}
+	out := make([]FeedConflict, len(current))
+	for i, c := range current {
+		if at, ok := seen[key{c.Start, c.End, c.BookingID}]; ok {
+			c.DetectedAt, c.New = at, false
+		} else {
+			c.New = true
+		}
+		out[i] = c
+	}
+	return out
+}

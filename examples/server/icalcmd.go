@@ -1,0 +1,203 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/icalsync"
+)
+
+// icalPollCheck is how often the server looks for calendar feeds due; each
+// feed is fetched every icalsync.DefaultInterval (30 minutes, with jitter).
+const icalPollCheck = time.Minute
+
+// calendarSync is the server's calendar sync: feeds fetched over https from
+// public addresses only, conflicts told in the log like bookings.
+func (s *server) calendarSync() *icalsync.Syncer {
+	return icalsync.New(icalsync.Options{Store: s.back.store, Notifier: logNotifier(s.log), Logger: s.log})
+}
+
+// calendarHandler serves GET /ical/{token}.ics.
+func (s *server) calendarHandler() http.Handler {
+	return &icalsync.Handler{Store: s.back.store, Logger: s.log}
+}
+
+const icalUsage = `Usage: server ical COMMAND [flags] [-db FILE | -postgres URL]
+
+Calendar sync with Airbnb, Booking.com, Vrbo and other channels:
+
+  feeds -org SLUG                                 list the imported feeds, their status and conflicts
+  add-feed -org SLUG -property ID -url URL -name NAME [-end-is-last-night]
+                                                  import a channel's iCal feed into a property
+  remove-feed -org SLUG -feed ID                  stop importing a feed (its nights are freed)
+  sync-now -org SLUG -feed ID                     fetch a feed now
+  export-url -org SLUG -property ID [-public-url URL]
+                                                  show the URL to paste into a channel
+  rotate-token -org SLUG -property ID [-public-url URL]
+                                                  replace that URL (the old one stops working)
+`
+
+// runICal runs "server ical COMMAND ...".
+func runICal(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+		fmt.Fprint(stderr, icalUsage)
+		if len(args) == 0 {
+			return errUsage
+		}
+		return flag.ErrHelp
+	}
+	name := args[0]
+	fs := flag.NewFlagSet("ical "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), icalUsage) }
+	dbPath := fs.String("db", defaultDB, "SQLite database `file` of the server")
+	pgURL := fs.String("postgres", "", "PostgreSQL `URL` of the server, instead of -db")
+	org := fs.String("org", "", "organisation `slug` (required)")
+	property := fs.Int64("property", 0, "property `ID`")
+	feedID := fs.Int64("feed", 0, "feed `ID` (see ical feeds)")
+	feedURL := fs.String("url", "", "the channel's iCal export `URL`")
+	feedName := fs.String("name", "", "the feed's `name`, e.g. Airbnb")
+	endIsLastNight := fs.Bool("end-is-last-night", false, "the feed's end dates are the last night, not the check-out day")
+	publicURL := fs.String("public-url", "http://127.0.0.1:8080", "`URL` channels reach this server at")
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errUsage
+	}
+	need := map[string][]string{
+		"feeds":        nil,
+		"add-feed":     {"property", "url", "name"},
+		"remove-feed":  {"feed"},
+		"sync-now":     {"feed"},
+		"export-url":   {"property"},
+		"rotate-token": {"property"},
+	}
+	required, ok := need[name]
+	switch {
+	case !ok:
+		return usageError(fs, "unknown ical command %q", name)
+	case fs.NArg() > 0:
+		return usageError(fs, "unexpected argument %q", fs.Arg(0))
+	case *org == "":
+		return usageError(fs, "-org is required")
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	for _, r := range required {
+		if !set[r] {
+			return usageError(fs, "-%s is required", r)
+		}
+	}
+
+	if _, err := os.Stat(*dbPath); err != nil && *pgURL == "" {
+		return fmt.Errorf("no database at %s (start the server once, or pass -db): %w", *dbPath, err)
+	}
+	cfg, err := parseConfig([]string{"-db", *dbPath, "-postgres", *pgURL, "-fake-payments"}, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	back, err := openBackends(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer back.close()
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	syncer := icalsync.New(icalsync.Options{Store: back.store, Notifier: logNotifier(logger), Logger: logger})
+	o, err := back.store.OrganizationBySlug(ctx, *org)
+	if err != nil {
+		return fmt.Errorf("organisation %s: %w", *org, err)
+	}
+
+	switch name {
+	case "feeds":
+		list, err := syncer.Feeds(ctx, o.ID)
+		if err != nil {
+			return err
+		}
+		return printFeeds(ctx, stdout, back.store, list)
+	case "add-feed":
+		f := &booking.Feed{OrgID: o.ID, PropertyID: *property, Name: *feedName, URL: *feedURL, Active: true, EndIsLastNight: *endIsLastNight}
+		if err := syncer.AddFeed(ctx, f); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "feed %d added to property %d; the server fetches it within a minute, then every 30 minutes\n", f.ID, f.PropertyID)
+	case "remove-feed":
+		if err := syncer.RemoveFeed(ctx, o.ID, *feedID); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "feed %d removed; the nights it held are free\n", *feedID)
+	case "sync-now":
+		res, err := syncer.SyncFeed(ctx, o.ID, *feedID)
+		if err != nil {
+			return fmt.Errorf("sync feed %d: %w", *feedID, err)
+		}
+		if res.NotModified {
+			fmt.Fprintf(stdout, "feed %d: not modified since the last fetch\n", *feedID)
+			return nil
+		}
+		fmt.Fprintf(stdout, "feed %d: %d events, %d added, %d moved, %d removed, %d conflicts\n", *feedID, res.Events,
+			len(res.Plan.Add), len(res.Plan.Move), len(res.Plan.Remove), len(res.Conflicts))
+		for _, c := range res.Conflicts {
+			fmt.Fprintf(stdout, "  conflict: %s–%s overlaps booking %d (kept; the event is not applied)\n", c.Start, c.End, c.BookingID)
+		}
+	case "export-url", "rotate-token":
+		var tok *booking.ExportToken
+		if name == "export-url" {
+			tok, err = syncer.ExportToken(ctx, o.ID, *property)
+		} else {
+			tok, err = syncer.RotateExportToken(ctx, o.ID, *property)
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, strings.TrimRight(*publicURL, "/")+icalsync.ExportPath(tok.Token))
+	}
+	return nil
+}
+
+// printFeeds writes one line per feed, then its conflicts.
+func printFeeds(ctx context.Context, w io.Writer, store booking.Store, list []booking.Feed) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tPROPERTY\tNAME\tACTIVE\tEVENTS\tCONFLICTS\tLAST SUCCESS\tLAST ATTEMPT\tLAST ERROR\tURL")
+	when := func(t time.Time) string {
+		if t.IsZero() {
+			return "never"
+		}
+		return t.UTC().Format("2006-01-02 15:04Z")
+	}
+	for _, f := range list {
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%t\t%d\t%d\t%s\t%s\t%s\t%s\n", f.ID, f.PropertyID, cell(f.Name), f.Active, f.EventsImported,
+			f.Conflicts, when(f.LastSuccessAt), when(f.LastAttemptAt), cell(f.LastError), cell(f.URL))
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(tw, "(no feeds)")
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, f := range list {
+		if f.Conflicts == 0 {
+			continue
+		}
+		conflicts, err := store.FeedConflicts(ctx, f.ID)
+		if err != nil {
+			return err
+		}
+		for _, c := range conflicts {
+			fmt.Fprintf(w, "feed %d conflict: %s–%s (%s) overlaps booking %d, since %s\n", f.ID, c.Start, c.End,
+				cell(c.Summary), c.BookingID, when(c.DetectedAt))
+		}
+	}
+	return nil
+}

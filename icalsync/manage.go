@@ -1,0 +1,69 @@
+package icalsync
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+
+	"github.com/staykit/staykit/booking"
+)
+
+// AddFeed stores a new feed of a property, due at once. Errors:
+// CodeInvalid, CodeNotFound (property not of f.OrgID).
+func (s *Syncer) AddFeed(ctx context.Context, f *booking.Feed) error {
+	if err := s.store.CreateFeed(ctx, f, s.clock.Now()); err != nil {
+		return fmt.Errorf("add feed: %w", err)
+	}
+	return nil
+}
+
+// RemoveFeed deletes a feed; the nights its events held are free again.
+// Errors: CodeNotFound.
+func (s *Syncer) RemoveFeed(ctx context.Context, orgID, feedID int64) error {
+	if err := s.store.DeleteFeed(ctx, orgID, feedID); err != nil {
+		return fmt.Errorf("remove feed %d: %w", feedID, err)
+	}
+	return nil
+}
+
+// Feeds lists an organisation's feeds.
+func (s *Syncer) Feeds(ctx context.Context, orgID int64) ([]booking.Feed, error) {
+	list, err := s.store.Feeds(ctx, orgID)
+	if err != nil {
+		return nil, fmt.Errorf("feeds: %w", err)
+	}
+	return list, nil
+}
+
+// ExportToken returns a property's export token, creating one the first
+// time. Errors: CodeNotFound.
+func (s *Syncer) ExportToken(ctx context.Context, orgID, propertyID int64) (*booking.ExportToken, error) {
+	t, err := s.store.ExportToken(ctx, orgID, propertyID)
+	if booking.ErrorCode(err) == booking.CodeNotFound {
+		if _, perr := s.store.Property(ctx, orgID, propertyID); perr != nil {
+			return nil, fmt.Errorf("export token: %w", perr)
+		}
+		return s.RotateExportToken(ctx, orgID, propertyID)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("export token: %w", err)
+	}
+	return t, nil
+}
+
+// RotateExportToken gives a property a new export token: the old URL
+// stops working at once. Errors: CodeNotFound.
+func (s *Syncer) RotateExportToken(ctx context.Context, orgID, propertyID int64) (*booking.ExportToken, error) {
+	t, err := s.store.SetExportToken(ctx, orgID, propertyID, NewToken(), s.clock.Now())
+	if err != nil {
+		return nil, fmt.Errorf("rotate export token: %w", err)
+	}
+	return t, nil
+}
+
+// NewToken returns a random export token: 160 bits, URL-safe.
+func NewToken() string { return rand.Text() }
+
+// ExportPath is the path of a token's calendar under the Handler's
+// mount point "/ical/".
+func ExportPath(token string) string { return "/ical/" + token + ".ics" }

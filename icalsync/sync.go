@@ -1,0 +1,276 @@
+// Package icalsync is calendar sync's use cases: importing external iCal
+// feeds into a property's blocks (Syncer.SyncFeed, a durable poller
+// Syncer.Run), managing feeds and the export token, and serving each
+// property's calendar (Handler). The pure part, reading and writing
+// iCalendar and deciding what a fetch changes, is package ical.
+//
+// Imported events become blocks of their feed, checked at checkout by the
+// same database rule as host blocks, so a booking here and an event
+// imported from a channel never both hold a night. Between two polls a
+// channel may sell nights that are free here: the checkout's re-check
+// stops a guest here only once the event is imported. An event that
+// overlaps a booking held here is not applied: it is recorded as a
+// conflict of its feed and the host is told (booking.NotifyCalendarConflict).
+package icalsync
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"time"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/ical"
+)
+
+// Defaults of Options.
+const (
+	DefaultInterval = 30 * time.Minute
+	DefaultLease    = 2 * time.Minute
+)
+
+// Options configure a Syncer. Store is required.
+type Options struct {
+	Store booking.Store
+	// Clock defaults to the wall clock.
+	Clock booking.Clock
+	// Notifier is told about new conflicts; nil: nobody.
+	Notifier booking.Notifier
+	// Logger defaults to slog.Default().
+	Logger *slog.Logger
+	// Fetcher fetches feeds; nil: a zero Fetcher (https, public
+	// addresses only).
+	Fetcher *Fetcher
+	// Interval between two polls of a feed (default 30 minutes), each
+	// delayed by a random Jitter (default a tenth of Interval) so that
+	// feeds added together do not stay in step.
+	Interval time.Duration
+	Jitter   time.Duration
+	// Lease is how long a poller holds a feed it fetches (default 2
+	// minutes, more than a fetch's timeout).
+	Lease time.Duration
+	// Batch is how many due feeds a poll claims at most (default 20).
+	Batch int
+}
+
+// Syncer imports feeds. It is safe for concurrent use, and several
+// replicas may each run one on a shared store: feeds are leased.
+type Syncer struct {
+	store    booking.Store
+	clock    booking.Clock
+	notifier booking.Notifier
+	logger   *slog.Logger
+	fetcher  *Fetcher
+	interval time.Duration
+	jitter   time.Duration
+	lease    time.Duration
+	batch    int
+}
+
+// New returns a Syncer. It panics without a Store, a programming error.
+func New(o Options) *Syncer {
+	if o.Store == nil {
+		panic("icalsync: New needs a Store")
+	}
+	s := &Syncer{store: o.Store, clock: o.Clock, notifier: o.Notifier, logger: o.Logger, fetcher: o.Fetcher,
+		interval: o.Interval, jitter: o.Jitter, lease: o.Lease, batch: o.Batch}
+	if s.clock == nil {
+		s.clock = booking.SystemClock{}
+	}
+	if s.notifier == nil {
+		s.notifier = booking.NotifierFunc(func(context.Context, booking.Notification) error { return nil })
+	}
+	if s.logger == nil {
+		s.logger = slog.Default()
+	}
+	if s.fetcher == nil {
+		s.fetcher = &Fetcher{}
+	}
+	if s.interval <= 0 {
+		s.interval = DefaultInterval
+	}
+	if s.jitter <= 0 {
+		s.jitter = s.interval / 10
+	}
+	if s.lease <= 0 {
+		s.lease = DefaultLease
+	}
+	if s.batch <= 0 {
+		s.batch = 20
+	}
+	return s
+}
+
+// Result is what one sync of a feed did.
+type Result struct {
+	FeedID int64
+	// NotModified: the source answered 304; nothing changed.
+	NotModified bool
+	// Events is the number of events the feed holds.
+	Events int
+	Plan   ical.Plan
+	// Blocks and Conflicts are the feed's after the sync.
+	Blocks    []booking.FeedBlock
+	Conflicts []booking.FeedConflict
+}
+
+// SyncFeed syncs one feed of an organisation now, whether due or not
+// ("sync now"). Errors: CodeNotFound; CodeConflict when a poller is
+// syncing it at this moment; a fetch or parse failure (recorded on the
+// feed as its last error; nothing else changes).
+func (s *Syncer) SyncFeed(ctx context.Context, orgID, feedID int64) (*Result, error) {
+	now := s.clock.Now()
+	f, err := s.store.ClaimFeed(ctx, orgID, feedID, now, s.leaseUntil(now))
+	if err != nil {
+		return nil, fmt.Errorf("claim feed %d: %w", feedID, err)
+	}
+	return s.sync(ctx, f)
+}
+
+// Poll syncs the feeds due now, a batch at a time, until none is due or
+// ctx is done. It returns how many it synced; failures of single feeds
+// are recorded on them and logged, not returned.
+func (s *Syncer) Poll(ctx context.Context) (int, error) {
+	done := 0
+	for ctx.Err() == nil {
+		now := s.clock.Now()
+		feeds, err := s.store.ClaimFeeds(ctx, now, s.leaseUntil(now), s.batch)
+		if err != nil {
+			return done, fmt.Errorf("claim due feeds: %w", err)
+		}
+		if len(feeds) == 0 {
+			return done, nil
+		}
+		for i := range feeds {
+			if _, err := s.sync(ctx, &feeds[i]); err != nil {
+				s.logger.WarnContext(ctx, "calendar feed sync failed; retried at its next poll",
+					"feed_id", feeds[i].ID, "property_id", feeds[i].PropertyID, "err", err)
+			}
+			done++
+		}
+	}
+	return done, nil
+}
+
+// Run polls every check (say, a minute) until ctx is done; it then
+// returns nil. Each feed is fetched when due (Interval plus jitter after
+// its last fetch), and SyncFeed syncs one at once. A poll that fails is
+// logged and the next one runs on time. A host runs it beside its HTTP
+// server, in its own goroutine:
+//
+//	go syncer.Run(ctx, time.Minute)
+//
+// It panics when check is not positive, a programming error.
+func (s *Syncer) Run(ctx context.Context, check time.Duration) error {
+	if check <= 0 {
+		panic("icalsync: Run needs a positive interval")
+	}
+	t := time.NewTicker(check)
+	defer t.Stop()
+	for {
+		n, err := s.Poll(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			s.logger.ErrorContext(ctx, "poll calendar feeds", "err", err)
+		case n > 0:
+			s.logger.InfoContext(ctx, "polled calendar feeds", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+	}
+}
+
+// leaseUntil is the end of a lease taken at now, to the millisecond (the
+// stores' precision; the lease is compared when the sync is applied).
+func (s *Syncer) leaseUntil(now time.Time) time.Time {
+	return now.Add(s.lease).Truncate(time.Millisecond)
+}
+
+// nextPoll is when a feed fetched at now is due again.
+func (s *Syncer) nextPoll(now time.Time) time.Time {
+	return now.Add(s.interval + rand.N(s.jitter))
+}
+
+// sync fetches, parses and applies one leased feed.
+func (s *Syncer) sync(ctx context.Context, f *booking.Feed) (*Result, error) {
+	res := &Result{FeedID: f.ID}
+	fail := func(err error) (*Result, error) {
+		now := s.clock.Now()
+		if rerr := s.store.RecordFeedAttempt(context.WithoutCancel(ctx), booking.FeedAttempt{FeedID: f.ID, Lease: f.LeaseUntil,
+			At: now, Err: errorText(err), NextPollAt: s.nextPoll(now)}); rerr != nil {
+			return nil, errors.Join(err, fmt.Errorf("record the failure: %w", rerr))
+		}
+		return nil, err
+	}
+	org, err := s.store.OrganizationByID(ctx, f.OrgID)
+	if err != nil {
+		return fail(fmt.Errorf("find organisation %d: %w", f.OrgID, err))
+	}
+	resp, err := s.fetcher.Fetch(ctx, f.URL, f.ETag, f.LastModified)
+	if err != nil {
+		return fail(err)
+	}
+	now := s.clock.Now()
+	if resp.NotModified {
+		res.NotModified, res.Events = true, f.EventsImported
+		if err := s.store.RecordFeedAttempt(ctx, booking.FeedAttempt{FeedID: f.ID, Lease: f.LeaseUntil, At: now,
+			NotModified: true, NextPollAt: s.nextPoll(now)}); err != nil {
+			return nil, fmt.Errorf("record feed %d not modified: %w", f.ID, err)
+		}
+		return res, nil
+	}
+	events, err := ical.Parse(resp.Body, ical.ParseOptions{Location: org.Location(), EndIsLastNight: f.EndIsLastNight})
+	if err != nil {
+		return fail(err)
+	}
+	existing, err := s.store.FeedBlocks(ctx, f.ID)
+	if err != nil {
+		return fail(fmt.Errorf("feed %d blocks: %w", f.ID, err))
+	}
+	res.Plan, res.Events = ical.Diff(existing, events), len(events)
+	applied, err := s.store.ApplyFeedSync(ctx, booking.FeedSync{FeedID: f.ID, Lease: f.LeaseUntil, At: now,
+		Remove: res.Plan.Remove, Move: res.Plan.Move, Add: res.Plan.Add, Events: len(events),
+		ETag: resp.ETag, LastModified: resp.LastModified, NextPollAt: s.nextPoll(now)})
+	if err != nil {
+		if booking.ErrorCode(err) == booking.CodeConflict {
+			return nil, fmt.Errorf("apply feed %d: %w", f.ID, err)
+		}
+		return fail(fmt.Errorf("apply feed %d: %w", f.ID, err))
+	}
+	res.Blocks, res.Conflicts = applied.Blocks, applied.Conflicts
+	for i := range applied.Conflicts {
+		if c := &applied.Conflicts[i]; c.New {
+			s.notifyConflict(ctx, org, f, c)
+		}
+	}
+	return res, nil
+}
+
+// notifyConflict tells the host about a new conflict; failures are logged.
+func (s *Syncer) notifyConflict(ctx context.Context, org *booking.Organization, f *booking.Feed, c *booking.FeedConflict) {
+	s.logger.WarnContext(ctx, "calendar event overlaps a booking; booking kept, event not applied",
+		"feed_id", f.ID, "property_id", f.PropertyID, "booking_id", c.BookingID, "start", c.Start, "end", c.End)
+	b, err := s.store.BookingByID(ctx, c.BookingID)
+	if err != nil {
+		s.logger.ErrorContext(ctx, "notify calendar conflict: find booking", "booking_id", c.BookingID, "err", err)
+		return
+	}
+	n := booking.Notification{Kind: booking.NotifyCalendarConflict, Organization: *org, Booking: *b, Conflict: c}
+	if err := s.notifier.Notify(ctx, n); err != nil {
+		s.logger.ErrorContext(ctx, "notify host", "kind", n.Kind, "booking_id", b.ID, "err", err)
+	}
+}
+
+// errorText is the failure shown to the host, bounded.
+func errorText(err error) string {
+	msg := err.Error()
+	if len(msg) > 500 {
+		msg = msg[:500] + "…"
+	}
+	return msg
+}

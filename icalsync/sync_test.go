@@ -1,0 +1,304 @@
+package icalsync_test
+
+import (
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/icalsync"
+)
+
+// TestAirbnbImportBlocksAndRemovalFrees: an Airbnb reservation and an
+// "Airbnb (Not available)" block stop checkouts here and show unavailable;
+// when Airbnb drops the reservation (how it cancels), the nights are free.
+func TestAirbnbImportBlocksAndRemovalFrees(t *testing.T) {
+	e := newEnv(t)
+	e.feeds.set("airbnb", calendar("-//Airbnb Inc//Hosting Calendar 0.8.8//EN",
+		event("1418fb94e984-aaaa@airbnb.com", "20260610", "20260614", "Reserved"),
+		event("7f3a5c1e2b9d-bbbb@airbnb.com", "20260620", "20260622", "Airbnb (Not available)")))
+	f := e.addFeed(t, "Airbnb", "airbnb")
+	res := e.syncNow(t, f)
+	if res.Events != 2 || len(res.Blocks) != 2 || len(res.Conflicts) != 0 {
+		t.Fatalf("sync = %+v, want 2 events, 2 blocks, no conflict", res)
+	}
+	_, err := e.checkout("2026-06-12", "2026-06-15")
+	wantCode(t, err, booking.CodeUnavailable)
+	_, err = e.checkout("2026-06-21", "2026-06-23")
+	wantCode(t, err, booking.CodeUnavailable)
+	got := e.unavailableNights(t, "2026-06-01", "2026-06-30")
+	want := append(nights("2026-06-10", "2026-06-14"), nights("2026-06-20", "2026-06-22")...)
+	if !slices.Equal(got, want) {
+		t.Errorf("unavailable nights %v, want %v", got, want)
+	}
+	if _, err := e.checkout("2026-06-14", "2026-06-16"); err != nil {
+		t.Errorf("checkout on the check-out day of the import: %v", err)
+	}
+
+	e.feeds.set("airbnb", calendar("-//Airbnb Inc//Hosting Calendar 0.8.8//EN",
+		event("7f3a5c1e2b9d-bbbb@airbnb.com", "20260620", "20260622", "Airbnb (Not available)")))
+	res = e.syncNow(t, f)
+	if len(res.Plan.Remove) != 1 || len(res.Blocks) != 1 {
+		t.Fatalf("second sync = %+v, want one block removed, one left", res)
+	}
+	if _, err := e.checkout("2026-06-10", "2026-06-13"); err != nil {
+		t.Errorf("checkout of nights Airbnb released: %v", err)
+	}
+	fd, err := e.store.Feed(t.Context(), e.org.ID, f.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fd.EventsImported != 1 || fd.LastError != "" || !fd.LastSuccessAt.Equal(start) || fd.NextPollAt.Before(start.Add(30*time.Minute)) {
+		t.Errorf("feed status %+v, want 1 event, no error, success now, next poll in 30 minutes or more", fd)
+	}
+	if ua := e.feeds.lastRequest().Header.Get("User-Agent"); !strings.Contains(ua, "staykit") {
+		t.Errorf("User-Agent %q does not name staykit", ua)
+	}
+}
+
+// TestBookingComChangedEventMoves: a Booking.com event whose dates change
+// keeps its block, which moves; the old nights are free.
+func TestBookingComChangedEventMoves(t *testing.T) {
+	e := newEnv(t)
+	e.feeds.set("bcom", calendar("-//admin.booking.com//EN", event("2c9e3d1f0a5b4c6d@booking.com", "20260610", "20260614", "CLOSED - Not available")))
+	f := e.addFeed(t, "Booking.com", "bcom")
+	first := e.syncNow(t, f)
+	e.feeds.set("bcom", calendar("-//admin.booking.com//EN", event("2c9e3d1f0a5b4c6d@booking.com", "20260616", "20260619", "CLOSED - Not available")))
+	second := e.syncNow(t, f)
+	if len(second.Plan.Move) != 1 || len(second.Blocks) != 1 || second.Blocks[0].ID != first.Blocks[0].ID ||
+		second.Blocks[0].Start != day("2026-06-16") || second.Blocks[0].End != day("2026-06-19") {
+		t.Fatalf("after the change: %+v, want block %d moved to 16–19 June", second, first.Blocks[0].ID)
+	}
+	if got, want := e.unavailableNights(t, "2026-06-01", "2026-06-30"), nights("2026-06-16", "2026-06-19"); !slices.Equal(got, want) {
+		t.Errorf("unavailable nights %v, want %v", got, want)
+	}
+}
+
+// TestVrboRotatingUIDsAndSilentRemoval: Vrbo gives events new UIDs at each
+// export: the same dates keep their block; an event that silently
+// disappears frees its nights.
+func TestVrboRotatingUIDsAndSilentRemoval(t *testing.T) {
+	e := newEnv(t)
+	e.feeds.set("vrbo", calendar("-//HomeAway.com, Inc.//NONSGML Calendar//EN",
+		event("a1b2-1@vrbo.com", "20260610", "20260612", "Reserved"), event("a1b2-2@vrbo.com", "20260615", "20260618", "Reserved")))
+	f := e.addFeed(t, "Vrbo", "vrbo")
+	first := e.syncNow(t, f)
+	e.feeds.set("vrbo", calendar("-//HomeAway.com, Inc.//NONSGML Calendar//EN",
+		event("c3d4-7@vrbo.com", "20260610", "20260612", "Reserved"), event("c3d4-8@vrbo.com", "20260615", "20260618", "Reserved")))
+	second := e.syncNow(t, f)
+	if len(second.Plan.Add) != 0 || len(second.Plan.Remove) != 0 || len(second.Blocks) != 2 ||
+		second.Blocks[0].ID != first.Blocks[0].ID || second.Blocks[1].ID != first.Blocks[1].ID || second.Blocks[0].UID != "c3d4-7@vrbo.com" {
+		t.Fatalf("after UIDs rotated: plan %+v blocks %+v, want the same blocks with the new UIDs", second.Plan, second.Blocks)
+	}
+	e.feeds.set("vrbo", calendar("-//HomeAway.com, Inc.//NONSGML Calendar//EN", event("e5f6-9@vrbo.com", "20260615", "20260618", "Reserved")))
+	third := e.syncNow(t, f)
+	if len(third.Blocks) != 1 || third.Blocks[0].ID != first.Blocks[1].ID {
+		t.Fatalf("after a silent removal: %+v", third.Blocks)
+	}
+	if _, err := e.checkout("2026-06-10", "2026-06-12"); err != nil {
+		t.Errorf("checkout of the nights Vrbo dropped: %v", err)
+	}
+}
+
+// TestConflictReportedNotApplied: an imported event overlapping a booking
+// confirmed here is not applied; the booking stays, the feed shows the
+// conflict and the host is told once.
+func TestConflictReportedNotApplied(t *testing.T) {
+	e := newEnv(t)
+	b := e.confirmed(t, "2026-06-08", "2026-06-11")
+	e.feeds.set("airbnb", calendar("-//Airbnb Inc//Hosting Calendar 0.8.8//EN",
+		event("x@airbnb.com", "20260609", "20260612", "Reserved"), event("y@airbnb.com", "20260620", "20260622", "Reserved")))
+	f := e.addFeed(t, "Airbnb", "airbnb")
+	res := e.syncNow(t, f)
+	if len(res.Conflicts) != 1 || res.Conflicts[0].BookingID != b.ID || res.Conflicts[0].UID != "x@airbnb.com" || len(res.Blocks) != 1 {
+		t.Fatalf("sync = %+v, want the overlapping event as a conflict with booking %d and the other applied", res, b.ID)
+	}
+	got, err := e.store.BookingByID(t.Context(), b.ID)
+	if err != nil || got.Status != booking.StatusConfirmed {
+		t.Fatalf("booking after the conflict: %+v, %v; want it confirmed", got, err)
+	}
+	if k := e.notified.kinds(); !slices.Equal(k, []string{booking.NotifyCalendarConflict}) {
+		t.Errorf("notifications %v, want one calendar conflict", k)
+	}
+	n := e.notified.sent[0]
+	if n.Booking.ID != b.ID || n.Conflict == nil || n.Conflict.Start != day("2026-06-09") || n.Organization.ID != e.org.ID {
+		t.Errorf("notification %+v, want the booking and the conflicting event", n)
+	}
+	list, err := e.store.FeedConflicts(t.Context(), f.ID)
+	if err != nil || len(list) != 1 {
+		t.Fatalf("feed conflicts %+v, %v", list, err)
+	}
+	// The night 11 June (after the booking) stays free: the event was not
+	// applied at all.
+	if _, err := e.checkout("2026-06-11", "2026-06-13"); err != nil {
+		t.Errorf("checkout of a night only the conflicting event claimed: %v", err)
+	}
+	e.feeds.set("airbnb", calendar("-//Airbnb Inc//Hosting Calendar 0.8.8//EN",
+		event("x@airbnb.com", "20260609", "20260612", "Reserved"), event("y@airbnb.com", "20260620", "20260622", "Reserved"),
+		event("z@airbnb.com", "20260701", "20260703", "Reserved")))
+	e.syncNow(t, f)
+	if k := e.notified.kinds(); len(k) != 1 {
+		t.Errorf("notifications after the same conflict again: %v, want still one", k)
+	}
+}
+
+// TestNotModifiedAndPolling: the poller fetches a feed when due,
+// conditionally; a 304 changes nothing but counts as a success.
+func TestNotModifiedAndPolling(t *testing.T) {
+	e := newEnv(t)
+	e.feeds.set("airbnb", calendar("-//Airbnb//EN", event("a@airbnb.com", "20260610", "20260614", "Reserved")))
+	f := e.addFeed(t, "Airbnb", "airbnb")
+	n, err := e.sync.Poll(t.Context())
+	if err != nil || n != 1 {
+		t.Fatalf("first poll: %d, %v; want the new feed synced", n, err)
+	}
+	if n, _ := e.sync.Poll(t.Context()); n != 0 {
+		t.Fatalf("a second poll at once synced %d feeds, want 0 (not due)", n)
+	}
+	e.clock.Advance(29 * time.Minute)
+	if n, _ := e.sync.Poll(t.Context()); n != 0 {
+		t.Fatalf("a poll after 29 minutes synced %d feeds, want 0", n)
+	}
+	e.clock.Advance(5 * time.Minute)
+	if n, _ := e.sync.Poll(t.Context()); n != 1 {
+		t.Fatalf("a poll after 34 minutes synced %d feeds, want 1", n)
+	}
+	if e.feeds.lastRequest().Header.Get("If-None-Match") == "" {
+		t.Error("the second fetch was not conditional")
+	}
+	fd, _ := e.store.Feed(t.Context(), e.org.ID, f.ID)
+	if !fd.LastSuccessAt.Equal(e.clock.Now()) || fd.EventsImported != 1 {
+		t.Errorf("after a 304: %+v, want a success now and the event still counted", fd)
+	}
+	if blocks, _ := e.store.FeedBlocks(t.Context(), f.ID); len(blocks) != 1 {
+		t.Errorf("blocks after a 304: %+v", blocks)
+	}
+}
+
+// TestHostileFeeds: a feed that is huge, malformed, slow, not a calendar,
+// or redirects to a private address changes nothing; the failure is
+// recorded on the feed.
+func TestHostileFeeds(t *testing.T) {
+	good := calendar("-//Airbnb//EN", event("a@airbnb.com", "20260610", "20260614", "Reserved"))
+	tests := []struct {
+		name    string
+		handler http.HandlerFunc
+		errText string
+	}{
+		{"Huge", func(w http.ResponseWriter, _ *http.Request) {
+			chunk := []byte(strings.Repeat("BEGIN:VEVENT\r\nUID:x\r\nDTSTART;VALUE=DATE:20260701\r\nEND:VEVENT\r\n", 100))
+			_, _ = w.Write([]byte("BEGIN:VCALENDAR\r\n"))
+			for range 200 {
+				if _, err := w.Write(chunk); err != nil {
+					return
+				}
+			}
+		}, "larger than"},
+		{"Malformed", func(w http.ResponseWriter, _ *http.Request) {
+			_, _ = w.Write([]byte("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nthis is not a content line\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"))
+		}, "parse"},
+		{"NotACalendar", func(w http.ResponseWriter, _ *http.Request) {
+			_, _ = w.Write([]byte("<html><body>Maintenance</body></html>"))
+		}, "not an iCalendar"},
+		{"ServerError", func(w http.ResponseWriter, _ *http.Request) {
+			http.Error(w, "boom", http.StatusInternalServerError)
+		}, "status 500"},
+		{"Slow", func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+		}, "deadline"},
+		{"RedirectToPrivateAddress", func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "http://10.1.2.3/latest/meta-data/", http.StatusFound)
+		}, "address not allowed"},
+		{"RedirectToLinkLocal", func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "http://169.254.169.254/latest/meta-data/", http.StatusFound)
+		}, "address not allowed"},
+		{"RedirectToFTP", func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "ftp://example.com/cal.ics", http.StatusFound)
+		}, "only https"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.sync = icalsync.New(icalsync.Options{Store: e.store, Clock: e.clock, Notifier: e.notified,
+				Fetcher: &icalsync.Fetcher{AllowLoopback: true, Timeout: 300 * time.Millisecond, MaxBytes: 64 << 10}})
+			e.feeds.set("feed", good)
+			f := e.addFeed(t, "Channel", "feed")
+			before := e.syncNow(t, f).Blocks
+			e.feeds.handle("feed", tt.handler)
+			e.clock.Advance(time.Hour)
+			_, err := e.sync.SyncFeed(t.Context(), e.org.ID, f.ID)
+			if err == nil || !strings.Contains(err.Error(), tt.errText) {
+				t.Fatalf("sync of a hostile feed: %v, want an error about %q", err, tt.errText)
+			}
+			after, _ := e.store.FeedBlocks(t.Context(), f.ID)
+			if !slices.Equal(after, before) {
+				t.Errorf("blocks changed: %+v, want %+v", after, before)
+			}
+			fd, _ := e.store.Feed(t.Context(), e.org.ID, f.ID)
+			if !strings.Contains(fd.LastError, tt.errText) || !fd.LastAttemptAt.Equal(e.clock.Now()) || !fd.LastSuccessAt.Equal(start) ||
+				!fd.LeaseUntil.IsZero() {
+				t.Errorf("feed after the failure %+v, want the error, this attempt, the earlier success, no lease", fd)
+			}
+		})
+	}
+}
+
+// TestFetcherRefusesInternalAddresses: without AllowLoopback a feed on
+// loopback is refused at dial time, whatever its name, and plain http is
+// refused before any request.
+func TestFetcherRefusesInternalAddresses(t *testing.T) {
+	e := newEnv(t)
+	e.feeds.set("feed", calendar("-//x//EN"))
+	strict := &icalsync.Fetcher{Timeout: time.Second}
+	_, err := strict.Fetch(t.Context(), e.feeds.url("feed"), "", "")
+	if err == nil || !strings.Contains(err.Error(), "only https") {
+		t.Errorf("plain http: %v, want refused", err)
+	}
+	tlsURL := strings.Replace(e.feeds.url("feed"), "http://", "https://", 1)
+	for _, u := range []string{tlsURL, strings.Replace(tlsURL, "127.0.0.1", "localhost", 1)} {
+		_, err = strict.Fetch(t.Context(), u, "", "")
+		if !errors.Is(err, icalsync.ErrForbiddenAddress) {
+			t.Errorf("%s: %v, want ErrForbiddenAddress", u, err)
+		}
+	}
+	loopbackOnly := &icalsync.Fetcher{Timeout: time.Second, AllowLoopback: true}
+	_, err = loopbackOnly.Fetch(t.Context(), "http://10.0.0.1/feed.ics", "", "")
+	if !errors.Is(err, icalsync.ErrForbiddenAddress) {
+		t.Errorf("private address with only loopback allowed: %v, want ErrForbiddenAddress", err)
+	}
+}
+
+// TestEndIsLastNight: a feed whose DTEND is the last night blocks that
+// night too.
+func TestEndIsLastNight(t *testing.T) {
+	e := newEnv(t)
+	e.feeds.set("other", calendar("-//Other//EN", event("o1", "20260610", "20260612", "Booked")))
+	f := &booking.Feed{OrgID: e.org.ID, PropertyID: e.prop.ID, Name: "Other", URL: e.feeds.url("other"), Active: true, EndIsLastNight: true}
+	if err := e.sync.AddFeed(t.Context(), f); err != nil {
+		t.Fatal(err)
+	}
+	e.syncNow(t, f)
+	if got, want := e.unavailableNights(t, "2026-06-01", "2026-06-30"), nights("2026-06-10", "2026-06-13"); !slices.Equal(got, want) {
+		t.Errorf("unavailable nights %v, want %v", got, want)
+	}
+}
+
+// TestRemoveFeedFreesNights: removing a feed removes its blocks.
+func TestRemoveFeedFreesNights(t *testing.T) {
+	e := newEnv(t)
+	e.feeds.set("airbnb", calendar("-//Airbnb//EN", event("a@airbnb.com", "20260610", "20260614", "Reserved")))
+	f := e.addFeed(t, "Airbnb", "airbnb")
+	e.syncNow(t, f)
+	if err := e.sync.RemoveFeed(t.Context(), e.org.ID, f.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.unavailableNights(t, "2026-06-01", "2026-06-30"); len(got) != 0 {
+		t.Errorf("unavailable nights after the feed was removed: %v", got)
+	}
+}

@@ -1,0 +1,348 @@
+package storetest
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
+)
+
+// newFeed stores an active feed of w's property, due at t0.
+func newFeed(t *testing.T, s booking.Store, w world, name string) *booking.Feed {
+	t.Helper()
+	f := &booking.Feed{OrgID: w.org.ID, PropertyID: w.prop.ID, Name: name, URL: "https://example.com/" + name + ".ics", Active: true}
+	must(t, s.CreateFeed(t.Context(), f, t0))
+	if f.ID == 0 {
+		t.Fatal("CreateFeed left ID 0")
+	}
+	return f
+}
+
+// claim leases f at now for a minute, or fails the test.
+func claim(t *testing.T, s booking.Store, f *booking.Feed, now time.Time) time.Time {
+	t.Helper()
+	got, err := s.ClaimFeed(t.Context(), f.OrgID, f.ID, now, now.Add(time.Minute))
+	must(t, err)
+	return got.LeaseUntil
+}
+
+// feedBlock is an imported event of the nights [in, out).
+func feedBlock(uid, in, out string) booking.FeedBlock {
+	return booking.FeedBlock{UID: uid, Start: day(in), End: day(out), Summary: "Reserved"}
+}
+
+// applyAdd claims f and applies adds at t0.
+func applyAdd(t *testing.T, s booking.Store, f *booking.Feed, add ...booking.FeedBlock) *booking.FeedSyncResult {
+	t.Helper()
+	lease := claim(t, s, f, t0)
+	res, err := s.ApplyFeedSync(t.Context(), booking.FeedSync{FeedID: f.ID, Lease: lease, At: t0, Add: add,
+		Events: len(add), NextPollAt: t0.Add(30 * time.Minute)})
+	must(t, err)
+	return res
+}
+
+// occupied is Occupied over 2026 at t0.
+func occupied(t *testing.T, s booking.Store, p *booking.Property) []civil.Range {
+	t.Helper()
+	got, err := s.Occupied(t.Context(), p.ID, day("2026-01-01"), day("2027-01-01"), t0)
+	must(t, err)
+	return got
+}
+
+var feedScenarios = []scenario{
+	{"Feed/CreateListUpdateDelete", func(t *testing.T, s booking.Store) {
+		w := newWorld(t, s)
+		f := newFeed(t, s, w, "airbnb")
+		got, err := s.Feed(t.Context(), w.org.ID, f.ID)
+		must(t, err)
+		if got.Name != "airbnb" || !got.Active || !got.NextPollAt.Equal(t0) || !got.CreatedAt.Equal(t0) || !got.LeaseUntil.IsZero() {
+			t.Fatalf("stored feed %+v, want it as created, due at t0, not leased", got)
+		}
+		f.Name, f.Active, f.EndIsLastNight = "Airbnb", false, true
+		must(t, s.UpdateFeed(t.Context(), f))
+		list, err := s.Feeds(t.Context(), w.org.ID)
+		must(t, err)
+		if len(list) != 1 || list[0].Name != "Airbnb" || list[0].Active || !list[0].EndIsLastNight {
+			t.Fatalf("feeds %+v, want the updated one", list)
+		}
+		other := newOrg(t, s, "other")
+		_, err = s.Feed(t.Context(), other.ID, f.ID)
+		wantCode(t, err, booking.CodeNotFound)
+		wantCode(t, s.DeleteFeed(t.Context(), other.ID, f.ID), booking.CodeNotFound)
+		must(t, s.DeleteFeed(t.Context(), w.org.ID, f.ID))
+		_, err = s.Feed(t.Context(), w.org.ID, f.ID)
+		wantCode(t, err, booking.CodeNotFound)
+	}},
+	{"Feed/ErrInvalidOrOtherOrganisation", func(t *testing.T, s booking.Store) {
+		w := newWorld(t, s)
+		bad := &booking.Feed{OrgID: w.org.ID, PropertyID: w.prop.ID, Name: "x", URL: "ftp://example.com/x.ics"}
+		wantCode(t, s.CreateFeed(t.Context(), bad, t0), booking.CodeInvalid)
+		other := newOrg(t, s, "other")
+		f := &booking.Feed{OrgID: other.ID, PropertyID: w.prop.ID, Name: "x", URL: "https://example.com/x.ics"}
+		wantCode(t, s.CreateFeed(t.Context(), f, t0), booking.CodeNotFound)
+	}},
+	{"Feed/ImportedBlocksStopBookingsAndShowOccupied", func(t *testing.T, s booking.Store) {
+		w := newWorld(t, s)
+		f := newFeed(t, s, w, "airbnb")
+		res := applyAdd(t, s, f, feedBlock("a1", "2026-06-10", "2026-06-14"))
+		if len(res.Blocks) != 1 || res.Blocks[0].ID == 0 || res.Blocks[0].UID != "a1" || len(res.Conflicts) != 0 {
+			t.Fatalf("result %+v, want one block a1 and no conflict", res)
+		}
+		b := pendingFixture(w.prop, "2026-06-13", "2026-06-16")
+		wantCode(t, s.CreateBooking(t.Context(), b, booking.CreateOptions{Now: t0}), booking.CodeUnavailable)
+		create(t, s, pendingFixture(w.prop, "2026-06-14", "2026-06-16"), t0) // check-out day is free
+		sameJSON(t, "occupied", occupied(t, s, w.prop), []civil.Range{
+			{Start: day("2026-06-10"), End: day("2026-06-14")}, {Start: day("2026-06-14"), End: day("2026-06-16")}})
+		got, err := s.Property(t.Context(), w.org.ID, w.prop.ID)
+		must(t, err)
+		if len(got.Blocks) != 0 {
+			t.Errorf("Property.Blocks = %+v, want no host block (imported ones are the feed's)", got.Blocks)
+		}
+	}},
+	{"Feed/HostEditsLeaveImportedBlocks", func(t *testing.T, s booking.Store) {
+		w := newWorld(t, s)
+		f := newFeed(t, s, w, "airbnb")
+		res := applyAdd(t, s, f, feedBlock("a1", "2026-06-10", "2026-06-14"))
+		wantCode(t, s.RemoveBlock(t.Context(), w.prop.ID, res.Blocks[0].ID), booking.CodeNotFound)
+		p, err := s.Property(t.Context(), w.org.ID, w.prop.ID)
+		must(t, err)
+		p.Blocks = []booking.Block{{Start: day("2026-09-01"), End: day("2026-09-03")}}
+		must(t, s.UpdateProperty(t.Context(), p))
+		blocks, err := s.FeedBlocks(t.Context(), f.ID)
+		must(t, err)
+		sameJSON(t, "feed blocks", blocks, res.Blocks)
+		if len(occupied(t, s, w.prop)) != 2 {
+			t.Errorf("occupied %v, want the host block and the imported one", occupied(t, s, w.prop))
+		}
+	}},
+	{"Feed/MoveRemoveAndDeleteFree", func(t *testing.T, s booking.Store) {
+		w := newWorld(t, s)
+		f := newFeed(t, s, w, "vrbo")
+		res := applyAdd(t, s, f, feedBlock("a", "2026-06-10", "2026-06-14"), feedBlock("b", "2026-07-01", "2026-07-03"))
+		a, b := res.Blocks[0], res.Blocks[1]
+		moved := feedBlock("a2", "2026-06-11", "2026-06-15")
+		moved.ID = a.ID
+		lease := claim(t, s, f, t0.Add(time.Hour))
+		res2, err := s.ApplyFeedSync(t.Context(), booking.FeedSync{FeedID: f.ID, Lease: lease, At: t0.Add(time.Hour),
+			Move: []booking.FeedBlock{moved}, Remove: []int64{b.ID}, Events: 1, NextPollAt: t0.Add(2 * time.Hour)})
+		must(t, err)
+		sameJSON(t, "blocks after move", res2.Blocks, []booking.FeedBlock{moved})
+		sameJSON(t, "occupied", occupied(t, s, w.prop), []civil.Range{{Start: day("2026-06-11"), End: day("2026-06-15")}})
+		got, err := s.Feed(t.Context(), w.org.ID, f.ID)
+		must(t, err)
+		if got.EventsImported != 1 || !got.LastSuccessAt.Equal(t0.Add(time.Hour)) || !got.LeaseUntil.IsZero() ||
+			!got.NextPollAt.Equal(t0.Add(2*time.Hour)) {
+			t.Errorf("feed after sync %+v, want 1 event, success at t0+1h, lease released, next poll t0+2h", got)
+		}
+		must(t, s.DeleteFeed(t.Context(), w.org.ID, f.ID))
+		if o := occupied(t, s, w.prop); len(o) != 0 {
+			t.Errorf("occupied after the feed is removed: %v, want none", o)
+		}
+	}},
+	{"Feed/ConflictKeepsBooking", func(t *testing.T, s booking.Store) {
+		w := newWorld(t, s)
+		bk := moveTo(t, s, newPending(t, s, w.prop, "2026-06-12", "2026-06-15", t0.Add(time.Hour)), booking.StatusConfirmed)
+		f := newFeed(t, s, w, "booking-com")
+		res := applyAdd(t, s, f, feedBlock("c1", "2026-06-10", "2026-06-13"), feedBlock("c2", "2026-08-01", "2026-08-05"))
+		if len(res.Blocks) != 1 || res.Blocks[0].UID != "c2" {
+			t.Fatalf("blocks %+v, want only c2 applied", res.Blocks)
+		}
+		if len(res.Conflicts) != 1 || res.Conflicts[0].UID != "c1" || res.Conflicts[0].BookingID != bk.ID || !res.Conflicts[0].New {
+			t.Fatalf("conflicts %+v, want c1 against booking %d, new", res.Conflicts, bk.ID)
+		}
+		got, err := s.BookingByID(t.Context(), bk.ID)
+		must(t, err)
+		if got.Status != booking.StatusConfirmed {
+			t.Errorf("booking %s, want it kept confirmed", got.Status)
+		}
+		// The same conflict on the next sync is not new.
+		lease := claim(t, s, f, t0.Add(time.Hour))
+		res2, err := s.ApplyFeedSync(t.Context(), booking.FeedSync{FeedID: f.ID, Lease: lease, At: t0.Add(time.Hour),
+			Add: []booking.FeedBlock{feedBlock("c1", "2026-06-10", "2026-06-13")}, Events: 2, NextPollAt: t0.Add(2 * time.Hour)})
+		must(t, err)
+		if len(res2.Conflicts) != 1 || res2.Conflicts[0].New || !res2.Conflicts[0].DetectedAt.Equal(t0) {
+			t.Errorf("conflicts on the second sync %+v, want the same one, not new, detected at t0", res2.Conflicts)
+		}
+		list, err := s.FeedConflicts(t.Context(), f.ID)
+		must(t, err)
+		if len(list) != 1 || list[0].BookingID != bk.ID {
+			t.Errorf("stored conflicts %+v", list)
+		}
+		fd, err := s.Feed(t.Context(), w.org.ID, f.ID)
+		must(t, err)
+		if fd.Conflicts != 1 {
+			t.Errorf("feed conflicts = %d, want 1", fd.Conflicts)
+		}
+	}},
+	{"Feed/LeaseFencesStaleWriters", func(t *testing.T, s booking.Store) {
+		w := newWorld(t, s)
+		f := newFeed(t, s, w, "airbnb")
+		lease := claim(t, s, f, t0)
+		_, err := s.ClaimFeed(t.Context(), w.org.ID, f.ID, t0.Add(time.Second), t0.Add(time.Minute))
+		wantCode(t, err, booking.CodeConflict)
+		// After the lease lapses another poller takes it; the first can no
+		// longer write.
+		later := claim(t, s, f, t0.Add(2*time.Minute))
+		_, err = s.ApplyFeedSync(t.Context(), booking.FeedSync{FeedID: f.ID, Lease: lease, At: t0.Add(2 * time.Minute),
+			Add: []booking.FeedBlock{feedBlock("x", "2026-06-01", "2026-06-02")}, NextPollAt: t0.Add(time.Hour)})
+		wantCode(t, err, booking.CodeConflict)
+		err = s.RecordFeedAttempt(t.Context(), booking.FeedAttempt{FeedID: f.ID, Lease: lease, At: t0, Err: "x"})
+		wantCode(t, err, booking.CodeConflict)
+		must(t, s.RecordFeedAttempt(t.Context(), booking.FeedAttempt{FeedID: f.ID, Lease: later, At: t0.Add(3 * time.Minute),
+			Err: "fetch: HTTP status 500", NextPollAt: t0.Add(time.Hour)}))
+		got, err := s.Feed(t.Context(), w.org.ID, f.ID)
+		must(t, err)
+		if got.LastError != "fetch: HTTP status 500" || !got.LastAttemptAt.Equal(t0.Add(3*time.Minute)) ||
+			!got.LastSuccessAt.IsZero() || !got.LeaseUntil.IsZero() {
+			t.Errorf("feed after a failed attempt %+v", got)
+		}
+		if blocks, _ := s.FeedBlocks(t.Context(), f.ID); len(blocks) != 0 {
+			t.Errorf("the stale writer stored %+v", blocks)
+		}
+	}},
+	{"Feed/ClaimFeedsDueActiveUnleased", func(t *testing.T, s booking.Store) {
+		w := newWorld(t, s)
+		due := newFeed(t, s, w, "due")
+		inactive := newFeed(t, s, w, "inactive")
+		inactive.Active = false
+		must(t, s.UpdateFeed(t.Context(), inactive))
+		later := &booking.Feed{OrgID: w.org.ID, PropertyID: w.prop.ID, Name: "later", URL: "https://example.com/l.ics",
+			Active: true, NextPollAt: t0.Add(time.Hour)}
+		must(t, s.CreateFeed(t.Context(), later, t0))
+		got, err := s.ClaimFeeds(t.Context(), t0, t0.Add(time.Minute), 10)
+		must(t, err)
+		if len(got) != 1 || got[0].ID != due.ID || !got[0].LeaseUntil.Equal(t0.Add(time.Minute)) {
+			t.Fatalf("claimed %+v, want only the due feed, leased", got)
+		}
+		again, err := s.ClaimFeeds(t.Context(), t0.Add(time.Second), t0.Add(time.Minute), 10)
+		must(t, err)
+		if len(again) != 0 {
+			t.Errorf("claimed a leased feed again: %+v", again)
+		}
+	}},
+	{"Feed/RacingClaimsTakeEachFeedOnce", func(t *testing.T, s booking.Store) {
+		w := newWorld(t, s)
+		for i := range 6 {
+			newFeed(t, s, w, "f"+string(rune('a'+i)))
+		}
+		const pollers = 4
+		var (
+			wg    sync.WaitGroup
+			mu    sync.Mutex
+			seen  = map[int64]int{}
+			start = make(chan struct{})
+		)
+		for range pollers {
+			wg.Go(func() {
+				<-start
+				got, err := s.ClaimFeeds(t.Context(), t0, t0.Add(time.Minute), 3)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				for _, f := range got {
+					seen[f.ID]++
+				}
+			})
+		}
+		close(start)
+		wg.Wait()
+		if len(seen) != 6 {
+			t.Errorf("%d feeds claimed, want all 6", len(seen))
+		}
+		for id, n := range seen {
+			if n != 1 {
+				t.Errorf("feed %d claimed %d times, want once", id, n)
+			}
+		}
+	}},
+	{"Feed/ExportToken", func(t *testing.T, s booking.Store) {
+		w := newWorld(t, s)
+		_, err := s.ExportToken(t.Context(), w.org.ID, w.prop.ID)
+		wantCode(t, err, booking.CodeNotFound)
+		tok, err := s.SetExportToken(t.Context(), w.org.ID, w.prop.ID, "tok-1", t0)
+		must(t, err)
+		if tok.Token != "tok-1" || tok.PropertyID != w.prop.ID || tok.OrgID != w.org.ID {
+			t.Fatalf("token %+v", tok)
+		}
+		other := newOrg(t, s, "other")
+		_, err = s.SetExportToken(t.Context(), other.ID, w.prop.ID, "tok-x", t0)
+		wantCode(t, err, booking.CodeNotFound)
+		_, err = s.SetExportToken(t.Context(), w.org.ID, w.prop.ID, "tok-2", t0.Add(time.Hour))
+		must(t, err)
+		_, err = s.ExportTokenByValue(t.Context(), "tok-1")
+		wantCode(t, err, booking.CodeNotFound)
+		got, err := s.ExportTokenByValue(t.Context(), "tok-2")
+		must(t, err)
+		if got.PropertyID != w.prop.ID || !got.CreatedAt.Equal(t0.Add(time.Hour)) {
+			t.Errorf("token by value %+v", got)
+		}
+		n1, err := s.NoteExport(t.Context(), w.prop.ID, `"e1"`, t0.Add(2*time.Hour))
+		must(t, err)
+		n2, err := s.NoteExport(t.Context(), w.prop.ID, `"e1"`, t0.Add(3*time.Hour))
+		must(t, err)
+		n3, err := s.NoteExport(t.Context(), w.prop.ID, `"e2"`, t0.Add(4*time.Hour))
+		must(t, err)
+		if !n1.ChangedAt.Equal(t0.Add(2*time.Hour)) || !n2.ChangedAt.Equal(n1.ChangedAt) || !n3.ChangedAt.Equal(t0.Add(4*time.Hour)) || n3.ETag != `"e2"` {
+			t.Errorf("ChangedAt %v, %v, %v: want it to move only when the ETag changes", n1.ChangedAt, n2.ChangedAt, n3.ChangedAt)
+		}
+	}},
+}
+
+var feedRaceScenarios = []scenario{
+	{"FeedRace/ImportAgainstCheckout", func(t *testing.T, s booking.Store) {
+		// An import and a checkout for the same nights, released together,
+		// many times: never both a block and a booking on a night.
+		w := newWorld(t, s)
+		f := newFeed(t, s, w, "airbnb")
+		for i := range 8 {
+			in := day("2026-06-01").AddDays(3 * i)
+			r := civil.Range{Start: in, End: in.AddDays(2)}
+			lease := claim(t, s, f, t0)
+			b := pendingFixture(w.prop, r.Start.String(), r.End.String())
+			var (
+				wg        sync.WaitGroup
+				start     = make(chan struct{})
+				bookErr   error
+				res       *booking.FeedSyncResult
+				importErr error
+			)
+			wg.Go(func() {
+				<-start
+				bookErr = s.CreateBooking(t.Context(), b, booking.CreateOptions{Now: t0})
+			})
+			wg.Go(func() {
+				<-start
+				res, importErr = s.ApplyFeedSync(t.Context(), booking.FeedSync{FeedID: f.ID, Lease: lease, At: t0,
+					Add: []booking.FeedBlock{{UID: "race-" + in.String(), Start: r.Start, End: r.End}}, NextPollAt: t0})
+			})
+			close(start)
+			wg.Wait()
+			must(t, importErr)
+			booked := bookErr == nil
+			if !booked {
+				wantCode(t, bookErr, booking.CodeUnavailable)
+			}
+			blocked := false
+			for _, fb := range res.Blocks {
+				blocked = blocked || fb.Range().Overlaps(r)
+			}
+			conflicted := len(res.Conflicts) == 1 && res.Conflicts[0].BookingID == b.ID
+			if booked == blocked || booked != conflicted {
+				t.Fatalf("round %d: booked %v (%v), blocked %v, conflicts %+v: want exactly one of booking and block, and a conflict with the booking", i, booked, bookErr, blocked, res.Conflicts)
+			}
+			// Clear the feed for the next round.
+			lease = claim(t, s, f, t0)
+			var remove []int64
+			for _, fb := range res.Blocks {
+				remove = append(remove, fb.ID)
+			}
+			_, err := s.ApplyFeedSync(t.Context(), booking.FeedSync{FeedID: f.ID, Lease: lease, At: t0, Remove: remove, NextPollAt: t0})
+			must(t, err)
+		}
+	}},
+}
