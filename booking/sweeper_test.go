@@ -92,8 +92,18 @@ func TestRunSweeper(t *testing.T) {
 				}
 			}()
 
+			// Wait for the whole sweep of the booking: the status changes
+			// first, then the release is sent and the host told.
 			deadline := time.Now().Add(10 * time.Second)
-			for e.status(t, "demo", res.Booking.Token) != booking.StatusExpired {
+			logged := func() bool {
+				for _, w := range tt.wantLog {
+					if !strings.Contains(logs.String(), w) {
+						return false
+					}
+				}
+				return true
+			}
+			for e.status(t, "demo", res.Booking.Token) != booking.StatusExpired || len(e.notified.Kinds(res.Booking.Token)) == 0 || !logged() {
 				if time.Now().After(deadline) {
 					t.Fatalf("booking still %s after 10 s of sweeping; log:\n%s", e.status(t, "demo", res.Booking.Token), logs.String())
 				}
