@@ -58,11 +58,11 @@ type Day struct {
 	MinStay int
 }
 
-// Availability returns a property's calendar. Days from the booking horizon
+// availability returns a property's calendar. Days from the booking horizon
 // on (Organization.BookingHorizonDays after today) are not available: no
 // night starting then can be booked. Errors: CodeNotFound, CodeInvalid
 // (months out of range, or a calendar that would end after year 9999).
-func (s *Service) Availability(ctx context.Context, slug string, propertyID int64, r CalendarRequest) (*Calendar, error) {
+func (s *Service) availability(ctx context.Context, resolve orgFunc, propertyID int64, r CalendarRequest) (*Calendar, error) {
 	if r.Months == 0 {
 		r.Months = DefaultCalendarMonths
 	}
@@ -71,7 +71,7 @@ func (s *Service) Availability(ctx context.Context, slug string, propertyID int6
 		f.Add("months", "out_of_range")
 		return nil, f.Err()
 	}
-	org, err := s.Organization(ctx, slug)
+	org, err := resolve(ctx)
 	if err != nil {
 		return nil, err
 	}
