@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
@@ -72,7 +71,7 @@ func (h *handler) availability(_ http.ResponseWriter, r *http.Request, st *reqSt
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, newCalendarView(c), nil
+	return http.StatusOK, encodeCalendar(c), nil
 }
 
 // GET /api/v1/book/{org_slug}/properties/{id}/price?check_in&check_out&guests_count&coupon_code
@@ -232,10 +231,8 @@ func (h *handler) webhook(w http.ResponseWriter, r *http.Request, st *reqState) 
 var openAPIDocument []byte
 
 // GET /api/v1/openapi.json: the document itself, not in an envelope.
-func (h *handler) openAPI(w http.ResponseWriter, _ *http.Request, _ *reqState) (int, any, error) {
-	w.Header().Set("Content-Length", strconv.Itoa(len(openAPIDocument)))
-	w.WriteHeader(http.StatusOK)
-	w.Write(openAPIDocument)
+func (h *handler) openAPI(w http.ResponseWriter, r *http.Request, _ *reqState) (int, any, error) {
+	writeCacheable(w, r, cacheControl[RouteOpenAPI], openAPIDocument)
 	return 0, nil, errWritten
 }
 

@@ -195,6 +195,27 @@ func appendDate(b []byte, d civil.Date) []byte {
 		byte('0'+m/10), byte('0'+m%10), '-', byte('0'+dd/10), byte('0'+dd%10))
 }
 
+// encodeCalendar encodes a calendar once, by hand (up to 24 months of
+// days): the same JSON as calendarView, handed to the envelope as it is
+// rather than re-scanned by encoding/json.
+func encodeCalendar(c *booking.Calendar) rawData {
+	v := newCalendarView(c)
+	cur, _ := json.Marshal(v.Currency)
+	ds, _ := v.Days.MarshalJSON()
+	b := make([]byte, 0, len(ds)+128)
+	b = append(b, `{"property_id":`...)
+	b = strconv.AppendInt(b, v.PropertyID, 10)
+	b = append(b, `,"currency":`...)
+	b = append(b, cur...)
+	b = append(b, `,"from":"`...)
+	b = appendDate(b, v.From)
+	b = append(b, `","to":"`...)
+	b = appendDate(b, v.To)
+	b = append(b, `","days":`...)
+	b = append(b, ds...)
+	return append(b, '}')
+}
+
 func newCalendarView(c *booking.Calendar) calendarView {
 	return calendarView{PropertyID: c.PropertyID, Currency: c.Currency, From: c.From, To: c.To,
 		Days: days{list: c.Days, places: pricing.MinorUnits(c.Currency)}}
