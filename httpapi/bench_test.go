@@ -1,12 +1,16 @@
 package httpapi_test
 
 import (
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/ratelimit"
+	"github.com/staykit/staykit/store/cache"
 )
 
 // benchGet measures one GET through the handler.
@@ -60,4 +64,34 @@ func BenchmarkCheckout(b *testing.B) {
 			b.Fatalf("checkout %d: %d %s", i, rec.Code, rec.Body)
 		}
 	}
+}
+
+// benchGetReadModel measures one GET through the handler over the read
+// model (store/cache), as the reference server runs it.
+func benchGetReadModel(b *testing.B, path string) {
+	e := newTestEnv(b)
+	svc := booking.NewService(booking.Options{Store: cache.New(e.Store, cache.Options{}), Payments: e.Pay, Clock: e.Clock})
+	h := httpapi.New(httpapi.Options{Service: svc, Logger: slog.New(slog.DiscardHandler)})
+	path = e.expand(path)
+	b.ReportAllocs()
+	for b.Loop() {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			b.Fatalf("%s: %d %s", path, rec.Code, rec.Body)
+		}
+	}
+}
+
+func BenchmarkConfigReadModel(b *testing.B) { benchGetReadModel(b, villa) }
+
+func BenchmarkPropertiesReadModel(b *testing.B) { benchGetReadModel(b, villa+"/properties") }
+
+func BenchmarkAvailability12MonthsReadModel(b *testing.B) {
+	benchGetReadModel(b, villa+"/properties/{soleil}/availability")
+}
+
+func BenchmarkPrice7NightsReadModel(b *testing.B) {
+	benchGetReadModel(b, villa+"/properties/{soleil}/price?check_in=2026-06-10&check_out=2026-06-17&guests_count=2&coupon_code=WELCOME10")
 }

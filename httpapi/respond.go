@@ -120,25 +120,20 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	writeBody(w, status, append(b, '\n'))
 }
 
-// rawData is a success's data already encoded as JSON (the calendar): it
-// is put in the envelope as it is, not re-scanned by encoding/json.
-type rawData []byte
+// rawEnvelope is a success envelope already encoded as JSON (the
+// calendar): it is written as it is, not re-scanned by encoding/json.
+type rawEnvelope []byte
 
 // encodeData returns the success envelope of data.
 func encodeData(data any) ([]byte, error) {
-	raw, ok := data.(rawData)
-	if !ok {
-		b, err := json.Marshal(success{Success: true, Data: data})
-		if err != nil {
-			return nil, err
-		}
-		return append(b, '\n'), nil
+	if raw, ok := data.(rawEnvelope); ok {
+		return raw, nil
 	}
-	const head, tail = `{"success":true,"data":`, "}\n"
-	b := make([]byte, 0, len(head)+len(raw)+len(tail))
-	b = append(b, head...)
-	b = append(b, raw...)
-	return append(b, tail...), nil
+	b, err := json.Marshal(success{Success: true, Data: data})
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
 }
 
 // writeBody writes an encoded body.
