@@ -55,3 +55,25 @@ func TestETagChangesWithData(t *testing.T) {
 		t.Errorf("calendar after a checkout: %d, ETag %q (was %q); want 200 and a new ETag", after.Status, after.Header.Get("ETag"), etag)
 	}
 }
+
+// TestOneOrganizationLookupPerRequest: the origin check, the operation and
+// the error's language share one lookup of the organisation.
+func TestOneOrganizationLookupPerRequest(t *testing.T) {
+	e := newTestEnv(t)
+	origin := map[string]string{"Origin": "https://villa-soleil.fr"}
+	for _, c := range []call{
+		{method: http.MethodGet, path: villa, header: origin},
+		{method: http.MethodGet, path: villa + "/properties", header: origin},
+		{method: http.MethodGet, path: villa + "/properties/{soleil}/availability", header: origin},
+		{method: http.MethodGet, path: villa + "/properties/{soleil}/price?" + stayQuery + "&coupon_code=WELCOME10", header: origin},
+		{method: http.MethodGet, path: villa + "/properties/{soleil}/price?" + stayQuery + "&coupon_code=NOPE", header: origin},
+		{method: http.MethodPost, path: villa + "/checkout", header: origin, body: checkoutBody(0, "2026-06-10", "2026-06-12")},
+	} {
+		before := e.Store.orgLookups.Load()
+		c.path, c.body = e.expand(c.path), e.expand(c.body)
+		r := e.do(c)
+		if n := e.Store.orgLookups.Load() - before; n != 1 {
+			t.Errorf("%s %s (%d): %d organisation lookups, want 1", c.method, c.path, r.Status, n)
+		}
+	}
+}
