@@ -3,6 +3,7 @@ package booking
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -58,11 +59,11 @@ type Day struct {
 	MinStay int
 }
 
-// Availability returns a property's calendar. Days from the booking horizon
+// availability returns a property's calendar. Days from the booking horizon
 // on (Organization.BookingHorizonDays after today) are not available: no
 // night starting then can be booked. Errors: CodeNotFound, CodeInvalid
 // (months out of range, or a calendar that would end after year 9999).
-func (s *Service) Availability(ctx context.Context, slug string, propertyID int64, r CalendarRequest) (*Calendar, error) {
+func (s *Service) availability(ctx context.Context, resolve orgFunc, propertyID int64, r CalendarRequest) (*Calendar, error) {
 	if r.Months == 0 {
 		r.Months = DefaultCalendarMonths
 	}
@@ -71,7 +72,7 @@ func (s *Service) Availability(ctx context.Context, slug string, propertyID int6
 		f.Add("months", "out_of_range")
 		return nil, f.Err()
 	}
-	org, err := s.Organization(ctx, slug)
+	org, err := resolve(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -122,8 +123,7 @@ func (s *Service) Availability(ctx context.Context, slug string, propertyID int6
 	g := grid{org: org, p: p, start: start, maxN: maxN,
 		free:    make([]bool, n),
 		minStay: make([]int, n)}
-	for i := range n {
-		day := start.AddDays(i)
+	for i, day := 0, start; i < n; i, day = i+1, nextDay(day) {
 		g.free[i] = !day.Before(today) && day.Before(last)
 		g.minStay[i], _ = p.StayLimits(*org, day)
 	}
@@ -135,8 +135,7 @@ func (s *Service) Availability(ctx context.Context, slug string, propertyID int6
 
 	cal := &Calendar{PropertyID: p.ID, Currency: org.Currency, From: from, To: to.AddDays(-1)}
 	cal.Days = make([]Day, 0, from.DaysUntil(to))
-	for day := from; day.Before(to); day = day.AddDays(1) {
-		i := start.DaysUntil(day)
+	for day, i := from, start.DaysUntil(from); day.Before(to); day, i = nextDay(day), i+1 {
 		d := Day{Date: day, Price: p.Rates.NightPrice(day)}
 		switch {
 		case i >= 0 && i < n:
@@ -193,4 +192,35 @@ func (g grid) canCheckOut(i int) bool {
 		}
 	}
 	return false
+}
+
+// nextDay is d.AddDays(1) without the round trip through time.Time: the
+// calendar steps through hundreds of days per request.
+func nextDay(d civil.Date) civil.Date {
+	if d.Day < daysIn(d.Year, d.Month) {
+		d.Day++
+		return d
+	}
+	d.Day = 1
+	if d.Month == time.December {
+		d.Month, d.Year = time.January, d.Year+1
+	} else {
+		d.Month++
+	}
+	return d
+}
+
+// daysIn is the number of days of a month of the proleptic Gregorian
+// calendar.
+func daysIn(year int, m time.Month) int {
+	switch m {
+	case time.February:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case time.April, time.June, time.September, time.November:
+		return 30
+	}
+	return 31
 }

@@ -14,10 +14,8 @@ type Config struct {
 	PaymentPublicKey string
 }
 
-// Config returns the booking configuration of an organisation. Errors:
-// CodeNotFound.
-func (s *Service) Config(ctx context.Context, slug string) (*Config, error) {
-	org, err := s.Organization(ctx, slug)
+func (s *Service) config(ctx context.Context, resolve orgFunc) (*Config, error) {
+	org, err := resolve(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -39,15 +37,14 @@ type Listing struct {
 // priceFromDays is how far ahead PriceFrom looks.
 const priceFromDays = 365
 
-// Properties lists an organisation's active properties. Errors: CodeNotFound.
-func (s *Service) Properties(ctx context.Context, slug string) ([]Listing, error) {
-	org, err := s.Organization(ctx, slug)
+func (s *Service) properties(ctx context.Context, resolve orgFunc) ([]Listing, error) {
+	org, err := resolve(ctx)
 	if err != nil {
 		return nil, err
 	}
 	props, err := s.store.Properties(ctx, org.ID)
 	if err != nil {
-		return nil, fmt.Errorf("list properties of %q: %w", slug, err)
+		return nil, fmt.Errorf("list properties of %q: %w", org.Slug, err)
 	}
 	today := s.today(org, s.clock.Now())
 	out := make([]Listing, 0, len(props))
@@ -55,7 +52,7 @@ func (s *Service) Properties(ctx context.Context, slug string) ([]Listing, error
 		if !p.Active {
 			continue
 		}
-		l := Listing{Property: p, Currency: org.Currency, PriceFrom: p.priceFrom(today, priceFromDays)}
+		l := Listing{Property: p, Currency: org.Currency, PriceFrom: s.priceFrom(&p, today)}
 		l.MinStayNights, l.MaxStayNights = p.StayLimits(*org, civilZero)
 		out = append(out, l)
 	}

@@ -132,14 +132,14 @@ func (r CheckoutRequest) hash() string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// Checkout starts a booking: it prices the stay on the server, holds the
+// checkout starts a booking: it prices the stay on the server, holds the
 // dates and the coupon, and creates the payment intent. A provider failure
 // releases everything. Errors: CodeNotFound, CodeInvalid, the stay rule
 // codes, CodeUnavailable, the coupon codes, CodeConflict (idempotency key
 // reused with another request, or still in progress),
 // CodePaymentUnavailable.
-func (s *Service) Checkout(ctx context.Context, slug string, r CheckoutRequest) (*CheckoutResult, error) {
-	org, err := s.Organization(ctx, slug)
+func (s *Service) checkout(ctx context.Context, resolve orgFunc, r CheckoutRequest) (*CheckoutResult, error) {
+	org, err := resolve(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -26,9 +26,9 @@ type Details struct {
 	RefundPending Money
 }
 
-// Booking returns a booking by its token. Errors: CodeNotFound.
-func (s *Service) Booking(ctx context.Context, slug, token string) (*Details, error) {
-	org, err := s.Organization(ctx, slug)
+// booking returns a booking by its token. Errors: CodeNotFound.
+func (s *Service) booking(ctx context.Context, resolve orgFunc, token string) (*Details, error) {
+	org, err := resolve(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -73,19 +73,19 @@ type ConfirmRequest struct {
 	IdempotencyKey string
 }
 
-// Confirm checks with the payment provider that a booking is paid (or, in
+// confirm checks with the payment provider that a booking is paid (or, in
 // request mode, authorised) and moves it to confirmed (or requested).
 // Confirming again returns the booking unchanged. Errors: CodeNotFound,
 // CodeInvalid, CodeConflict (idempotency key reused with another body),
 // CodePaymentNotConfirmed, CodePaymentLate, CodeBookingClosed,
 // CodePaymentUnavailable.
-func (s *Service) Confirm(ctx context.Context, slug, token string, r ConfirmRequest) (*Details, error) {
+func (s *Service) confirm(ctx context.Context, resolve orgFunc, token string, r ConfirmRequest) (*Details, error) {
 	if len(r.IdempotencyKey) > MaxIdempotencyKeyLength {
 		f := FieldErrors{}
 		f.Add("idempotency_key", "too_long")
 		return nil, f.Err()
 	}
-	org, err := s.Organization(ctx, slug)
+	org, err := resolve(ctx)
 	if err != nil {
 		return nil, err
 	}

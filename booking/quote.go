@@ -23,11 +23,11 @@ type QuoteRequest struct {
 	Locale string
 }
 
-// Quote prices a stay, enforcing the stay rules and availability. Errors:
+// quote prices a stay, enforcing the stay rules and availability. Errors:
 // CodeNotFound, CodeInvalid, the stay rule codes, CodeUnavailable,
 // CodeCouponNotFound and the coupon codes of package coupon.
-func (s *Service) Quote(ctx context.Context, slug string, propertyID int64, r QuoteRequest) (*pricing.Quote, error) {
-	org, err := s.Organization(ctx, slug)
+func (s *Service) quote(ctx context.Context, resolve orgFunc, propertyID int64, r QuoteRequest) (*pricing.Quote, error) {
+	org, err := resolve(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -173,10 +173,10 @@ func (r CouponCheck) stay() (Stay, bool) {
 	return st, !r.CheckIn.IsZero() || !r.CheckOut.IsZero()
 }
 
-// ValidateCoupon checks a coupon code before checkout. Errors: CodeInvalid,
+// validateCoupon checks a coupon code before checkout. Errors: CodeInvalid,
 // CodeNotFound (organisation or property), the stay rule codes (when a stay
 // is given), CodeCouponNotFound and the codes of package coupon.
-func (s *Service) ValidateCoupon(ctx context.Context, slug string, r CouponCheck) (*CouponResult, error) {
+func (s *Service) validateCoupon(ctx context.Context, resolve orgFunc, r CouponCheck) (*CouponResult, error) {
 	f := FieldErrors{}
 	if coupon.Normalize(r.Code) == "" {
 		f.Add("code", "required")
@@ -190,7 +190,7 @@ func (s *Service) ValidateCoupon(ctx context.Context, slug string, r CouponCheck
 	if err := f.Err(); err != nil {
 		return nil, err
 	}
-	org, err := s.Organization(ctx, slug)
+	org, err := resolve(ctx)
 	if err != nil {
 		return nil, err
 	}

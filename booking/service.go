@@ -23,6 +23,8 @@ type Service struct {
 	logger   *slog.Logger
 
 	zones sync.Map // time zone name → *time.Location
+	// lowest holds each property's PriceFrom of a day (priceFromMemo).
+	lowest sync.Map
 }
 
 // Options configure a Service. Store and Payments are required.

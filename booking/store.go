@@ -18,6 +18,7 @@ type Store interface {
 	BookingStore
 	LedgerStore
 	FeedStore
+	ReadModelStore
 }
 
 // LedgerStore keeps the payments ledger (package ledger): what moved, or

@@ -214,6 +214,13 @@ type faultyStore struct {
 	*sqlite.DB
 	fail  atomic.Bool
 	panic atomic.Bool
+	// orgLookups counts OrganizationBySlug calls.
+	orgLookups atomic.Int64
+}
+
+func (s *faultyStore) OrganizationBySlug(ctx context.Context, slug string) (*booking.Organization, error) {
+	s.orgLookups.Add(1)
+	return s.DB.OrganizationBySlug(ctx, slug)
 }
 
 // errStoreDown is the cause behind the 500s of faultyStore; it must never

@@ -186,6 +186,15 @@ func (h *handler) serve(rt route) http.Handler {
 			h.writeError(w, r, st, err)
 			return
 		}
+		if policy := cacheControl[rt.name]; policy != "" && status == http.StatusOK {
+			b, err := encodeData(data)
+			if err != nil {
+				h.writeError(w, r, st, err)
+				return
+			}
+			writeCacheable(w, r, policy, b)
+			return
+		}
 		writeData(w, status, data)
 	})
 	if rt.org {

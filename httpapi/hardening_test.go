@@ -21,7 +21,7 @@ func TestHardeningScenarios(t *testing.T) {
 		return post(villa+"/checkout", func(e *testEnv) string { return soleilCheckout(e, field, value) })
 	}
 	noStore := wantHeader("Cache-Control", "no-store")
-	cacheable := wantHeader("Cache-Control", "")
+	cacheable := wantHeader("Cache-Control", "public, max-age=60")
 	quoteLabels := func(labels ...string) func(t *testing.T, e *testEnv, r response) {
 		return func(t *testing.T, _ *testEnv, r response) {
 			t.Helper()

@@ -53,6 +53,16 @@ func (h *handler) organization(ctx context.Context, st *reqState) (*booking.Orga
 	return st.org, st.orgErr
 }
 
+// orgService returns the handle of the request's organisation, looked up at
+// most once per request whichever layer asks first.
+func (h *handler) orgService(ctx context.Context, st *reqState) (*booking.OrgService, error) {
+	org, err := h.organization(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	return h.svc.Org(org), nil
+}
+
 // ServeHTTP sets the headers every response carries, logs the request,
 // turns a panic into a 500 and routes.
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {

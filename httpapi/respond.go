@@ -101,7 +101,12 @@ type failure struct {
 
 // writeData writes a success envelope.
 func writeData(w http.ResponseWriter, status int, data any) {
-	writeJSON(w, status, success{Success: true, Data: data})
+	b, err := encodeData(data)
+	if err != nil {
+		writeJSON(w, http.StatusInternalServerError, failure{Message: "Internal error.", Code: booking.CodeInternal})
+		return
+	}
+	writeBody(w, status, b)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -112,7 +117,27 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		status = http.StatusInternalServerError
 		b = []byte(`{"success":false,"message":"Internal error.","code":"internal"}`)
 	}
-	b = append(b, '\n')
+	writeBody(w, status, append(b, '\n'))
+}
+
+// rawEnvelope is a success envelope already encoded as JSON (the
+// calendar): it is written as it is, not re-scanned by encoding/json.
+type rawEnvelope []byte
+
+// encodeData returns the success envelope of data.
+func encodeData(data any) ([]byte, error) {
+	if raw, ok := data.(rawEnvelope); ok {
+		return raw, nil
+	}
+	b, err := json.Marshal(success{Success: true, Data: data})
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// writeBody writes an encoded body.
+func writeBody(w http.ResponseWriter, status int, b []byte) {
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(status)
 	w.Write(b)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
@@ -13,7 +12,11 @@ import (
 
 // GET /api/v1/book/{org_slug}
 func (h *handler) config(_ http.ResponseWriter, r *http.Request, st *reqState) (int, any, error) {
-	c, err := h.svc.Config(r.Context(), st.slug)
+	o, err := h.orgService(r.Context(), st)
+	if err != nil {
+		return 0, nil, err
+	}
+	c, err := o.Config(r.Context())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -22,7 +25,11 @@ func (h *handler) config(_ http.ResponseWriter, r *http.Request, st *reqState) (
 
 // GET /api/v1/book/{org_slug}/properties
 func (h *handler) properties(_ http.ResponseWriter, r *http.Request, st *reqState) (int, any, error) {
-	ls, err := h.svc.Properties(r.Context(), st.slug)
+	o, err := h.orgService(r.Context(), st)
+	if err != nil {
+		return 0, nil, err
+	}
+	ls, err := o.Properties(r.Context())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -56,11 +63,15 @@ func (h *handler) availability(_ http.ResponseWriter, r *http.Request, st *reqSt
 	if err := errs.Err(); err != nil {
 		return 0, nil, err
 	}
-	c, err := h.svc.Availability(r.Context(), st.slug, id, req)
+	o, err := h.orgService(r.Context(), st)
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, newCalendarView(c), nil
+	c, err := o.Availability(r.Context(), id, req)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, encodeCalendar(c), nil
 }
 
 // GET /api/v1/book/{org_slug}/properties/{id}/price?check_in&check_out&guests_count&coupon_code
@@ -83,7 +94,11 @@ func (h *handler) price(_ http.ResponseWriter, r *http.Request, st *reqState) (i
 	if err := errs.Err(); err != nil {
 		return 0, nil, err
 	}
-	quote, err := h.svc.Quote(r.Context(), st.slug, id, req)
+	o, err := h.orgService(r.Context(), st)
+	if err != nil {
+		return 0, nil, err
+	}
+	quote, err := o.Quote(r.Context(), id, req)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -106,7 +121,11 @@ func (h *handler) validateCoupon(w http.ResponseWriter, r *http.Request, st *req
 	if err := o.err(); err != nil {
 		return 0, nil, err
 	}
-	res, err := h.svc.ValidateCoupon(r.Context(), st.slug, req)
+	org, err := h.orgService(r.Context(), st)
+	if err != nil {
+		return 0, nil, err
+	}
+	res, err := org.ValidateCoupon(r.Context(), req)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -142,7 +161,11 @@ func (h *handler) checkout(w http.ResponseWriter, r *http.Request, st *reqState)
 		// ?locale= or Accept-Language, else the organisation's default.
 		req.Locale = requestLocale(r)
 	}
-	res, err := h.svc.Checkout(r.Context(), st.slug, req)
+	org, err := h.orgService(r.Context(), st)
+	if err != nil {
+		return 0, nil, err
+	}
+	res, err := org.Checkout(r.Context(), req)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -151,7 +174,11 @@ func (h *handler) checkout(w http.ResponseWriter, r *http.Request, st *reqState)
 
 // GET /api/v1/book/{org_slug}/booking/{token}
 func (h *handler) booking(_ http.ResponseWriter, r *http.Request, st *reqState) (int, any, error) {
-	d, err := h.svc.Booking(r.Context(), st.slug, r.PathValue("token"))
+	org, err := h.orgService(r.Context(), st)
+	if err != nil {
+		return 0, nil, err
+	}
+	d, err := org.Booking(r.Context(), r.PathValue("token"))
 	if err != nil {
 		return 0, nil, err
 	}
@@ -171,7 +198,11 @@ func (h *handler) confirm(w http.ResponseWriter, r *http.Request, st *reqState) 
 	if err := o.err(); err != nil {
 		return 0, nil, err
 	}
-	d, err := h.svc.Confirm(r.Context(), st.slug, r.PathValue("token"), req)
+	org, err := h.orgService(r.Context(), st)
+	if err != nil {
+		return 0, nil, err
+	}
+	d, err := org.Confirm(r.Context(), r.PathValue("token"), req)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -200,10 +231,8 @@ func (h *handler) webhook(w http.ResponseWriter, r *http.Request, st *reqState) 
 var openAPIDocument []byte
 
 // GET /api/v1/openapi.json: the document itself, not in an envelope.
-func (h *handler) openAPI(w http.ResponseWriter, _ *http.Request, _ *reqState) (int, any, error) {
-	w.Header().Set("Content-Length", strconv.Itoa(len(openAPIDocument)))
-	w.WriteHeader(http.StatusOK)
-	w.Write(openAPIDocument)
+func (h *handler) openAPI(w http.ResponseWriter, r *http.Request, _ *reqState) (int, any, error) {
+	writeCacheable(w, r, cacheControl[RouteOpenAPI], openAPIDocument)
 	return 0, nil, errWritten
 }
 

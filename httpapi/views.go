@@ -162,7 +162,11 @@ type days struct {
 // MarshalJSON writes [{date, available, check_in, check_out, price,
 // min_stay}, ...]; min_stay is at least 1.
 func (ds days) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 2+len(ds.list)*112)
+	return ds.appendJSON(make([]byte, 0, 2+len(ds.list)*112)), nil
+}
+
+// appendJSON appends the days as MarshalJSON writes them.
+func (ds days) appendJSON(b []byte) []byte {
 	b = append(b, '[')
 	for i, d := range ds.list {
 		if i > 0 {
@@ -182,7 +186,7 @@ func (ds days) MarshalJSON() ([]byte, error) {
 		b = strconv.AppendInt(b, int64(max(d.MinStay, 1)), 10)
 		b = append(b, '}')
 	}
-	return append(b, ']'), nil
+	return append(b, ']')
 }
 
 // appendDate appends d as YYYY-MM-DD.
@@ -193,6 +197,26 @@ func appendDate(b []byte, d civil.Date) []byte {
 	y, m, dd := d.Year, int(d.Month), d.Day
 	return append(b, byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10), '-',
 		byte('0'+m/10), byte('0'+m%10), '-', byte('0'+dd/10), byte('0'+dd%10))
+}
+
+// encodeCalendar encodes a calendar's success envelope once, by hand, in
+// one buffer (up to 24 months of days): the JSON of calendarView, not
+// re-scanned by encoding/json.
+func encodeCalendar(c *booking.Calendar) rawEnvelope {
+	v := newCalendarView(c)
+	cur, _ := json.Marshal(v.Currency)
+	b := make([]byte, 0, 160+len(v.Days.list)*112)
+	b = append(b, `{"success":true,"data":{"property_id":`...)
+	b = strconv.AppendInt(b, v.PropertyID, 10)
+	b = append(b, `,"currency":`...)
+	b = append(b, cur...)
+	b = append(b, `,"from":"`...)
+	b = appendDate(b, v.From)
+	b = append(b, `","to":"`...)
+	b = appendDate(b, v.To)
+	b = append(b, `","days":`...)
+	b = v.Days.appendJSON(b)
+	return append(b, "}}\n"...)
 }
 
 func newCalendarView(c *booking.Calendar) calendarView {

@@ -32,6 +32,11 @@ const (
 // the other, alternating between the demo's properties.
 const maxCheckouts = 200_000
 
+// checkoutDays is how many days of each property, from 30 days ahead, the
+// checkouts book: the demo's booking horizon is 730 days, and a stay
+// ending past it is refused.
+const checkoutDays = 690
+
 // demo is the organisation of the demo seed the harness loads.
 const demo = "/api/v1/book/demo"
 
@@ -184,6 +189,9 @@ func checkoutRequest(base string, propertyIDs []int64, n *atomic.Int64) request 
 			return nil, false, nil
 		}
 		slot := int(i) / len(propertyIDs)
+		if 2*slot+2 > checkoutDays {
+			return nil, false, nil // the booking horizon is reached
+		}
 		in := from.AddDate(0, 0, 2*slot)
 		body, err := json.Marshal(map[string]any{
 			"property_id": propertyIDs[int(i)%len(propertyIDs)],

@@ -104,7 +104,9 @@ func runHostCommand(ctx context.Context, name string, cmd hostCommand, args []st
 			return err
 		}
 	}
-	svc := booking.NewService(booking.Options{Store: back.store, Payments: payments, Logger: logger})
+	// Through the read model, so that on PostgreSQL the running replicas
+	// hear of the change (on SQLite they re-read within cache.DefaultMaxAge).
+	svc := booking.NewService(booking.Options{Store: newReadModel(back.store, logger), Payments: payments, Logger: logger})
 
 	if name == "bookings" {
 		list, err := svc.Bookings(ctx, *org, want...)

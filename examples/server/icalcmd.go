@@ -24,7 +24,9 @@ const icalPollCheck = time.Minute
 // calendarSync is the server's calendar sync: feeds fetched over https from
 // public addresses only, conflicts told in the log like bookings.
 func (s *server) calendarSync() *icalsync.Syncer {
-	return icalsync.New(icalsync.Options{Store: s.back.store, Notifier: logNotifier(s.log), Logger: s.log})
+	// Through the read model, so that imported blocks reach the public
+	// calendar at once (and the other replicas through NOTIFY).
+	return icalsync.New(icalsync.Options{Store: s.readModel, Notifier: logNotifier(s.log), Logger: s.log})
 }
 
 // calendarHandler serves GET /ical/{token}.ics.
@@ -113,7 +115,7 @@ func runICal(ctx context.Context, args []string, getenv func(string) string, std
 	}
 	defer back.close()
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	syncer := icalsync.New(icalsync.Options{Store: back.store, Notifier: logNotifier(logger), Logger: logger})
+	syncer := icalsync.New(icalsync.Options{Store: newReadModel(back.store, logger), Notifier: logNotifier(logger), Logger: logger})
 	o, err := back.store.OrganizationBySlug(ctx, *org)
 	if err != nil {
 		return fmt.Errorf("organisation %s: %w", *org, err)

@@ -21,6 +21,7 @@ import (
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/plantstore"
 	"github.com/staykit/staykit/seed"
+	"github.com/staykit/staykit/store/cache"
 )
 
 // demoSeed is demo-seed.json, loaded on first start when -seed is not
@@ -46,6 +47,10 @@ type server struct {
 	svc    *booking.Service
 	fake   *paymenttest.Provider // nil with Stripe
 	stripe bool
+
+	// readModel keeps the public read routes' data in memory over
+	// back.store (store/cache).
+	readModel *cache.Store
 }
 
 // newServer opens the backends, loads the seed on first start and builds
@@ -66,8 +71,9 @@ func newServer(ctx context.Context, cfg config, logger *slog.Logger) (*server, e
 		return nil, err
 	}
 	s.fake, s.stripe = fake, fake == nil
+	s.readModel = newReadModel(back.store, logger)
 	s.svc = booking.NewService(booking.Options{
-		Store: back.store, Payments: payments, Notifier: logNotifier(logger), Logger: logger,
+		Store: s.readModel, Payments: payments, Notifier: logNotifier(logger), Logger: logger,
 	})
 	return s, nil
 }
@@ -191,6 +197,7 @@ func (s *server) Serve(ctx context.Context, ln net.Listener) error {
 	var wg sync.WaitGroup
 	wg.Go(func() { s.svc.RunSweeper(sweepCtx, s.cfg.sweepEvery) })
 	wg.Go(func() { s.calendarSync().Run(sweepCtx, icalPollCheck) })
+	wg.Go(func() { s.readModel.Run(sweepCtx) })
 	defer func() {
 		stopSweep()
 		wg.Wait()

@@ -57,7 +57,7 @@ const (
 // hotReads are prepared on the read pool.
 func hotReads() []string {
 	return []string{qOrganizationBySlug, qOrganizationByID, qProperty, qProperties, qBlocksOf,
-		qBlocksOfOrg, qOccupied, qBookingByToken, qCouponByCode, qCouponHolders, qFindKey}
+		qBlocksOfOrg, qOccupied, qBookingByToken, qCouponByCode, qCouponHolders, qFindKey, qHolds}
 }
 
 // hotWrites are prepared on the write pool: checkout's transaction.

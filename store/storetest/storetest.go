@@ -42,6 +42,7 @@ func Run(t *testing.T, newStore func(t *testing.T) booking.Store) {
 		ledgerRaceScenarios,
 		feedScenarios,
 		feedRaceScenarios,
+		readModelScenarios,
 	}
 	for _, g := range groups {
 		for _, sc := range g {

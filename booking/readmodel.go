@@ -1,0 +1,31 @@
+package booking
+
+import (
+	"context"
+	"time"
+
+	"github.com/staykit/staykit/civil"
+)
+
+// ReadModelStore serves what a read model (package store/cache) keeps in
+// memory and cannot read through the other methods.
+type ReadModelStore interface {
+	// Holds returns what takes nights on a property from the night from
+	// on: its blocks and its bookings holding dates at now, whole ranges
+	// ending after from, ordered by start then end. A pending booking's
+	// hold lasts Until its expiry; the other holds have a zero Until
+	// (they last until a write changes them). With Holds read at now, the
+	// Occupied answer at any later instant t is the holds overlapping the
+	// range whose Until is zero or after t.
+	Holds(ctx context.Context, propertyID int64, from civil.Date, now time.Time) ([]Hold, error)
+}
+
+// Hold is nights taken on a property, by a block or a booking.
+type Hold struct {
+	civil.Range
+	// Until is when a pending hold lapses; zero for the others.
+	Until time.Time
+}
+
+// HoldsAt reports whether the hold takes its nights at t.
+func (h Hold) HoldsAt(t time.Time) bool { return h.Until.IsZero() || h.Until.After(t) }

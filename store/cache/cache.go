@@ -1,0 +1,432 @@
+// Package cache is staykit's read model: a booking.Store that keeps in
+// memory what the public read routes ask for on every request —
+// organisations, properties with their rates and blocks, coupons, and each
+// property's occupancy — over the Store that holds them (SQLite,
+// PostgreSQL).
+//
+// The rule: every method of booking.Store is either a read or a write.
+// Reads are served from memory when cached (OrganizationBySlug,
+// OrganizationByID, Properties, Property, CouponByCode, Occupied) or passed
+// on. Writes go straight to the underlying Store — the database stays the
+// authority: CreateBooking and Transition check the dates there, in one
+// atomic step, so a stale calendar in memory can never cause a double
+// booking — and then, if they can change what is cached, forget it, in
+// this process at once and in the others through a Publisher (PostgreSQL
+// LISTEN/NOTIFY, see Run). A write is counted as changing the read model
+// whether it succeeded or not: a refused checkout is also news that the
+// dates are taken. Writes that cannot change it (the payments ledger,
+// idempotency records, payment intents, provider events) are passed on and
+// listed as such. A test of this package lists every method of
+// booking.Store by reflection and fails when one is in neither list, so a
+// new write method cannot slip past the cache: add it to Writes (and
+// override it here) or to Reads.
+//
+// Entries older than Options.MaxAge are read again: a bound on staleness
+// when a message between replicas is lost, or when another process writes
+// to the database without this cache (a command-line tool on the SQLite
+// file).
+//
+// Values returned are copies of the cached structs, but slices and maps
+// inside them are shared: callers must not modify their elements.
+package cache
+
+import (
+	"context"
+	"log/slog"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/coupon"
+)
+
+// DefaultMaxAge is how long an entry is trusted without news of a write.
+const DefaultMaxAge = 5 * time.Second
+
+// Publisher tells other replicas about a write (postgres.DB).
+type Publisher interface {
+	Publish(ctx context.Context, msg string) error
+}
+
+// Subscriber hears what other replicas publish (postgres.DB): Listen calls
+// ready once listening, then fn with each message, until ctx ends or the
+// connection fails.
+type Subscriber interface {
+	Listen(ctx context.Context, ready func(), fn func(msg string)) error
+}
+
+// Options configure a Store.
+type Options struct {
+	// MaxAge bounds how old an entry may be; zero means DefaultMaxAge.
+	MaxAge time.Duration
+	// Publisher, when set, is told of every write that changes the read
+	// model, for the other replicas.
+	Publisher Publisher
+	// Subscriber, when set, is what Run listens to.
+	Subscriber Subscriber
+	// Now is the clock of entries' ages; nil means time.Now.
+	Now func() time.Time
+	// Logger receives publish and listen failures; nil means
+	// slog.Default().
+	Logger *slog.Logger
+}
+
+// Store is a booking.Store with a read model in memory. It is safe for
+// concurrent use.
+type Store struct {
+	// Store serves the reads that are not cached and the writes that do
+	// not change the read model.
+	booking.Store
+
+	maxAge time.Duration
+	pub    Publisher
+	sub    Subscriber
+	now    func() time.Time
+	log    *slog.Logger
+
+	// invalidations counts writes that forgot something (tests).
+	invalidations atomic.Uint64
+
+	mu sync.RWMutex
+	// catalogGen and occGen change on each invalidation of the catalog
+	// (organisations, properties, coupons) and of occupancy: a read from
+	// the database is kept only if no invalidation happened while it ran,
+	// so a read that raced a write never stores what the write replaced.
+	catalogGen uint64
+	occGen     uint64
+	orgSlug    map[string]entry[*booking.Organization]
+	orgID      map[int64]entry[*booking.Organization]
+	props      map[int64]entry[[]booking.Property] // by organisation
+	prop       map[[2]int64]entry[*booking.Property]
+	coupons    map[couponKey]entry[*coupon.Coupon]
+	occ        map[int64]occEntry // by property
+}
+
+type entry[T any] struct {
+	v  T
+	at time.Time
+}
+
+type couponKey struct {
+	org  int64
+	code string
+}
+
+// occEntry is a property's holds from a date on, read at an instant.
+type occEntry struct {
+	holds []booking.Hold
+	from  civil.Date
+	now   time.Time // the holds' reading instant (booking time)
+	at    time.Time // when read (cache clock)
+}
+
+var _ booking.Store = (*Store)(nil)
+
+// New returns the read model over s.
+func New(s booking.Store, o Options) *Store {
+	c := &Store{Store: s, maxAge: o.MaxAge, pub: o.Publisher, sub: o.Subscriber, now: o.Now, log: o.Logger}
+	if c.maxAge <= 0 {
+		c.maxAge = DefaultMaxAge
+	}
+	if c.now == nil {
+		c.now = time.Now
+	}
+	if c.log == nil {
+		c.log = slog.Default()
+	}
+	c.resetCatalog()
+	c.occ = map[int64]occEntry{}
+	return c
+}
+
+// Messages between replicas.
+const (
+	msgCatalog = "catalog"
+	msgOccAll  = "occ:*"
+	msgOccOf   = "occ:"
+)
+
+// Run listens to the other replicas' writes until ctx ends, reconnecting
+// after a failure (everything cached is forgotten then, since messages may
+// have been missed). Without a Subscriber it only waits for ctx.
+func (c *Store) Run(ctx context.Context) error {
+	if c.sub == nil {
+		<-ctx.Done()
+		return nil
+	}
+	for {
+		err := c.sub.Listen(ctx, c.forgetAll, c.apply)
+		c.forgetAll()
+		if ctx.Err() != nil {
+			return nil
+		}
+		c.log.WarnContext(ctx, "read model: listening to other replicas failed; retrying", "err", err)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// apply forgets what another replica's write changed.
+func (c *Store) apply(msg string) {
+	switch {
+	case msg == msgCatalog:
+		c.forgetCatalog()
+	case msg == msgOccAll:
+		c.forgetOccupancy(0)
+	case strings.HasPrefix(msg, msgOccOf):
+		id, err := strconv.ParseInt(msg[len(msgOccOf):], 10, 64)
+		if err != nil || id <= 0 {
+			id = 0
+		}
+		c.forgetOccupancy(id)
+	default:
+		c.forgetAll()
+	}
+}
+
+func (c *Store) fresh(at time.Time) bool { return c.now().Sub(at) < c.maxAge }
+
+func (c *Store) resetCatalog() {
+	c.orgSlug = map[string]entry[*booking.Organization]{}
+	c.orgID = map[int64]entry[*booking.Organization]{}
+	c.props = map[int64]entry[[]booking.Property]{}
+	c.prop = map[[2]int64]entry[*booking.Property]{}
+	c.coupons = map[couponKey]entry[*coupon.Coupon]{}
+}
+
+func (c *Store) forgetCatalog() {
+	c.mu.Lock()
+	c.catalogGen++
+	c.resetCatalog()
+	c.mu.Unlock()
+}
+
+// forgetOccupancy forgets a property's occupancy, or every property's when
+// id is 0.
+func (c *Store) forgetOccupancy(id int64) {
+	c.mu.Lock()
+	c.occGen++
+	if id == 0 {
+		c.occ = map[int64]occEntry{}
+	} else {
+		delete(c.occ, id)
+	}
+	c.mu.Unlock()
+}
+
+func (c *Store) forgetAll() {
+	c.forgetCatalog()
+	c.forgetOccupancy(0)
+}
+
+// changed forgets what a write may have changed, here and, through the
+// Publisher, in the other replicas.
+func (c *Store) changed(ctx context.Context, catalog bool, propertyIDs ...int64) {
+	c.invalidations.Add(1)
+	var msgs []string
+	if catalog {
+		c.forgetCatalog()
+		msgs = append(msgs, msgCatalog)
+	}
+	for _, id := range propertyIDs {
+		c.forgetOccupancy(id)
+		if id == 0 {
+			msgs = append(msgs, msgOccAll)
+		} else {
+			msgs = append(msgs, msgOccOf+strconv.FormatInt(id, 10))
+		}
+	}
+	if c.pub == nil {
+		return
+	}
+	ctx = context.WithoutCancel(ctx)
+	for _, m := range msgs {
+		if err := c.pub.Publish(ctx, m); err != nil {
+			// The other replicas re-read within MaxAge anyway.
+			c.log.ErrorContext(ctx, "read model: publish write", "msg", m, "err", err)
+		}
+	}
+}
+
+// Cached reads.
+
+// OrganizationBySlug is served from memory when cached.
+func (c *Store) OrganizationBySlug(ctx context.Context, slug string) (*booking.Organization, error) {
+	c.mu.RLock()
+	e, ok := c.orgSlug[slug]
+	gen := c.catalogGen
+	c.mu.RUnlock()
+	if ok && c.fresh(e.at) {
+		return copyOrg(e.v), nil
+	}
+	at := c.now()
+	o, err := c.Store.OrganizationBySlug(ctx, slug)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.catalogGen == gen {
+		c.orgSlug[slug] = entry[*booking.Organization]{copyOrg(o), at}
+	}
+	c.mu.Unlock()
+	return o, nil
+}
+
+// OrganizationByID is served from memory when cached.
+func (c *Store) OrganizationByID(ctx context.Context, id int64) (*booking.Organization, error) {
+	c.mu.RLock()
+	e, ok := c.orgID[id]
+	gen := c.catalogGen
+	c.mu.RUnlock()
+	if ok && c.fresh(e.at) {
+		return copyOrg(e.v), nil
+	}
+	at := c.now()
+	o, err := c.Store.OrganizationByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.catalogGen == gen {
+		c.orgID[id] = entry[*booking.Organization]{copyOrg(o), at}
+	}
+	c.mu.Unlock()
+	return o, nil
+}
+
+// Properties is served from memory when cached.
+func (c *Store) Properties(ctx context.Context, orgID int64) ([]booking.Property, error) {
+	c.mu.RLock()
+	e, ok := c.props[orgID]
+	gen := c.catalogGen
+	c.mu.RUnlock()
+	if ok && c.fresh(e.at) {
+		return slices.Clone(e.v), nil
+	}
+	at := c.now()
+	list, err := c.Store.Properties(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	kept := make([]booking.Property, len(list))
+	for i := range list {
+		kept[i] = clipProperty(list[i])
+	}
+	c.mu.Lock()
+	if c.catalogGen == gen {
+		c.props[orgID] = entry[[]booking.Property]{kept, at}
+	}
+	c.mu.Unlock()
+	return slices.Clone(kept), nil
+}
+
+// Property is served from memory when cached.
+func (c *Store) Property(ctx context.Context, orgID, propertyID int64) (*booking.Property, error) {
+	key := [2]int64{orgID, propertyID}
+	c.mu.RLock()
+	e, ok := c.prop[key]
+	gen := c.catalogGen
+	c.mu.RUnlock()
+	if ok && c.fresh(e.at) {
+		p := *e.v
+		return &p, nil
+	}
+	at := c.now()
+	p, err := c.Store.Property(ctx, orgID, propertyID)
+	if err != nil {
+		return nil, err
+	}
+	kept := clipProperty(*p)
+	c.mu.Lock()
+	if c.catalogGen == gen {
+		c.prop[key] = entry[*booking.Property]{&kept, at}
+	}
+	c.mu.Unlock()
+	out := kept
+	return &out, nil
+}
+
+// CouponByCode is served from memory when cached. Redemptions are not
+// cached: CouponRedemptions reads them from the database.
+func (c *Store) CouponByCode(ctx context.Context, orgID int64, code string) (*coupon.Coupon, error) {
+	key := couponKey{orgID, code}
+	c.mu.RLock()
+	e, ok := c.coupons[key]
+	gen := c.catalogGen
+	c.mu.RUnlock()
+	if ok && c.fresh(e.at) {
+		cp := *e.v
+		return &cp, nil
+	}
+	at := c.now()
+	cp, err := c.Store.CouponByCode(ctx, orgID, code)
+	if err != nil {
+		return nil, err
+	}
+	kept := *cp
+	c.mu.Lock()
+	if c.catalogGen == gen {
+		c.coupons[key] = entry[*coupon.Coupon]{&kept, at}
+	}
+	c.mu.Unlock()
+	return cp, nil
+}
+
+// Occupied is answered from the property's holds in memory when they were
+// read at or before now and reach back to from; it asks the database for
+// the holds otherwise.
+func (c *Store) Occupied(ctx context.Context, propertyID int64, from, to civil.Date, now time.Time) ([]civil.Range, error) {
+	c.mu.RLock()
+	e, ok := c.occ[propertyID]
+	gen := c.occGen
+	c.mu.RUnlock()
+	if !ok || !c.fresh(e.at) || from.Before(e.from) || now.Before(e.now) {
+		loadFrom := from
+		if ok && e.from.Before(from) && c.fresh(e.at) {
+			loadFrom = e.from // keep the wider reach
+		}
+		at := c.now()
+		holds, err := c.Store.Holds(ctx, propertyID, loadFrom, now)
+		if err != nil {
+			return nil, err
+		}
+		e = occEntry{holds: slices.Clip(holds), from: loadFrom, now: now, at: at}
+		c.mu.Lock()
+		if c.occGen == gen {
+			c.occ[propertyID] = e
+		}
+		c.mu.Unlock()
+	}
+	var out []civil.Range
+	for _, h := range e.holds {
+		if h.Start.Before(to) && from.Before(h.End) && h.HoldsAt(now) {
+			out = append(out, h.Range)
+		}
+	}
+	return out, nil
+}
+
+// copyOrg copies an organisation's struct; its maps and slices are shared.
+func copyOrg(o *booking.Organization) *booking.Organization {
+	cp := *o
+	return &cp
+}
+
+// clipProperty makes the property's top-level slices full, so that a
+// caller appending to its copy does not write into the cached array.
+func clipProperty(p booking.Property) booking.Property {
+	p.Photos = slices.Clip(p.Photos)
+	p.Blocks = slices.Clip(p.Blocks)
+	p.Rates.Seasons = slices.Clip(p.Rates.Seasons)
+	p.Rates.Overrides = slices.Clip(p.Rates.Overrides)
+	p.Rates.WeekendNights = slices.Clip(p.Rates.WeekendNights)
+	return p
+}

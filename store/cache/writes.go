@@ -1,0 +1,134 @@
+package cache
+
+import (
+	"context"
+	"time"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/coupon"
+)
+
+// Reads are the methods of booking.Store that change nothing: served from
+// memory (see the package doc) or passed on.
+var Reads = []string{
+	"OrganizationBySlug", "OrganizationByID", "Organizations",
+	"Property", "Properties", "CouponByCode", "CouponRedemptions",
+	"BookingByToken", "BookingByID", "BookingByIntent", "Bookings",
+	"Occupied", "Holds", "LapsedHolds",
+	"IdempotencyRecord", "EventProcessed",
+	"LedgerEntries", "LedgerEntryByProviderID",
+	"Feed", "Feeds", "FeedBlocks", "FeedConflicts", "ExportToken", "ExportTokenByValue",
+}
+
+// Writes are the methods of booking.Store that write: overridden here to
+// forget what they change (Invalidating), or passed on because they
+// cannot change the read model (Neutral).
+var (
+	Invalidating = []string{
+		"CreateOrganization", "UpdateOrganization",
+		"CreateProperty", "UpdateProperty", "AddBlock", "RemoveBlock",
+		"CreateCoupon", "UpdateCoupon",
+		"CreateBooking", "DeleteBooking", "Transition",
+		"ApplyFeedSync", "DeleteFeed",
+	}
+	Neutral = []string{
+		"SetPaymentIntent", "SaveIdempotencyRecord", "MarkEventProcessed",
+		"RecordLedger", "ClaimLedgerEntries", "UpdateLedgerEntry",
+		// iCal feeds' settings, leases and export tokens: not read by the
+		// public routes. Their imported blocks change only through
+		// ApplyFeedSync and DeleteFeed.
+		"CreateFeed", "UpdateFeed", "ClaimFeeds", "ClaimFeed", "RecordFeedAttempt",
+		"SetExportToken", "NoteExport",
+	}
+)
+
+// CreateOrganization writes through and forgets the catalog.
+func (c *Store) CreateOrganization(ctx context.Context, o *booking.Organization) error {
+	defer c.changed(ctx, true)
+	return c.Store.CreateOrganization(ctx, o)
+}
+
+// UpdateOrganization writes through and forgets the catalog.
+func (c *Store) UpdateOrganization(ctx context.Context, o *booking.Organization) error {
+	defer c.changed(ctx, true)
+	return c.Store.UpdateOrganization(ctx, o)
+}
+
+// CreateProperty writes through and forgets the catalog.
+func (c *Store) CreateProperty(ctx context.Context, p *booking.Property) error {
+	defer c.changed(ctx, true)
+	return c.Store.CreateProperty(ctx, p)
+}
+
+// UpdateProperty writes through and forgets the catalog and the property's
+// occupancy (its blocks are replaced).
+func (c *Store) UpdateProperty(ctx context.Context, p *booking.Property) error {
+	defer c.changed(ctx, true, p.ID)
+	return c.Store.UpdateProperty(ctx, p)
+}
+
+// AddBlock writes through and forgets the catalog and the property's
+// occupancy.
+func (c *Store) AddBlock(ctx context.Context, propertyID int64, b *booking.Block, now time.Time) error {
+	defer c.changed(ctx, true, propertyID)
+	return c.Store.AddBlock(ctx, propertyID, b, now)
+}
+
+// RemoveBlock writes through and forgets the catalog and the property's
+// occupancy.
+func (c *Store) RemoveBlock(ctx context.Context, propertyID, blockID int64) error {
+	defer c.changed(ctx, true, propertyID)
+	return c.Store.RemoveBlock(ctx, propertyID, blockID)
+}
+
+// CreateCoupon writes through and forgets the catalog.
+func (c *Store) CreateCoupon(ctx context.Context, cp *coupon.Coupon) error {
+	defer c.changed(ctx, true)
+	return c.Store.CreateCoupon(ctx, cp)
+}
+
+// UpdateCoupon writes through and forgets the catalog.
+func (c *Store) UpdateCoupon(ctx context.Context, cp *coupon.Coupon) error {
+	defer c.changed(ctx, true)
+	return c.Store.UpdateCoupon(ctx, cp)
+}
+
+// CreateBooking goes to the database, which alone decides whether the
+// dates are free, and forgets the property's occupancy.
+func (c *Store) CreateBooking(ctx context.Context, b *booking.Booking, o booking.CreateOptions) error {
+	defer c.changed(ctx, false, b.PropertyID)
+	return c.Store.CreateBooking(ctx, b, o)
+}
+
+// DeleteBooking writes through and forgets every property's occupancy (it
+// is rare: a checkout whose payment could not start).
+func (c *Store) DeleteBooking(ctx context.Context, id int64) error {
+	defer c.changed(ctx, false, 0)
+	return c.Store.DeleteBooking(ctx, id)
+}
+
+// Transition goes to the database and forgets the booking's property's
+// occupancy (every property's when it failed and the booking is unknown).
+func (c *Store) Transition(ctx context.Context, id int64, t booking.Transition) (*booking.Booking, error) {
+	b, err := c.Store.Transition(ctx, id, t)
+	var property int64
+	if b != nil {
+		property = b.PropertyID
+	}
+	c.changed(ctx, false, property)
+	return b, err
+}
+
+// ApplyFeedSync writes an iCal feed's imported blocks and forgets every
+// property's occupancy: the sync names the feed, not its property.
+func (c *Store) ApplyFeedSync(ctx context.Context, s booking.FeedSync) (*booking.FeedSyncResult, error) {
+	defer c.changed(ctx, false, 0)
+	return c.Store.ApplyFeedSync(ctx, s)
+}
+
+// DeleteFeed removes a feed with its imported blocks and forgets every
+// property's occupancy.
+func (c *Store) DeleteFeed(ctx context.Context, orgID, feedID int64) error {
+	defer c.changed(ctx, false, 0)
+	return c.Store.DeleteFeed(ctx, orgID, feedID)
+}
