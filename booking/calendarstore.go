@@ -2,6 +2,7 @@ package booking
 
 import (
 	"context"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -102,4 +103,10 @@ func (s *Service) withCalendar(ctx context.Context, p *Property, from, to civil.
 	cp.Rates.Overrides = overrides
 	cp.Rates.Rules.Days = ruleDays
 	return &cp, nil
+}
+
+// ruleChecker returns the stay rules of p at now, in the organisation's
+// zone, over the property's and organisation's stay limits.
+func (s *Service) ruleChecker(org *Organization, p *Property, now time.Time) *rules.Checker {
+	return rules.New(p.Rates.Rules, now, s.location(org), func(d civil.Date) (int, int) { return p.StayLimits(*org, d) })
 }
