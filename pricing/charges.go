@@ -5,7 +5,12 @@ import (
 	"slices"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/staykit/staykit/civil"
 )
+
+// civilEpoch stands for "today" where only the settings are checked.
+var civilEpoch = civil.Date{Year: 2000, Month: 1, Day: 1}
 
 // Guest categories, as Party fields, TouristTax.Exempt and Fee.Category
 // name them.
@@ -219,3 +224,12 @@ func (f Fees) item(code string) *Fee {
 
 // exempt reports whether a category pays no tourist tax.
 func (t TouristTax) exempt(category string) bool { return slices.Contains(t.Exempt, category) }
+
+// CheckCharges checks the charge settings of a property — fees, extras,
+// percentage taxes, tourist tax rule, early-bird and last-minute discounts
+// — as Compute would, so that a host's mistake is refused when it is
+// stored rather than at the guest's quote. Errors wrap ErrInvalidAmount.
+func CheckCharges(plan RatePlan, fees Fees, tax TouristTax) error {
+	s := Stay{Plan: plan, Fees: fees, Tax: tax, Today: civilEpoch}
+	return s.checkCharges()
+}
