@@ -102,8 +102,8 @@ type TouristTax struct {
 	// guest pays Percent of the night's price divided by the guests
 	// (children included), capped at CeilingPerGuestNight when that is
 	// above zero — the French rule for unclassified rentals.
-	Percent              decimal.Decimal `json:"percent,omitempty"`
-	CeilingPerGuestNight decimal.Decimal `json:"ceiling_per_guest_night,omitempty"`
+	Percent              decimal.Decimal `json:"percent,omitzero"`
+	CeilingPerGuestNight decimal.Decimal `json:"ceiling_per_guest_night,omitzero"`
 	// Exempt are the categories that pay no tourist tax ("children",
 	// "infants"); infants and pets never count as guests anyway.
 	Exempt []string `json:"exempt,omitempty"`
