@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/rules"
 )
 
 // Calendar bounds.
@@ -98,7 +99,8 @@ func (s *Service) availability(ctx context.Context, resolve orgFunc, propertyID 
 	// Read nights from the earliest check-in that could end inside the
 	// calendar to a little past its end.
 	_, maxN := p.StayLimits(*org, civilZero)
-	if maxN == 0 || maxN > MaxNights {
+	if maxN == 0 || maxN > MaxNights || len(p.Rates.Rules.Seasons) > 0 {
+		// Seasons may allow longer stays than the property's maximum.
 		maxN = MaxNights
 	}
 	start := from.AddDays(-maxN)
@@ -115,19 +117,28 @@ func (s *Service) availability(ctx context.Context, resolve orgFunc, propertyID 
 	if end.Before(start) {
 		end = start
 	}
-	taken, err := s.store.Occupied(ctx, p.ID, start, end, now)
+	calEnd := to
+	if end.After(to) {
+		calEnd = end
+	}
+	if p, err = s.withCalendar(ctx, p, start, calEnd.AddDays(1)); err != nil {
+		return nil, fmt.Errorf("read calendar of property %d: %w", p.ID, err)
+	}
+	set := p.Rates.Rules
+	taken, err := s.store.Occupied(ctx, p.ID, start.AddDays(-set.PreparationDaysAfter), end.AddDays(set.PreparationDaysBefore), now)
 	if err != nil {
 		return nil, fmt.Errorf("read occupancy of property %d: %w", p.ID, err)
 	}
 	n := start.DaysUntil(end)
-	g := grid{org: org, p: p, start: start, maxN: maxN,
+	c := s.ruleChecker(org, p, now)
+	g := grid{c: c, start: start, maxN: maxN,
 		free:    make([]bool, n),
 		minStay: make([]int, n)}
 	for i, day := 0, start; i < n; i, day = i+1, nextDay(day) {
-		g.free[i] = !day.Before(today) && day.Before(last)
-		g.minStay[i], _ = p.StayLimits(*org, day)
+		g.free[i] = !day.Before(today) && day.Before(last) && !c.Closed(day)
+		g.minStay[i], _ = c.Limits(day)
 	}
-	for _, r := range taken {
+	for _, r := range set.Reserved(taken) {
 		for i := max(0, start.DaysUntil(r.Start)); i < min(n, start.DaysUntil(r.End)); i++ {
 			g.free[i] = false
 		}
@@ -147,47 +158,59 @@ func (s *Service) availability(ctx context.Context, resolve orgFunc, propertyID 
 			// Past the nights read: beyond the horizon, where only the
 			// first day may end a stay.
 			d.CheckOut = i == n && g.canCheckOut(i)
-			d.MinStay, _ = p.StayLimits(*org, day)
+			d.MinStay, _ = c.Limits(day)
 		default:
-			d.MinStay, _ = p.StayLimits(*org, day)
+			d.MinStay, _ = c.Limits(day)
 		}
 		cal.Days = append(cal.Days, d)
 	}
 	return cal, nil
 }
 
-// grid is the free/taken state of consecutive nights from start.
+// grid is the free/taken state of consecutive nights from start, and the
+// stay rules that say which of them a stay may start or end on.
 type grid struct {
-	org     *Organization
-	p       *Property
+	c       *rules.Checker
 	start   civil.Date
 	maxN    int
 	free    []bool
 	minStay []int
 }
 
-// canCheckIn: the nights of the shortest allowed stay from day i are free.
+// day returns the date of index i.
+func (g grid) day(i int) civil.Date { return g.start.AddDays(i) }
+
+// canCheckIn: a stay may start on day i — its arrival rules hold, and some
+// stay of an allowed length from it has free nights and may end where it
+// ends. Exactly the stays that rules.Checker.Check accepts.
 func (g grid) canCheckIn(i int) bool {
-	need := max(g.minStay[i], 1)
-	if need > g.maxN || i+need > len(g.free) {
+	in := g.day(i)
+	if g.c.Arrival(in) != nil {
 		return false
 	}
-	for k := i; k < i+need; k++ {
+	for k := i; k < len(g.free) && k-i < g.maxN; k++ {
 		if !g.free[k] {
 			return false
 		}
+		nights := k - i + 1
+		if g.c.Length(in, nights, MaxNights) == nil && g.c.Departure(in, g.day(k+1)) == nil {
+			return true
+		}
 	}
-	return true
+	return false
 }
 
 // canCheckOut: some allowed stay ends on day i — a check-in day s before it
-// whose nights up to i are free and whose length fits s's limits.
+// whose arrival rules hold, whose nights up to i are free and whose length
+// fits s's limits, and day i accepts departures of a stay from s.
 func (g grid) canCheckOut(i int) bool {
+	out := g.day(i)
 	for s := i - 1; s >= 0 && i-s <= g.maxN; s-- {
 		if !g.free[s] {
 			return false
 		}
-		if i-s >= max(g.minStay[s], 1) {
+		in := g.day(s)
+		if g.c.Length(in, i-s, MaxNights) == nil && g.c.Departure(in, out) == nil && g.c.Arrival(in) == nil {
 			return true
 		}
 	}

@@ -129,6 +129,14 @@ func (r CheckoutRequest) hash() string {
 	} {
 		fmt.Fprintf(h, "%d:%s;", len(v), v)
 	}
+	// Guest categories and extras count only when given, so that the hash
+	// of a request without them is what it was before they existed.
+	if p := r.Party; p != nil {
+		fmt.Fprintf(h, "party:%d,%d,%d,%d;", p.Adults, p.Children, p.Infants, p.Pets)
+	}
+	for _, e := range r.Extras {
+		fmt.Fprintf(h, "extra:%d:%s:%d;", len(e.Code), e.Code, e.Quantity)
+	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -161,7 +169,13 @@ func (s *Service) checkout(ctx context.Context, resolve orgFunc, r CheckoutReque
 	if err != nil {
 		return nil, err
 	}
-	if err := checkRules(org, p, r.Stay, s.today(org, now)); err != nil {
+	if p, err = s.withCalendar(ctx, p, r.CheckIn, r.CheckOut.AddDays(1)); err != nil {
+		return nil, fmt.Errorf("read calendar of property %d: %w", p.ID, err)
+	}
+	if err := checkRules(org, p, r.Stay, s.ruleChecker(org, p, now)); err != nil {
+		return nil, err
+	}
+	if err := s.checkFree(ctx, p, r.Stay, now); err != nil {
 		return nil, err
 	}
 	q, c, err := s.price(ctx, org, p, QuoteRequest{Stay: r.Stay, CouponCode: r.CouponCode, Locale: r.Locale}, now)

@@ -29,6 +29,12 @@ var lineLabels = map[string]map[string]string{
 	pricing.LineTouristTax: {
 		"en": "Tourist tax",
 		"fr": "Taxe de séjour"},
+	pricing.LineEarlyBird: {
+		"en": "Early booking discount ({percent}%)",
+		"fr": "Réduction réservation anticipée ({percent} %)"},
+	pricing.LineLastMinute: {
+		"en": "Last-minute discount ({percent}%)",
+		"fr": "Réduction dernière minute ({percent} %)"},
 }
 
 // labelQuote words the labels of q's lines in locale ("fr" or "en"; any
@@ -40,24 +46,37 @@ func labelQuote(q *pricing.Quote, org *Organization, p *Property, locale string)
 	if locale != "fr" && locale != "en" {
 		locale = "en"
 	}
-	for _, lines := range [][]pricing.Line{q.Discounts, q.Fees, q.Taxes} {
+	for _, lines := range [][]pricing.Line{q.Discounts, q.Fees, q.Taxes, q.IncludedTaxes} {
 		for i := range lines {
-			t, ok := lineLabels[lines[i].Code][locale]
+			l := &lines[i]
+			texts, ok := lineLabels[l.Code]
 			if !ok {
+				// A host's fee or tax carries its own labels.
+				if t := l.Labels[locale]; t != "" {
+					l.Label = t
+				}
 				continue
 			}
 			var pct decimal.Decimal
-			switch lines[i].Code {
+			switch l.Code {
 			case pricing.LineWeeklyDiscount:
 				pct = p.Rates.WeeklyDiscountPercent
 			case pricing.LineMonthlyDiscount:
 				pct = p.Rates.MonthlyDiscountPercent
+			case pricing.LineEarlyBird:
+				pct = p.Rates.EarlyBird.Percent
+			case pricing.LineLastMinute:
+				pct = p.Rates.LastMinute.Percent
 			}
-			percent := pct.String()
-			if locale == "fr" {
-				percent = strings.Replace(percent, ".", ",", 1)
+			l.Labels = make(map[string]string, 2)
+			for _, loc := range []string{"fr", "en"} {
+				percent := pct.String()
+				if loc == "fr" {
+					percent = strings.Replace(percent, ".", ",", 1)
+				}
+				l.Labels[loc] = strings.NewReplacer("{percent}", percent, "{code}", q.CouponCode).Replace(texts[loc])
 			}
-			lines[i].Label = strings.NewReplacer("{percent}", percent, "{code}", q.CouponCode).Replace(t)
+			l.Label = l.Labels[locale]
 		}
 	}
 }

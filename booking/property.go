@@ -74,6 +74,12 @@ func (p Property) Validate() error {
 	if err := p.Rates.Validate(); err != nil {
 		f.Add("rates", err.Error())
 	}
+	if err := p.Rates.Rules.Validate(); err != nil {
+		f.Add("rules", err.Error())
+	}
+	if err := pricing.CheckCharges(p.Rates, p.Fees, p.Tax); err != nil {
+		f.Add("fees", "invalid_charges")
+	}
 	if p.Fees.Cleaning.IsNegative() || p.Fees.ExtraGuest.IsNegative() || p.Fees.GuestsIncluded < 0 {
 		f.Add("fees", "out_of_range")
 	}

@@ -35,8 +35,11 @@ func (s *Service) quote(ctx context.Context, resolve orgFunc, propertyID int64, 
 	if err != nil {
 		return nil, err
 	}
+	if p, err = s.withCalendar(ctx, p, r.CheckIn, r.CheckOut.AddDays(1)); err != nil {
+		return nil, fmt.Errorf("read calendar of property %d: %w", p.ID, err)
+	}
 	now := s.clock.Now()
-	if err := checkRules(org, p, r.Stay, s.today(org, now)); err != nil {
+	if err := checkRules(org, p, r.Stay, s.ruleChecker(org, p, now)); err != nil {
 		return nil, err
 	}
 	if err := s.checkFree(ctx, p, r.Stay, now); err != nil {
@@ -52,15 +55,23 @@ func (s *Service) quote(ctx context.Context, resolve orgFunc, propertyID int64, 
 	return &q, nil
 }
 
-// checkFree reports CodeUnavailable when a night of the stay is taken. At
-// checkout the store checks again atomically; this is for a clear answer.
+// checkFree reports CodeUnavailable when a night of the stay is taken,
+// closed, or kept for preparing the property before or after another
+// stay. At checkout the store checks the nights again atomically; this is
+// for a clear answer, and the only check of closed and preparation days.
 func (s *Service) checkFree(ctx context.Context, p *Property, st Stay, now time.Time) error {
-	taken, err := s.store.Occupied(ctx, p.ID, st.CheckIn, st.CheckOut, now)
+	set := p.Rates.Rules
+	taken, err := s.store.Occupied(ctx, p.ID, st.CheckIn.AddDays(-set.PreparationDaysAfter), st.CheckOut.AddDays(set.PreparationDaysBefore), now)
 	if err != nil {
 		return fmt.Errorf("read occupancy of property %d: %w", p.ID, err)
 	}
-	for _, t := range taken {
+	for _, t := range set.Reserved(taken) {
 		if t.Overlaps(st.Range()) {
+			return errUnavailable()
+		}
+	}
+	for _, d := range set.Days {
+		if d.Closed && st.Range().Contains(d.Date) {
 			return errUnavailable()
 		}
 	}
@@ -75,7 +86,7 @@ func (s *Service) price(ctx context.Context, org *Organization, p *Property, r Q
 	in.Decimals = s.chargeDecimals(org.Currency)
 	q, err := pricing.Compute(in)
 	if err != nil {
-		return pricing.Quote{}, nil, fmt.Errorf("price stay at property %d: %w", p.ID, err)
+		return pricing.Quote{}, nil, chargeError(fmt.Errorf("price stay at property %d: %w", p.ID, err))
 	}
 	if r.CouponCode == "" {
 		labelQuote(&q, org, p, r.Locale)
@@ -100,7 +111,7 @@ func (s *Service) price(ctx context.Context, org *Organization, p *Property, r Q
 func pricingStay(org *Organization, p *Property, st Stay, today civil.Date) pricing.Stay {
 	return pricing.Stay{
 		CheckIn: st.CheckIn, CheckOut: st.CheckOut, Guests: st.Guests, Currency: org.Currency,
-		Plan: p.Rates, Fees: p.Fees, Tax: p.Tax,
+		Plan: p.Rates, Fees: p.Fees, Tax: p.Tax, Party: st.Party, Extras: st.Extras,
 		Mode: org.PaymentMode, DepositPercent: org.DepositPercent, BalanceDueDays: org.BalanceDueDays,
 		Today: today,
 	}
@@ -211,12 +222,15 @@ func (s *Service) validateCoupon(ctx context.Context, resolve orgFunc, r CouponC
 			return nil, err
 		}
 		if dated {
-			if err := checkRules(org, p, st, today); err != nil {
+			if p, err = s.withCalendar(ctx, p, st.CheckIn, st.CheckOut.AddDays(1)); err != nil {
+				return nil, fmt.Errorf("read calendar of property %d: %w", r.PropertyID, err)
+			}
+			if err := checkRules(org, p, st, s.ruleChecker(org, p, now)); err != nil {
 				return nil, err
 			}
 			q, err := pricing.Compute(pricingStay(org, p, st, today))
 			if err != nil {
-				return nil, fmt.Errorf("price stay for coupon: %w", err)
+				return nil, chargeError(fmt.Errorf("price stay for coupon: %w", err))
 			}
 			base = &q
 			use.CheckIn, use.Nights, use.Amount = r.CheckIn, q.Nights, q.CouponBase
@@ -234,4 +248,22 @@ func (s *Service) validateCoupon(ctx context.Context, resolve orgFunc, r CouponC
 		res.DiscountAmount = &amount
 	}
 	return res, nil
+}
+
+// chargeError turns the pricing errors a guest causes (an unknown extra, a
+// quantity out of range, a party that does not add up) into CodeInvalid;
+// others stay server faults.
+func chargeError(err error) error {
+	f := FieldErrors{}
+	switch {
+	case errors.Is(err, pricing.ErrUnknownExtra):
+		f.Add("extras", "unknown_extra")
+	case errors.Is(err, pricing.ErrInvalidQuantity):
+		f.Add("extras", "invalid_quantity")
+	case errors.Is(err, pricing.ErrInvalidGuests):
+		f.Add("guests_count", "mismatch")
+	default:
+		return err
+	}
+	return f.Err()
 }

@@ -19,6 +19,7 @@ type Store interface {
 	LedgerStore
 	FeedStore
 	ReadModelStore
+	CalendarStore
 }
 
 // LedgerStore keeps the payments ledger (package ledger): what moved, or

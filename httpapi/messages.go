@@ -296,7 +296,7 @@ var fieldSpecific = map[string]text{
 // its params select), else the domain's English message as it is.
 func message(loc string, e *booking.Error) string {
 	if t, ok := codeText(e.Code, e.Params); ok {
-		return fill(t.in(loc), e.Params)
+		return fill(t.in(loc), localParams(loc, e.Params))
 	}
 	if e.Message != "" {
 		return e.Message
@@ -305,7 +305,11 @@ func message(loc string, e *booking.Error) string {
 }
 
 func codeText(code string, params map[string]string) (text, bool) {
-	for _, v := range byCode[code] {
+	vs, ok := byCode[code]
+	if !ok {
+		vs = stayRuleTexts[code]
+	}
+	for _, v := range vs {
 		if v.when == nil || v.when(params) {
 			return v.text, true
 		}

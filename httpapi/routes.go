@@ -25,6 +25,9 @@ func (h *handler) config(_ http.ResponseWriter, r *http.Request, st *reqState) (
 
 // GET /api/v1/book/{org_slug}/properties
 func (h *handler) properties(_ http.ResponseWriter, r *http.Request, st *reqState) (int, any, error) {
+	if q := r.URL.Query(); q.Has("check_in") || q.Has("check_out") {
+		return h.search(r, st) // issue #16: only what is bookable then
+	}
 	o, err := h.orgService(r.Context(), st)
 	if err != nil {
 		return 0, nil, err
@@ -87,10 +90,12 @@ func (h *handler) price(_ http.ResponseWriter, r *http.Request, st *reqState) (i
 			CheckIn:  queryDate(q, "check_in", errs),
 			CheckOut: queryDate(q, "check_out", errs),
 			Guests:   queryInt(q, "guests_count", 1, errs),
+			Extras:   queryExtras(q, errs),
 		},
 		CouponCode: q.Get("coupon_code"),
 		Locale:     h.locale(r, st),
 	}
+	queryParty(q, &req.Stay, errs)
 	if err := errs.Err(); err != nil {
 		return 0, nil, err
 	}
@@ -144,6 +149,7 @@ func (h *handler) checkout(w http.ResponseWriter, r *http.Request, st *reqState)
 			CheckIn:  o.date("check_in"),
 			CheckOut: o.date("check_out"),
 			Guests:   o.int("guests_count"),
+			Extras:   o.extras(),
 		},
 		GuestName:      o.str("guest_name"),
 		GuestEmail:     o.str("guest_email"),
@@ -153,6 +159,7 @@ func (h *handler) checkout(w http.ResponseWriter, r *http.Request, st *reqState)
 		CouponCode:     o.str("coupon_code"),
 		IdempotencyKey: r.Header.Get("Idempotency-Key"),
 	}
+	o.party(&req.Stay)
 	if err := o.err(); err != nil {
 		return 0, nil, err
 	}

@@ -126,6 +126,11 @@ type propertyView struct {
 	MaxStayNights *int     `json:"max_stay_nights"`
 	Currency      string   `json:"currency"`
 	PriceFrom     money    `json:"price_from"`
+	// Issue #16: optional fees a guest may choose, guest categories, and
+	// in a search the stay's total.
+	Extras     []extraView `json:"extras"`
+	Guests     guestsView  `json:"guests"`
+	QuoteTotal *money      `json:"quote_total,omitempty"`
 }
 
 func newPropertyView(l booking.Listing) propertyView {
@@ -139,6 +144,7 @@ func newPropertyView(l booking.Listing) propertyView {
 		MaxGuests: p.MaxGuests, Bedrooms: p.Bedrooms,
 		MinStayNights: optPositive(l.MinStayNights), MaxStayNights: optPositive(l.MaxStayNights),
 		Currency: l.Currency, PriceFrom: newMoney(l.PriceFrom, l.Currency),
+		Extras: newExtrasView(p, l.Currency), Guests: newGuestsView(p),
 	}
 }
 
@@ -244,6 +250,21 @@ type quoteView struct {
 	BalanceAmount  money       `json:"balance_amount"`
 	BalanceDueDate optDate     `json:"balance_due_date"`
 	Coupon         *string     `json:"coupon"`
+	// Issue #16: the inclusive taxes the prices contain (not added to the
+	// total), and the guests by category.
+	IncludedTaxes []lineView `json:"included_taxes"`
+	Guests        partyView  `json:"guests"`
+	// LineLabels are the labels of every line in fr and en, by line code,
+	// kept apart so that v1 line objects stay as they were.
+	LineLabels map[string]map[string]string `json:"line_labels"`
+}
+
+// partyView is the guests of a stay by category.
+type partyView struct {
+	Adults   int `json:"adults"`
+	Children int `json:"children"`
+	Infants  int `json:"infants"`
+	Pets     int `json:"pets"`
 }
 
 type nightView struct {
@@ -255,6 +276,8 @@ type lineView struct {
 	Code   string `json:"code"`
 	Label  string `json:"label"`
 	Amount money  `json:"amount"`
+	// Quantity is that of an extra (issue #16).
+	Quantity int `json:"quantity,omitempty"`
 }
 
 func newQuoteView(propertyID int64, q *pricing.Quote) quoteView {
@@ -262,7 +285,7 @@ func newQuoteView(propertyID int64, q *pricing.Quote) quoteView {
 	lines := func(ls []pricing.Line) []lineView {
 		out := make([]lineView, len(ls))
 		for i, l := range ls {
-			out[i] = lineView{Code: l.Code, Label: l.Label, Amount: newMoney(l.Amount, cur)}
+			out[i] = lineView{Code: l.Code, Label: l.Label, Amount: newMoney(l.Amount, cur), Quantity: l.Quantity}
 		}
 		return out
 	}
@@ -275,9 +298,19 @@ func newQuoteView(propertyID int64, q *pricing.Quote) quoteView {
 		TotalAmount: newMoney(q.Total, cur), PaymentMode: string(q.Mode),
 		ChargeAmount: newMoney(q.Charge, cur), BalanceAmount: newMoney(q.Balance, cur),
 		BalanceDueDate: optDate(q.BalanceDueDate), Coupon: optString(q.CouponCode),
+		IncludedTaxes: lines(q.IncludedTaxes),
+		Guests:        partyView{Adults: q.Party.Adults, Children: q.Party.Children, Infants: q.Party.Infants, Pets: q.Party.Pets},
 	}
 	for i, n := range q.NightsDetail {
 		v.NightsDetail[i] = nightView{Date: n.Date, Price: newMoney(n.Price, cur)}
+	}
+	v.LineLabels = map[string]map[string]string{}
+	for _, ls := range [][]pricing.Line{q.Discounts, q.Fees, q.Taxes, q.IncludedTaxes} {
+		for _, l := range ls {
+			if l.Labels != nil {
+				v.LineLabels[l.Code] = l.Labels
+			}
+		}
 	}
 	return v
 }

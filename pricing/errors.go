@@ -36,3 +36,13 @@ var (
 	// out of range.
 	ErrInvalidAmount = errors.New("invalid amount")
 )
+
+// Errors of the charge model.
+var (
+	// ErrUnknownExtra: an extra chosen is not an optional fee of the
+	// property.
+	ErrUnknownExtra = errors.New("unknown extra")
+	// ErrInvalidQuantity: an extra is chosen twice, or with a quantity
+	// below 1 or above its maximum.
+	ErrInvalidQuantity = errors.New("invalid extra quantity")
+)

@@ -64,30 +64,143 @@ func Compute(s Stay) (Quote, error) {
 		q.Discounts = addLine(q.Discounts, LineWeeklyDiscount,
 			fmt.Sprintf("Weekly discount (%s%%)", p.WeeklyDiscountPercent), los)
 	}
+	rest := acc.Sub(los)
 
-	// 3. Coupon, on what the length-of-stay discount leaves.
-	q.CouponBase = acc.Sub(los)
+	// 2b. Early bird, then last minute, each a percent of what the
+	// previous discounts leave, so never below zero.
+	lead := s.Today.DaysUntil(s.CheckIn)
+	if eb := s.Plan.EarlyBird; eb != nil && eb.Percent.IsPositive() && lead >= eb.Days {
+		off := decimal.Min(round(percentOf(rest, eb.Percent)), rest)
+		q.Discounts = addLine(q.Discounts, LineEarlyBird, fmt.Sprintf("Early booking discount (%s%%)", eb.Percent), off)
+		rest = rest.Sub(off)
+	}
+	if lm := s.Plan.LastMinute; lm != nil && lm.Percent.IsPositive() && lead <= lm.Days {
+		off := decimal.Min(round(percentOf(rest, lm.Percent)), rest)
+		q.Discounts = addLine(q.Discounts, LineLastMinute, fmt.Sprintf("Last-minute discount (%s%%)", lm.Percent), off)
+		rest = rest.Sub(off)
+	}
+
+	// 3. Coupon, on what the previous discounts leave.
+	q.CouponBase = rest
 	if s.Coupon != nil {
 		q.CouponCode = s.Coupon.Code
-		q.Discounts = addLine(q.Discounts, LineCoupon, "Coupon "+s.Coupon.Code,
-			s.Coupon.amount(q.CouponBase, places))
+		off := s.Coupon.amount(q.CouponBase, places)
+		q.Discounts = addLine(q.Discounts, LineCoupon, "Coupon "+s.Coupon.Code, off)
+		rest = rest.Sub(off)
 	}
+	// lineBase is what a percentage tax or fee applies to, by line code.
+	lineBase := map[string]decimal.Decimal{LineAccommodation: rest}
 
 	// 4. Fees, never discounted.
-	q.Fees = addLine(q.Fees, LineCleaningFee, "Cleaning fee", round(s.Fees.Cleaning))
+	party := Party{Adults: s.Guests}
+	if s.Party != nil {
+		party = *s.Party
+	}
+	q.Party = party
+	cleaning := round(s.Fees.Cleaning)
+	q.Fees = addLine(q.Fees, LineCleaningFee, "Cleaning fee", cleaning)
+	lineBase[LineCleaningFee] = cleaning
 	if inc := s.Fees.GuestsIncluded; inc > 0 && s.Guests > inc {
-		extra := s.Guests - inc
-		q.Fees = addLine(q.Fees, LineExtraGuestFee, "Extra guest fee",
-			round(s.Fees.ExtraGuest.Mul(decimal.NewFromInt(int64(extra*nights)))))
+		// Adults fill the included places first; children above them pay
+		// the child rate when one is set.
+		extraAdults := max(0, party.Adults-inc)
+		extraChildren := s.Guests - inc - extraAdults
+		childRate := s.Fees.ExtraGuest
+		if g := s.Fees.Guests; g != nil && g.ChildExtraGuest != nil {
+			childRate = *g.ChildExtraGuest
+		}
+		perNight := s.Fees.ExtraGuest.Mul(decimal.NewFromInt(int64(extraAdults))).
+			Add(childRate.Mul(decimal.NewFromInt(int64(extraChildren))))
+		amount := round(perNight.Mul(decimal.NewFromInt(int64(nights))))
+		q.Fees = addLine(q.Fees, LineExtraGuestFee, "Extra guest fee", amount)
+		lineBase[LineExtraGuestFee] = amount
+	}
+	for _, f := range s.Fees.Items {
+		qty := 1
+		if f.Optional {
+			qty = 0
+			for _, e := range s.Extras {
+				if e.Code == f.Code {
+					qty = e.Quantity
+				}
+			}
+			if qty == 0 {
+				continue
+			}
+		}
+		var base decimal.Decimal
+		switch count := decimal.NewFromInt(int64(party.count(f.Category))); f.Per {
+		case PerStay:
+			base = f.Amount
+		case PerNight:
+			base = f.Amount.Mul(decimal.NewFromInt(int64(nights)))
+		case PerGuest:
+			base = f.Amount.Mul(count)
+		case PerGuestNight:
+			base = f.Amount.Mul(count).Mul(decimal.NewFromInt(int64(nights)))
+		case PerPercent:
+			base = percentOf(rest, f.Amount)
+		}
+		amount := round(base.Mul(decimal.NewFromInt(int64(qty))))
+		if amount.IsZero() {
+			continue
+		}
+		l := Line{Code: f.Code, Label: f.Labels.EN, Amount: amount, Labels: f.Labels.Map()}
+		if f.Optional {
+			l.Quantity = qty
+		}
+		q.Fees = append(q.Fees, l)
+		lineBase[f.Code] = amount
 	}
 
-	// 5. Tourist tax, per guest per night, optionally capped in nights.
+	// 5. Tourist tax, per taxed guest per night, optionally capped in
+	// nights; or a percent of the nightly price per guest, capped.
 	taxed := nights
 	if s.Tax.MaxNights > 0 && s.Tax.MaxNights < taxed {
 		taxed = s.Tax.MaxNights
 	}
-	q.Taxes = addLine(q.Taxes, LineTouristTax, "Tourist tax",
-		round(s.Tax.PerGuestPerNight.Mul(decimal.NewFromInt(int64(s.Guests*taxed)))))
+	payers := 0
+	for _, c := range []string{CategoryAdults, CategoryChildren} {
+		if !s.Tax.exempt(c) {
+			payers += party.count(c)
+		}
+	}
+	var tourist decimal.Decimal
+	if s.Tax.Percent.IsPositive() {
+		for _, n := range q.NightsDetail[:taxed] {
+			perGuest := percentOf(n.Price.Div(decimal.NewFromInt(int64(party.Guests()))), s.Tax.Percent)
+			if c := s.Tax.CeilingPerGuestNight; c.IsPositive() && perGuest.GreaterThan(c) {
+				perGuest = c
+			}
+			tourist = tourist.Add(perGuest.Mul(decimal.NewFromInt(int64(payers))))
+		}
+	} else {
+		tourist = s.Tax.PerGuestPerNight.Mul(decimal.NewFromInt(int64(payers * taxed)))
+	}
+	q.Taxes = addLine(q.Taxes, LineTouristTax, "Tourist tax", round(tourist))
+
+	// 5b. Percentage taxes on chosen lines: exclusive ones add a line to
+	// the total, inclusive ones show what the prices contain.
+	q.IncludedTaxes = []Line{}
+	for _, t := range s.Fees.Taxes {
+		base := decimal.Zero
+		for _, code := range t.On {
+			base = base.Add(lineBase[code])
+		}
+		l := Line{Code: t.Code, Label: t.Labels.EN, Labels: t.Labels.Map()}
+		if t.Inclusive {
+			// base contains the tax: base × p / (100 + p).
+			l.Amount = round(base.Mul(t.Percent).Div(hundred.Add(t.Percent)))
+			if !l.Amount.IsZero() {
+				q.IncludedTaxes = append(q.IncludedTaxes, l)
+			}
+			continue
+		}
+		l.Amount = round(percentOf(base, t.Percent))
+		if !l.Amount.IsZero() {
+			q.Taxes = append(q.Taxes, l)
+		}
+	}
 
 	// 6. Total.
 	total := acc
@@ -140,6 +253,9 @@ func (s Stay) check() error {
 	}
 	if err := s.Plan.Validate(); err != nil {
 		return fmt.Errorf("pricing: %w: %w", ErrInvalidPlan, err)
+	}
+	if err := s.checkCharges(); err != nil {
+		return err
 	}
 	switch {
 	case s.Fees.Cleaning.IsNegative() || s.Fees.ExtraGuest.IsNegative() || s.Fees.GuestsIncluded < 0:

@@ -6,6 +6,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/rules"
 )
 
 // PaymentMode says how much of a stay the guest pays at checkout.
@@ -47,6 +48,14 @@ type RatePlan struct {
 	// MonthlyDiscountPercent applies, instead of the weekly one, to stays of
 	// 28 nights or more (0–100).
 	MonthlyDiscountPercent decimal.Decimal `json:"monthly_discount_percent"`
+	// EarlyBird and LastMinute, when set, discount stays booked long
+	// before or shortly before check-in; see Compute for the order.
+	EarlyBird  *TimedDiscount `json:"early_bird,omitempty"`
+	LastMinute *TimedDiscount `json:"last_minute,omitempty"`
+	// Rules are the property's stay rules (package rules). They travel
+	// with the rate plan because seasons and per-date settings are set
+	// together; pricing itself never reads them.
+	Rules rules.Set `json:"rules,omitzero"`
 }
 
 // Season prices the nights from Start to End, both included.
@@ -75,6 +84,13 @@ type Fees struct {
 	// GuestsIncluded is the number of guests the nightly rate covers; zero
 	// means every guest is included (no extra-guest fee).
 	GuestsIncluded int `json:"guests_included"`
+	// Guests are the limits and fees of guest categories; nil means
+	// adults only, as before categories existed.
+	Guests *GuestPolicy `json:"guests,omitempty"`
+	// Items are further fees, mandatory or optional (extras).
+	Items []Fee `json:"items,omitempty"`
+	// Taxes are VAT-like percentage taxes on chosen lines.
+	Taxes []PercentTax `json:"taxes,omitempty"`
 }
 
 // TouristTax is charged per guest per night, and is never discounted.
@@ -82,6 +98,15 @@ type TouristTax struct {
 	PerGuestPerNight decimal.Decimal `json:"per_guest_per_night"`
 	// MaxNights, when above zero, caps the number of taxed nights.
 	MaxNights int `json:"max_nights,omitempty"`
+	// Percent, when above zero, replaces PerGuestPerNight: each taxed
+	// guest pays Percent of the night's price divided by the guests
+	// (children included), capped at CeilingPerGuestNight when that is
+	// above zero — the French rule for unclassified rentals.
+	Percent              decimal.Decimal `json:"percent,omitzero"`
+	CeilingPerGuestNight decimal.Decimal `json:"ceiling_per_guest_night,omitzero"`
+	// Exempt are the categories that pay no tourist tax ("children",
+	// "infants"); infants and pets never count as guests anyway.
+	Exempt []string `json:"exempt,omitempty"`
 }
 
 // DiscountKind is how a coupon discounts.
@@ -117,6 +142,11 @@ type Stay struct {
 	Tax  TouristTax
 	// Coupon, when non-nil, is applied after the length-of-stay discount.
 	Coupon *CouponDiscount
+	// Party, when non-nil, is the guests by category; Guests must then
+	// equal Party.Guests(). Nil means Guests adults.
+	Party *Party
+	// Extras are the optional fees chosen, with their quantity.
+	Extras []Extra
 
 	Mode PaymentMode
 	// DepositPercent is the share (0–100) charged at checkout in deposit mode.
@@ -145,6 +175,10 @@ type Line struct {
 	Code   string          `json:"code"`
 	Label  string          `json:"label"`
 	Amount decimal.Decimal `json:"amount"`
+	// Labels are the line's label by locale ("fr", "en"), when known.
+	Labels map[string]string `json:"labels,omitempty"`
+	// Quantity is how many of an extra were chosen; 0 for other lines.
+	Quantity int `json:"quantity,omitempty"`
 }
 
 // Line codes of a Quote.
@@ -155,6 +189,11 @@ const (
 	LineCleaningFee     = "cleaning_fee"
 	LineExtraGuestFee   = "extra_guest_fee"
 	LineTouristTax      = "tourist_tax"
+	LineEarlyBird       = "early_bird"
+	LineLastMinute      = "last_minute"
+	// LineAccommodation names the accommodation (net of discounts) in
+	// PercentTax.On.
+	LineAccommodation = "accommodation"
 )
 
 // Quote is the priced stay. Total = Accommodation − Σ Discounts + Σ Fees +
@@ -170,10 +209,15 @@ type Quote struct {
 	Discounts     []Line
 	Fees          []Line
 	Taxes         []Line
-	Total         decimal.Decimal
-	Mode          PaymentMode
-	Charge        decimal.Decimal
-	Balance       decimal.Decimal
+	// IncludedTaxes are the inclusive taxes contained in the other lines:
+	// shown, not added to the total.
+	IncludedTaxes []Line
+	// Party is the guests by category.
+	Party   Party
+	Total   decimal.Decimal
+	Mode    PaymentMode
+	Charge  decimal.Decimal
+	Balance decimal.Decimal
 	// BalanceDueDate is when Balance is due; zero when Balance is zero.
 	BalanceDueDate civil.Date
 	// CouponCode is the applied coupon's code, empty without one.

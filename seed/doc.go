@@ -55,10 +55,40 @@
 //	              {"name": "Summer", "start": "06-15", "end": "09-15", "rate": 180, "min_stay_nights": 5},
 //	              {"name": "New Year 2027", "start": "2026-12-26", "end": "2027-01-02", "rate": 220}
 //	            ],
-//	            "overrides": [{"date": "2026-07-14", "price": 250}]
+//	            "overrides": [{"date": "2026-07-14", "price": 250}],
+//	            "early_bird": {"days": 90, "percent": 5},   // check-in ≥ 90 days ahead
+//	            "last_minute": {"days": 7, "percent": 10}   // check-in ≤ 7 days ahead
 //	          },
-//	          "fees": {"cleaning": 60, "extra_guest": 15, "guests_included": 2},
-//	          "tax": {"per_guest_per_night": 2.5, "max_nights": 0},
+//	          "rules": {                        // stay rules, see "Stay rules" below
+//	            "arrival_days": ["saturday", "sunday"],
+//	            "departure_days": [],
+//	            "advance_notice_days": 1,       // no arrival today
+//	            "same_day_cutoff_hour": 14,     // arrivals today booked before 14:00 (property's zone)
+//	            "booking_window_days": 365,     // arrival at most a year ahead
+//	            "preparation_days_after": 1, "preparation_days_before": 0,
+//	            "seasons": [{"name": "Summer weeks", "start": "07-01", "end": "08-31",
+//	                         "min_stay_nights": 7, "max_stay_nights": 21,
+//	                         "arrival_days": ["saturday"], "departure_days": ["saturday"]}],
+//	            "days": [{"date": "2026-12-24", "closed_to_arrival": true, "min_stay_nights": 3}]
+//	          },
+//	          "fees": {
+//	            "cleaning": 60, "extra_guest": 15, "guests_included": 2,
+//	            "guests": {"max_children": 3, "max_infants": 1, "max_pets": 1,
+//	                       "child_age_below": 12, "infant_age_below": 2, "child_extra_guest": 8},
+//	            "items": [                      // per: stay | night | guest | guest_night | percent
+//	              {"code": "breakfast", "labels": {"fr": "Petit-déjeuner", "en": "Breakfast"},
+//	               "per": "guest_night", "amount": 12, "optional": true},
+//	              {"code": "late_checkout", "labels": {"fr": "Départ tardif", "en": "Late check-out"},
+//	               "per": "stay", "amount": 30, "optional": true, "max_quantity": 1},
+//	              {"code": "pet_fee", "labels": {"fr": "Animal", "en": "Pet"},
+//	               "per": "guest", "category": "pets", "amount": 25}
+//	            ],
+//	            "taxes": [{"code": "vat", "labels": {"fr": "TVA", "en": "VAT"}, "percent": 10,
+//	                       "inclusive": true, "on": ["accommodation", "cleaning_fee"]}]
+//	          },
+//	          "tax": {"per_guest_per_night": 2.5, "max_nights": 0, "exempt": ["children"]},
+//	          // or, the French rule for unclassified rentals:
+//	          // "tax": {"percent": 5, "ceiling_per_guest_night": 2.30, "exempt": ["children"]},
 //	          "blocks": [{"start": "2026-08-01", "end": "2026-08-08", "reason": "owner"}]
 //	        }
 //	      ],
@@ -93,6 +123,40 @@
 // year (and still covers the first days of this one) to the one beginning
 // in two years. "02-29" cannot start or end a yearly season. When seasons
 // overlap, the one listed first prices the night.
+//
+// # Stay rules
+//
+// "rules" are checked at quote and checkout (a 422 whose code names the
+// rule) and shown in the availability calendar's check_in, check_out and
+// min_stay flags. arrival_days and departure_days list the weekdays a stay
+// may start and end on (empty: any). A rules season (yearly, "MM-DD",
+// first match) replaces, for check-ins within it, the minimum and maximum
+// stay (lower or higher than the property's) and the arrival and departure
+// days. A day ("YYYY-MM-DD") sets, for that date only, the minimum and
+// maximum stay of a check-in, closed_to_arrival, closed_to_departure or
+// closed (the night cannot be booked); the host API's calendar settings
+// (booking.CalendarStore) win over the file's. advance_notice_days and
+// same_day_cutoff_hour bound how late a stay is booked, booking_window_days
+// how far ahead it starts (the organisation's booking_horizon_days still
+// bounds where it ends). Preparation days keep nights free after (and
+// before) every booking and owner block.
+//
+// # Charges
+//
+// Guests come as adults, children, infants and pets; a request with
+// guests_count only means that many adults. Adults and children count
+// towards max_guests, the extra-guest fee (adults fill guests_included
+// first; children pay child_extra_guest when set) and the tourist tax;
+// infants and pets have their own limits (max_pets 0: no pets). A fee item
+// is mandatory, or optional (an extra the guest picks with a quantity up
+// to max_quantity); its amount is multiplied by the nights, the guests (of
+// its category, when set) or both, or is a percent of the accommodation
+// net of discounts. Percentage taxes apply to the lines named in "on"
+// (accommodation, cleaning_fee, extra_guest_fee or a fee code): exclusive
+// ones are added as a line, inclusive ones are shown as included_taxes.
+// Discounts apply in this order, each on what the previous ones leave and
+// never below zero: length of stay, early bird, last minute, coupon. Every
+// line is rounded to the currency, and the total is their sum.
 //
 // # Validation
 //

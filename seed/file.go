@@ -4,6 +4,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/pricing"
+	"github.com/staykit/staykit/rules"
 )
 
 // The JSON shapes of a seed file, as documented in the package comment.
@@ -55,16 +56,22 @@ type propertyJSON struct {
 	Fees          pricing.Fees       `json:"fees"`
 	Tax           pricing.TouristTax `json:"tax"`
 	Blocks        []blockJSON        `json:"blocks"`
+	// Rules are the stay rules (package rules): arrival and departure
+	// days, seasons, notice, cut-off, window, preparation days, per-day
+	// settings.
+	Rules rules.Set `json:"rules"`
 }
 
 type ratesJSON struct {
-	BaseRate               *decimal.Decimal `json:"base_rate"`
-	WeekendRate            *decimal.Decimal `json:"weekend_rate"`
-	WeekendNights          []string         `json:"weekend_nights"`
-	WeeklyDiscountPercent  decimal.Decimal  `json:"weekly_discount_percent"`
-	MonthlyDiscountPercent decimal.Decimal  `json:"monthly_discount_percent"`
-	Seasons                []seasonJSON     `json:"seasons"`
-	Overrides              []overrideJSON   `json:"overrides"`
+	BaseRate               *decimal.Decimal       `json:"base_rate"`
+	WeekendRate            *decimal.Decimal       `json:"weekend_rate"`
+	WeekendNights          []string               `json:"weekend_nights"`
+	WeeklyDiscountPercent  decimal.Decimal        `json:"weekly_discount_percent"`
+	MonthlyDiscountPercent decimal.Decimal        `json:"monthly_discount_percent"`
+	Seasons                []seasonJSON           `json:"seasons"`
+	Overrides              []overrideJSON         `json:"overrides"`
+	EarlyBird              *pricing.TimedDiscount `json:"early_bird"`
+	LastMinute             *pricing.TimedDiscount `json:"last_minute"`
 }
 
 type seasonJSON struct {

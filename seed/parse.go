@@ -178,6 +178,8 @@ func parseProperty(c *checker, path string, pj propertyJSON, year int) booking.P
 	p.Rates.WeekendRate = r.WeekendRate
 	p.Rates.WeeklyDiscountPercent = r.WeeklyDiscountPercent
 	p.Rates.MonthlyDiscountPercent = r.MonthlyDiscountPercent
+	p.Rates.EarlyBird, p.Rates.LastMinute = r.EarlyBird, r.LastMinute
+	p.Rates.Rules = pj.Rules
 	if r.WeekendNights != nil {
 		p.Rates.WeekendNights = make([]time.Weekday, 0, len(r.WeekendNights))
 		for k, name := range r.WeekendNights {

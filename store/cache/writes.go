@@ -18,6 +18,7 @@ var Reads = []string{
 	"IdempotencyRecord", "EventProcessed",
 	"LedgerEntries", "LedgerEntryByProviderID",
 	"Feed", "Feeds", "FeedBlocks", "FeedConflicts", "ExportToken", "ExportTokenByValue",
+	"CalendarDays",
 }
 
 // Writes are the methods of booking.Store that write: overridden here to
@@ -30,6 +31,7 @@ var (
 		"CreateCoupon", "UpdateCoupon",
 		"CreateBooking", "DeleteBooking", "Transition",
 		"ApplyFeedSync", "DeleteFeed",
+		"SetCalendarDays",
 	}
 	Neutral = []string{
 		"SetPaymentIntent", "SaveIdempotencyRecord", "MarkEventProcessed",
@@ -131,4 +133,11 @@ func (c *Store) ApplyFeedSync(ctx context.Context, s booking.FeedSync) (*booking
 func (c *Store) DeleteFeed(ctx context.Context, orgID, feedID int64) error {
 	defer c.changed(ctx, false, 0)
 	return c.Store.DeleteFeed(ctx, orgID, feedID)
+}
+
+// SetCalendarDays writes a property's per-day settings (prices, closed
+// nights, stay rules) and forgets the catalog and the property's occupancy.
+func (c *Store) SetCalendarDays(ctx context.Context, propertyID int64, days []booking.CalendarDay) error {
+	defer c.changed(ctx, true, propertyID)
+	return c.Store.SetCalendarDays(ctx, propertyID, days)
 }

@@ -43,6 +43,7 @@ func Run(t *testing.T, newStore func(t *testing.T) booking.Store) {
 		feedScenarios,
 		feedRaceScenarios,
 		readModelScenarios,
+		calendarScenarios,
 	}
 	for _, g := range groups {
 		for _, sc := range g {

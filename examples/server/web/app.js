@@ -25,6 +25,7 @@ function staykitFlow(root, widget) {
       dates: 'Dates', prev_month: 'Mois précédent', next_month: 'Mois suivant',
       legend_free: 'Libre', legend_taken: 'Indisponible', legend_selected: 'Votre séjour',
       your_stay: 'Votre séjour', check_in: 'Arrivée', check_out: 'Départ', guests: 'Voyageurs',
+      children: 'Dont enfants', infants: 'Bébés', pets: 'Animaux', extras: 'Options',
       coupon: 'Code promo', apply: 'Appliquer', continue: 'Continuer',
       back_stay: '← Modifier le séjour', your_details: 'Vos coordonnées', name: 'Nom complet',
       email: 'E-mail', phone: 'Téléphone', phone_hint: 'Par exemple 06 12 34 56 78, ou au format international +33612345678.',
@@ -90,6 +91,7 @@ function staykitFlow(root, widget) {
       dates: 'Dates', prev_month: 'Previous month', next_month: 'Next month',
       legend_free: 'Available', legend_taken: 'Unavailable', legend_selected: 'Your stay',
       your_stay: 'Your stay', check_in: 'Check-in', check_out: 'Check-out', guests: 'Guests',
+      children: 'Of whom children', infants: 'Infants', pets: 'Pets', extras: 'Extras',
       coupon: 'Promo code', apply: 'Apply', continue: 'Continue',
       back_stay: '← Change the stay', your_details: 'Your details', name: 'Full name',
       email: 'E-mail', phone: 'Phone', phone_hint: 'For example +447700900123, or a national number of the host\'s country.',
@@ -154,6 +156,7 @@ function staykitFlow(root, widget) {
     app: null, org: null, orgConfig: null, locale: 'fr', localeChosen: false,
     properties: [], property: null, days: new Map(), months: [], monthIndex: 0,
     checkIn: null, checkOut: null, guests: 1, coupon: '', quote: null, quoteSeq: 0,
+    children: 0, infants: 0, pets: 0, extras: {},
     checkout: null, idemKey: null, idemBody: null, view: null, statusToken: null,
     stripe: null, elements: null, confirmTried: {}
   };
@@ -380,6 +383,7 @@ function staykitFlow(root, widget) {
     for (let n = 1; n <= p.max_guests; n++) guests.append(el('option', { value: n, text: guestsText(n) }));
     state.guests = Math.min(2, p.max_guests);
     guests.value = String(state.guests);
+    renderCategories();
     renderQuote();
     show('step-stay');
     const cal = $('#calendar');
@@ -561,6 +565,9 @@ function staykitFlow(root, widget) {
     }
     const q = { check_in: state.checkIn, check_out: state.checkOut, guests_count: state.guests };
     if (state.coupon) q.coupon_code = state.coupon;
+    Object.assign(q, partyParams());
+    const extras = extrasChosen();
+    if (extras.length) q.extras = extras.map((e) => e.code + ':' + e.quantity).join(',');
     $('#to-details').disabled = true;
     try {
       const quote = await api((c, o) => c.priceQuote(state.property.id, q, o));
@@ -586,8 +593,58 @@ function staykitFlow(root, widget) {
       case 'coupon': return t('coupon_line', { code: state.quote.coupon || '' });
       case 'weekly_discount': case 'monthly_discount': case 'cleaning_fee': case 'extra_guest_fee': case 'tourist_tax':
         return t(line.code);
-      default: return line.label;
+      default: {
+        // A host's fee or tax: its label in the page's language.
+        const labels = state.quote && state.quote.line_labels && state.quote.line_labels[line.code];
+        return (labels && labels[state.locale]) || line.label;
+      }
     }
+  }
+
+  // ---- Guest categories and extras (stay rules and charges) --------------
+
+  // partyParams are the categories to send, only when some differ from
+  // "all adults" so that a plain stay sends what it always sent.
+  function partyParams() {
+    if (!state.children && !state.infants && !state.pets) return {};
+    return { children: state.children, infants: state.infants, pets: state.pets };
+  }
+
+  function extrasChosen() {
+    return Object.entries(state.extras).filter(([, n]) => n > 0).map(([code, quantity]) => ({ code, quantity }));
+  }
+
+  function fillSelect(sel, from, to, value) {
+    sel.replaceChildren();
+    for (let n = from; n <= to; n++) sel.append(el('option', { value: n, text: String(n) }));
+    sel.value = String(Math.min(Math.max(value, from), to));
+    return Number(sel.value);
+  }
+
+  function renderCategories() {
+    const p = state.property;
+    if (!p) return;
+    const g = p.guests || { max_pets: 0, max_infants: null };
+    state.children = fillSelect($('#children'), 0, Math.max(0, state.guests - 1), state.children);
+    state.infants = fillSelect($('#infants'), 0, g.max_infants == null ? 2 : g.max_infants, state.infants);
+    const pets = $('#pets');
+    state.pets = fillSelect(pets, 0, g.max_pets || 0, state.pets);
+    pets.hidden = $('#pets-label').hidden = !g.max_pets;
+    const list = $('#extras-list');
+    list.replaceChildren();
+    const extras = p.extras || [];
+    $('#extras').hidden = extras.length === 0;
+    const kept = {};
+    for (const x of extras) {
+      kept[x.code] = state.extras[x.code] || 0;
+      const id = 'extra-' + x.code;
+      const box = el('input', { type: 'checkbox', id, 'data-testid': id });
+      box.checked = kept[x.code] > 0;
+      box.addEventListener('change', () => { state.extras[x.code] = box.checked ? 1 : 0; requestQuote(); });
+      const label = el('label', { for: id, text: (x.labels && x.labels[state.locale]) || x.code });
+      list.append(el('div', { class: 'extra' }, box, label, el('span', { class: 'extra-price', text: ' ' + money(x.amount, p.currency) })));
+    }
+    state.extras = kept;
   }
 
   function renderQuote() {
@@ -655,6 +712,9 @@ function staykitFlow(root, widget) {
       guest_phone: $('#guest-phone').value.replace(/\s+/g, ''), message: $('#guest-message').value, locale: state.locale
     };
     if (state.coupon) body.coupon_code = state.coupon;
+    Object.assign(body, partyParams());
+    const extras = extrasChosen();
+    if (extras.length) body.extras = extras;
     // The same order retried (a double click, a lost answer) reuses its key,
     // so it cannot book twice; a changed order gets a new one.
     const fingerprint = JSON.stringify(body);
@@ -889,6 +949,7 @@ function staykitFlow(root, widget) {
       case 'step-stay': {
         const g = $('#guests');
         for (const opt of g.options) opt.textContent = guestsText(Number(opt.value));
+        renderCategories();
         renderCalendar();
         renderQuote();
         if (state.couponMsg && state.couponMsg.key) setCouponMsg(t(state.couponMsg.key, state.couponMsg.params), state.couponMsg.kind, state.couponMsg);
@@ -912,7 +973,10 @@ function staykitFlow(root, widget) {
     $('#back-to-stay').addEventListener('click', () => show('step-stay'));
     $('#cal-prev').addEventListener('click', () => { state.monthIndex = Math.max(0, state.monthIndex - 1); renderCalendar(); });
     $('#cal-next').addEventListener('click', () => { state.monthIndex = Math.min(state.months.length - visibleMonths(), state.monthIndex + 1); renderCalendar(); });
-    $('#guests').addEventListener('change', (e) => { state.guests = Number(e.target.value); requestQuote(); });
+    $('#guests').addEventListener('change', (e) => { state.guests = Number(e.target.value); renderCategories(); requestQuote(); });
+    for (const name of ['children', 'infants', 'pets']) {
+      $('#' + name).addEventListener('change', (e) => { state[name] = Number(e.target.value); requestQuote(); });
+    }
     $('#coupon-form').addEventListener('submit', applyCoupon);
     $('#to-details').addEventListener('click', showDetails);
     $('#details-form').addEventListener('submit', submitCheckout);
