@@ -204,3 +204,9 @@ func PlanCalendar(p *Property, c CalendarChange) (CalendarPlan, error) {
 	}
 	return plan, nil
 }
+
+// Error codes of the host side.
+const (
+	CodeUnauthorized = "unauthorized" // no valid credentials
+	CodeForbidden    = "forbidden"    // valid credentials of another organisation
+)
