@@ -30,6 +30,9 @@ func (s *Service) Bookings(ctx context.Context, org *booking.Organization, f Boo
 	if err != nil {
 		return nil, 0, fmt.Errorf("list bookings: %w", err)
 	}
+	if f.Limit <= 0 {
+		f.Limit = 50
+	}
 	slices.SortFunc(all, func(a, b booking.Booking) int { return cmp.Compare(b.ID, a.ID) })
 	for _, b := range all {
 		switch {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/netip"
 
 	"github.com/staykit/staykit/booking"
 )
@@ -105,3 +106,11 @@ func ErrMethodNotAllowed() error { return errMethodNotAllowed() }
 
 // ErrRateLimited is the error of a request over its rate limit (429).
 func ErrRateLimited() error { return errRateLimited() }
+
+// ClientKey is the client's address as this API's rate limits count it
+// (an IPv4 address or an IPv6 /64), believing X-Forwarded-For only from
+// trusted proxies.
+func ClientKey(r *http.Request, trusted []netip.Prefix) string {
+	h := &handler{proxies: trusted}
+	return h.clientKey(r)
+}
