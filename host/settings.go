@@ -99,4 +99,3 @@ func checkURL(f booking.FieldErrors, field, s string) {
 		f.Add(field, "invalid_url")
 	}
 }
-
