@@ -30,6 +30,9 @@
 //	go run ./examples/server approve -org demo-request -token T
 //	go run ./examples/server decline -org demo-request -token T
 //	go run ./examples/server cancel -org demo -token T [-refund]
+//	go run ./examples/server apikey create -org demo -name NAME   # a host API key
+//	go run ./examples/server apikey list -org demo
+//	go run ./examples/server apikey revoke -org demo -id ID
 package main
 
 import (
@@ -65,6 +68,9 @@ var errUsage = errors.New("usage")
 // run is the whole program: a host command when the first argument names
 // one, else the server until ctx is cancelled (SIGINT, SIGTERM).
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "apikey" {
+		return runAPIKeyCommand(ctx, args[1:], getenv, stdout, stderr)
+	}
 	if len(args) > 0 {
 		if cmd, ok := hostCommands[args[0]]; ok {
 			return runHostCommand(ctx, args[0], cmd, args[1:], getenv, stdout, stderr)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/hostapi"
 	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/plantstore"
@@ -150,9 +151,14 @@ func (s *server) handler(origins []string) http.Handler {
 	}
 	mux.Handle("/", pageHandler(s.stripe))
 	logged := logRequests(s.log, mux)
+	hostAPI := s.hostAPI()
 
 	// The API logs its own requests, with their route.
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, hostapi.Prefix) {
+			hostAPI.ServeHTTP(w, r)
+			return
+		}
 		if strings.HasPrefix(r.URL.Path, "/api/") {
 			api.ServeHTTP(w, r)
 			return
