@@ -61,6 +61,44 @@ type HostStore interface {
 	// other nights). Errors: CodeNotFound, CodeInvalid (empty range),
 	// CodeUnavailable (closing nights a booking holds at now).
 	SetCalendar(ctx context.Context, orgID, propertyID int64, c CalendarChange, now time.Time) (*Property, error)
+
+	HostUserStore
+}
+
+// HostUserStore keeps the dashboard's users and their sessions.
+type HostUserStore interface {
+	// CreateHostUser stores u and sets its ID. Errors: CodeConflict (the
+	// e-mail address has a user), CodeNotFound (organisation).
+	CreateHostUser(ctx context.Context, u *HostUser) error
+	// HostUserByEmail finds a user. Errors: CodeNotFound.
+	HostUserByEmail(ctx context.Context, email string) (*HostUser, error)
+	// CreateHostSession stores a session. Errors: CodeNotFound (user).
+	CreateHostSession(ctx context.Context, s *HostSession) error
+	// HostSession finds the session of a token hash unexpired at now, with
+	// its user. Errors: CodeNotFound.
+	HostSession(ctx context.Context, hash string, now time.Time) (*HostSession, *HostUser, error)
+	// DeleteHostSession ends a session (none is no error).
+	DeleteHostSession(ctx context.Context, hash string) error
+}
+
+// HostUser is a person who signs in to the dashboard of one organisation.
+type HostUser struct {
+	ID    int64
+	OrgID int64
+	// Email is stored in lower case.
+	Email string
+	// PasswordHash is an argon2id PHC string; never the password.
+	PasswordHash string
+	CreatedAt    time.Time
+}
+
+// HostSession is a signed-in dashboard session; the cookie carries a
+// random token, the store its SHA-256.
+type HostSession struct {
+	Hash      string
+	UserID    int64
+	CreatedAt time.Time
+	ExpiresAt time.Time
 }
 
 // APIKey is an organisation's key to the host API. The secret is shown

@@ -151,3 +151,12 @@ func bookedConflict(err error) error {
 	}
 	return err
 }
+
+// OrganizationByID finds an organisation by ID. Errors: CodeNotFound.
+func (s *Service) OrganizationByID(ctx context.Context, id int64) (*booking.Organization, error) {
+	org, err := s.store.OrganizationByID(ctx, id)
+	if err != nil {
+		return nil, notFoundAs(err, "organization", "find organisation")
+	}
+	return org, nil
+}

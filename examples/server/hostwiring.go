@@ -7,11 +7,19 @@ import (
 	"github.com/staykit/staykit/hostapi"
 )
 
-// hostAPI is the host API (package hostapi) over the server's booking
-// service, mounted at /api/v1/host/. Failed authentications count in the
-// server's limiter, shared by replicas with -redis.
-func (s *server) hostAPI() http.Handler {
+// hostSide returns the host API (package hostapi), mounted at
+// /api/v1/host/, and the dashboard, mounted at /host/, over one
+// host.Service. The dashboard's pages call the host API with the
+// session cookie: one code path for scripts and people. Both refuse
+// cross-origin browser requests that change anything
+// (http.CrossOriginProtection); failed authentications and logins count in
+// the server's limiter, shared by replicas with -redis.
+func (s *server) hostSide() (api, dashboard http.Handler) {
 	hs := host.New(host.Options{Store: s.back.store, Bookings: s.svc, Logger: s.log})
-	return hostapi.New(hostapi.Options{Host: hs, Logger: s.log, Limiter: s.back.limiter,
-		TrustedProxies: s.cfg.trustedProxies})
+	d := &dashboardHandler{host: hs, log: s.log, limiter: s.back.limiter, proxies: s.cfg.trustedProxies,
+		secure: isHTTPS(s.cfg.publicURL)}
+	csrf := http.NewCrossOriginProtection()
+	api = csrf.Handler(hostapi.New(hostapi.Options{Host: hs, Logger: s.log, Limiter: s.back.limiter,
+		TrustedProxies: s.cfg.trustedProxies, Session: d.session}))
+	return api, csrf.Handler(d.routes())
 }

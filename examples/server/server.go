@@ -150,8 +150,10 @@ func (s *server) handler(origins []string) http.Handler {
 		})
 	}
 	mux.Handle("/", pageHandler(s.stripe))
+	hostAPI, dashboard := s.hostSide()
+	mux.Handle("/host/", dashboard)
+	mux.Handle("GET /host", http.RedirectHandler("/host/", http.StatusSeeOther))
 	logged := logRequests(s.log, mux)
-	hostAPI := s.hostAPI()
 
 	// The API logs its own requests, with their route.
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

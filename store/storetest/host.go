@@ -192,4 +192,33 @@ var hostScenarios = []scenario{
 			t.Errorf("refused changes left blocks %+v", p.Blocks)
 		}
 	}},
+	{"Host/UsersAndSessions", func(t *testing.T, s booking.Store) {
+		w := newWorld(t, s)
+		u := &booking.HostUser{OrgID: w.org.ID, Email: "ana@example.com", PasswordHash: "$argon2id$x", CreatedAt: t0}
+		must(t, s.CreateHostUser(t.Context(), u))
+		if u.ID == 0 {
+			t.Fatal("CreateHostUser set no ID")
+		}
+		wantCode(t, s.CreateHostUser(t.Context(), &booking.HostUser{OrgID: w.org.ID, Email: "ana@example.com", PasswordHash: "h", CreatedAt: t0}), booking.CodeConflict)
+		got, err := s.HostUserByEmail(t.Context(), "ana@example.com")
+		must(t, err)
+		if got.ID != u.ID || got.PasswordHash != "$argon2id$x" || got.OrgID != w.org.ID {
+			t.Errorf("HostUserByEmail = %+v", got)
+		}
+		_, err = s.HostUserByEmail(t.Context(), "bob@example.com")
+		wantCode(t, err, booking.CodeNotFound)
+
+		must(t, s.CreateHostSession(t.Context(), &booking.HostSession{Hash: "s1", UserID: u.ID, CreatedAt: t0, ExpiresAt: t0.Add(time.Hour)}))
+		sess, user, err := s.HostSession(t.Context(), "s1", t0.Add(time.Minute))
+		must(t, err)
+		if sess.UserID != u.ID || user.Email != "ana@example.com" || !sess.ExpiresAt.Equal(t0.Add(time.Hour)) {
+			t.Errorf("HostSession = %+v, %+v", sess, user)
+		}
+		_, _, err = s.HostSession(t.Context(), "s1", t0.Add(time.Hour))
+		wantCode(t, err, booking.CodeNotFound) // expired
+		must(t, s.DeleteHostSession(t.Context(), "s1"))
+		_, _, err = s.HostSession(t.Context(), "s1", t0)
+		wantCode(t, err, booking.CodeNotFound)
+		wantCode(t, s.CreateHostSession(t.Context(), &booking.HostSession{Hash: "s2", UserID: 999999, CreatedAt: t0, ExpiresAt: t0.Add(time.Hour)}), booking.CodeNotFound)
+	}},
 }

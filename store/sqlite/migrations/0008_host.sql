@@ -37,3 +37,22 @@ CREATE TABLE host_requests (
     created_at   INTEGER NOT NULL,
     PRIMARY KEY (org_id, key)
 ) STRICT;
+
+-- Dashboard users of an organisation (password: an argon2id PHC string)
+-- and their server-side sessions (only the SHA-256 of the cookie's token).
+CREATE TABLE host_users (
+    id            INTEGER PRIMARY KEY,
+    org_id        INTEGER NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+    email         TEXT    NOT NULL UNIQUE,
+    password_hash TEXT    NOT NULL,
+    created_at    INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE host_sessions (
+    hash       TEXT    PRIMARY KEY,
+    user_id    INTEGER NOT NULL REFERENCES host_users (id) ON DELETE CASCADE,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+) STRICT;
+
+CREATE INDEX host_sessions_expiry ON host_sessions (expires_at);
