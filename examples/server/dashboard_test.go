@@ -108,8 +108,9 @@ func TestDashboardLoginSessionAndCSRF(t *testing.T) {
 		{"Content-Type": "application/json", "Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"},
 		{"Content-Type": "application/json", "Origin": "https://evil.example"},
 	} {
-		if res, _ := send(t, c, "PATCH", ts.URL+"/api/v1/host/demo-request/settings", strings.NewReader(`{"name":"Pwned"}`), h); res.StatusCode != http.StatusForbidden {
-			t.Errorf("cross-site PATCH %v: %d, want 403", h, res.StatusCode)
+		res, body := send(t, c, "PATCH", ts.URL+"/api/v1/host/demo-request/settings", strings.NewReader(`{"name":"Pwned"}`), h)
+		if res.StatusCode != http.StatusForbidden || !strings.Contains(body, `"code":"forbidden"`) || res.Header.Get("X-Service-API-Version") != "v1" {
+			t.Errorf("cross-site PATCH %v: %d %s, want the API's 403 envelope", h, res.StatusCode, body)
 		}
 	}
 	if res, _ := send(t, c, "POST", ts.URL+"/host/logout", nil, map[string]string{"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}); res.StatusCode != http.StatusForbidden {

@@ -3,8 +3,11 @@ package main
 import (
 	"net/http"
 
+	"github.com/staykit/staykit/booking"
+
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/hostapi"
+	"github.com/staykit/staykit/httpapi"
 )
 
 // hostSide returns the host API (package hostapi), mounted at
@@ -18,8 +21,12 @@ func (s *server) hostSide() (api, dashboard http.Handler) {
 	hs := host.New(host.Options{Store: s.back.store, Bookings: s.svc, Logger: s.log})
 	d := &dashboardHandler{host: hs, log: s.log, limiter: s.back.limiter, proxies: s.cfg.trustedProxies,
 		secure: isHTTPS(s.cfg.publicURL)}
-	csrf := http.NewCrossOriginProtection()
-	api = csrf.Handler(hostapi.New(hostapi.Options{Host: hs, Logger: s.log, Limiter: s.back.limiter,
+	apiCSRF := http.NewCrossOriginProtection()
+	apiCSRF.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		httpapi.SetCommonHeaders(w, httpapi.RequestID(r))
+		httpapi.WriteError(w, r, s.log, httpapi.Locale(r, ""), booking.Errorf(booking.CodeForbidden, "Cross-origin request refused."))
+	}))
+	api = apiCSRF.Handler(hostapi.New(hostapi.Options{Host: hs, Logger: s.log, Limiter: s.back.limiter,
 		TrustedProxies: s.cfg.trustedProxies, Session: d.session}))
-	return api, csrf.Handler(d.routes())
+	return api, http.NewCrossOriginProtection().Handler(d.routes())
 }
