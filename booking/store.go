@@ -20,6 +20,7 @@ type Store interface {
 	FeedStore
 	ReadModelStore
 	CalendarStore
+	HostStore
 }
 
 // LedgerStore keeps the payments ledger (package ledger): what moved, or

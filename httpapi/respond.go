@@ -34,6 +34,9 @@ var statusOf = map[string]int{
 
 	codeOriginNotAllowed: http.StatusForbidden,
 
+	booking.CodeUnauthorized: http.StatusUnauthorized,
+	booking.CodeForbidden:    http.StatusForbidden,
+
 	booking.CodeNotFound: http.StatusNotFound,
 
 	codeMethodNotAllowed: http.StatusMethodNotAllowed,
@@ -176,7 +179,15 @@ func (h *handler) writeError(w http.ResponseWriter, r *http.Request, st *reqStat
 			e = &booking.Error{Code: booking.CodeInternal}
 		}
 	}
-	loc := h.locale(r, st)
+	f := newFailure(h.locale(r, st), e)
+	if status == http.StatusForbidden {
+		w.Header().Add("Vary", "Origin")
+	}
+	writeJSON(w, status, f)
+}
+
+// newFailure is the failure envelope of e in loc.
+func newFailure(loc string, e *booking.Error) failure {
 	f := failure{Message: message(loc, e), Code: e.Code}
 	if len(e.Fields) > 0 {
 		f.Errors = make(map[string][]string, len(e.Fields))
@@ -188,10 +199,7 @@ func (h *handler) writeError(w http.ResponseWriter, r *http.Request, st *reqStat
 			f.FieldCodes[field] = append([]string(nil), reasons...)
 		}
 	}
-	if status == http.StatusForbidden {
-		w.Header().Add("Vary", "Origin")
-	}
-	writeJSON(w, status, f)
+	return f
 }
 
 // Errors of the HTTP layer.

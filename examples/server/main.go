@@ -31,6 +31,10 @@
 //	go run ./examples/server decline -org demo-request -token T
 //	go run ./examples/server cancel -org demo -token T [-refund]
 //	go run ./examples/server ical feeds|add-feed|remove-feed|sync-now|export-url|rotate-token ...
+//	go run ./examples/server user create -org demo -email E   # a dashboard user (password: prompt or STAYKIT_PASSWORD)
+//	go run ./examples/server apikey create -org demo -name NAME   # a host API key
+//	go run ./examples/server apikey list -org demo
+//	go run ./examples/server apikey revoke -org demo -id ID
 package main
 
 import (
@@ -66,6 +70,12 @@ var errUsage = errors.New("usage")
 // run is the whole program: a host command when the first argument names
 // one, else the server until ctx is cancelled (SIGINT, SIGTERM).
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "user" {
+		return runUserCommand(ctx, args[1:], getenv, os.Stdin, stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "apikey" {
+		return runAPIKeyCommand(ctx, args[1:], getenv, stdout, stderr)
+	}
 	if len(args) > 0 {
 		if args[0] == "ical" {
 			return runICal(ctx, args[1:], getenv, stdout, stderr)

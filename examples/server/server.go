@@ -17,6 +17,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/hostapi"
 	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/plantstore"
@@ -157,10 +158,17 @@ func (s *server) handler(origins []string) http.Handler {
 	}
 	mux.Handle("GET /widget.js", widgetHandler(s.publishableKey()))
 	mux.Handle("/", pageHandler(s.stripe))
+	hostAPI, dashboard := s.hostSide()
+	mux.Handle("/host/", dashboard)
+	mux.Handle("GET /host", http.RedirectHandler("/host/", http.StatusSeeOther))
 	logged := logRequests(s.log, fakePayCORS(mux))
 
 	// The API logs its own requests, with their route.
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, hostapi.Prefix) {
+			hostAPI.ServeHTTP(w, r)
+			return
+		}
 		if strings.HasPrefix(r.URL.Path, "/api/") {
 			api.ServeHTTP(w, r)
 			return

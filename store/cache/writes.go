@@ -19,6 +19,7 @@ var Reads = []string{
 	"LedgerEntries", "LedgerEntryByProviderID",
 	"Feed", "Feeds", "FeedBlocks", "FeedConflicts", "ExportToken", "ExportTokenByValue",
 	"CalendarDays",
+	"APIKeyByHash", "APIKeys", "AuditLog", "CouponByID", "Coupons", "HostSession", "HostUserByEmail",
 }
 
 // Writes are the methods of booking.Store that write: overridden here to
@@ -31,7 +32,7 @@ var (
 		"CreateCoupon", "UpdateCoupon",
 		"CreateBooking", "DeleteBooking", "Transition",
 		"ApplyFeedSync", "DeleteFeed",
-		"SetCalendarDays",
+		"SetCalendarDays", "SetCalendar",
 	}
 	Neutral = []string{
 		"SetPaymentIntent", "SaveIdempotencyRecord", "MarkEventProcessed",
@@ -41,6 +42,11 @@ var (
 		// ApplyFeedSync and DeleteFeed.
 		"CreateFeed", "UpdateFeed", "ClaimFeeds", "ClaimFeed", "RecordFeedAttempt",
 		"SetExportToken", "NoteExport",
+		// The host side's keys, users, sessions, audit log and replayed
+		// requests: never read by the public routes.
+		"CreateAPIKey", "RevokeAPIKey", "TouchAPIKey", "RecordAudit",
+		"ReserveHostRequest", "CompleteHostRequest", "ForgetHostRequest",
+		"CreateHostUser", "CreateHostSession", "DeleteHostSession",
 	}
 )
 
@@ -140,4 +146,11 @@ func (c *Store) DeleteFeed(ctx context.Context, orgID, feedID int64) error {
 func (c *Store) SetCalendarDays(ctx context.Context, propertyID int64, days []booking.CalendarDay) error {
 	defer c.changed(ctx, true, propertyID)
 	return c.Store.SetCalendarDays(ctx, propertyID, days)
+}
+
+// SetCalendar writes a host's per-day prices and closed days and forgets
+// the catalog and the property's occupancy.
+func (c *Store) SetCalendar(ctx context.Context, orgID, propertyID int64, ch booking.CalendarChange, now time.Time) (*booking.Property, error) {
+	defer c.changed(ctx, true, propertyID)
+	return c.Store.SetCalendar(ctx, orgID, propertyID, ch, now)
 }

@@ -44,6 +44,7 @@ func Run(t *testing.T, newStore func(t *testing.T) booking.Store) {
 		feedRaceScenarios,
 		readModelScenarios,
 		calendarScenarios,
+		hostScenarios,
 	}
 	for _, g := range groups {
 		for _, sc := range g {

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strconv"
+	"text/tabwriter"
+	"time"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/host"
+)
+
+// cliActor is who the audit log names for changes made from the command
+// line.
+var cliActor = host.Actor{Kind: "user", ID: 0, Name: "command line"}
+
+// runAPIKeyCommand runs "apikey create|list|revoke": the host API keys of
+// an organisation. create prints the new key alone on the last line of
+// stdout; it is shown this once.
+func runAPIKeyCommand(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	const usage = "Usage:\n  server apikey create -org SLUG -name NAME [-db FILE | -postgres URL]\n" +
+		"  server apikey list -org SLUG [-db FILE | -postgres URL]\n" +
+		"  server apikey revoke -org SLUG -id ID [-db FILE | -postgres URL]\n"
+	if len(args) == 0 || (args[0] != "create" && args[0] != "list" && args[0] != "revoke") {
+		fmt.Fprint(stderr, usage)
+		return errUsage
+	}
+	sub := args[0]
+	fs := flag.NewFlagSet("apikey "+sub, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dbPath := fs.String("db", defaultDB, "SQLite database `file` of the server")
+	pgURL := fs.String("postgres", "", "PostgreSQL `URL` of the server, instead of -db")
+	org := fs.String("org", "", "organisation `slug` (required)")
+	name := fs.String("name", "", "what the key is for (create)")
+	id := fs.Int64("id", 0, "key `id` (revoke; see list)")
+	fs.Usage = func() { fmt.Fprint(fs.Output(), usage) }
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errUsage
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usageError(fs, "unexpected argument %q", fs.Arg(0))
+	case *org == "":
+		return usageError(fs, "-org is required")
+	case sub == "create" && *name == "":
+		return usageError(fs, "-name is required")
+	case sub == "revoke" && *id <= 0:
+		return usageError(fs, "-id is required")
+	}
+	hs, closeFn, err := openHost(ctx, *dbPath, *pgURL, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	o, err := hs.Organization(ctx, *org)
+	if err != nil {
+		return fmt.Errorf("organisation %s: %w", *org, err)
+	}
+	switch sub {
+	case "create":
+		secret, k, err := hs.CreateAPIKey(ctx, o, *name, cliActor)
+		if err != nil {
+			return fmt.Errorf("create key: %w", err)
+		}
+		fmt.Fprintf(stdout, "API key %d %q of %s (shown once; keep it secret):\n%s\n", k.ID, termSafe(k.Name), o.Slug, secret)
+	case "list":
+		keys, err := hs.APIKeys(ctx, o)
+		if err != nil {
+			return err
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tNAME\tPREFIX\tCREATED\tLAST USED\tREVOKED")
+		when := func(t time.Time) string {
+			if t.IsZero() {
+				return "-"
+			}
+			return t.UTC().Format("2006-01-02 15:04Z")
+		}
+		for _, k := range keys {
+			fmt.Fprintf(tw, "%d\t%s\t%s…\t%s\t%s\t%s\n", k.ID, cell(k.Name), cell(k.Prefix), when(k.CreatedAt), when(k.LastUsedAt), when(k.RevokedAt))
+		}
+		if len(keys) == 0 {
+			fmt.Fprintln(tw, "(no keys)")
+		}
+		return tw.Flush()
+	case "revoke":
+		k, err := hs.RevokeAPIKey(ctx, o, *id, cliActor)
+		if err != nil {
+			return fmt.Errorf("revoke key %s: %w", strconv.FormatInt(*id, 10), err)
+		}
+		fmt.Fprintf(stdout, "API key %d %q revoked\n", k.ID, termSafe(k.Name))
+	}
+	return nil
+}
+
+// openHost opens the server's database for a host command and returns
+// the host use cases over it.
+func openHost(ctx context.Context, dbPath, pgURL string, getenv func(string) string, stderr io.Writer) (*host.Service, func(), error) {
+	if _, err := os.Stat(dbPath); err != nil && pgURL == "" {
+		return nil, nil, fmt.Errorf("no database at %s (start the server once, or pass -db): %w", dbPath, err)
+	}
+	cfg, err := parseConfig([]string{"-db", dbPath, "-postgres", pgURL, "-fake-payments"}, getenv, stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	back, err := openBackends(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	svc := booking.NewService(booking.Options{Store: back.store, Payments: detachedFake{}, Logger: logger})
+	return host.New(host.Options{Store: back.store, Bookings: svc, Logger: logger}), func() { back.close() }, nil
+}

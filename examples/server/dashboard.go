@@ -1,0 +1,254 @@
+package main
+
+import (
+	"embed"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"strings"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/host"
+	"github.com/staykit/staykit/httpapi"
+	"github.com/staykit/staykit/ratelimit"
+)
+
+// hostWeb holds the dashboard's assets: plain HTML, CSS and JavaScript,
+// no build step, nothing from a CDN.
+//
+//go:embed hostweb
+var hostWeb embed.FS
+
+// sessionCookie names the dashboard's session cookie. With an https
+// public URL it gets the __Host- prefix, which browsers only accept
+// Secure, on /, without Domain.
+const sessionCookie = "staykit_host"
+
+// Login throttling: per client address and per e-mail address.
+var (
+	loginPerAddr  = ratelimit.PerMinute(10)
+	loginPerEmail = ratelimit.Limit{Requests: 10, Period: 15 * 60e9}
+)
+
+// dashboardHandler is the host dashboard at /host/: a login page, then one
+// page whose script calls the host API with the session cookie.
+type dashboardHandler struct {
+	host    *host.Service
+	log     *slog.Logger
+	limiter ratelimit.Limiter
+	proxies []netip.Prefix
+	secure  bool
+}
+
+// isHTTPS reports whether the public URL is https (then cookies are
+// Secure).
+func isHTTPS(publicURL string) bool { return strings.HasPrefix(publicURL, "https://") }
+
+func (d *dashboardHandler) cookieName() string {
+	if d.secure {
+		return "__Host-" + sessionCookie
+	}
+	return sessionCookie
+}
+
+func (d *dashboardHandler) routes() http.Handler {
+	sub, err := fs.Sub(hostWeb, "hostweb")
+	if err != nil {
+		panic(err) // the embedded tree always has hostweb/
+	}
+	assets := http.StripPrefix("/host/assets/", http.FileServerFS(sub))
+	mux := http.NewServeMux()
+	mux.Handle("GET /host/assets/", assets)
+	mux.HandleFunc("GET /host/login", d.loginPage)
+	mux.HandleFunc("POST /host/login", d.login)
+	mux.HandleFunc("POST /host/logout", d.logout)
+	mux.HandleFunc("GET /host/{$}", d.app)
+	mux.HandleFunc("/host/", func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) })
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: https:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "same-origin")
+		h.Set("Cache-Control", "no-store")
+		mux.ServeHTTP(w, r)
+	})
+}
+
+// session is the host API's Session hook: the dashboard user of the
+// request's cookie.
+func (d *dashboardHandler) session(r *http.Request) (host.Actor, int64, bool) {
+	u := d.user(r)
+	if u == nil {
+		return host.Actor{}, 0, false
+	}
+	return host.UserActor(u), u.OrgID, true
+}
+
+func (d *dashboardHandler) user(r *http.Request) *booking.HostUser {
+	c, err := r.Cookie(d.cookieName())
+	if err != nil {
+		return nil
+	}
+	u, err := d.host.Session(r.Context(), c.Value)
+	if err != nil {
+		if booking.ErrorCode(err) != booking.CodeUnauthorized {
+			d.log.ErrorContext(r.Context(), "read dashboard session", "err", err)
+		}
+		return nil
+	}
+	return u
+}
+
+// pageLocale is fr or en: ?lang=, else Accept-Language, else French.
+func pageLocale(r *http.Request) string {
+	if l := r.URL.Query().Get("lang"); l == "en" || l == "fr" {
+		return l
+	}
+	return httpapi.Locale(r, "fr")
+}
+
+var loginTemplate = template.Must(template.New("login").Parse(`<!doctype html>
+<html lang="{{.Lang}}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.T.Title}}</title>
+<link rel="stylesheet" href="/host/assets/style.css">
+</head>
+<body class="login">
+<main>
+<h1>{{.T.Title}}</h1>
+{{if .Error}}<p class="error" id="login-error" role="alert">{{.Error}}</p>{{end}}
+<form method="post" action="/host/login?lang={{.Lang}}">
+<label>{{.T.Email}} <input type="email" name="email" id="email" autocomplete="username" required value="{{.Email}}"></label>
+<label>{{.T.Password}} <input type="password" name="password" id="password" autocomplete="current-password" required></label>
+<button type="submit" id="login">{{.T.Submit}}</button>
+</form>
+<p class="langs"><a href="/host/login?lang=fr">Français</a> · <a href="/host/login?lang=en">English</a></p>
+</main>
+</body>
+</html>
+`))
+
+type loginTexts struct{ Title, Email, Password, Submit, Wrong, Throttled string }
+
+var loginText = map[string]loginTexts{
+	"fr": {"Espace hôte", "Adresse e-mail", "Mot de passe", "Se connecter",
+		"Adresse e-mail ou mot de passe incorrect.", "Trop de tentatives. Réessayez dans quelques minutes."},
+	"en": {"Host dashboard", "E-mail address", "Password", "Sign in",
+		"Wrong e-mail address or password.", "Too many attempts. Please try again in a few minutes."},
+}
+
+func (d *dashboardHandler) renderLogin(w http.ResponseWriter, r *http.Request, status int, email, problem string) {
+	lang := pageLocale(r)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	err := loginTemplate.Execute(w, struct {
+		Lang, Email, Error string
+		T                  loginTexts
+	}{lang, email, problem, loginText[lang]})
+	if err != nil {
+		d.log.ErrorContext(r.Context(), "render login page", "err", err)
+	}
+}
+
+func (d *dashboardHandler) loginPage(w http.ResponseWriter, r *http.Request) {
+	if d.user(r) != nil {
+		http.Redirect(w, r, "/host/", http.StatusSeeOther)
+		return
+	}
+	d.renderLogin(w, r, http.StatusOK, "", "")
+}
+
+// login checks the form, throttled per client address and per e-mail
+// address, and sets the session cookie.
+func (d *dashboardHandler) login(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
+	email := strings.ToLower(strings.TrimSpace(r.PostFormValue("email")))
+	password := r.PostFormValue("password")
+	texts := loginText[pageLocale(r)]
+	for _, k := range []struct {
+		key   string
+		limit ratelimit.Limit
+	}{{"host-login|" + httpapi.ClientKey(r, d.proxies), loginPerAddr}, {"host-login-email|" + email, loginPerEmail}} {
+		dec, err := d.limiter.Allow(r.Context(), k.key, k.limit)
+		if err != nil {
+			d.log.ErrorContext(r.Context(), "login limiter failed; attempt allowed", "err", err)
+			continue
+		}
+		if !dec.Allowed {
+			d.renderLogin(w, r, http.StatusTooManyRequests, email, texts.Throttled)
+			return
+		}
+	}
+	token, u, err := d.host.Login(r.Context(), email, password)
+	if err != nil {
+		if booking.ErrorCode(err) != booking.CodeUnauthorized {
+			d.log.ErrorContext(r.Context(), "login", "err", err)
+		}
+		d.log.InfoContext(r.Context(), "dashboard login refused", "email", email)
+		d.renderLogin(w, r, http.StatusUnauthorized, email, texts.Wrong)
+		return
+	}
+	d.log.InfoContext(r.Context(), "dashboard login", "user_id", u.ID, "org_id", u.OrgID)
+	http.SetCookie(w, &http.Cookie{Name: d.cookieName(), Value: token, Path: "/", HttpOnly: true, Secure: d.secure,
+		SameSite: http.SameSiteStrictMode, MaxAge: int(host.SessionTTL.Seconds())})
+	http.Redirect(w, r, "/host/?lang="+pageLocale(r), http.StatusSeeOther)
+}
+
+func (d *dashboardHandler) logout(w http.ResponseWriter, r *http.Request) {
+	if c, err := r.Cookie(d.cookieName()); err == nil {
+		if err := d.host.Logout(r.Context(), c.Value); err != nil {
+			d.log.ErrorContext(r.Context(), "logout", "err", err)
+		}
+	}
+	http.SetCookie(w, &http.Cookie{Name: d.cookieName(), Value: "", Path: "/", HttpOnly: true, Secure: d.secure,
+		SameSite: http.SameSiteStrictMode, MaxAge: -1})
+	http.Redirect(w, r, "/host/login", http.StatusSeeOther)
+}
+
+var appTemplate = template.Must(template.New("app").Parse(`<!doctype html>
+<html lang="{{.Lang}}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>staykit</title>
+<link rel="stylesheet" href="/host/assets/style.css">
+<script src="/host/assets/app.js" defer></script>
+</head>
+<body data-org="{{.Org}}" data-lang="{{.Lang}}" data-user="{{.Email}}">
+<header>
+<strong id="org-name">{{.Org}}</strong>
+<nav id="nav"></nav>
+<form method="post" action="/host/logout"><button type="submit" id="logout" class="link"></button></form>
+</header>
+<p id="flash" role="status" hidden></p>
+<main id="main"></main>
+</body>
+</html>
+`))
+
+// app serves the dashboard's page to a signed-in user.
+func (d *dashboardHandler) app(w http.ResponseWriter, r *http.Request) {
+	u := d.user(r)
+	if u == nil {
+		http.Redirect(w, r, "/host/login?lang="+pageLocale(r), http.StatusSeeOther)
+		return
+	}
+	org, err := d.host.OrganizationByID(r.Context(), u.OrgID)
+	if err != nil {
+		d.log.ErrorContext(r.Context(), "dashboard organisation", "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	lang := r.URL.Query().Get("lang")
+	if lang != "fr" && lang != "en" {
+		lang = httpapi.Locale(r, org.DefaultLocale)
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if err := appTemplate.Execute(w, struct{ Org, Lang, Email string }{org.Slug, lang, u.Email}); err != nil {
+		d.log.ErrorContext(r.Context(), "render dashboard", "err", err)
+	}
+}

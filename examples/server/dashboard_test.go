@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// newHostUser creates a dashboard user of org from the command line.
+func newHostUser(t *testing.T, ts *testServer, org, email, password string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	env := func(k string) string {
+		if k == "STAYKIT_PASSWORD" {
+			return password
+		}
+		return ""
+	}
+	if err := run(context.Background(), []string{"user", "create", "-org", org, "-email", email, "-db", ts.dbPath}, env, &out, &errOut); err != nil {
+		t.Fatalf("user create: %v\n%s", err, errOut.String())
+	}
+}
+
+// client is a browser-like HTTP client with cookies that does not follow
+// redirects.
+func newClient(t *testing.T) *http.Client {
+	jar, _ := cookiejar.New(nil)
+	return &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+func send(t *testing.T, c *http.Client, method, u string, body io.Reader, header map[string]string) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, u, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	res, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res, string(b)
+}
+
+func login(t *testing.T, c *http.Client, ts *testServer, email, password string) *http.Response {
+	t.Helper()
+	form := url.Values{"email": {email}, "password": {password}}
+	res, _ := send(t, c, "POST", ts.URL+"/host/login?lang=en", strings.NewReader(form.Encode()),
+		map[string]string{"Content-Type": "application/x-www-form-urlencoded", "Origin": ts.URL, "Sec-Fetch-Site": "same-origin"})
+	return res
+}
+
+func TestDashboardLoginSessionAndCSRF(t *testing.T) {
+	ts := startServer(t, nil)
+	newHostUser(t, ts, "demo-request", "host@example.com", "a long enough password")
+	c := newClient(t)
+
+	res, _ := send(t, c, "GET", ts.URL+"/host/", nil, nil)
+	if res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(res.Header.Get("Location"), "/host/login") {
+		t.Fatalf("/host/ signed out: %d %s, want a redirect to the login page", res.StatusCode, res.Header.Get("Location"))
+	}
+	if res := login(t, c, ts, "host@example.com", "wrong password!"); res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("wrong password: %d, want 401", res.StatusCode)
+	}
+	if res := login(t, c, ts, "nobody@example.com", "a long enough password"); res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("unknown user: %d, want 401", res.StatusCode)
+	}
+	res = login(t, c, ts, "HOST@example.com", "a long enough password")
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("login: %d, want 303", res.StatusCode)
+	}
+	var cookie *http.Cookie
+	for _, ck := range res.Cookies() {
+		if ck.Name == sessionCookie {
+			cookie = ck
+		}
+	}
+	if cookie == nil || !cookie.HttpOnly || cookie.SameSite != http.SameSiteStrictMode {
+		t.Fatalf("session cookie = %+v, want HttpOnly and SameSite=Strict", cookie)
+	}
+	res, page := send(t, c, "GET", ts.URL+"/host/", nil, nil)
+	if res.StatusCode != http.StatusOK || !strings.Contains(page, `data-org="demo-request"`) {
+		t.Fatalf("/host/ signed in: %d %s", res.StatusCode, page)
+	}
+	// The session opens the host API of its organisation only.
+	if res, body := send(t, c, "GET", ts.URL+"/api/v1/host/demo-request/settings", nil, nil); res.StatusCode != http.StatusOK {
+		t.Errorf("host API with the session: %d %s", res.StatusCode, body)
+	}
+	if res, _ := send(t, c, "GET", ts.URL+"/api/v1/host/demo/settings", nil, nil); res.StatusCode != http.StatusForbidden {
+		t.Errorf("another organisation with the session: %d, want 403", res.StatusCode)
+	}
+	// A same-origin change goes through; a cross-site one is refused.
+	patch := `{"name":"Renamed"}`
+	if res, body := send(t, c, "PATCH", ts.URL+"/api/v1/host/demo-request/settings", strings.NewReader(patch),
+		map[string]string{"Content-Type": "application/json", "Origin": ts.URL, "Sec-Fetch-Site": "same-origin"}); res.StatusCode != http.StatusOK {
+		t.Errorf("same-origin PATCH: %d %s", res.StatusCode, body)
+	}
+	for _, h := range []map[string]string{
+		{"Content-Type": "application/json", "Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"},
+		{"Content-Type": "application/json", "Origin": "https://evil.example"},
+	} {
+		res, body := send(t, c, "PATCH", ts.URL+"/api/v1/host/demo-request/settings", strings.NewReader(`{"name":"Pwned"}`), h)
+		if res.StatusCode != http.StatusForbidden || !strings.Contains(body, `"code":"forbidden"`) || res.Header.Get("X-Service-API-Version") != "v1" {
+			t.Errorf("cross-site PATCH %v: %d %s, want the API's 403 envelope", h, res.StatusCode, body)
+		}
+	}
+	if res, _ := send(t, c, "POST", ts.URL+"/host/logout", nil, map[string]string{"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}); res.StatusCode != http.StatusForbidden {
+		t.Errorf("cross-site logout: %d, want 403", res.StatusCode)
+	}
+	_, body := send(t, c, "GET", ts.URL+"/api/v1/host/demo-request/settings", nil, nil)
+	if !strings.Contains(body, `"name":"Renamed"`) {
+		t.Errorf("settings after the forged requests: %s", body)
+	}
+	// Logging out ends the session on the server.
+	if res, _ := send(t, c, "POST", ts.URL+"/host/logout", nil, map[string]string{"Origin": ts.URL, "Sec-Fetch-Site": "same-origin"}); res.StatusCode != http.StatusSeeOther {
+		t.Errorf("logout: %d", res.StatusCode)
+	}
+	replay := &http.Client{}
+	req, _ := http.NewRequest("GET", ts.URL+"/api/v1/host/demo-request/settings", nil)
+	req.AddCookie(cookie)
+	if res, err := replay.Do(req); err != nil || res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("old cookie after logout: %v %v, want 401", res.StatusCode, err)
+	}
+}
+
+func TestDashboardLoginThrottled(t *testing.T) {
+	ts := startServer(t, nil)
+	newHostUser(t, ts, "demo", "host@example.com", "a long enough password")
+	c := newClient(t)
+	for range loginPerAddr.Requests {
+		login(t, c, ts, "host@example.com", "wrong password!")
+	}
+	if res := login(t, c, ts, "host@example.com", "a long enough password"); res.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("login after %d failures: %d, want 429", loginPerAddr.Requests, res.StatusCode)
+	}
+}

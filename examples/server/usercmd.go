@@ -1,0 +1,68 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// runUserCommand runs "user create -org SLUG -email E": a dashboard user.
+// The password comes from $STAYKIT_PASSWORD, else from the first line of
+// stdin (after a prompt on stderr).
+func runUserCommand(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	const usage = "Usage:\n  server user create -org SLUG -email EMAIL [-db FILE | -postgres URL]\n" +
+		"  (the password is read from STAYKIT_PASSWORD, else from a prompt)\n"
+	if len(args) == 0 || args[0] != "create" {
+		fmt.Fprint(stderr, usage)
+		return errUsage
+	}
+	fs := flag.NewFlagSet("user create", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dbPath := fs.String("db", defaultDB, "SQLite database `file` of the server")
+	pgURL := fs.String("postgres", "", "PostgreSQL `URL` of the server, instead of -db")
+	org := fs.String("org", "", "organisation `slug` (required)")
+	email := fs.String("email", "", "the user's e-mail `address`, to sign in with (required)")
+	fs.Usage = func() { fmt.Fprint(fs.Output(), usage) }
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errUsage
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usageError(fs, "unexpected argument %q", fs.Arg(0))
+	case *org == "":
+		return usageError(fs, "-org is required")
+	case *email == "":
+		return usageError(fs, "-email is required")
+	}
+	password := getenv("STAYKIT_PASSWORD")
+	if password == "" {
+		fmt.Fprintf(stderr, "Password for %s: ", *email)
+		line, err := bufio.NewReader(stdin).ReadString('\n')
+		if err != nil && line == "" {
+			return fmt.Errorf("read password: %w", err)
+		}
+		password = strings.TrimRight(line, "\r\n")
+	}
+	hs, closeFn, err := openHost(ctx, *dbPath, *pgURL, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	o, err := hs.Organization(ctx, *org)
+	if err != nil {
+		return fmt.Errorf("organisation %s: %w", *org, err)
+	}
+	u, err := hs.CreateUser(ctx, o, *email, password, cliActor)
+	if err != nil {
+		return fmt.Errorf("create user: %w", err)
+	}
+	fmt.Fprintf(stdout, "user %d %s of %s created; sign in at /host/\n", u.ID, termSafe(u.Email), o.Slug)
+	return nil
+}

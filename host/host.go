@@ -1,0 +1,162 @@
+// Package host holds the host's use cases: what a property manager changes
+// after launch (settings, properties, the calendar, blocks, coupons), how
+// it answers bookings, its API keys and the audit log of every change. The
+// host API (package hostapi) and the dashboard call these; each change is
+// written through booking.Store, so it takes effect at once in the public
+// API on every replica, and is audited with who made it.
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strconv"
+
+	"github.com/staykit/staykit/booking"
+)
+
+// ReasonBooked is the booking.ParamReason of the CodeConflict returned when
+// a block or closed day would cover nights a booking holds.
+const ReasonBooked = "booked"
+
+// Actor is who makes a change: an API key or a dashboard user.
+type Actor struct {
+	// Kind is "key" or "user".
+	Kind string
+	ID   int64
+	Name string
+}
+
+// KeyActor is the actor of an API key.
+func KeyActor(k *booking.APIKey) Actor { return Actor{Kind: "key", ID: k.ID, Name: k.Name} }
+
+func (a Actor) String() string { return a.Kind + ":" + strconv.FormatInt(a.ID, 10) }
+
+// Service runs the host's use cases. It is safe for concurrent use.
+type Service struct {
+	store    booking.Store
+	bookings *booking.Service
+	clock    booking.Clock
+	log      *slog.Logger
+}
+
+// Options configure a Service; Store and Bookings are required.
+type Options struct {
+	Store booking.Store
+	// Bookings answers requests and cancels (Approve, Decline, Cancel).
+	Bookings *booking.Service
+	// Clock defaults to the wall clock.
+	Clock booking.Clock
+	// Logger defaults to slog.Default().
+	Logger *slog.Logger
+}
+
+// New returns a Service. It panics without Store or Bookings, a
+// programming error.
+func New(o Options) *Service {
+	if o.Store == nil || o.Bookings == nil {
+		panic("host: New needs a Store and a booking Service")
+	}
+	s := &Service{store: o.Store, bookings: o.Bookings, clock: o.Clock, log: o.Logger}
+	if s.clock == nil {
+		s.clock = booking.SystemClock{}
+	}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	return s
+}
+
+// Organization finds an organisation by slug, whether or not its public
+// engine is enabled. Errors: CodeNotFound.
+func (s *Service) Organization(ctx context.Context, slug string) (*booking.Organization, error) {
+	if !booking.ValidSlug(slug) {
+		return nil, errNotFound("organization")
+	}
+	org, err := s.store.OrganizationBySlug(ctx, slug)
+	if err != nil {
+		if booking.ErrorCode(err) == booking.CodeNotFound {
+			return nil, errNotFound("organization")
+		}
+		return nil, fmt.Errorf("find organisation %q: %w", slug, err)
+	}
+	return org, nil
+}
+
+// audit records a change. The change is stored already, so a failure to
+// record it is returned (the caller answers 500 and the host retries with
+// the same Idempotency-Key) but changes nothing.
+func (s *Service) audit(ctx context.Context, org *booking.Organization, by Actor, action, target string, before, after any) error {
+	e := &booking.AuditEntry{OrgID: org.ID, Actor: by.String(), ActorName: by.Name, Action: action, Target: target,
+		Before: rawJSON(before), After: rawJSON(after), At: s.clock.Now()}
+	if err := s.store.RecordAudit(ctx, e); err != nil {
+		return fmt.Errorf("audit %s of %s: %w", action, target, err)
+	}
+	return nil
+}
+
+// rawJSON is v as JSON; nil stays null.
+func rawJSON(v any) json.RawMessage {
+	if v == nil {
+		return nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return json.RawMessage(`{"error":"unencodable"}`)
+	}
+	return b
+}
+
+// AuditLog lists an organisation's audit entries newest first, below the
+// cursor before (0: from the newest), at most limit.
+func (s *Service) AuditLog(ctx context.Context, org *booking.Organization, before int64, limit int) ([]booking.AuditEntry, error) {
+	list, err := s.store.AuditLog(ctx, org.ID, before, limit)
+	if err != nil {
+		return nil, fmt.Errorf("read audit log: %w", err)
+	}
+	return list, nil
+}
+
+func errNotFound(subject string) error {
+	msgs := map[string]string{
+		"organization": "This organisation does not exist.",
+		"property":     "This property does not exist.",
+		"booking":      "This booking does not exist.",
+		"coupon":       "This coupon does not exist.",
+		"block":        "This block does not exist.",
+		"api_key":      "This API key does not exist.",
+	}
+	return &booking.Error{Code: booking.CodeNotFound, Message: msgs[subject], Params: map[string]string{booking.ParamSubject: subject}}
+}
+
+// notFoundAs turns a store's CodeNotFound into the host's wording of
+// subject, and wraps other errors with op.
+func notFoundAs(err error, subject, op string) error {
+	if booking.ErrorCode(err) == booking.CodeNotFound {
+		return errNotFound(subject)
+	}
+	if booking.ErrorCode(err) != booking.CodeInternal {
+		return err
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}
+
+// bookedConflict turns a store's CodeUnavailable (a booking holds the
+// nights) into the host's CodeConflict.
+func bookedConflict(err error) error {
+	if booking.ErrorCode(err) == booking.CodeUnavailable {
+		return &booking.Error{Code: booking.CodeConflict, Message: "A booking holds some of these nights.",
+			Params: map[string]string{booking.ParamReason: ReasonBooked}, Err: err}
+	}
+	return err
+}
+
+// OrganizationByID finds an organisation by ID. Errors: CodeNotFound.
+func (s *Service) OrganizationByID(ctx context.Context, id int64) (*booking.Organization, error) {
+	org, err := s.store.OrganizationByID(ctx, id)
+	if err != nil {
+		return nil, notFoundAs(err, "organization", "find organisation")
+	}
+	return org, nil
+}

@@ -1,0 +1,271 @@
+// Package hostapi is the authenticated host API: what property-management
+// software, scripts and the dashboard of examples/server use to run the
+// business after launch. It is mounted under /api/v1/host/ and answers
+// with the public API's envelope, error codes, French or English messages
+// and X-Service-API-Version: v1 (package httpapi's helpers); its OpenAPI
+// 3.1 document is served at /api/v1/host/openapi.json.
+//
+// Requests under /api/v1/host/{org_slug}/ carry an organisation API key,
+// Authorization: Bearer sk_host_…: 401 without a valid key (failed
+// attempts are rate-limited per client address), 403 for a key of another
+// organisation. Lists are paginated with ?limit=&cursor=; every POST
+// honours Idempotency-Key; every change is audited. The use cases are
+// package host's; this package only speaks HTTP.
+package hostapi
+
+import (
+	"context"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/host"
+	"github.com/staykit/staykit/httpapi"
+	"github.com/staykit/staykit/ratelimit"
+)
+
+//go:embed openapi.json
+var openAPIDocument []byte
+
+// Prefix is where the host API lives.
+const Prefix = "/api/v1/host/"
+
+// DefaultAuthFailures is how many failed authentications a client address
+// may make a minute.
+var DefaultAuthFailures = ratelimit.PerMinute(10)
+
+// IdempotencyWindow is how long an Idempotency-Key is remembered.
+const IdempotencyWindow = 24 * time.Hour
+
+// Options configure the handler. Host is required.
+type Options struct {
+	Host *host.Service
+	// Logger defaults to slog.Default().
+	Logger *slog.Logger
+	// Limiter counts failed authentications; nil means an in-memory
+	// limiter for this process (pass a shared one with several replicas).
+	Limiter ratelimit.Limiter
+	// AuthFailures overrides DefaultAuthFailures.
+	AuthFailures ratelimit.Limit
+	// TrustedProxies are the peers whose X-Forwarded-For is believed.
+	TrustedProxies []netip.Prefix
+	// Clock defaults to the wall clock (idempotency records).
+	Clock booking.Clock
+	// Session, when set, authenticates requests that carry no API key (the
+	// dashboard's session): it returns the actor and the organisation it
+	// acts for, ok false when the request has no session.
+	Session func(r *http.Request) (actor host.Actor, orgID int64, ok bool)
+}
+
+type handler struct {
+	host     *host.Service
+	log      *slog.Logger
+	limiter  ratelimit.Limiter
+	failures ratelimit.Limit
+	proxies  []netip.Prefix
+	clock    booking.Clock
+	session  func(r *http.Request) (host.Actor, int64, bool)
+	mux      *http.ServeMux
+}
+
+// New returns the host API handler. Mount it at Prefix:
+//
+//	mux.Handle(hostapi.Prefix, hostapi.New(opts))
+func New(o Options) http.Handler {
+	if o.Host == nil {
+		panic("hostapi: New needs a host.Service")
+	}
+	h := &handler{host: o.Host, log: o.Logger, limiter: o.Limiter, failures: o.AuthFailures,
+		proxies: o.TrustedProxies, clock: o.Clock, session: o.Session, mux: http.NewServeMux()}
+	if h.log == nil {
+		h.log = slog.Default()
+	}
+	if h.limiter == nil {
+		h.limiter = ratelimit.NewMemory(ratelimit.MemoryOptions{})
+	}
+	if h.failures.IsZero() {
+		h.failures = DefaultAuthFailures
+	}
+	if h.clock == nil {
+		h.clock = booking.SystemClock{}
+	}
+	h.routes()
+	return h
+}
+
+// call is what an operation gets: the organisation, who acts, the body.
+type call struct {
+	org   *booking.Organization
+	actor host.Actor
+	body  []byte
+}
+
+// op is an operation: it returns the status and data of a success.
+type op func(r *http.Request, c *call) (int, any, error)
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	httpapi.SetCommonHeaders(w, httpapi.RequestID(r))
+	w.Header().Set("Cache-Control", "no-store")
+	start := time.Now()
+	rec := &recorder{ResponseWriter: w}
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			h.log.ErrorContext(r.Context(), "panic serving host request", "path", r.URL.Path, "panic", v)
+			if !rec.wrote {
+				httpapi.WriteError(rec, r, h.log, httpapi.Locale(r, ""), errPanic)
+			}
+		}
+		h.log.InfoContext(r.Context(), "host request", "method", r.Method, "path", r.URL.Path,
+			"status", rec.status(), "duration_ms", time.Since(start).Milliseconds(),
+			"request_id", w.Header().Get("X-Request-ID"))
+	}()
+	h.mux.ServeHTTP(rec, r)
+}
+
+var errPanic = booking.Errorf(booking.CodeInternal, "panic")
+
+// route registers an operation of an organisation.
+func (h *handler) handle(method, path string, fn op) {
+	h.mux.Handle(method+" "+Prefix+"{org_slug}"+path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.serve(w, r, fn)
+	}))
+}
+
+// serve authenticates, finds the organisation, reads the body, applies
+// Idempotency-Key to POSTs, runs fn and writes its answer.
+func (h *handler) serve(w http.ResponseWriter, r *http.Request, fn op) {
+	ctx := r.Context()
+	actor, orgID, err := h.authenticate(w, r)
+	if err != nil {
+		if err != errWritten {
+			httpapi.WriteError(w, r, h.log, httpapi.Locale(r, ""), err)
+		}
+		return
+	}
+	org, err := h.host.Organization(ctx, r.PathValue("org_slug"))
+	if err != nil {
+		httpapi.WriteError(w, r, h.log, httpapi.Locale(r, ""), err)
+		return
+	}
+	loc := httpapi.Locale(r, org.DefaultLocale)
+	if org.ID != orgID {
+		httpapi.WriteError(w, r, h.log, loc, host.ErrForbidden())
+		return
+	}
+	c := &call{org: org, actor: actor}
+	if r.Method == http.MethodPost || r.Method == http.MethodPatch {
+		if c.body, err = readBody(w, r); err != nil {
+			httpapi.WriteError(w, r, h.log, loc, err)
+			return
+		}
+	}
+	key := r.Header.Get("Idempotency-Key")
+	if r.Method != http.MethodPost || key == "" {
+		h.run(w, r, loc, c, fn)
+		return
+	}
+	if len(key) > 255 {
+		httpapi.WriteError(w, r, h.log, loc, &booking.Error{Code: booking.CodeInvalid, Message: "The request is invalid.",
+			Fields: booking.FieldErrors{"Idempotency-Key": {"too_long"}}})
+		return
+	}
+	sum := sha256.Sum256([]byte(r.Method + " " + r.URL.Path + "\n" + string(c.body)))
+	req := &booking.HostRequest{OrgID: org.ID, Key: key, RequestHash: hex.EncodeToString(sum[:]), CreatedAt: h.clock.Now()}
+	prev, err := h.host.ReserveRequest(ctx, req, req.CreatedAt.Add(-IdempotencyWindow))
+	switch {
+	case booking.ErrorCode(err) == booking.CodeConflict && prev != nil:
+		switch {
+		case prev.RequestHash != req.RequestHash:
+			err = &booking.Error{Code: booking.CodeConflict, Message: "This Idempotency-Key was already used with a different request.",
+				Params: map[string]string{booking.ParamReason: "key_reused"}}
+		case prev.Status == 0:
+			err = &booking.Error{Code: booking.CodeConflict, Message: "A request with this Idempotency-Key is still in progress.",
+				Params: map[string]string{booking.ParamReason: "in_progress"}}
+		default:
+			w.Header().Set("Idempotent-Replayed", "true")
+			writeRaw(w, prev.Status, prev.Body)
+			return
+		}
+		httpapi.WriteError(w, r, h.log, loc, err)
+		return
+	case err != nil:
+		httpapi.WriteError(w, r, h.log, loc, err)
+		return
+	}
+	buf := &bufferWriter{header: w.Header()}
+	h.run(buf, r, loc, c, fn)
+	// The answer is kept unless we failed: a 5xx may be retried.
+	store := context.WithoutCancel(ctx)
+	if buf.status >= 500 {
+		if err := h.host.ForgetRequest(store, org.ID, key); err != nil {
+			h.log.ErrorContext(ctx, "forget host request", "err", err)
+		}
+	} else if err := h.host.CompleteRequest(store, org.ID, key, buf.status, buf.body.Bytes()); err != nil {
+		h.log.ErrorContext(ctx, "record host request", "err", err)
+	}
+	writeRaw(w, buf.status, buf.body.Bytes())
+}
+
+// run runs fn and writes its answer.
+func (h *handler) run(w http.ResponseWriter, r *http.Request, loc string, c *call, fn op) {
+	status, data, err := fn(r, c)
+	if err != nil {
+		httpapi.WriteError(w, r, h.log, loc, err)
+		return
+	}
+	if status == http.StatusNoContent {
+		w.Header().Del("Content-Type")
+		w.WriteHeader(status)
+		return
+	}
+	httpapi.WriteData(w, status, data)
+}
+
+// authenticate finds who makes the request: an API key, else the
+// dashboard's session. Failures count toward the client's limit; over it
+// the answer is 429 (written, errWritten).
+func (h *handler) authenticate(w http.ResponseWriter, r *http.Request) (host.Actor, int64, error) {
+	auth := r.Header.Get("Authorization")
+	if auth == "" && h.session != nil {
+		if actor, orgID, ok := h.session(r); ok {
+			return actor, orgID, nil
+		}
+	}
+	secret, ok := strings.CutPrefix(auth, "Bearer ")
+	var err error
+	if ok {
+		var k *booking.APIKey
+		if k, err = h.host.Authenticate(r.Context(), strings.TrimSpace(secret)); err == nil {
+			return host.KeyActor(k), k.OrgID, nil
+		}
+		if booking.ErrorCode(err) != booking.CodeUnauthorized {
+			return host.Actor{}, 0, err
+		}
+	} else {
+		err = booking.Errorf(booking.CodeUnauthorized, "A valid API key is required.")
+	}
+	w.Header().Set("WWW-Authenticate", `Bearer realm="staykit host API"`)
+	d, lerr := h.limiter.Allow(r.Context(), "host-auth|"+httpapi.ClientKey(r, h.proxies), h.failures)
+	if lerr != nil {
+		h.log.ErrorContext(r.Context(), "rate limiter failed; request answered 401", "err", lerr)
+		return host.Actor{}, 0, err
+	}
+	if !d.Allowed {
+		w.Header().Set("Retry-After", strconv.FormatInt(max(int64((d.RetryAfter+time.Second-1)/time.Second), 1), 10))
+		httpapi.WriteError(w, r, h.log, httpapi.Locale(r, ""), httpapi.ErrRateLimited())
+		return host.Actor{}, 0, errWritten
+	}
+	return host.Actor{}, 0, err
+}
+
+var errWritten = booking.Errorf(booking.CodeInternal, "response written")
