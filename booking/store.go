@@ -17,6 +17,7 @@ type Store interface {
 	CatalogStore
 	BookingStore
 	LedgerStore
+	TermsStore
 }
 
 // LedgerStore keeps the payments ledger (package ledger): what moved, or
