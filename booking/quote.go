@@ -46,6 +46,7 @@ func (s *Service) Quote(ctx context.Context, slug string, propertyID int64, r Qu
 	if err != nil {
 		return nil, err
 	}
+	q = s.foldSmallBalance(q)
 	if err := s.checkChargeable(q); err != nil {
 		return nil, err
 	}
