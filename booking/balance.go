@@ -264,7 +264,7 @@ func (s *Service) BalancePayment(ctx context.Context, slug, token string) (*Bala
 		return nil, err
 	}
 	if t == nil || t.BalanceStatus != BalanceActionRequired {
-		return balanceState(b, t), nil
+		return BalanceOf(b, t), nil
 	}
 	entries, err := s.store.LedgerEntries(ctx, b.ID)
 	if err != nil {
@@ -283,7 +283,7 @@ func (s *Service) BalancePayment(ctx context.Context, slug, token string) (*Bala
 	if t, err = s.bookingTerms(ctx, b); err != nil {
 		return nil, err
 	}
-	st := balanceState(b, t)
+	st := BalanceOf(b, t)
 	if st.Status == BalanceActionRequired {
 		in, err := s.payments.GetIntent(ctx, t.BalanceIntentID)
 		if err != nil {
@@ -294,7 +294,9 @@ func (s *Service) BalancePayment(ctx context.Context, slug, token string) (*Bala
 	return st, nil
 }
 
-func balanceState(b *Booking, t *Terms) *BalanceState {
+// BalanceOf is where a booking's balance stands by its terms (nil for a
+// booking made before terms existed).
+func BalanceOf(b *Booking, t *Terms) *BalanceState {
 	st := &BalanceState{Status: BalanceNone, Amount: b.BalanceAmount, DueDate: b.BalanceDueDate}
 	switch {
 	case t != nil:
@@ -322,3 +324,7 @@ func (s *Service) applySavedCardEvent(ctx context.Context, intentID string) erro
 	_, err = s.send(ctx, e)
 	return err
 }
+
+// PaymentPublicKey is the key the guest's browser uses with the payment
+// provider.
+func (s *Service) PaymentPublicKey() string { return s.payments.PublicKey() }

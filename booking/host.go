@@ -129,5 +129,5 @@ func (s *Service) hostBooking(ctx context.Context, slug, token string) (*Organiz
 
 func errClosed(b *Booking, verb string) error {
 	return &Error{Code: CodeBookingClosed, Message: "This booking is " + string(b.Status) + " and cannot be " + verb + ".",
-		Params: map[string]string{"status": string(b.Status)}}
+		Params: map[string]string{"status": string(b.Status), "action": verb}}
 }
