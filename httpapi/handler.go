@@ -196,7 +196,8 @@ func (h *handler) serve(rt route) http.Handler {
 	if rt.org {
 		next = h.originGate(h.cors.Handler(next))
 	}
-	private := rt.name == RouteCheckout || rt.name == RouteBooking || rt.name == RouteConfirm
+	private := rt.name == RouteCheckout || rt.name == RouteBooking || rt.name == RouteConfirm ||
+		rt.name == RouteCancellation || rt.name == RouteCancel || rt.name == RouteBalancePayment
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		st := stateOf(r)
 		st.route = rt.name

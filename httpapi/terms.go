@@ -108,7 +108,10 @@ func policySummary(p policy.Policy, currency, loc string) string {
 		if t.RefundPercent.IsZero() {
 			continue
 		}
-		share := t.RefundPercent.String() + " %"
+		share := t.RefundPercent.String() + "%"
+		if fr {
+			share = t.RefundPercent.String() + " %"
+		}
 		switch {
 		case fr && t.RefundPercent.Equal(decimal.NewFromInt(100)):
 			share = "intégral"
@@ -130,7 +133,11 @@ func policySummary(p policy.Policy, currency, loc string) string {
 			when = "at least 1 day before check-in"
 		}
 		if fr {
-			parts = append(parts, "Remboursement "+share+" en cas d'annulation "+when)
+			lead := "Remboursement "
+			if len(parts) > 0 {
+				lead = "remboursement "
+			}
+			parts = append(parts, lead+share+" en cas d'annulation "+when)
 		} else {
 			parts = append(parts, share+" refund if cancelled "+when)
 		}
