@@ -30,6 +30,7 @@
 //	go run ./examples/server approve -org demo-request -token T
 //	go run ./examples/server decline -org demo-request -token T
 //	go run ./examples/server cancel -org demo -token T [-refund]
+//	go run ./examples/server deposit claim -org demo -token T -amount 120
 package main
 
 import (
@@ -68,6 +69,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if len(args) > 0 {
 		if cmd, ok := hostCommands[args[0]]; ok {
 			return runHostCommand(ctx, args[0], cmd, args[1:], getenv, stdout, stderr)
+		}
+		if args[0] == "deposit" {
+			return runDepositCommand(ctx, args[1:], getenv, stdout, stderr)
 		}
 	}
 	cfg, err := parseConfig(args, getenv, stderr)
