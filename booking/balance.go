@@ -196,14 +196,14 @@ func (s *Service) balanceOutcome(ctx context.Context, b *Booking, e *ledger.Entr
 		}
 		return nil
 	case payment.StatusRequiresAction:
-		t, err := s.updateTerms(ctx, b.ID, now, func(t *Terms) { t.BalanceIntentID = in.ID })
-		if err != nil {
+		first := false
+		if _, err := s.updateTerms(ctx, b.ID, now, func(t *Terms) {
+			first = t.BalanceStatus != BalanceActionRequired
+			t.BalanceIntentID, t.BalanceStatus = in.ID, BalanceActionRequired
+		}); err != nil {
 			return fmt.Errorf("%w: %w", errRetry, err)
 		}
-		if t.BalanceStatus != BalanceActionRequired {
-			if _, err := s.updateTerms(ctx, b.ID, now, func(t *Terms) { t.BalanceStatus = BalanceActionRequired }); err != nil {
-				return fmt.Errorf("%w: %w", errRetry, err)
-			}
+		if first {
 			s.notify(ctx, NotifyBalanceActionRequired, org, b)
 		}
 		return &retryLater{at: now.Add(actionPoll), why: "waiting for the guest to authenticate the balance"}

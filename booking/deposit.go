@@ -143,8 +143,12 @@ func (s *Service) ClaimDeposit(ctx context.Context, slug, token string, amount M
 		f.Add("amount", "invalid_amount")
 		return nil, f.Err()
 	}
+	saved, ok := s.payments.(payment.SavedCards)
+	if !ok {
+		return nil, errors.New("the payment provider cannot capture part of a hold")
+	}
 	key := "deposit-claim:" + t.DepositIntentID
-	in, err := s.payments.(payment.SavedCards).CaptureAmount(ctx, t.DepositIntentID, minor, key)
+	in, err := saved.CaptureAmount(ctx, t.DepositIntentID, minor, key)
 	if err != nil {
 		cur, gerr := s.payments.GetIntent(ctx, t.DepositIntentID)
 		switch {

@@ -60,8 +60,6 @@ type record struct {
 	failed int
 	// refunds are the ids of the intent's refunds, oldest first.
 	refunds []string
-	// saveCard keeps the card that pays on the intent's customer.
-	saveCard bool
 }
 
 // idemEntry remembers the first request and response for an idempotency key.
@@ -156,7 +154,7 @@ func (p *Provider) CreateIntent(ctx context.Context, params payment.CreateParams
 		Metadata:      maps.Clone(params.Metadata),
 		Created:       p.now(),
 		Customer:      params.Customer,
-	}, saveCard: params.SaveCard}
+	}}
 	p.intents[id] = rec
 	p.order = append(p.order, id)
 	if params.IdempotencyKey != "" {
