@@ -51,6 +51,9 @@ type CheckoutResult struct {
 	// nothing is to be paid now.
 	ClientSecret     string
 	PaymentPublicKey string
+	// Terms are the cancellation policy, balance and security deposit the
+	// booking is sold with; nil only for bookings made before they existed.
+	Terms *Terms
 }
 
 // validate checks the request's fields, naming them as the API does, and
@@ -182,6 +185,7 @@ func (s *Service) checkout(ctx context.Context, resolve orgFunc, r CheckoutReque
 	if err != nil {
 		return nil, err
 	}
+	q = s.foldSmallBalance(q)
 	if err := s.checkChargeable(q); err != nil {
 		return nil, err
 	}
@@ -193,10 +197,21 @@ func (s *Service) checkout(ctx context.Context, resolve orgFunc, r CheckoutReque
 		}
 		return nil, err
 	}
-	if q.Charge.IsZero() {
-		return s.confirmFree(ctx, org, b, now)
+	terms, err := s.prepareTerms(ctx, b)
+	if err != nil {
+		s.release(ctx, b)
+		return nil, err
 	}
-	return s.startPayment(ctx, org, b)
+	var res *CheckoutResult
+	if q.Charge.IsZero() {
+		res, err = s.confirmFree(ctx, org, b, now)
+	} else {
+		res, err = s.startPayment(ctx, org, b, terms)
+	}
+	if res != nil {
+		res.Terms = terms
+	}
+	return res, err
 }
 
 // scopeCheckout is the idempotency scope of checkouts.
@@ -249,7 +264,7 @@ func (s *Service) hold(ctx context.Context, org *Organization, p *Property, r Ch
 
 // startPayment creates the payment intent of a held booking. If the provider
 // fails, the booking is deleted so that no dates stay held.
-func (s *Service) startPayment(ctx context.Context, org *Organization, b *Booking) (*CheckoutResult, error) {
+func (s *Service) startPayment(ctx context.Context, org *Organization, b *Booking, terms *Terms) (*CheckoutResult, error) {
 	amount, err := pricing.ToMinor(b.ChargeAmount, b.Currency)
 	if err != nil {
 		s.release(ctx, b)
@@ -265,6 +280,10 @@ func (s *Service) startPayment(ctx context.Context, org *Organization, b *Bookin
 			"org":           org.Slug,
 			"property_id":   strconv.FormatInt(b.PropertyID, 10),
 		},
+		// With a customer, the guest's card is kept for the balance and
+		// the security deposit, as the consent shown at checkout says.
+		Customer: terms.Customer,
+		SaveCard: terms.Customer != "",
 	})
 	if err != nil {
 		s.release(ctx, b)
@@ -331,7 +350,11 @@ func (s *Service) replayCheckout(ctx context.Context, rec IdempotencyRecord, has
 	if b.PaymentIntentID == "" && b.Status == StatusPending {
 		return nil, withParam(CodeConflict, "A request with this Idempotency-Key is still being processed.", ParamReason, "in_progress")
 	}
-	return &CheckoutResult{Booking: *b, ClientSecret: b.ClientSecret, PaymentPublicKey: s.payments.PublicKey()}, nil
+	terms, err := s.bookingTerms(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	return &CheckoutResult{Booking: *b, ClientSecret: b.ClientSecret, PaymentPublicKey: s.payments.PublicKey(), Terms: terms}, nil
 }
 
 func errKeyReused() error {

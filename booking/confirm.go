@@ -24,6 +24,9 @@ type Details struct {
 	// its way back (from the payments ledger).
 	Refunded      Money
 	RefundPending Money
+	// Terms are the policy, balance and security deposit it was sold
+	// with; nil for a booking made before they existed.
+	Terms *Terms
 }
 
 // booking returns a booking by its token. Errors: CodeNotFound.
@@ -60,9 +63,13 @@ func (s *Service) details(ctx context.Context, b *Booking) (*Details, error) {
 		return nil, fmt.Errorf("read ledger of booking %d: %w", b.ID, err)
 	}
 	sum := ledger.Summarize(entries)
+	terms, err := s.bookingTerms(ctx, b)
+	if err != nil {
+		return nil, err
+	}
 	return &Details{Booking: *b, PropertyName: p.Name,
 		Refunded:      pricing.FromMinor(sum.Refunded, b.Currency),
-		RefundPending: pricing.FromMinor(sum.RefundPending, b.Currency)}, nil
+		RefundPending: pricing.FromMinor(sum.RefundPending, b.Currency), Terms: terms}, nil
 }
 
 // ConfirmRequest is sent by the guest's browser once the card step is done.
@@ -180,6 +187,9 @@ func (s *Service) applyIntent(ctx context.Context, org *Organization, b *Booking
 		paid := pricing.FromMinor(intent.AmountReceived, b.Currency)
 		t.To, t.Confirmed, t.PaidAmount, t.ExpiresAt = StatusConfirmed, true, &paid, &time.Time{}
 		kind = NotifyConfirmed
+		if t.Record, err = s.jobsOnConfirm(ctx, org, b, now); err != nil {
+			return nil, err
+		}
 	case b.PaymentMode == pricing.ModeRequest && intent.Status == payment.StatusAuthorized:
 		expires := requestHoldEnd(org, intent, now)
 		t.To, t.ExpiresAt = StatusRequested, &expires

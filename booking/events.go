@@ -71,8 +71,11 @@ func (s *Service) eventBooking(ctx context.Context, intentID string) (*Organizat
 
 func (s *Service) applyIntentEvent(ctx context.Context, intentID string) error {
 	org, b, err := s.eventBooking(ctx, intentID)
-	if err != nil || b == nil {
+	if err != nil {
 		return err
+	}
+	if b == nil {
+		return s.applySavedCardEvent(ctx, intentID)
 	}
 	in, err := s.payments.GetIntent(ctx, intentID)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/payment"
-	"github.com/staykit/staykit/pricing"
 )
 
 // The host side: a property manager answers requests and cancels bookings.
@@ -100,59 +99,11 @@ func (s *Service) Decline(ctx context.Context, slug, token string) (*Booking, er
 // retries until it has it, and the booking shows the refund as pending.
 // Errors: CodeNotFound, CodeBookingClosed.
 func (s *Service) Cancel(ctx context.Context, slug, token string, refund bool) (*Booking, error) {
-	org, b, err := s.hostBooking(ctx, slug, token)
-	if err != nil {
-		return nil, err
+	rule := RefundNone
+	if refund {
+		rule = RefundFull
 	}
-	now := s.clock.Now()
-	t := Transition{
-		From: []Status{StatusPending, StatusRequested, StatusConfirmed}, To: StatusCancelled,
-		At: now, ExpiresAt: &time.Time{},
-	}
-	switch {
-	case b.Status != StatusConfirmed:
-		t.From, t.Record = []Status{b.Status}, releaseRecord(b, ledger.ReasonCancelled)
-	case refund:
-		t.From = []Status{StatusConfirmed}
-		r, err := s.refundOfPaid(ctx, b)
-		if err != nil {
-			return nil, err
-		}
-		t.Record = r
-	}
-	updated, err := s.store.Transition(ctx, b.ID, t)
-	if err != nil {
-		if ErrorCode(err) == CodeConflict {
-			return nil, errClosed(b, "cancelled")
-		}
-		return nil, fmt.Errorf("cancel booking %d: %w", b.ID, err)
-	}
-	s.sendBookingEntries(ctx, updated.ID)
-	s.notify(ctx, NotifyCancelled, org, updated)
-	return updated, nil
-}
-
-// refundOfPaid is the ledger entry that returns what a confirmed booking
-// paid and has not had back yet; none when nothing is owed.
-func (s *Service) refundOfPaid(ctx context.Context, b *Booking) ([]ledger.Entry, error) {
-	if b.PaymentIntentID == "" || !b.PaidAmount.IsPositive() {
-		return nil, nil
-	}
-	paid, err := pricing.ToMinor(b.PaidAmount, b.Currency)
-	if err != nil {
-		return nil, fmt.Errorf("convert paid amount of booking %d: %w", b.ID, err)
-	}
-	entries, err := s.store.LedgerEntries(ctx, b.ID)
-	if err != nil {
-		return nil, fmt.Errorf("read ledger of booking %d: %w", b.ID, err)
-	}
-	sum := ledger.Summarize(entries)
-	owed := paid - sum.Refunded - sum.RefundPending
-	if owed <= 0 {
-		return nil, nil
-	}
-	return []ledger.Entry{{Kind: ledger.KindRefund, IntentID: b.PaymentIntentID, Amount: owed, Currency: b.Currency,
-		Key: refundKey(b.PaymentIntentID, ledger.ReasonCancelled), Reason: ledger.ReasonCancelled, Status: ledger.StatusPending}}, nil
+	return s.CancelWithOptions(ctx, slug, token, CancelOptions{Refund: rule})
 }
 
 // releaseRecord is the release of a booking's intent, if it has one, for a
@@ -178,5 +129,5 @@ func (s *Service) hostBooking(ctx context.Context, slug, token string) (*Organiz
 
 func errClosed(b *Booking, verb string) error {
 	return &Error{Code: CodeBookingClosed, Message: "This booking is " + string(b.Status) + " and cannot be " + verb + ".",
-		Params: map[string]string{"status": string(b.Status)}}
+		Params: map[string]string{"status": string(b.Status), "action": verb}}
 }

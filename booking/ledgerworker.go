@@ -84,12 +84,21 @@ func (s *Service) send(ctx context.Context, e *ledger.Entry) (bool, error) {
 		outcome = s.sendRefund(ctx, e)
 	case ledger.KindRelease:
 		outcome = s.sendRelease(ctx, e, now)
+	case ledger.KindBalance:
+		outcome = s.sendBalance(ctx, e, now)
+	case ledger.KindDepositHold:
+		outcome = s.sendDepositHold(ctx, e, now)
+	case ledger.KindDepositRelease:
+		outcome = s.sendDepositRelease(ctx, e, now)
 	default:
 		e.Status = ledger.StatusSkipped // captures and disputes are records, not tasks
 	}
+	var later *retryLater
 	if outcome != nil {
 		e.LastError = outcome.Error()
-		if errors.Is(outcome, errRetry) {
+		if errors.As(outcome, &later) {
+			e.NextAttemptAt = later.at // scheduled, not a failure
+		} else if errors.Is(outcome, errRetry) {
 			e.NextAttemptAt = now.Add(ledger.Backoff(e.Attempts))
 		} else {
 			e.Status = ledger.StatusFailed
@@ -100,6 +109,9 @@ func (s *Service) send(ctx context.Context, e *ledger.Entry) (bool, error) {
 		return false, fmt.Errorf("save ledger entry %d: %w", e.ID, err)
 	}
 	if e.Status == ledger.StatusPending {
+		if later != nil {
+			return false, nil
+		}
 		return false, fmt.Errorf("ledger entry %d (%s %s): %w", e.ID, e.Kind, e.IntentID, outcome)
 	}
 	s.tellEntry(ctx, e)

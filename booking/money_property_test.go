@@ -157,6 +157,9 @@ func (w *moneyWorld) step(ctx context.Context) {
 func (w *moneyWorld) check(ctx context.Context) {
 	t, e := w.t, w.e
 	byIntent := map[string]*booking.Booking{}
+	// Deposit-mode bookings also own the intent their balance was charged
+	// on, named by their balance ledger entry.
+	balanceIntent := map[string]bool{}
 	var confirmed []*booking.Booking
 	for _, id := range w.bookings {
 		b := e.booking(t, id)
@@ -167,6 +170,9 @@ func (w *moneyWorld) check(ctx context.Context) {
 			confirmed = append(confirmed, b)
 		}
 		for _, en := range e.ledger(t, b) {
+			if en.Kind == ledger.KindBalance && en.ProviderID != "" {
+				byIntent[en.ProviderID], balanceIntent[en.ProviderID] = b, true
+			}
 			if en.Status == ledger.StatusPending {
 				t.Errorf("booking %d: ledger entry %s %s still pending after the workers settled", b.ID, en.Kind, en.Key)
 			}
@@ -187,6 +193,9 @@ func (w *moneyWorld) check(ctx context.Context) {
 		switch b.Status {
 		case booking.StatusConfirmed:
 			want, _ := pricing.ToMinor(b.ChargeAmount, b.Currency)
+			if balanceIntent[in.ID] {
+				want, _ = pricing.ToMinor(b.BalanceAmount, b.Currency)
+			}
 			if in.Status != payment.StatusSucceeded || in.AmountRefunded != 0 || in.AmountReceived != want {
 				t.Errorf("booking %d confirmed on intent %s %s received %d refunded %d, want %d kept", b.ID, in.ID, in.Status, in.AmountReceived, in.AmountRefunded, want)
 			}

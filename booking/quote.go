@@ -49,6 +49,7 @@ func (s *Service) quote(ctx context.Context, resolve orgFunc, propertyID int64, 
 	if err != nil {
 		return nil, err
 	}
+	q = s.foldSmallBalance(q)
 	if err := s.checkChargeable(q); err != nil {
 		return nil, err
 	}

@@ -110,11 +110,15 @@ func (s *Service) confirmCaptured(ctx context.Context, org *Organization, b *Boo
 	// A capture takes the whole authorisation, which matched the charge
 	// when the request was made.
 	paid := b.ChargeAmount
+	jobs, err := s.jobsOnConfirm(ctx, org, b, now)
+	if err != nil {
+		return nil, err
+	}
 	updated, err := s.store.Transition(ctx, b.ID, Transition{
 		From: []Status{StatusRequested}, To: StatusConfirmed, At: now,
 		Confirmed: true, PaidAmount: &paid, ExpiresAt: &time.Time{},
-		Record: []ledger.Entry{{Kind: ledger.KindCapture, IntentID: in.ID, Amount: in.Amount, Currency: b.Currency,
-			Key: captureKey(in.ID), Reason: ledger.ReasonApproved, Status: ledger.StatusSucceeded}},
+		Record: append([]ledger.Entry{{Kind: ledger.KindCapture, IntentID: in.ID, Amount: in.Amount, Currency: b.Currency,
+			Key: captureKey(in.ID), Reason: ledger.ReasonApproved, Status: ledger.StatusSucceeded}}, jobs...),
 	})
 	if err == nil {
 		s.notify(ctx, NotifyConfirmed, org, updated)

@@ -21,6 +21,7 @@ type Store interface {
 	ReadModelStore
 	CalendarStore
 	HostStore
+	TermsStore
 }
 
 // LedgerStore keeps the payments ledger (package ledger): what moved, or

@@ -314,6 +314,9 @@ func TestOpenAPIDocumentsEveryRoute(t *testing.T) {
 		"POST /api/v1/book/{org_slug}/checkout",
 		"GET /api/v1/book/{org_slug}/booking/{token}",
 		"POST /api/v1/book/{org_slug}/booking/{token}/confirm",
+		"GET /api/v1/book/{org_slug}/booking/{token}/cancellation",
+		"POST /api/v1/book/{org_slug}/booking/{token}/cancel",
+		"POST /api/v1/book/{org_slug}/booking/{token}/balance",
 		"POST /api/v1/webhooks/stripe",
 		"GET /api/v1/openapi.json",
 	}

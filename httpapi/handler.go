@@ -32,14 +32,16 @@ const (
 const MaxBodyBytes = 64 << 10
 
 // DefaultLimits returns the rate limits applied when Options.Limits does
-// not override them: checkout 10, validate-coupon 20 and confirm 10
-// requests a minute per organisation and client address. Other routes are
+// not override them: checkout 10, validate-coupon 20, confirm, cancel and
+// balance 10 requests a minute per organisation and client address. Other routes are
 // not limited.
 func DefaultLimits() map[string]ratelimit.Limit {
 	return map[string]ratelimit.Limit{
 		RouteCheckout:       ratelimit.PerMinute(10),
 		RouteValidateCoupon: ratelimit.PerMinute(20),
 		RouteConfirm:        ratelimit.PerMinute(10),
+		RouteCancel:         ratelimit.PerMinute(10),
+		RouteBalancePayment: ratelimit.PerMinute(10),
 	}
 }
 
@@ -138,6 +140,9 @@ func (h *handler) routes() {
 		{RouteValidateCoupon, http.MethodPost, orgPrefix + "/validate-coupon", true, h.validateCoupon},
 		{RouteBooking, http.MethodGet, orgPrefix + "/booking/{token}", true, h.booking},
 		{RouteConfirm, http.MethodPost, orgPrefix + "/booking/{token}/confirm", true, h.confirm},
+		{RouteCancellation, http.MethodGet, orgPrefix + "/booking/{token}/cancellation", true, h.cancellation},
+		{RouteCancel, http.MethodPost, orgPrefix + "/booking/{token}/cancel", true, h.cancel},
+		{RouteBalancePayment, http.MethodPost, orgPrefix + "/booking/{token}/balance", true, h.balancePayment},
 		{RouteWebhook, http.MethodPost, "/api/v1/webhooks/stripe", false, h.webhook},
 		{RouteOpenAPI, http.MethodGet, "/api/v1/openapi.json", false, h.openAPI},
 	}
@@ -200,7 +205,8 @@ func (h *handler) serve(rt route) http.Handler {
 	if rt.org {
 		next = h.originGate(h.cors.Handler(next))
 	}
-	private := rt.name == RouteCheckout || rt.name == RouteBooking || rt.name == RouteConfirm
+	private := rt.name == RouteCheckout || rt.name == RouteBooking || rt.name == RouteConfirm ||
+		rt.name == RouteCancellation || rt.name == RouteCancel || rt.name == RouteBalancePayment
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		st := stateOf(r)
 		st.route = rt.name

@@ -109,6 +109,9 @@ var byCode = map[string][]variant{
 		fr: "Ce montant ne peut pas être payé par carte en ligne (il est inférieur au minimum du prestataire de paiement, ou n'est pas un montant payable dans cette devise). Veuillez contacter l'hôte.",
 		en: "This amount cannot be paid by card online (it is below the payment provider's minimum, or not a payable amount in this currency). Please contact the host."}}},
 	booking.CodeBookingClosed: {
+		{when: equals("action", "cancelled"), text: text{
+			fr: "Cette réservation ne peut pas (ou plus) être annulée.",
+			en: "This booking cannot be cancelled (any more)."}},
 		{when: equals("status", string(booking.StatusDeclined)), text: text{
 			fr: "Cette réservation a été refusée et ne peut plus être confirmée.",
 			en: "This booking was declined and can no longer be confirmed."}},

@@ -107,7 +107,13 @@ func (h *handler) price(_ http.ResponseWriter, r *http.Request, st *reqState) (i
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, newQuoteView(id, quote), nil
+	v := newQuoteView(id, quote)
+	pol, err := o.CancellationPolicy(r.Context(), id)
+	if err != nil {
+		return 0, nil, err
+	}
+	v.CancellationPolicy = newPolicyView(*pol, quote.Currency, req.Locale)
+	return http.StatusOK, v, nil
 }
 
 // POST /api/v1/book/{org_slug}/validate-coupon

@@ -257,6 +257,8 @@ type quoteView struct {
 	// LineLabels are the labels of every line in fr and en, by line code,
 	// kept apart so that v1 line objects stay as they were.
 	LineLabels map[string]map[string]string `json:"line_labels"`
+	// CancellationPolicy is the policy a booking made now is sold with.
+	CancellationPolicy *policyView `json:"cancellation_policy,omitempty"`
 }
 
 // partyView is the guests of a stay by category.
@@ -353,18 +355,29 @@ type checkoutView struct {
 	Currency         string  `json:"currency"`
 	BalanceAmount    money   `json:"balance_amount"`
 	ExpiresAt        optTime `json:"expires_at"`
+	// CancellationPolicy is the policy the booking is sold with;
+	// BalanceConsent and DepositConsent are what the page shows beside
+	// the card form when the card is kept for later charges.
+	CancellationPolicy *policyView `json:"cancellation_policy,omitempty"`
+	BalanceConsent     *string     `json:"balance_consent"`
+	DepositConsent     *string     `json:"security_deposit_consent"`
 }
 
 func newCheckoutView(c *booking.CheckoutResult) checkoutView {
 	b := c.Booking
 	cur := b.Currency
-	return checkoutView{
+	v := checkoutView{
 		BookingToken: b.Token, PaymentMode: string(b.PaymentMode),
 		TotalAmount: newMoney(b.TotalAmount, cur), ChargeAmount: newMoney(b.ChargeAmount, cur),
 		ClientSecret: optString(c.ClientSecret), PaymentPublicKey: c.PaymentPublicKey,
 		Status: string(b.Status), Currency: cur, BalanceAmount: newMoney(b.BalanceAmount, cur),
-		ExpiresAt: optTime(b.ExpiresAt),
+		ExpiresAt:      optTime(b.ExpiresAt),
+		BalanceConsent: balanceConsent(b, c.Terms, b.Locale), DepositConsent: depositConsent(b, c.Terms, b.Locale),
 	}
+	if c.Terms != nil {
+		v.CancellationPolicy = newPolicyView(c.Terms.Policy, cur, b.Locale)
+	}
+	return v
 }
 
 // Booking status, also the answer to confirm. Never the guest's e-mail or
@@ -393,6 +406,11 @@ type bookingView struct {
 	CreatedAt           optTime `json:"created_at"`
 	ExpiresAt           optTime `json:"expires_at"`
 	ConfirmedAt         optTime `json:"confirmed_at"`
+	// Balance is where the balance stands; CancellationPolicy and
+	// SecurityDeposit what the booking was sold with.
+	Balance            balanceView          `json:"balance"`
+	CancellationPolicy *policyView          `json:"cancellation_policy,omitempty"`
+	SecurityDeposit    *securityDepositView `json:"security_deposit,omitempty"`
 }
 
 type propertyRef struct {
@@ -403,7 +421,7 @@ type propertyRef struct {
 func newBookingView(d *booking.Details) bookingView {
 	b := d.Booking
 	cur := b.Currency
-	return bookingView{
+	v := bookingView{
 		BookingToken: b.Token, Status: string(b.Status),
 		Property: propertyRef{ID: b.PropertyID, Name: d.PropertyName},
 		CheckIn:  b.CheckIn, CheckOut: b.CheckOut, Nights: b.Nights(), GuestsCount: b.Guests,
@@ -413,5 +431,11 @@ func newBookingView(d *booking.Details) bookingView {
 		RefundedAmount: newMoney(d.Refunded, cur), RefundPendingAmount: newMoney(d.RefundPending, cur),
 		BalanceDueDate: optDate(b.BalanceDueDate), PaymentMode: string(b.PaymentMode),
 		CreatedAt: optTime(b.CreatedAt), ExpiresAt: optTime(b.ExpiresAt), ConfirmedAt: optTime(b.ConfirmedAt),
+		Balance:         newBalanceView(booking.BalanceOf(&b, d.Terms), cur),
+		SecurityDeposit: newSecurityDepositView(d.Terms, cur),
 	}
+	if d.Terms != nil {
+		v.CancellationPolicy = newPolicyView(d.Terms.Policy, cur, b.Locale)
+	}
+	return v
 }

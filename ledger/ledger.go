@@ -36,6 +36,22 @@ const (
 	KindRefund Kind = "refund"
 	// KindDispute: the guest disputed the charge with their bank.
 	KindDispute Kind = "dispute"
+	// KindBalance: the balance of a deposit-mode booking is to be charged
+	// off session on the saved card, from NextAttemptAt (the due date).
+	// IntentID is the deposit's intent (whose card is charged); ProviderID
+	// becomes the balance's own intent, created once with the entry's
+	// key and only read or retried after that.
+	KindBalance Kind = "balance"
+	// KindDepositHold: a security deposit is to be held (authorised, not
+	// taken) on the saved card from NextAttemptAt; ProviderID becomes the
+	// hold's intent.
+	KindDepositHold Kind = "deposit_hold"
+	// KindDepositRelease: a held security deposit is to be released from
+	// NextAttemptAt unless the host claimed it. IntentID is the hold.
+	KindDepositRelease Kind = "deposit_release"
+	// KindDepositClaim: the host took part or all of a held security
+	// deposit. Recorded as it happens.
+	KindDepositClaim Kind = "deposit_claim"
 )
 
 // Status is where an entry stands.
@@ -69,6 +85,9 @@ const (
 	ReasonApproved      = "approved"       // captured on approval
 	ReasonDashboard     = "dashboard"      // refunded at the provider, outside staykit
 	ReasonDispute       = "dispute"
+	ReasonBalanceDue    = "balance_due"      // the balance of a deposit is due
+	ReasonSecurity      = "security_deposit" // a security deposit's hold, release or claim
+	ReasonGuestCancel   = "guest_cancelled"  // the guest cancelled under the booking's policy
 )
 
 // Entry is one movement of money of a booking.

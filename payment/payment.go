@@ -52,6 +52,16 @@ type Intent struct {
 	// CaptureBefore is when an authorisation lapses (manual capture), as
 	// the card network set it; zero when unknown.
 	CaptureBefore time.Time
+	// Customer is the provider's customer the intent belongs to; empty
+	// without one.
+	Customer string
+	// PaymentMethod is the card the intent was paid or tried with; with
+	// CreateParams.SaveCard it stays attached to Customer for later
+	// off-session charges.
+	PaymentMethod string
+	// LastPaymentError is the provider's code of the last failed attempt
+	// ("card_declined", "authentication_required"); empty when none.
+	LastPaymentError string
 }
 
 // Refunded reports whether any of the intent's money went back.
@@ -108,6 +118,13 @@ type CreateParams struct {
 	// IdempotencyKey makes a retried create return the first intent.
 	IdempotencyKey string
 	Metadata       map[string]string
+	// Customer, when set, is the provider's customer the intent belongs
+	// to (see SavedCards).
+	Customer string
+	// SaveCard keeps the card the guest pays with on Customer for later
+	// off-session charges (Stripe's setup_future_usage=off_session); it
+	// needs Customer.
+	SaveCard bool
 }
 
 // EventType is what a provider event says happened to an intent.
@@ -213,3 +230,59 @@ type ChargePrecision interface {
 	// charge, and false when it charges every ISO minor unit.
 	ChargeDecimals(currency string) (int32, bool)
 }
+
+// SavedCards is implemented by providers that can keep a guest's card, with
+// the guest's consent, and charge it later while the guest is away (a
+// balance, a security deposit).
+type SavedCards interface {
+	// CreateCustomer creates the customer a saved card is kept on and
+	// returns its id. A repeated IdempotencyKey returns the first
+	// customer. Errors: ErrInvalid, ErrUnavailable.
+	CreateCustomer(ctx context.Context, p CustomerParams) (string, error)
+	// ChargeSaved creates and confirms, off session, an intent on a saved
+	// card. A card the bank declines or that asks for authentication is
+	// not an error: the intent comes back in StatusRequiresPayment or
+	// StatusRequiresAction with LastPaymentError set. A repeated
+	// IdempotencyKey returns the first intent. Errors: ErrInvalid,
+	// ErrUnavailable.
+	ChargeSaved(ctx context.Context, p SavedChargeParams) (*Intent, error)
+	// ConfirmSaved tries an intent of ChargeSaved again, off session, with
+	// the card paymentMethod, after a decline; the outcome is reported as
+	// by ChargeSaved. Errors: ErrNotFound, ErrState, ErrUnavailable.
+	ConfirmSaved(ctx context.Context, intentID, paymentMethod, idempotencyKey string) (*Intent, error)
+	// CaptureAmount takes amount minor units of an authorised intent and
+	// releases the rest. Errors: ErrNotFound, ErrState, ErrInvalid (more
+	// than authorised), ErrUnavailable.
+	CaptureAmount(ctx context.Context, intentID string, amount int64, idempotencyKey string) (*Intent, error)
+}
+
+// CustomerParams describe a customer.
+type CustomerParams struct {
+	Email          string
+	Name           string
+	IdempotencyKey string
+	Metadata       map[string]string
+}
+
+// SavedChargeParams describe an off-session charge on a saved card.
+type SavedChargeParams struct {
+	Customer      string
+	PaymentMethod string
+	// Amount in minor units; must be positive.
+	Amount   int64
+	Currency string
+	// ManualCapture holds the amount instead of taking it (a security
+	// deposit).
+	ManualCapture  bool
+	IdempotencyKey string
+	Metadata       map[string]string
+}
+
+// Payment error codes of Intent.LastPaymentError that the engine acts on.
+const (
+	// ErrorAuthenticationRequired: the bank wants the guest to
+	// authenticate; only the guest, in the browser, can complete it.
+	ErrorAuthenticationRequired = "authentication_required"
+	// ErrorCardDeclined: the bank refused the charge.
+	ErrorCardDeclined = "card_declined"
+)

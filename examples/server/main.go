@@ -35,6 +35,7 @@
 //	go run ./examples/server apikey create -org demo -name NAME   # a host API key
 //	go run ./examples/server apikey list -org demo
 //	go run ./examples/server apikey revoke -org demo -id ID
+//	go run ./examples/server deposit claim -org demo -token T -amount 120
 package main
 
 import (
@@ -82,6 +83,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		if cmd, ok := hostCommands[args[0]]; ok {
 			return runHostCommand(ctx, args[0], cmd, args[1:], getenv, stdout, stderr)
+		}
+		if args[0] == "deposit" {
+			return runDepositCommand(ctx, args[1:], getenv, stdout, stderr)
 		}
 	}
 	cfg, err := parseConfig(args, getenv, stderr)

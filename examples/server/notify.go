@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"log/slog"
+	"strings"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/pricing"
@@ -13,7 +14,11 @@ import (
 func logNotifier(logger *slog.Logger) booking.Notifier {
 	return booking.NotifierFunc(func(ctx context.Context, n booking.Notification) error {
 		b := n.Booking
-		logger.InfoContext(ctx, "booking "+string(b.Status),
+		msg := "booking " + string(b.Status)
+		if !strings.HasPrefix(n.Kind, "booking.") {
+			msg = n.Kind // payment.refunded, balance.paid, deposit.claimed...
+		}
+		logger.InfoContext(ctx, msg,
 			"event", n.Kind, "org", n.Organization.Slug, "booking_id", b.ID, "property_id", b.PropertyID,
 			"check_in", b.CheckIn.String(), "check_out", b.CheckOut.String(), "total", b.TotalAmount.StringFixed(pricing.MinorUnits(b.Currency)), "currency", b.Currency)
 		return nil

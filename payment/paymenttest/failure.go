@@ -16,9 +16,15 @@ const (
 	OpCancel  = "cancel"
 	OpRefund  = "refund"
 	OpPay     = "pay"
+	// OpCustomer, OpChargeSaved, OpConfirmSaved and OpCaptureAmount are the
+	// calls of payment.SavedCards.
+	OpCustomer      = "customer"
+	OpChargeSaved   = "charge_saved"
+	OpConfirmSaved  = "confirm_saved"
+	OpCaptureAmount = "capture_amount"
 )
 
-var operations = []string{OpCreate, OpGet, OpCapture, OpCancel, OpRefund, OpPay}
+var operations = []string{OpCreate, OpGet, OpCapture, OpCancel, OpRefund, OpPay, OpCustomer, OpChargeSaved, OpConfirmSaved, OpCaptureAmount}
 
 // SetDown takes the provider down (true) or back up (false). While it is
 // down, CreateIntent, GetIntent, CaptureIntent, CancelIntent, Refund and Pay
@@ -52,7 +58,7 @@ func (p *Provider) FailNext(op string, err error) {
 func (p *Provider) LoseNextResponse(op string) {
 	// Only the mutating calls consume a loss: a loss queued for get or pay
 	// would wait forever, hiding the test's mistake.
-	if !slices.Contains([]string{OpCreate, OpCapture, OpCancel, OpRefund}, op) {
+	if !slices.Contains([]string{OpCreate, OpCapture, OpCancel, OpRefund, OpChargeSaved, OpCaptureAmount}, op) {
 		panic(fmt.Sprintf("paymenttest: LoseNextResponse: unknown operation %q", op))
 	}
 	p.mu.Lock()

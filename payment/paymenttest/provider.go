@@ -47,6 +47,10 @@ type Provider struct {
 	refunds       map[string]*payment.Refund
 	refundReplies map[string]payment.Refund // by idempotency key
 	pendingNext   int                       // refunds to leave pending, for LeaveNextRefundPending
+
+	customers  map[string]string   // customer id by idempotency key
+	offSession []string            // outcomes of the next off-session attempts, for NextOffSession
+	saved      map[string]idemSave // off-session answers by idempotency key
 }
 
 // record is the stored state of one intent.
@@ -98,6 +102,8 @@ func New(opts ...Option) *Provider {
 		replies:       make(map[string]payment.Intent),
 		refunds:       make(map[string]*payment.Refund),
 		refundReplies: make(map[string]payment.Refund),
+		customers:     make(map[string]string),
+		saved:         make(map[string]idemSave),
 	}
 	for _, opt := range opts {
 		opt(p)
@@ -147,6 +153,7 @@ func (p *Provider) CreateIntent(ctx context.Context, params payment.CreateParams
 		ManualCapture: params.ManualCapture,
 		Metadata:      maps.Clone(params.Metadata),
 		Created:       p.now(),
+		Customer:      params.Customer,
 	}}
 	p.intents[id] = rec
 	p.order = append(p.order, id)
@@ -372,5 +379,6 @@ func sameParams(a, b payment.CreateParams) bool {
 	return a.Amount == b.Amount &&
 		a.Currency == b.Currency &&
 		a.ManualCapture == b.ManualCapture &&
+		a.Customer == b.Customer && a.SaveCard == b.SaveCard &&
 		maps.Equal(a.Metadata, b.Metadata)
 }

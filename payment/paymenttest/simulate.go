@@ -48,6 +48,10 @@ func (p *Provider) paid(id string) (*payment.Intent, error) {
 	if err := rec.move(to, payment.StatusRequiresPayment, payment.StatusRequiresAction, payment.StatusProcessing); err != nil {
 		return nil, err
 	}
+	if rec.intent.PaymentMethod == "" {
+		rec.intent.PaymentMethod = SavedPaymentMethod
+	}
+	rec.intent.LastPaymentError = ""
 	if to == payment.StatusSucceeded {
 		rec.intent.AmountReceived = rec.intent.Amount
 	} else {

@@ -29,6 +29,18 @@ func toIntent(pi *stripego.PaymentIntent) *payment.Intent {
 		Metadata:       maps.Clone(pi.Metadata),
 		Created:        time.Unix(pi.Created, 0).UTC(),
 	}
+	if pi.Customer != nil {
+		in.Customer = pi.Customer.ID
+	}
+	if pi.PaymentMethod != nil {
+		in.PaymentMethod = pi.PaymentMethod.ID
+	}
+	if e := pi.LastPaymentError; e != nil {
+		in.LastPaymentError = string(e.Code)
+		if e.Code == stripego.ErrorCodeAuthenticationRequired || e.DeclineCode == stripego.DeclineCodeAuthenticationRequired {
+			in.LastPaymentError = payment.ErrorAuthenticationRequired
+		}
+	}
 	if c := pi.LatestCharge; c != nil {
 		in.AmountRefunded = isoAmount(c.AmountRefunded, currency)
 		if d := c.PaymentMethodDetails; d != nil && d.Card != nil && d.Card.CaptureBefore > 0 {

@@ -40,6 +40,14 @@ func (p *Provider) CreateIntent(ctx context.Context, cp payment.CreateParams) (*
 	if cp.ManualCapture {
 		params.CaptureMethod = stripego.String(string(stripego.PaymentIntentCaptureMethodManual))
 	}
+	if cp.Customer != "" {
+		params.Customer = stripego.String(cp.Customer)
+	}
+	if cp.SaveCard {
+		// The guest agreed, at checkout, to have the card kept for the
+		// balance and the security deposit.
+		params.SetupFutureUsage = stripego.String(string(stripego.PaymentIntentSetupFutureUsageOffSession))
+	}
 	params.Context = ctx
 	if cp.IdempotencyKey != "" {
 		params.IdempotencyKey = stripego.String(cp.IdempotencyKey)

@@ -20,6 +20,7 @@ var Reads = []string{
 	"Feed", "Feeds", "FeedBlocks", "FeedConflicts", "ExportToken", "ExportTokenByValue",
 	"CalendarDays",
 	"APIKeyByHash", "APIKeys", "AuditLog", "CouponByID", "Coupons", "HostSession", "HostUserByEmail",
+	"Settings", "Terms",
 }
 
 // Writes are the methods of booking.Store that write: overridden here to
@@ -47,6 +48,9 @@ var (
 		"CreateAPIKey", "RevokeAPIKey", "TouchAPIKey", "RecordAudit",
 		"ReserveHostRequest", "CompleteHostRequest", "ForgetHostRequest",
 		"CreateHostUser", "CreateHostSession", "DeleteHostSession",
+		// Cancellation policies, balances and deposits: read from the
+		// store on every use, never cached.
+		"SaveSettings", "SaveTerms",
 	}
 )
 

@@ -45,6 +45,7 @@ func Run(t *testing.T, newStore func(t *testing.T) booking.Store) {
 		readModelScenarios,
 		calendarScenarios,
 		hostScenarios,
+		termsScenarios,
 	}
 	for _, g := range groups {
 		for _, sc := range g {

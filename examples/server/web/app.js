@@ -767,6 +767,8 @@ function staykitFlow(root, widget) {
     $('#pay-summary').dataset.amount = String(c.charge_amount);
     $('#pay-note').textContent = state.app.payments === 'stripe' ? t('pay_note_stripe') : t('pay_note_fake');
     $('#hold-note').textContent = c.expires_at ? t('hold_until', { time: fmtTime(c.expires_at) }) : '';
+    // The card is kept for the balance or a security deposit: say so (issue #12).
+    $('#pay-consent').textContent = [c.balance_consent, c.security_deposit_consent].filter(Boolean).join(' ');
     $('#pay-submit').textContent = request ? t('authorise') : t('pay');
     showError('#pay-error', null);
     const stripeMode = state.app.payments === 'stripe';

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/payment"
+)
+
+const depositUsage = "deposit claim -org SLUG -token TOKEN -amount AMOUNT [-db FILE | -postgres URL]: take AMOUNT of a booking's held security deposit (damage); the rest is released"
+
+// runDepositCommand runs "deposit claim". With fake payments the capture
+// is simulated (see detachedFake); with Stripe keys it happens on Stripe.
+func runDepositCommand(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("deposit claim", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dbPath := fs.String("db", defaultDB, "SQLite database `file` of the server")
+	pgURL := fs.String("postgres", "", "PostgreSQL `URL` of the server, instead of -db")
+	org := fs.String("org", "", "organisation `slug` (required)")
+	token := fs.String("token", "", "booking `token` (required)")
+	amount := fs.String("amount", "", "`amount` to claim, in the organisation's currency (required)")
+	fs.Usage = func() { fmt.Fprintf(fs.Output(), "Usage: server %s\n", depositUsage) }
+	if len(args) == 0 || args[0] != "claim" {
+		fs.Usage()
+		return errUsage
+	}
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errUsage
+	}
+	claim, perr := decimal.NewFromString(*amount)
+	switch {
+	case fs.NArg() > 0:
+		return usageError(fs, "unexpected argument %q", fs.Arg(0))
+	case *org == "" || *token == "" || *amount == "":
+		return usageError(fs, "-org, -token and -amount are required")
+	case perr != nil || !claim.IsPositive():
+		return usageError(fs, "-amount must be a positive amount such as 120.50")
+	}
+	if _, err := os.Stat(*dbPath); err != nil && *pgURL == "" {
+		return fmt.Errorf("no database at %s (start the server once, or pass -db): %w", *dbPath, err)
+	}
+	cfgArgs := []string{"-db", *dbPath, "-postgres", *pgURL}
+	if strings.TrimSpace(getenv("STRIPE_SECRET_KEY")) == "" {
+		cfgArgs = append(cfgArgs, "-fake-payments")
+	}
+	cfg, err := parseConfig(cfgArgs, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	back, err := openBackends(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer back.close()
+	var payments payment.Provider = detachedFake{}
+	if cfg.stripe.SecretKey != "" {
+		if payments, _, err = newPayments(cfg, logger); err != nil {
+			return err
+		}
+	}
+	svc := booking.NewService(booking.Options{Store: back.store, Payments: payments, Logger: logger})
+	t, err := svc.ClaimDeposit(ctx, *org, *token, claim)
+	if err != nil {
+		return fmt.Errorf("deposit claim: %w", err)
+	}
+	fmt.Fprintf(stdout, "claimed %s of the %s security deposit of booking %s; the rest is released\n",
+		t.DepositClaimed, t.Deposit, termSafe(*token))
+	return nil
+}
+
+// CaptureAmount simulates a claim on a security deposit held by the
+// server's in-memory fake.
+func (detachedFake) CaptureAmount(_ context.Context, id string, amount int64, _ string) (*payment.Intent, error) {
+	return &payment.Intent{ID: id, Status: payment.StatusSucceeded, Amount: amount, AmountReceived: amount}, nil
+}
+
+// CreateCustomer, ChargeSaved and ConfirmSaved are the server's: host
+// commands never charge a card.
+func (detachedFake) CreateCustomer(context.Context, payment.CustomerParams) (string, error) {
+	return "", fmt.Errorf("fake payments: cannot create a customer outside the server: %w", payment.ErrUnavailable)
+}
+
+func (detachedFake) ChargeSaved(context.Context, payment.SavedChargeParams) (*payment.Intent, error) {
+	return nil, fmt.Errorf("fake payments: cannot charge outside the server: %w", payment.ErrUnavailable)
+}
+
+func (detachedFake) ConfirmSaved(_ context.Context, id, _, _ string) (*payment.Intent, error) {
+	return nil, fmt.Errorf("fake payments: intent %s lives in the server process: %w", id, payment.ErrUnavailable)
+}
