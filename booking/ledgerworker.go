@@ -206,6 +206,7 @@ func (s *Service) tellEntry(ctx context.Context, e *ledger.Entry) {
 
 // notifyEntry is notify with the ledger entry attached.
 func (s *Service) notifyEntry(ctx context.Context, kind string, org *Organization, b *Booking, e *ledger.Entry) {
+	s.tellLater(ctx, kind, kind+":"+e.Key, b, e.ID)
 	n := Notification{Kind: kind, Organization: *org, Booking: *b, Entry: e}
 	if err := s.notifier.Notify(ctx, n); err != nil {
 		s.logger.ErrorContext(ctx, "notify host", "kind", kind, "booking_id", b.ID, "err", err)

@@ -91,7 +91,7 @@ func (s *Service) keepProcessingHold(ctx context.Context, org *Organization, b *
 // voided at the provider (an authorisation that lapsed, a cancellation from
 // the dashboard): nothing is left to release.
 func (s *Service) expireVoided(ctx context.Context, org *Organization, b *Booking, now time.Time) error {
-	updated, err := s.store.Transition(ctx, b.ID, Transition{From: []Status{b.Status}, To: StatusExpired, At: now, ExpiresAt: &time.Time{}})
+	updated, err := s.store.Transition(ctx, b.ID, Transition{From: []Status{b.Status}, To: StatusExpired, At: now, ExpiresAt: &time.Time{}, Outbox: tell(NotifyExpired, b)})
 	switch {
 	case err == nil:
 		s.notify(ctx, NotifyExpired, org, updated)
@@ -114,6 +114,7 @@ func (s *Service) confirmCaptured(ctx context.Context, org *Organization, b *Boo
 		Confirmed: true, PaidAmount: &paid, ExpiresAt: &time.Time{},
 		Record: []ledger.Entry{{Kind: ledger.KindCapture, IntentID: in.ID, Amount: in.Amount, Currency: b.Currency,
 			Key: captureKey(in.ID), Reason: ledger.ReasonApproved, Status: ledger.StatusSucceeded}},
+		Outbox: tell(NotifyConfirmed, b),
 	})
 	if err == nil {
 		s.notify(ctx, NotifyConfirmed, org, updated)
