@@ -40,6 +40,7 @@ func Run(t *testing.T, newStore func(t *testing.T) booking.Store) {
 		ledgerScenarios,
 		raceScenarios,
 		ledgerRaceScenarios,
+		outboxScenarios,
 	}
 	for _, g := range groups {
 		for _, sc := range g {
