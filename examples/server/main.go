@@ -30,6 +30,13 @@
 //	go run ./examples/server approve -org demo-request -token T
 //	go run ./examples/server decline -org demo-request -token T
 //	go run ./examples/server cancel -org demo -token T [-refund]
+//	go run ./examples/server webhook add|list|remove|redeliver|deliveries -org demo ...
+//	go run ./examples/server contact -org demo [-email host@example.com]
+//
+// E-mails and webhooks (package notify) are delivered from the outbox
+// every -outbox-every; SMTP is set with -smtp-host, -smtp-port, -smtp-tls,
+// -smtp-user, -mail-from (or SMTP_HOST, SMTP_PORT, SMTP_TLS, SMTP_USER,
+// MAIL_FROM) and SMTP_PASSWORD; without SMTP mails are written to the log.
 package main
 
 import (
@@ -68,6 +75,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if len(args) > 0 {
 		if cmd, ok := hostCommands[args[0]]; ok {
 			return runHostCommand(ctx, args[0], cmd, args[1:], getenv, stdout, stderr)
+		}
+		if _, ok := outboxCommands[args[0]]; ok {
+			return runOutboxCommand(ctx, args[0], args[1:], stdout, stderr)
 		}
 	}
 	cfg, err := parseConfig(args, getenv, stderr)

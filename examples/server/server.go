@@ -188,6 +188,13 @@ func (s *server) Serve(ctx context.Context, ln net.Listener) error {
 	sweepCtx, stopSweep := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { s.svc.RunSweeper(sweepCtx, s.cfg.sweepEvery) })
+	worker, err := s.outboxWorker(publicURL)
+	if err != nil {
+		stopSweep()
+		wg.Wait()
+		return err
+	}
+	wg.Go(func() { worker.Run(sweepCtx, s.cfg.outbox.every) })
 	defer func() {
 		stopSweep()
 		wg.Wait()
