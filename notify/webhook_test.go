@@ -77,11 +77,16 @@ func (r *receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	r.events = append(r.events, ev)
 }
 
+// newHTTPServer serves h for the test and returns its URL.
+func newHTTPServer(t *testing.T, h http.Handler) string {
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv.URL + "/hooks"
+}
+
 func newReceiver(t *testing.T, e *env, failFirst int) (*receiver, outbox.Endpoint) {
 	rec := &receiver{failFirst: failFirst}
-	srv := httptest.NewServer(rec)
-	t.Cleanup(srv.Close)
-	ep := e.addEndpoint(t, "demo", srv.URL+"/hooks")
+	ep := e.addEndpoint(t, "demo", newHTTPServer(t, rec))
 	rec.secret = ep.Secret
 	return rec, ep
 }
