@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/outbox"
 )
 
@@ -58,6 +59,11 @@ type OutboxStore interface {
 	// DeleteWebhookEndpoint removes an endpoint and its delivery log.
 	// Errors: CodeNotFound.
 	DeleteWebhookEndpoint(ctx context.Context, orgID, id int64) error
+
+	// SettleLedgerEntry is UpdateLedgerEntry and RecordOutbox(events) in
+	// one atomic step: a settled refund and the message telling about it
+	// are stored together or not at all. Errors: CodeNotFound, CodeInvalid.
+	SettleLedgerEntry(ctx context.Context, e *ledger.Entry, events []outbox.Event, now time.Time) error
 
 	// SetContactEmail sets the address the host's e-mails go to ("" for
 	// none). Errors: CodeNotFound (organisation).

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/outbox"
 )
 
@@ -314,4 +315,25 @@ func collect[T any](rows pgx.Rows, scan func(pgx.Row) (*T, error)) ([]T, error) 
 		return nil, fmt.Errorf("postgres: rows: %w", err)
 	}
 	return out, nil
+}
+
+// SettleLedgerEntry saves a ledger entry and records events in one
+// transaction.
+func (db *DB) SettleLedgerEntry(ctx context.Context, e *ledger.Entry, events []outbox.Event, now time.Time) error {
+	events, err := booking.PrepareOutbox(events, 0, now)
+	if err != nil {
+		return err
+	}
+	return db.inTx(ctx, "settle ledger entry", func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE ledger_entries SET status = $1, provider_id = $2, attempts = $3,
+			next_attempt_at = $4, last_error = $5, updated_at = $6 WHERE id = $7`,
+			string(e.Status), e.ProviderID, e.Attempts, e.NextAttemptAt, e.LastError, e.UpdatedAt, e.ID)
+		if err != nil {
+			return fmt.Errorf("postgres: settle ledger entry %d: %w", e.ID, err)
+		}
+		if tag.RowsAffected() == 0 {
+			return ledgerNotFound()
+		}
+		return recordOutbox(ctx, tx, events)
+	})
 }

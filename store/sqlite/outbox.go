@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/outbox"
 )
 
@@ -358,4 +359,25 @@ func collect[T any](rows *sql.Rows, scan func(rowScanner) (*T, error)) ([]T, err
 		return nil, fmt.Errorf("sqlite: rows: %w", err)
 	}
 	return out, nil
+}
+
+// SettleLedgerEntry saves a ledger entry and records events in one write
+// transaction.
+func (db *DB) SettleLedgerEntry(ctx context.Context, e *ledger.Entry, events []outbox.Event, now time.Time) error {
+	events, err := booking.PrepareOutbox(events, 0, now)
+	if err != nil {
+		return err
+	}
+	return db.inWriteTx(ctx, "settle ledger entry", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE ledger_entries SET status = ?, provider_id = ?, attempts = ?,
+			next_attempt_at = ?, last_error = ?, updated_at = ? WHERE id = ?`,
+			string(e.Status), e.ProviderID, e.Attempts, e.NextAttemptAt.UnixMilli(), e.LastError, e.UpdatedAt.UnixMilli(), e.ID)
+		if err != nil {
+			return fmt.Errorf("sqlite: settle ledger entry %d: %w", e.ID, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ledgerNotFound()
+		}
+		return recordOutbox(ctx, tx, events)
+	})
 }

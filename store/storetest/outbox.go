@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/outbox"
 )
 
@@ -124,6 +125,31 @@ var outboxScenarios = []scenario{
 			t.Errorf("contact = %q, want owner@example.com", got)
 		}
 		wantCode(t, s.SetContactEmail(t.Context(), 999_999, "x@example.com"), booking.CodeNotFound)
+	}},
+	{"Outbox/SettleLedgerEntryWithEvent", func(t *testing.T, s booking.Store) {
+		w := newWorld(t, s)
+		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
+		entries, err := s.RecordLedger(t.Context(), []ledger.Entry{refundEntry(b, "r1", 500)}, t0)
+		must(t, err)
+		e := entries[0]
+		e.ID = 999_999
+		wantCode(t, s.SettleLedgerEntry(t.Context(), &e, []outbox.Event{outboxEvent(b, "lost")}, t0), booking.CodeNotFound)
+		if got, _ := s.ClaimOutboxEvents(t.Context(), t0, t0.Add(time.Minute), 10); len(got) != 0 {
+			t.Fatalf("a failed settle left events %+v", got)
+		}
+		e = entries[0]
+		e.Status, e.Attempts, e.UpdatedAt = ledger.StatusSucceeded, 1, t0.Add(time.Second)
+		must(t, s.SettleLedgerEntry(t.Context(), &e, []outbox.Event{outboxEvent(b, "refunded")}, t0))
+		list, err := s.LedgerEntries(t.Context(), b.ID)
+		must(t, err)
+		if len(list) != 1 || list[0].Status != ledger.StatusSucceeded || list[0].Attempts != 1 {
+			t.Fatalf("entries = %+v, want the refund succeeded", list)
+		}
+		got, err := s.ClaimOutboxEvents(t.Context(), t0, t0.Add(time.Minute), 10)
+		must(t, err)
+		if len(got) != 1 || got[0].Key != "refunded" {
+			t.Fatalf("events = %+v, want the settle's", got)
+		}
 	}},
 	{"Race/OutboxClaimsNeverOverlap", func(t *testing.T, s booking.Store) {
 		w := newWorld(t, s)
