@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/internal/testenv"
 	"github.com/staykit/staykit/notify"
 )
@@ -107,15 +108,15 @@ func TestMailsArriveAtSMTPSink(t *testing.T) {
 	// see each other's mails.
 	run := fmt.Sprintf("%d", time.Now().UnixNano())
 	for _, tc := range []struct {
-		locale, total, paid, refund, checkIn, checkInLate string
+		locale, total, paid, refund, checkIn, checkInLate, checkInExpired string
 		subjects                                          []string
 	}{
-		{"fr", "3\u202f059,00\u00a0€", "3\u202f059,00\u00a0€", "3\u202f059,00\u00a0€", "8 juin 2026", "15 juin 2026",
+		{"fr", "3\u202f059,00\u00a0€", "3\u202f059,00\u00a0€", "3\u202f059,00\u00a0€", "8 juin 2026", "15 juin 2026", "22 juin 2026",
 			[]string{"Votre réservation est confirmée", "Votre réservation est annulée", "Vous avez été remboursé",
-				"Votre demande de réservation est envoyée", "Votre demande de réservation n'a pas été acceptée", "Votre réservation est confirmée", "Votre séjour approche"}},
-		{"en", "€3,059.00", "€3,059.00", "€3,059.00", "8 June 2026", "15 June 2026",
+				"Votre demande de réservation est envoyée", "Votre demande de réservation n'a pas été acceptée", "Votre réservation est confirmée", "Votre séjour approche", "Votre réservation a expiré"}},
+		{"en", "€3,059.00", "€3,059.00", "€3,059.00", "8 June 2026", "15 June 2026", "22 June 2026",
 			[]string{"Your booking is confirmed", "Your booking is cancelled", "You have been refunded",
-				"Your booking request is sent", "Your booking request was declined", "Your booking is confirmed", "Your stay is coming up"}},
+				"Your booking request is sent", "Your booking request was declined", "Your booking is confirmed", "Your stay is coming up", "Your booking expired"}},
 	} {
 		t.Run(tc.locale, func(t *testing.T) {
 			e := newEnv(t)
@@ -134,6 +135,18 @@ func TestMailsArriveAtSMTPSink(t *testing.T) {
 				t.Fatal(err)
 			}
 			c := e.bookAsOn(t, "demo", tc.locale, guest, "2026-06-15", "2026-06-18")
+			// A hold that lapses unpaid.
+			x, err := e.svc.Checkout(ctx, "demo", booking.CheckoutRequest{PropertyID: e.property["demo"],
+				Stay:      booking.Stay{CheckIn: civil.MustParse("2026-06-22"), CheckOut: civil.MustParse("2026-06-25"), Guests: 2},
+				GuestName: "Camille Martin", GuestEmail: guest, GuestPhone: "+33612345678", Locale: tc.locale})
+			if err != nil {
+				t.Fatal(err)
+			}
+			expired := &x.Booking
+			e.clock.Advance(31 * time.Minute)
+			if n, err := e.svc.ExpireHolds(ctx); err != nil || n != 1 {
+				t.Fatalf("ExpireHolds = %d, %v; want 1", n, err)
+			}
 			e.clock.Set(time.Date(2026, 6, 11, 22, 30, 0, 0, time.UTC)) // 12 June 00:30 in Paris: 3 days before the 15th
 			if n, err := e.svc.QueueReminders(ctx, 3); err != nil || n != 1 {
 				t.Fatalf("QueueReminders = %d, %v; want 1", n, err)
@@ -157,7 +170,7 @@ func TestMailsArriveAtSMTPSink(t *testing.T) {
 			for _, s := range mails {
 				// Each mail is about one of the bookings, named by its link.
 				token, checkIn := "", ""
-				for _, bk := range []*booking.Booking{b, r, c} {
+				for _, bk := range []*booking.Booking{b, r, c, expired} {
 					if strings.Contains(s.Text, "booking="+bk.Token) {
 						token, checkIn = bk.Token, bk.CheckIn.String()
 					}
@@ -165,10 +178,7 @@ func TestMailsArriveAtSMTPSink(t *testing.T) {
 				if token == "" {
 					t.Fatalf("mail %q links to no booking of the test:\n%s", s.Subject, s.Text)
 				}
-				checkInText := tc.checkIn
-				if checkIn == "2026-06-15" {
-					checkInText = tc.checkInLate
-				}
+				checkInText := map[string]string{"2026-06-08": tc.checkIn, "2026-06-15": tc.checkInLate, "2026-06-22": tc.checkInExpired}[checkIn]
 				link := "https://book.example.com/?org="
 				for _, part := range []string{s.Text, s.HTML} {
 					for _, want := range []string{tc.total, checkInText, "Villa Soleil", link, token} {
