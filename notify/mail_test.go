@@ -109,7 +109,7 @@ func TestMailsArriveAtSMTPSink(t *testing.T) {
 	run := fmt.Sprintf("%d", time.Now().UnixNano())
 	for _, tc := range []struct {
 		locale, total, paid, refund, checkIn, checkInLate, checkInExpired string
-		subjects                                          []string
+		subjects                                                          []string
 	}{
 		{"fr", "3\u202f059,00\u00a0€", "3\u202f059,00\u00a0€", "3\u202f059,00\u00a0€", "8 juin 2026", "15 juin 2026", "22 juin 2026",
 			[]string{"Votre réservation est confirmée", "Votre réservation est annulée", "Vous avez été remboursé",
