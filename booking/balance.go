@@ -192,6 +192,7 @@ func (s *Service) balanceOutcome(ctx context.Context, b *Booking, e *ledger.Entr
 		}
 		e.Status = ledger.StatusSucceeded
 		if updated != nil {
+			s.tellLater(ctx, NotifyBalancePaid, NotifyBalancePaid+":"+e.Key, updated, e.ID)
 			s.notify(ctx, NotifyBalancePaid, org, updated)
 		}
 		return nil
@@ -204,6 +205,7 @@ func (s *Service) balanceOutcome(ctx context.Context, b *Booking, e *ledger.Entr
 			return fmt.Errorf("%w: %w", errRetry, err)
 		}
 		if first {
+			s.tellLater(ctx, NotifyBalanceActionRequired, NotifyBalanceActionRequired+":"+in.ID, b, e.ID)
 			s.notify(ctx, NotifyBalanceActionRequired, org, b)
 		}
 		return &retryLater{at: now.Add(actionPoll), why: "waiting for the guest to authenticate the balance"}

@@ -280,6 +280,7 @@ func (s *Service) cancelConfirmed(ctx context.Context, org *Organization, b *Boo
 // finishCancel stores a cancellation, sends its ledger entries and tells
 // the host.
 func (s *Service) finishCancel(ctx context.Context, org *Organization, b *Booking, t Transition) (*Booking, error) {
+	t.Outbox = tell(NotifyCancelled, b)
 	updated, err := s.store.Transition(ctx, b.ID, t)
 	if err != nil {
 		if ErrorCode(err) == CodeConflict {

@@ -330,6 +330,7 @@ func (s *Service) confirmFree(ctx context.Context, org *Organization, b *Booking
 	} else {
 		t.ExpiresAt = &time.Time{}
 	}
+	t.Outbox = tell(kind, b)
 	updated, err := s.store.Transition(ctx, b.ID, t)
 	if err != nil {
 		return nil, fmt.Errorf("settle free booking %d: %w", b.ID, err)

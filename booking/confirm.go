@@ -200,6 +200,7 @@ func (s *Service) applyIntent(ctx context.Context, org *Organization, b *Booking
 	if b.Status == t.To {
 		return b, nil
 	}
+	t.Outbox = tell(kind, b)
 	updated, err := s.store.Transition(ctx, b.ID, t)
 	switch {
 	case err == nil:
@@ -245,7 +246,7 @@ func requestHoldEnd(org *Organization, in *payment.Intent, now time.Time) time.T
 func (s *Service) returnLatePayment(ctx context.Context, org *Organization, b *Booking, intent *payment.Intent, now time.Time) error {
 	ctx = context.WithoutCancel(ctx)
 	if b.Status == StatusPending {
-		if expired, err := s.store.Transition(ctx, b.ID, Transition{From: []Status{StatusPending}, To: StatusExpired, At: now}); err == nil {
+		if expired, err := s.store.Transition(ctx, b.ID, Transition{From: []Status{StatusPending}, To: StatusExpired, At: now, Outbox: tell(NotifyExpired, b)}); err == nil {
 			s.notify(ctx, NotifyExpired, org, expired)
 			b = expired
 		}

@@ -159,10 +159,9 @@ func (s *Service) applyRefundUpdate(ctx context.Context, r *payment.Refund) erro
 		return nil
 	}
 	e.Status, e.UpdatedAt = status, s.clock.Now()
-	if err := s.store.UpdateLedgerEntry(ctx, e); err != nil {
+	if err := s.saveEntry(ctx, e); err != nil {
 		return fmt.Errorf("update ledger entry %d: %w", e.ID, err)
 	}
-	s.tellEntry(ctx, e)
 	return nil
 }
 

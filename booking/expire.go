@@ -89,7 +89,7 @@ func (s *Service) expire(ctx context.Context, b *Booking, now time.Time) (bool, 
 	}
 	updated, err := s.store.Transition(ctx, b.ID, Transition{
 		From: []Status{b.Status}, To: StatusExpired, At: now, OnlyExpired: true,
-		Record: releaseRecord(b, reason),
+		Record: releaseRecord(b, reason), Outbox: tell(NotifyExpired, b),
 	})
 	if err != nil {
 		if ErrorCode(err) == CodeConflict {

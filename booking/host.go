@@ -79,7 +79,7 @@ func (s *Service) Decline(ctx context.Context, slug, token string) (*Booking, er
 	now := s.clock.Now()
 	updated, err := s.store.Transition(ctx, b.ID, Transition{
 		From: []Status{StatusRequested}, To: StatusDeclined, At: now, ExpiresAt: &time.Time{},
-		Record: releaseRecord(b, ledger.ReasonDeclined),
+		Record: releaseRecord(b, ledger.ReasonDeclined), Outbox: tell(NotifyDeclined, b),
 	})
 	if err != nil {
 		if ErrorCode(err) == CodeConflict {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/ledger"
+	"github.com/staykit/staykit/outbox"
 	"github.com/staykit/staykit/payment"
 )
 
@@ -105,7 +106,7 @@ func (s *Service) send(ctx context.Context, e *ledger.Entry) (bool, error) {
 		}
 	}
 	e.UpdatedAt = now
-	if err := s.store.UpdateLedgerEntry(context.WithoutCancel(ctx), e); err != nil {
+	if err := s.saveEntry(context.WithoutCancel(ctx), e); err != nil {
 		return false, fmt.Errorf("save ledger entry %d: %w", e.ID, err)
 	}
 	if e.Status == ledger.StatusPending {
@@ -114,7 +115,6 @@ func (s *Service) send(ctx context.Context, e *ledger.Entry) (bool, error) {
 		}
 		return false, fmt.Errorf("ledger entry %d (%s %s): %w", e.ID, e.Kind, e.IntentID, outcome)
 	}
-	s.tellEntry(ctx, e)
 	return true, nil
 }
 
@@ -189,35 +189,54 @@ func (s *Service) sendRelease(ctx context.Context, e *ledger.Entry, now time.Tim
 	return nil
 }
 
-// tellEntry tells the host about a refund that went through or an entry the
-// provider refused for good.
-func (s *Service) tellEntry(ctx context.Context, e *ledger.Entry) {
-	kind := ""
+// entryKind is the event a saved ledger entry calls for: a refund that
+// went through, or an entry the provider refused for good; "" for none.
+func entryKind(e *ledger.Entry) string {
 	switch {
 	case e.Status == ledger.StatusFailed:
-		kind = NotifyPaymentFailed
-		s.logger.ErrorContext(ctx, "payment provider refused a ledger entry; the host must act", "entry", e.ID,
-			"kind", e.Kind, "booking_id", e.BookingID, "err", e.LastError)
+		return NotifyPaymentFailed
 	case e.Kind == ledger.KindRefund && e.Status == ledger.StatusSucceeded:
-		kind = NotifyRefunded
-	default:
-		return
+		return NotifyRefunded
+	}
+	return ""
+}
+
+// saveEntry saves what happened to a ledger entry and, in the same atomic
+// step, the outbox event it calls for, so that a crash cannot settle a
+// refund without telling the guest and the host. The Notifier is told
+// after.
+func (s *Service) saveEntry(ctx context.Context, e *ledger.Entry) error {
+	kind := entryKind(e)
+	if kind == "" {
+		return s.store.UpdateLedgerEntry(ctx, e)
 	}
 	b, err := s.store.BookingByID(ctx, e.BookingID)
 	if err != nil {
-		s.logger.ErrorContext(ctx, "find booking of ledger entry", "entry", e.ID, "err", err)
-		return
+		return fmt.Errorf("find booking of ledger entry %d: %w", e.ID, err)
+	}
+	ev := outbox.Event{Key: kind + ":" + e.Key, Kind: kind, OrgID: b.OrgID, BookingID: b.ID, EntryID: e.ID}
+	if err := s.store.SettleLedgerEntry(ctx, e, []outbox.Event{ev}, s.clock.Now()); err != nil {
+		return err
+	}
+	if kind == NotifyPaymentFailed {
+		s.logger.ErrorContext(ctx, "payment provider refused a ledger entry; the host must act", "entry", e.ID,
+			"kind", e.Kind, "booking_id", e.BookingID, "err", e.LastError)
 	}
 	org, err := s.organizationByID(ctx, b.OrgID)
 	if err != nil {
 		s.logger.ErrorContext(ctx, "find organisation of ledger entry", "entry", e.ID, "err", err)
-		return
+		return nil
 	}
-	s.notifyEntry(ctx, kind, org, b, e)
+	n := Notification{Kind: kind, Organization: *org, Booking: *b, Entry: e}
+	if err := s.notifier.Notify(ctx, n); err != nil {
+		s.logger.ErrorContext(ctx, "notify host", "kind", kind, "booking_id", b.ID, "err", err)
+	}
+	return nil
 }
 
 // notifyEntry is notify with the ledger entry attached.
 func (s *Service) notifyEntry(ctx context.Context, kind string, org *Organization, b *Booking, e *ledger.Entry) {
+	s.tellLater(ctx, kind, kind+":"+e.Key, b, e.ID)
 	n := Notification{Kind: kind, Organization: *org, Booking: *b, Entry: e}
 	if err := s.notifier.Notify(ctx, n); err != nil {
 		s.logger.ErrorContext(ctx, "notify host", "kind", kind, "booking_id", b.ID, "err", err)

@@ -92,7 +92,7 @@ func (s *Service) keepProcessingHold(ctx context.Context, org *Organization, b *
 // voided at the provider (an authorisation that lapsed, a cancellation from
 // the dashboard): nothing is left to release.
 func (s *Service) expireVoided(ctx context.Context, org *Organization, b *Booking, now time.Time) error {
-	updated, err := s.store.Transition(ctx, b.ID, Transition{From: []Status{b.Status}, To: StatusExpired, At: now, ExpiresAt: &time.Time{}})
+	updated, err := s.store.Transition(ctx, b.ID, Transition{From: []Status{b.Status}, To: StatusExpired, At: now, ExpiresAt: &time.Time{}, Outbox: tell(NotifyExpired, b)})
 	switch {
 	case err == nil:
 		s.notify(ctx, NotifyExpired, org, updated)
@@ -119,6 +119,7 @@ func (s *Service) confirmCaptured(ctx context.Context, org *Organization, b *Boo
 		Confirmed: true, PaidAmount: &paid, ExpiresAt: &time.Time{},
 		Record: append([]ledger.Entry{{Kind: ledger.KindCapture, IntentID: in.ID, Amount: in.Amount, Currency: b.Currency,
 			Key: captureKey(in.ID), Reason: ledger.ReasonApproved, Status: ledger.StatusSucceeded}}, jobs...),
+		Outbox: tell(NotifyConfirmed, b),
 	})
 	if err == nil {
 		s.notify(ctx, NotifyConfirmed, org, updated)
@@ -176,7 +177,8 @@ func (s *Service) returnMoney(ctx context.Context, org *Organization, b *Booking
 // on its payment, and returns what is left of the money.
 func (s *Service) closeAndReturn(ctx context.Context, org *Organization, b *Booking, in *payment.Intent, entries []ledger.Entry, now time.Time) error {
 	if b.Status == StatusPending {
-		updated, err := s.store.Transition(ctx, b.ID, Transition{From: []Status{StatusPending}, To: StatusExpired, At: now, ExpiresAt: &time.Time{}})
+		updated, err := s.store.Transition(ctx, b.ID, Transition{From: []Status{StatusPending}, To: StatusExpired, At: now, ExpiresAt: &time.Time{},
+			Outbox: tell(NotifyExpired, b)})
 		switch {
 		case err == nil:
 			s.notify(ctx, NotifyExpired, org, updated)

@@ -7,6 +7,7 @@ import (
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/coupon"
 	"github.com/staykit/staykit/ledger"
+	"github.com/staykit/staykit/outbox"
 )
 
 // Store keeps organisations, properties, coupons and bookings. Methods that
@@ -22,6 +23,7 @@ type Store interface {
 	CalendarStore
 	HostStore
 	TermsStore
+	OutboxStore
 }
 
 // LedgerStore keeps the payments ledger (package ledger): what moved, or
@@ -196,6 +198,10 @@ type Transition struct {
 	// change and the money movement it needs are stored together or not
 	// at all.
 	Record []ledger.Entry
+	// Outbox are events written in the same atomic step, as by
+	// RecordOutbox (BookingID set to the booking's), so that a change and
+	// the messages telling about it are stored together or not at all.
+	Outbox []outbox.Event
 }
 
 // IdempotencyRecord remembers a request made with an Idempotency-Key.

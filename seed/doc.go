@@ -31,6 +31,7 @@
 //	      "country": "FR",                     // ISO 3166-1 alpha-2, default FR: guests' national phone numbers
 //	      "booking_horizon_days": 730,         // a stay ends at most this many days ahead, default 730, at most 3650
 //	      "branding": {"primary_color": "#0f766e"},
+//	      "contact_email": "host@example.com", // the host's e-mails (package notify) go there
 //	      "terms_url": "https://…/terms",
 //	      "custom_domain": "villa-soleil.fr",  // allows https://villa-soleil.fr and www.
 //	      "allowed_origins": ["http://localhost:3000"],

@@ -33,6 +33,7 @@ type orgJSON struct {
 	Country             string              `json:"country"`
 	BookingHorizonDays  int                 `json:"booking_horizon_days"`
 	Branding            map[string]string   `json:"branding"`
+	ContactEmail        string              `json:"contact_email"`
 	TermsURL            string              `json:"terms_url"`
 	CustomDomain        string              `json:"custom_domain"`
 	AllowedOrigins      []string            `json:"allowed_origins"`

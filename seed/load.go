@@ -63,6 +63,17 @@ func (cat *catalog) store(ctx context.Context, store booking.CatalogStore) error
 		if err := store.CreateOrganization(ctx, &org); err != nil {
 			return fmt.Errorf("seed: store %s (%q): %w", e.path, org.Slug, err)
 		}
+		if e.contact != "" {
+			cs, ok := store.(interface {
+				SetContactEmail(ctx context.Context, orgID int64, email string) error
+			})
+			if !ok {
+				return fmt.Errorf("seed: %s.contact_email: this store keeps no contact address", e.path)
+			}
+			if err := cs.SetContactEmail(ctx, org.ID, e.contact); err != nil {
+				return fmt.Errorf("seed: store %s.contact_email: %w", e.path, err)
+			}
+		}
 		ids := make(map[string]int64, len(e.properties))
 		for j := range e.properties {
 			p := e.properties[j]

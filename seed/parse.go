@@ -22,6 +22,7 @@ type catalog struct {
 type orgEntry struct {
 	path       string
 	org        booking.Organization
+	contact    string // the host's e-mail address, "" for none
 	properties []booking.Property
 	coupons    []couponEntry
 }
@@ -132,7 +133,7 @@ func parseOrg(c *checker, path string, o orgJSON, now time.Time) orgEntry {
 	}
 
 	year := civil.Today(now, org.Location()).Year
-	e := orgEntry{path: path, org: org}
+	e := orgEntry{path: path, org: org, contact: strings.TrimSpace(o.ContactEmail)}
 	names := map[string]string{}
 	for j, pj := range o.Properties {
 		ppath := fmt.Sprintf("%s.properties[%d]", path, j)

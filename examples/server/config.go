@@ -47,6 +47,9 @@ type config struct {
 	// shutdownTimeout bounds how long in-flight requests may take to
 	// finish after SIGTERM.
 	shutdownTimeout time.Duration
+
+	// outbox delivers e-mails and webhooks (outbox.go).
+	outbox outboxConfig
 }
 
 // Defaults of the server.
@@ -83,6 +86,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.IntVar(&cfg.maxConnsPerAddr, "max-conns-per-addr", defaultMaxConnsPerAddr, "most open `connections` from one client address (IPv6: one /64); trusted proxies are exempt")
 	noLimits := fs.Bool("no-rate-limits", false, "turn the API's rate limits off (for load tests only: never in production)")
 	previews := fs.String("preview-domains", "", "comma-separated `domains` whose https subdomains are allowed origins (e.g. vercel.app)")
+	addOutboxFlags(fs, &cfg.outbox)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: server [flags]\n       server bookings|approve|decline|cancel -h\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -137,6 +141,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		return cfg, errors.New("-postgres without STRIPE_SECRET_KEY: fake payments live in one process's memory, so a guest who pays on one replica cannot be confirmed on another; set the Stripe keys, or pass -fake-payments if fake payments are intended (a single replica)")
 	}
 	cfg.plantTokens = splitList(getenv("PLANTSTORE_TOKENS"))
+	if err := cfg.outbox.finish(getenv); err != nil {
+		return cfg, err
+	}
 	return cfg, nil
 }
 

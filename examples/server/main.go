@@ -36,6 +36,13 @@
 //	go run ./examples/server apikey list -org demo
 //	go run ./examples/server apikey revoke -org demo -id ID
 //	go run ./examples/server deposit claim -org demo -token T -amount 120
+//	go run ./examples/server webhook add|list|remove|redeliver|deliveries -org demo ...
+//	go run ./examples/server contact -org demo [-email host@example.com]
+//
+// E-mails and webhooks (package notify) are delivered from the outbox
+// every -outbox-every; SMTP is set with -smtp-host, -smtp-port, -smtp-tls,
+// -smtp-user, -mail-from (or SMTP_HOST, SMTP_PORT, SMTP_TLS, SMTP_USER,
+// MAIL_FROM) and SMTP_PASSWORD; without SMTP mails are written to the log.
 package main
 
 import (
@@ -86,6 +93,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		if args[0] == "deposit" {
 			return runDepositCommand(ctx, args[1:], getenv, stdout, stderr)
+		}
+		if _, ok := outboxCommands[args[0]]; ok {
+			return runOutboxCommand(ctx, args[0], args[1:], stdout, stderr)
 		}
 	}
 	cfg, err := parseConfig(args, getenv, stderr)

@@ -206,6 +206,13 @@ func (s *server) Serve(ctx context.Context, ln net.Listener) error {
 	wg.Go(func() { s.svc.RunSweeper(sweepCtx, s.cfg.sweepEvery) })
 	wg.Go(func() { s.calendarSync().Run(sweepCtx, icalPollCheck) })
 	wg.Go(func() { s.readModel.Run(sweepCtx) })
+	worker, err := s.outboxWorker(publicURL)
+	if err != nil {
+		stopSweep()
+		wg.Wait()
+		return err
+	}
+	wg.Go(func() { worker.Run(sweepCtx, s.cfg.outbox.every) })
 	defer func() {
 		stopSweep()
 		wg.Wait()

@@ -45,10 +45,10 @@ func buildBinary(t *testing.T) string {
 var readyLine = regexp.MustCompile(`msg="staykit reference server ready" url=(http://127\.0\.0\.1:\d+)/`)
 
 // startBinary starts the binary on a free port with the database at db and
-// waits until it says where it listens.
-func startBinary(t *testing.T, bin, db string) *process {
+// waits until it says where it listens; args are more flags.
+func startBinary(t *testing.T, bin, db string, args ...string) *process {
 	t.Helper()
-	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-db", db)
+	cmd := exec.Command(bin, append([]string{"-addr", "127.0.0.1:0", "-db", db}, args...)...)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH")} // no Stripe keys: fake payments
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

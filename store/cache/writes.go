@@ -21,6 +21,7 @@ var Reads = []string{
 	"CalendarDays",
 	"APIKeyByHash", "APIKeys", "AuditLog", "CouponByID", "Coupons", "HostSession", "HostUserByEmail",
 	"Settings", "Terms",
+	"ContactEmail", "OutboxEvent", "OutboxDeliveries", "WebhookEndpoint", "WebhookEndpoints",
 }
 
 // Writes are the methods of booking.Store that write: overridden here to
@@ -51,6 +52,12 @@ var (
 		// Cancellation policies, balances and deposits: read from the
 		// store on every use, never cached.
 		"SaveSettings", "SaveTerms",
+		// The outbox of e-mails and webhooks, and the settings that drive
+		// it: never read by the public routes. (SettleLedgerEntry writes a
+		// ledger entry and its event.)
+		"RecordOutbox", "ClaimOutboxEvents", "DispatchOutboxEvent", "ClaimOutboxDeliveries",
+		"UpdateOutboxDelivery", "RedeliverOutbox", "SaveWebhookEndpoint", "DeleteWebhookEndpoint",
+		"SetContactEmail", "SettleLedgerEntry",
 	}
 )
 

@@ -161,7 +161,16 @@ func (db *DB) Transition(ctx context.Context, id int64, t booking.Transition) (*
 			if err != nil {
 				return err
 			}
-			return recordLedger(ctx, tx, entries)
+			if err := recordLedger(ctx, tx, entries); err != nil {
+				return err
+			}
+		}
+		if len(t.Outbox) > 0 {
+			events, err := booking.PrepareOutbox(t.Outbox, id, t.At)
+			if err != nil {
+				return err
+			}
+			return recordOutbox(ctx, tx, events)
 		}
 		return nil
 	})

@@ -79,6 +79,15 @@ func (db *DB) Transition(ctx context.Context, id int64, t booking.Transition) (*
 				return err
 			}
 		}
+		if len(t.Outbox) > 0 {
+			events, err := booking.PrepareOutbox(t.Outbox, id, t.At)
+			if err != nil {
+				return err
+			}
+			if err := recordOutbox(ctx, tx, events); err != nil {
+				return err
+			}
+		}
 		updated, err = findBooking(ctx, tx, `id = ?`, id)
 		return err
 	})

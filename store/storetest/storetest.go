@@ -46,6 +46,7 @@ func Run(t *testing.T, newStore func(t *testing.T) booking.Store) {
 		calendarScenarios,
 		hostScenarios,
 		termsScenarios,
+		outboxScenarios,
 	}
 	for _, g := range groups {
 		for _, sc := range g {

@@ -77,7 +77,7 @@ export interface paths {
         };
         /**
          * Bookable properties
-         * @description The organisation's active properties, in a stable order.
+         * @description The organisation's active properties, in a stable order. With `check_in` and `check_out` (issue #16), only the properties that accept that stay (stay rules, capacity, guest categories, extras, free dates), each with its `quote_total`.
          */
         get: operations["listProperties"];
         put?: never;
@@ -360,6 +360,141 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/book/{org_slug}/booking/{token}/cancellation": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Language of `message` and `errors`: `fr` or `en` (a region such as `en-GB` is accepted). Other values are ignored. Wins over `Accept-Language`.
+                 * @example en
+                 */
+                locale?: components["parameters"]["Locale"];
+            };
+            header?: {
+                /**
+                 * @description Language of `message` and `errors` when `locale` is not given: the supported language with the highest quality.
+                 * @example en-GB,en;q=0.9,fr;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Sent by browsers. When present it must be allowed for the organisation (see CORS), else the request is refused with 403.
+                 * @example https://www.villa-soleil.fr
+                 */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /**
+                 * @description Slug of the organisation.
+                 * @example villa
+                 */
+                org_slug: components["parameters"]["OrgSlug"];
+                /** @description The `booking_token` returned by checkout. */
+                token: components["parameters"]["BookingToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * What cancelling the booking now would refund
+         * @description Applies the cancellation policy the booking was sold with (copied at checkout: later changes by the host do not alter it) at this moment: `refund_amount` is what `POST .../cancel` would give back now, `refund_until` when the current tier ends (null when no tier applies any more) and `next_refund_percent` what applies after. Tiers end at midnight in the organisation's time zone. Only a confirmed booking whose stay is not over is `cancellable`.
+         */
+        get: operations["previewCancellation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/book/{org_slug}/booking/{token}/cancel": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Language of `message` and `errors`: `fr` or `en` (a region such as `en-GB` is accepted). Other values are ignored. Wins over `Accept-Language`.
+                 * @example en
+                 */
+                locale?: components["parameters"]["Locale"];
+            };
+            header?: {
+                /**
+                 * @description Language of `message` and `errors` when `locale` is not given: the supported language with the highest quality.
+                 * @example en-GB,en;q=0.9,fr;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Sent by browsers. When present it must be allowed for the organisation (see CORS), else the request is refused with 403.
+                 * @example https://www.villa-soleil.fr
+                 */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /**
+                 * @description Slug of the organisation.
+                 * @example villa
+                 */
+                org_slug: components["parameters"]["OrgSlug"];
+                /** @description The `booking_token` returned by checkout. */
+                token: components["parameters"]["BookingToken"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel the booking as the guest
+         * @description Cancels a confirmed booking and refunds what its policy gives back at this moment (the preview's `refund_amount`). The refund is recorded with the cancellation and sent to the payment provider, retried until it has it: the booking shows it in `refund_pending_amount`, then `refunded_amount`. A booking that cannot be cancelled (not confirmed, already cancelled, stay over) is a 422 `booking_closed`; of two requests at once, one cancels and the other gets that 422. The body may be empty. Rate limit: 10 requests a minute.
+         */
+        post: operations["cancelBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/book/{org_slug}/booking/{token}/balance": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Language of `message` and `errors`: `fr` or `en` (a region such as `en-GB` is accepted). Other values are ignored. Wins over `Accept-Language`.
+                 * @example en
+                 */
+                locale?: components["parameters"]["Locale"];
+            };
+            header?: {
+                /**
+                 * @description Language of `message` and `errors` when `locale` is not given: the supported language with the highest quality.
+                 * @example en-GB,en;q=0.9,fr;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Sent by browsers. When present it must be allowed for the organisation (see CORS), else the request is refused with 403.
+                 * @example https://www.villa-soleil.fr
+                 */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /**
+                 * @description Slug of the organisation.
+                 * @example villa
+                 */
+                org_slug: components["parameters"]["OrgSlug"];
+                /** @description The `booking_token` returned by checkout. */
+                token: components["parameters"]["BookingToken"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete the balance payment the bank asked the guest to authenticate
+         * @description In deposit mode the balance is charged off session to the card saved at checkout on its due date. When the guest's bank asks for authentication, the balance's `status` is `action_required`: this operation returns the `client_secret` of the open balance payment, with which the page completes it (3-D Secure) through the payment provider, then calls this operation again, which settles the balance (`paid`). In any other status it returns the balance with a null `client_secret`. The body may be empty. Rate limit: 10 requests a minute.
+         */
+        post: operations["payBalance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks/stripe": {
         parameters: {
             query?: never;
@@ -499,6 +634,11 @@ export interface components {
             max_stay_nights: number | null;
             currency: components["schemas"]["Currency"];
             price_from: components["schemas"]["Amount"];
+            /** @description Optional fees a guest may choose (issue #16). */
+            extras?: components["schemas"]["Extra"][];
+            guests?: components["schemas"]["GuestPolicy"];
+            /** @description In a search only: the total of the stay searched. */
+            quote_total?: components["schemas"]["Amount"];
         };
         CalendarResponse: {
             /** @constant */
@@ -568,17 +708,60 @@ export interface components {
             balance_due_date: string | null;
             /** @description The coupon applied, normalised (upper case), null when none. */
             coupon: string | null;
+            /** @description Inclusive taxes (e.g. VAT) the prices already contain: shown, not added to the total (issue #16). */
+            included_taxes?: components["schemas"]["Line"][];
+            guests?: components["schemas"]["Party"];
+            /** @description The label of each line in fr and en, by line code (issue #16). */
+            line_labels?: {
+                [key: string]: {
+                    fr?: string;
+                    en?: string;
+                } | undefined;
+            };
+            /** @description The policy a booking made now is sold with. */
+            cancellation_policy?: components["schemas"]["CancellationPolicy"];
         };
         Night: {
             /** Format: date */
             date: string;
             price: components["schemas"]["Amount"];
         };
-        /** @description A discount, fee or tax of a quote. Codes include `weekly_discount`, `monthly_discount`, `coupon`, `cleaning_fee`, `extra_guest_fee` and `tourist_tax`. */
+        /** @description A discount, fee or tax of a quote. Codes include `weekly_discount`, `monthly_discount`, `early_bird`, `last_minute`, `coupon`, `cleaning_fee`, `extra_guest_fee` and `tourist_tax`, and the codes of the host's own fees, extras and percentage taxes (e.g. `breakfast`, `vat`). */
         Line: {
             code: string;
             label: string;
             amount: components["schemas"]["Amount"];
+            /** @description How many of an extra were chosen. */
+            quantity?: number;
+        };
+        /** @description An optional fee a guest may choose with a quantity. `per` says what `amount` is multiplied by: `stay`, `night`, `guest`, `guest_night`, or `percent` (of the accommodation net of discounts). */
+        Extra: {
+            code: string;
+            labels: {
+                fr?: string;
+                en?: string;
+            };
+            /** @enum {string} */
+            per: "stay" | "night" | "guest" | "guest_night" | "percent";
+            amount: components["schemas"]["Amount"];
+            max_quantity: number;
+        };
+        /** @description What a property accepts of each guest category. Adults and children count towards `max_guests`. */
+        GuestPolicy: {
+            /** @description Null: only `max_guests` limits children. */
+            max_children: number | null;
+            /** @description Null: no limit. */
+            max_infants: number | null;
+            max_pets: number;
+            child_age_below: number;
+            infant_age_below: number;
+        };
+        /** @description The guests of a stay by category. */
+        Party: {
+            adults: number;
+            children: number;
+            infants: number;
+            pets: number;
         };
         /** @description A coupon code, and optionally the stay it is for: with a property and both dates, the stay conditions are checked and the discount computed. Unknown fields are ignored. */
         CouponCheck: {
@@ -634,6 +817,17 @@ export interface components {
             message?: string;
             locale?: components["schemas"]["Locale"];
             coupon_code?: string;
+            /** @description Guest categories (issue #16), as in the price quote's query. */
+            adults?: number;
+            children?: number;
+            infants?: number;
+            pets?: number;
+            /** @description Optional fees chosen. */
+            extras?: {
+                code: string;
+                /** @default 1 */
+                quantity: number;
+            }[];
         };
         CheckoutResponse: {
             /** @constant */
@@ -659,6 +853,12 @@ export interface components {
              * @description Until when the dates are held without payment; null when the booking is confirmed already.
              */
             expires_at: string | null;
+            /** @description The policy the booking is sold with, copied into it. */
+            cancellation_policy?: components["schemas"]["CancellationPolicy"];
+            /** @description In deposit mode, when the card is kept to charge the balance on its due date: the sentence to show beside the card form ("The balance of 380.00 EUR will be charged to this card on 5 June 2026."), in the booking's language; else null. */
+            balance_consent?: string | null;
+            /** @description When the property takes a security deposit: the sentence to show beside the card form, in the booking's language; else null. */
+            security_deposit_consent?: string | null;
         };
         /** @description May be empty. Unknown fields are ignored. */
         ConfirmRequest: {
@@ -707,6 +907,71 @@ export interface components {
             expires_at: string | null;
             /** Format: date-time */
             confirmed_at: string | null;
+            balance?: components["schemas"]["Balance"];
+            /** @description The policy the booking was sold with. */
+            cancellation_policy?: components["schemas"]["CancellationPolicy"];
+            security_deposit?: components["schemas"]["SecurityDeposit"];
+        };
+        /** @description A cancellation policy: cancelled at least `days_before` days before check-in (until midnight in the organisation's time zone at the start of that day), `refund_percent` of the total less `non_refundable_amount` is refunded; most generous tier first; no refund once no tier applies. */
+        CancellationPolicy: {
+            /** @enum {string} */
+            name: "flexible" | "moderate" | "strict" | "non_refundable" | "custom";
+            tiers: {
+                days_before: number;
+                refund_percent: number;
+            }[];
+            non_refundable_amount: components["schemas"]["Amount"];
+            /** @description The policy in a sentence, in the response's language. */
+            summary: string;
+        };
+        /** @description The balance of a deposit-mode booking. `scheduled`: the saved card is charged on `due_date`; `manual`: the host collects it; `paid`; `action_required`: the guest must authenticate it (`POST .../balance`); `retrying`: declined, tried again; `failed`: every attempt declined, the host is told; `cancelled`; `none`: nothing owed after checkout. */
+        Balance: {
+            /** @enum {string} */
+            status: "none" | "scheduled" | "manual" | "paid" | "action_required" | "retrying" | "failed" | "cancelled";
+            amount: components["schemas"]["Amount"];
+            /** Format: date */
+            due_date: string | null;
+        };
+        /** @description A security deposit held on the card shortly before arrival and released after check-out unless the host claims part or all of it. */
+        SecurityDeposit: {
+            /** @enum {string} */
+            status: "scheduled" | "held" | "released" | "claimed" | "failed" | "cancelled";
+            amount: components["schemas"]["Amount"];
+            claimed_amount: components["schemas"]["Amount"];
+        };
+        CancellationPreviewResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["CancellationPreview"];
+        };
+        CancellationPreview: {
+            cancellable: boolean;
+            currency: components["schemas"]["Currency"];
+            paid_amount: components["schemas"]["Amount"];
+            refund_amount: components["schemas"]["Amount"];
+            refund_percent: number;
+            /** Format: date-time */
+            refund_until: string | null;
+            next_refund_percent: number;
+            policy: components["schemas"]["CancellationPolicy"];
+        };
+        BalancePaymentResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["BalancePayment"];
+        };
+        /** @description The balance (see `Balance`), with what the page needs to let the guest authenticate it. */
+        BalancePayment: {
+            /** @enum {string} */
+            status: "none" | "scheduled" | "manual" | "paid" | "action_required" | "retrying" | "failed" | "cancelled";
+            amount: components["schemas"]["Amount"];
+            /** Format: date */
+            due_date: string | null;
+            /** @description Secret of the open balance payment while `status` is `action_required`, else null. */
+            client_secret: string | null;
+            payment_public_key: string;
         };
         WebhookResponse: {
             /** @constant */
@@ -719,6 +984,17 @@ export interface components {
         };
     };
     responses: {
+        /** @description The request's If-None-Match names the current ETag: the client's copy is current; no body. */
+        NotModified: {
+            headers: {
+                "X-Service-API-Version": components["headers"]["APIVersion"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                ETag: components["headers"]["ETag"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The body is not a JSON object (`malformed_json`), or the webhook is not genuine (`invalid_webhook`). */
         BadRequest: {
             headers: {
@@ -828,7 +1104,7 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["Failure"] & {
                     /** @enum {unknown} */
-                    code?: "invalid" | "check_in_past" | "min_stay" | "max_stay" | "max_guests" | "unavailable" | "beyond_horizon" | "coupon_not_found" | "coupon_inactive" | "coupon_not_yet_valid" | "coupon_expired" | "coupon_exhausted" | "coupon_property" | "coupon_stay_dates" | "coupon_min_nights" | "coupon_min_amount" | "payment_not_confirmed" | "payment_late" | "booking_closed" | "payment_processing" | "amount_not_chargeable";
+                    code?: "invalid" | "check_in_past" | "min_stay" | "max_stay" | "max_guests" | "unavailable" | "beyond_horizon" | "coupon_not_found" | "coupon_inactive" | "coupon_not_yet_valid" | "coupon_expired" | "coupon_exhausted" | "coupon_property" | "coupon_stay_dates" | "coupon_min_nights" | "coupon_min_amount" | "payment_not_confirmed" | "payment_late" | "booking_closed" | "payment_processing" | "amount_not_chargeable" | "closed_to_arrival" | "closed_to_departure" | "arrival_day" | "departure_day" | "advance_notice" | "same_day_cutoff" | "booking_window" | "max_children" | "max_infants" | "max_pets";
                 };
             };
         };
@@ -918,6 +1194,10 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description Validator of the body: send it back in If-None-Match to get 304 Not Modified while the data is unchanged. */
+        ETag: string;
+        /** @description How long the response may be kept: `public, max-age=60` (configuration, properties), `no-cache` (availability: revalidate with the ETag), `public, max-age=300` (this document). Guest data is `no-store`. */
+        CacheControl: string;
         /** @description Guest data: no cache may keep the response. */
         NoStore: "no-store";
         /** @description Browsers must not guess another content type. */
@@ -981,12 +1261,15 @@ export interface operations {
                 headers: {
                     "X-Service-API-Version": components["headers"]["APIVersion"];
                     "X-Request-ID": components["headers"]["RequestID"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ConfigResponse"];
                 };
             };
+            304: components["responses"]["NotModified"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -1001,6 +1284,25 @@ export interface operations {
                  * @example en
                  */
                 locale?: components["parameters"]["Locale"];
+                /** @description Arrival date of a search; with `check_out`. */
+                check_in?: string;
+                /** @description Departure date of a search, after `check_in`. */
+                check_out?: string;
+                /** @description Number of guests of a search. */
+                guests_count?: number;
+                /** @description Adults (issue #16). With any guest category given, `guests_count` (when absent) is adults + children; `adults` defaults to `guests_count` − children. Without categories, `guests_count` guests are adults. */
+                adults?: number;
+                /** @description Children (younger than the property's `guests.child_age_below`); they count as guests. */
+                children?: number;
+                /** @description Infants (younger than `guests.infant_age_below`); not counted as guests, limited by `guests.max_infants`. */
+                infants?: number;
+                /** @description Pets; limited by `guests.max_pets` (0: none welcome). */
+                pets?: number;
+                /**
+                 * @description Optional fees chosen: `code[:quantity]`, comma-separated (quantity 1 when omitted), e.g. `breakfast,late_checkout:2`.
+                 * @example breakfast
+                 */
+                extras?: string;
             };
             header?: {
                 /**
@@ -1030,14 +1332,18 @@ export interface operations {
                 headers: {
                     "X-Service-API-Version": components["headers"]["APIVersion"];
                     "X-Request-ID": components["headers"]["RequestID"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PropertiesResponse"];
                 };
             };
+            304: components["responses"]["NotModified"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -1091,12 +1397,15 @@ export interface operations {
                 headers: {
                     "X-Service-API-Version": components["headers"]["APIVersion"];
                     "X-Request-ID": components["headers"]["RequestID"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CalendarResponse"];
                 };
             };
+            304: components["responses"]["NotModified"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
@@ -1126,6 +1435,19 @@ export interface operations {
                 guests_count?: number;
                 /** @description A coupon to apply (case and surrounding spaces do not matter). */
                 coupon_code?: string;
+                /** @description Adults (issue #16). With any guest category given, `guests_count` (when absent) is adults + children; `adults` defaults to `guests_count` − children. Without categories, `guests_count` guests are adults. */
+                adults?: number;
+                /** @description Children (younger than the property's `guests.child_age_below`); they count as guests. */
+                children?: number;
+                /** @description Infants (younger than `guests.infant_age_below`); not counted as guests, limited by `guests.max_infants`. */
+                infants?: number;
+                /** @description Pets; limited by `guests.max_pets` (0: none welcome). */
+                pets?: number;
+                /**
+                 * @description Optional fees chosen: `code[:quantity]`, comma-separated (quantity 1 when omitted), e.g. `breakfast,late_checkout:2`.
+                 * @example breakfast
+                 */
+                extras?: string;
             };
             header?: {
                 /**
@@ -1446,6 +1768,181 @@ export interface operations {
             502: components["responses"]["BadGateway"];
         };
     };
+    previewCancellation: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Language of `message` and `errors`: `fr` or `en` (a region such as `en-GB` is accepted). Other values are ignored. Wins over `Accept-Language`.
+                 * @example en
+                 */
+                locale?: components["parameters"]["Locale"];
+            };
+            header?: {
+                /**
+                 * @description Language of `message` and `errors` when `locale` is not given: the supported language with the highest quality.
+                 * @example en-GB,en;q=0.9,fr;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Sent by browsers. When present it must be allowed for the organisation (see CORS), else the request is refused with 403.
+                 * @example https://www.villa-soleil.fr
+                 */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /**
+                 * @description Slug of the organisation.
+                 * @example villa
+                 */
+                org_slug: components["parameters"]["OrgSlug"];
+                /** @description The `booking_token` returned by checkout. */
+                token: components["parameters"]["BookingToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preview. */
+            200: {
+                headers: {
+                    "X-Service-API-Version": components["headers"]["APIVersion"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "X-Content-Type-Options": components["headers"]["NoSniff"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancellationPreviewResponse"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelBooking: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Language of `message` and `errors`: `fr` or `en` (a region such as `en-GB` is accepted). Other values are ignored. Wins over `Accept-Language`.
+                 * @example en
+                 */
+                locale?: components["parameters"]["Locale"];
+            };
+            header?: {
+                /**
+                 * @description Language of `message` and `errors` when `locale` is not given: the supported language with the highest quality.
+                 * @example en-GB,en;q=0.9,fr;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Sent by browsers. When present it must be allowed for the organisation (see CORS), else the request is refused with 403.
+                 * @example https://www.villa-soleil.fr
+                 */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /**
+                 * @description Slug of the organisation.
+                 * @example villa
+                 */
+                org_slug: components["parameters"]["OrgSlug"];
+                /** @description The `booking_token` returned by checkout. */
+                token: components["parameters"]["BookingToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled booking. */
+            200: {
+                headers: {
+                    "X-Service-API-Version": components["headers"]["APIVersion"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "X-Content-Type-Options": components["headers"]["NoSniff"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingStatusResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    payBalance: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Language of `message` and `errors`: `fr` or `en` (a region such as `en-GB` is accepted). Other values are ignored. Wins over `Accept-Language`.
+                 * @example en
+                 */
+                locale?: components["parameters"]["Locale"];
+            };
+            header?: {
+                /**
+                 * @description Language of `message` and `errors` when `locale` is not given: the supported language with the highest quality.
+                 * @example en-GB,en;q=0.9,fr;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Sent by browsers. When present it must be allowed for the organisation (see CORS), else the request is refused with 403.
+                 * @example https://www.villa-soleil.fr
+                 */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /**
+                 * @description Slug of the organisation.
+                 * @example villa
+                 */
+                org_slug: components["parameters"]["OrgSlug"];
+                /** @description The `booking_token` returned by checkout. */
+                token: components["parameters"]["BookingToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balance. */
+            200: {
+                headers: {
+                    "X-Service-API-Version": components["headers"]["APIVersion"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "X-Content-Type-Options": components["headers"]["NoSniff"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BalancePaymentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
     receiveStripeWebhook: {
         parameters: {
             query?: never;
@@ -1493,12 +1990,15 @@ export interface operations {
                 headers: {
                     "X-Service-API-Version": components["headers"]["APIVersion"];
                     "X-Request-ID": components["headers"]["RequestID"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": Record<string, never>;
                 };
             };
+            304: components["responses"]["NotModified"];
         };
     };
 }

@@ -39,9 +39,13 @@ var StayKit = (() => {
     "amount",
     "balance_amount",
     "charge_amount",
+    "claimed_amount",
+    "non_refundable_amount",
     "paid_amount",
     "price",
     "price_from",
+    "quote_total",
+    "refund_amount",
     "refund_pending_amount",
     "refunded_amount",
     "total_amount"

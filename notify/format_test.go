@@ -1,0 +1,122 @@
+package notify_test
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/notify"
+	"github.com/staykit/staykit/outbox"
+)
+
+func TestAmount(t *testing.T) {
+	tests := []struct {
+		amount, currency, locale, want string
+	}{
+		{"3059", "EUR", "fr", "3\u202f059,00\u00a0€"},
+		{"3059", "EUR", "en", "€3,059.00"},
+		{"1234567.5", "EUR", "en", "€1,234,567.50"},
+		{"999.99", "EUR", "fr", "999,99\u00a0€"},
+		{"0", "GBP", "en", "£0.00"},
+		{"1500", "JPY", "en", "1,500 JPY"},
+		{"-12.5", "USD", "en", "$-12.50"},
+	}
+	for _, tt := range tests {
+		if got := notify.Amount(dec(tt.amount), tt.currency, tt.locale); got != tt.want {
+			t.Errorf("Amount(%s %s, %s) = %q, want %q", tt.amount, tt.currency, tt.locale, got, tt.want)
+		}
+	}
+}
+
+func TestDate(t *testing.T) {
+	d := civil.MustParse("2026-08-15")
+	for locale, want := range map[string]string{"fr": "15 août 2026", "en": "15 August 2026", "de": "15 August 2026"} {
+		if got := notify.Date(d, locale); got != want {
+			t.Errorf("Date(%s) = %q, want %q", locale, got, want)
+		}
+	}
+}
+
+func TestBackoffDoublesUpToTwoHours(t *testing.T) {
+	want := []time.Duration{30 * time.Second, time.Minute, 2 * time.Minute, 4 * time.Minute}
+	for i, w := range want {
+		if got := outbox.Backoff(i + 1); got != w {
+			t.Errorf("Backoff(%d) = %v, want %v", i+1, got, w)
+		}
+	}
+	if got := outbox.Backoff(30); got != 2*time.Hour {
+		t.Errorf("Backoff(30) = %v, want 2h", got)
+	}
+}
+
+func TestTemplatesOverriddenFromDirectory(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "subject.tmpl"), []byte("[{{.Org.Slug}}] {{.Kind}}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tpl, err := notify.LoadTemplates(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	subject, text, html, err := tpl.Render(notify.MailData{Org: booking.Organization{Slug: "demo", Name: "Demo"}, Kind: "booking.confirmed",
+		Headline: "Confirmed", Link: "https://x.example/?a=1&b=<2>"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if subject != "[demo] booking.confirmed" {
+		t.Errorf("subject = %q, want the override's", subject)
+	}
+	if !strings.Contains(text, "Confirmed") || !strings.Contains(html, "<h1") {
+		t.Errorf("bodies are not the defaults:\n%s\n%s", text, html)
+	}
+	if strings.Contains(html, "b=<2>") {
+		t.Error("the HTML body does not escape what it shows")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "body.html.tmpl"), []byte("{{.Nope"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := notify.LoadTemplates(dir); err == nil {
+		t.Error("a broken override loads")
+	}
+}
+
+func TestLogMailerHidesAddresses(t *testing.T) {
+	e := newEnv(t)
+	var logs bytes.Buffer
+	e.worker.Mailer = notify.LogMailer{Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}
+	if err := e.store.SetContactEmail(context.Background(), e.orgs["demo"], "host@example.com"); err != nil {
+		t.Fatal(err)
+	}
+	e.book(t, "demo", "en")
+	if n := e.process(t); n != 2 {
+		t.Fatalf("%d deliveries settled, want 2 (guest and host mails, logged)", n)
+	}
+	out := logs.String()
+	if strings.Count(out, "mail not sent") != 2 || !strings.Contains(out, "Your booking is confirmed") {
+		t.Errorf("log lacks the two mails:\n%s", out)
+	}
+	for _, secret := range []string{"camille@example.com", "host@example.com", "+33612345678"} {
+		if strings.Contains(out, secret) {
+			t.Errorf("log shows %s:\n%s", secret, out)
+		}
+	}
+}
+
+func TestPaymentFailuresMailTheHostOnly(t *testing.T) {
+	if notify.GuestMailed(booking.NotifyPaymentFailed) || notify.GuestMailed(booking.NotifyDisputed) {
+		t.Error("the guest is mailed about payment failures or disputes")
+	}
+	if !notify.HostMailed(booking.NotifyPaymentFailed) || !notify.HostMailed(booking.NotifyDisputed) || !notify.GuestMailed(booking.NotifyRefunded) {
+		t.Error("the host is not mailed about payment failures or disputes, or the guest about refunds")
+	}
+	if notify.GuestMailed("calendar.conflict") {
+		t.Error("an unknown kind is mailed")
+	}
+}

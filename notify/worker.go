@@ -1,0 +1,321 @@
+// Package notify delivers the outbox (package outbox): e-mails to the guest
+// and the host, rendered from overridable templates and sent over SMTP (or
+// written to the log), and signed webhooks to each organisation's
+// endpoints (Standard Webhooks). Worker.Run is what a host runs, on every
+// replica: claims are leased, so replicas never send the same delivery at
+// the same moment, and each delivery carries an id that stays the same
+// across retries so receivers can drop duplicates.
+package notify
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/ledger"
+	"github.com/staykit/staykit/outbox"
+	"github.com/staykit/staykit/pricing"
+)
+
+// lease is how long a claimed event or delivery is left to its worker:
+// longer than one SMTP or HTTP attempt.
+const lease = 2 * time.Minute
+
+const batch = 50
+
+// Worker fans events out and delivers them.
+type Worker struct {
+	// Store is required.
+	Store booking.Store
+	// Mailer nil: e-mails are written to the log (LogMailer).
+	Mailer Mailer
+	// Templates nil: the embedded defaults.
+	Templates *Templates
+	// Webhooks nil: a client for public https endpoints only.
+	Webhooks *WebhookClient
+	// BookingURL is the link to a booking's page; required for e-mails.
+	BookingURL func(org *booking.Organization, b *booking.Booking) string
+	// Clock defaults to the wall clock.
+	Clock booking.Clock
+	// Logger defaults to slog.Default().
+	Logger *slog.Logger
+	// Reminders, when set, is called by Run each round to queue
+	// pre-arrival reminders (booking.Service.QueueReminders).
+	Reminders func(ctx context.Context) error
+}
+
+func (w *Worker) defaults() {
+	if w.Clock == nil {
+		w.Clock = booking.SystemClock{}
+	}
+	if w.Logger == nil {
+		w.Logger = slog.Default()
+	}
+	if w.Mailer == nil {
+		w.Mailer = LogMailer{Logger: w.Logger}
+	}
+	if w.Templates == nil {
+		t, err := LoadTemplates("")
+		if err != nil {
+			panic(err) // the embedded templates parse: a test proves it
+		}
+		w.Templates = t
+	}
+	if w.Webhooks == nil {
+		w.Webhooks = NewWebhookClient(WebhookOptions{})
+	}
+}
+
+// Run processes the outbox every interval until ctx ends.
+func (w *Worker) Run(ctx context.Context, interval time.Duration) {
+	w.defaults()
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if w.Reminders != nil {
+			if err := w.Reminders(ctx); err != nil {
+				w.Logger.ErrorContext(ctx, "queue reminders", "err", err)
+			}
+		}
+		if _, err := w.Process(ctx); err != nil && ctx.Err() == nil {
+			w.Logger.ErrorContext(ctx, "outbox", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Process fans out the due events and sends the due deliveries once. It
+// returns how many deliveries it settled (delivered or failed for good).
+func (w *Worker) Process(ctx context.Context) (int, error) {
+	w.defaults()
+	var errs []error
+	for {
+		now := w.Clock.Now()
+		events, err := w.Store.ClaimOutboxEvents(ctx, now, now.Add(lease), batch)
+		if err != nil {
+			return 0, fmt.Errorf("claim outbox events: %w", err)
+		}
+		for _, ev := range events {
+			if err := w.dispatch(ctx, ev); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		if len(events) < batch {
+			break
+		}
+	}
+	settled := 0
+	for {
+		now := w.Clock.Now()
+		ds, err := w.Store.ClaimOutboxDeliveries(ctx, now, now.Add(lease), batch)
+		if err != nil {
+			return settled, errors.Join(append(errs, fmt.Errorf("claim outbox deliveries: %w", err))...)
+		}
+		for i := range ds {
+			done, err := w.deliver(ctx, &ds[i])
+			if err != nil {
+				errs = append(errs, err)
+			}
+			if done {
+				settled++
+			}
+		}
+		if len(ds) < batch {
+			return settled, errors.Join(errs...)
+		}
+	}
+}
+
+// dispatch turns an event into its deliveries: the guest's and the host's
+// e-mails, and one per endpoint that wants the event.
+func (w *Worker) dispatch(ctx context.Context, ev outbox.Event) error {
+	var ds []outbox.Delivery
+	if GuestMailed(ev.Kind) && ev.BookingID != 0 {
+		ds = append(ds, outbox.Delivery{Channel: outbox.ChannelMail, To: outbox.ToGuest})
+	}
+	contact, err := w.Store.ContactEmail(ctx, ev.OrgID)
+	if err != nil {
+		return fmt.Errorf("dispatch event %d: %w", ev.ID, err)
+	}
+	if contact != "" && HostMailed(ev.Kind) {
+		ds = append(ds, outbox.Delivery{Channel: outbox.ChannelMail, To: outbox.ToHost})
+	}
+	eps, err := w.Store.WebhookEndpoints(ctx, ev.OrgID)
+	if err != nil {
+		return fmt.Errorf("dispatch event %d: %w", ev.ID, err)
+	}
+	for _, ep := range eps {
+		if ep.Wants(ev.Kind) {
+			ds = append(ds, outbox.Delivery{Channel: outbox.ChannelWebhook, EndpointID: ep.ID})
+		}
+	}
+	if err := w.Store.DispatchOutboxEvent(ctx, ev.ID, ds, w.Clock.Now()); err != nil {
+		return fmt.Errorf("dispatch event %d: %w", ev.ID, err)
+	}
+	return nil
+}
+
+// deliver makes one attempt and saves its outcome; it reports whether the
+// delivery is settled.
+func (w *Worker) deliver(ctx context.Context, d *outbox.Delivery) (bool, error) {
+	ev, err := w.Store.OutboxEvent(ctx, d.EventID)
+	if err != nil {
+		return false, fmt.Errorf("delivery %d: %w", d.ID, err)
+	}
+	d.Attempts++
+	code, outcome := w.attempt(ctx, ev, d)
+	now := w.Clock.Now()
+	d.ResponseCode, d.UpdatedAt = code, now
+	switch {
+	case outcome == nil:
+		d.Status, d.DeliveredAt, d.LastError = outbox.StatusDelivered, now, ""
+	case errors.Is(outcome, errPermanent) || now.Sub(ev.CreatedAt) >= outbox.RetryWindow:
+		d.Status, d.LastError = outbox.StatusFailed, outcome.Error()
+	default:
+		d.LastError, d.NextAttemptAt = outcome.Error(), now.Add(outbox.Backoff(d.Attempts))
+	}
+	if err := w.Store.UpdateOutboxDelivery(context.WithoutCancel(ctx), d); err != nil {
+		return false, fmt.Errorf("save delivery %d: %w", d.ID, err)
+	}
+	if d.Channel == outbox.ChannelWebhook && d.Status != outbox.StatusPending {
+		w.countEndpoint(ctx, d)
+	}
+	if d.Status == outbox.StatusPending {
+		w.Logger.WarnContext(ctx, "delivery failed; retrying later", "delivery_id", d.ID, "kind", ev.Kind,
+			"attempts", d.Attempts, "err", outcome)
+		return false, nil
+	}
+	if d.Status == outbox.StatusFailed {
+		w.Logger.ErrorContext(ctx, "delivery failed for good", "delivery_id", d.ID, "kind", ev.Kind, "err", outcome)
+	}
+	return true, nil
+}
+
+// countEndpoint resets an endpoint's failures on success and disables it
+// after MaxEndpointFailures deliveries failed in a row.
+func (w *Worker) countEndpoint(ctx context.Context, d *outbox.Delivery) {
+	ep, err := w.Store.WebhookEndpoint(ctx, 0, d.EndpointID)
+	if err != nil {
+		return // removed meanwhile
+	}
+	if d.Status == outbox.StatusDelivered {
+		if ep.Failures == 0 {
+			return
+		}
+		ep.Failures = 0
+	} else {
+		ep.Failures++
+		if ep.Failures >= outbox.MaxEndpointFailures && ep.Active {
+			ep.Active = false
+			w.Logger.ErrorContext(ctx, "webhook endpoint disabled after repeated failures", "endpoint_id", ep.ID)
+		}
+	}
+	ep.UpdatedAt = w.Clock.Now()
+	if err := w.Store.SaveWebhookEndpoint(ctx, ep); err != nil {
+		w.Logger.ErrorContext(ctx, "save webhook endpoint", "endpoint_id", ep.ID, "err", err)
+	}
+}
+
+// MessageID is the idempotency id of an event's deliveries: the same for
+// every attempt and redelivery.
+func MessageID(ev *outbox.Event) string { return "evt_" + strconv.FormatInt(ev.ID, 10) }
+
+func (w *Worker) attempt(ctx context.Context, ev *outbox.Event, d *outbox.Delivery) (int, error) {
+	org, err := w.Store.OrganizationByID(ctx, ev.OrgID)
+	if err != nil {
+		return 0, fmt.Errorf("organisation %d: %w", ev.OrgID, err)
+	}
+	var b *booking.Booking
+	if ev.BookingID != 0 {
+		if b, err = w.Store.BookingByID(ctx, ev.BookingID); err != nil {
+			return 0, fmt.Errorf("booking %d: %w", ev.BookingID, err)
+		}
+	}
+	var entry *ledger.Entry
+	if ev.EntryID != 0 && b != nil {
+		entries, err := w.Store.LedgerEntries(ctx, b.ID)
+		if err != nil {
+			return 0, fmt.Errorf("ledger of booking %d: %w", b.ID, err)
+		}
+		for i := range entries {
+			if entries[i].ID == ev.EntryID {
+				entry = &entries[i]
+			}
+		}
+	}
+	switch d.Channel {
+	case outbox.ChannelWebhook:
+		ep, err := w.Store.WebhookEndpoint(ctx, org.ID, d.EndpointID)
+		if err != nil {
+			return 0, fmt.Errorf("%w: endpoint %d: %w", errPermanent, d.EndpointID, err)
+		}
+		body, err := json.Marshal(w.payload(ctx, ev, org, b, entry))
+		if err != nil {
+			return 0, fmt.Errorf("%w: %w", errPermanent, err)
+		}
+		return w.Webhooks.Post(ctx, *ep, MessageID(ev), w.Clock.Now(), body)
+	case outbox.ChannelMail:
+		if b == nil {
+			return 0, fmt.Errorf("%w: a mail needs a booking", errPermanent)
+		}
+		m, err := w.mail(ctx, ev, d, org, b, entry)
+		if err != nil {
+			return 0, err
+		}
+		return 0, w.Mailer.Send(ctx, m)
+	}
+	return 0, fmt.Errorf("%w: unknown channel %q", errPermanent, d.Channel)
+}
+
+func (w *Worker) mail(ctx context.Context, ev *outbox.Event, d *outbox.Delivery, org *booking.Organization, b *booking.Booking, entry *ledger.Entry) (Mail, error) {
+	forHost := d.To == outbox.ToHost
+	to, locale := b.GuestEmail, mailLocale(b.Locale)
+	if forHost {
+		contact, err := w.Store.ContactEmail(ctx, org.ID)
+		if err != nil {
+			return Mail{}, err
+		}
+		to, locale = contact, mailLocale(org.DefaultLocale)
+	}
+	if to == "" {
+		return Mail{}, fmt.Errorf("%w: no address", errPermanent)
+	}
+	property := ""
+	if p, err := w.Store.Property(ctx, org.ID, b.PropertyID); err == nil {
+		property = p.Name
+	}
+	h := headlines[locale][ev.Kind]
+	headline, name := h[0], b.GuestName
+	if forHost {
+		headline, name = h[1], org.Name
+	}
+	color := org.Branding["primary_color"]
+	if color == "" {
+		color = "#0f766e"
+	}
+	data := MailData{Org: *org, Booking: *b, Kind: ev.Kind, Locale: locale, ForHost: forHost, Property: property,
+		Headline: headline, Intro: fmt.Sprintf(intros[locale], name),
+		CheckIn: Date(b.CheckIn, locale), CheckOut: Date(b.CheckOut, locale), Nights: b.Nights(),
+		Total: Amount(b.TotalAmount, b.Currency, locale), Paid: Amount(b.PaidAmount, b.Currency, locale),
+		Color: color, L: labelsByLocale[locale]}
+	if entry != nil && entry.Kind == ledger.KindRefund {
+		data.Refund = Amount(pricing.FromMinor(entry.Amount, b.Currency), b.Currency, locale)
+	}
+	if w.BookingURL != nil {
+		data.Link = w.BookingURL(org, b)
+	}
+	subject, text, html, err := w.Templates.Render(data)
+	if err != nil {
+		return Mail{}, fmt.Errorf("%w: %w", errPermanent, err)
+	}
+	return Mail{ID: MessageID(ev) + "." + d.To, Kind: ev.Kind, To: to, Subject: subject, Text: text, HTML: html}, nil
+}

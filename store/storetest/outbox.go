@@ -1,0 +1,190 @@
+package storetest
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/ledger"
+	"github.com/staykit/staykit/outbox"
+)
+
+func outboxEvent(b *booking.Booking, key string) outbox.Event {
+	return outbox.Event{Key: key, Kind: "booking.confirmed", OrgID: b.OrgID, BookingID: b.ID}
+}
+
+var outboxScenarios = []scenario{
+	{"Outbox/RecordOnceAndClaimWithLease", func(t *testing.T, s booking.Store) {
+		w := newWorld(t, s)
+		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
+		first, err := s.RecordOutbox(t.Context(), []outbox.Event{outboxEvent(b, "e1")}, t0)
+		must(t, err)
+		again, err := s.RecordOutbox(t.Context(), []outbox.Event{outboxEvent(b, "e1")}, t0.Add(time.Minute))
+		must(t, err)
+		if first[0].ID == 0 || again[0].ID != first[0].ID || !again[0].CreatedAt.Equal(t0) {
+			t.Fatalf("recorded %+v then %+v, want the same event stored once at %v", first[0], again[0], t0)
+		}
+		claimed, err := s.ClaimOutboxEvents(t.Context(), t0, t0.Add(time.Minute), 10)
+		must(t, err)
+		if len(claimed) != 1 || claimed[0].ID != first[0].ID || claimed[0].BookingID != b.ID {
+			t.Fatalf("claimed %+v, want event %d", claimed, first[0].ID)
+		}
+		if got, _ := s.ClaimOutboxEvents(t.Context(), t0.Add(30*time.Second), t0.Add(time.Hour), 10); len(got) != 0 {
+			t.Errorf("claimed again during the lease: %+v", got)
+		}
+		if got, _ := s.ClaimOutboxEvents(t.Context(), t0.Add(time.Minute), t0.Add(time.Hour), 10); len(got) != 1 {
+			t.Errorf("after the lease: %d claimed, want 1", len(got))
+		}
+		_, err = s.RecordOutbox(t.Context(), []outbox.Event{{Key: "x", Kind: "k"}}, t0)
+		wantCode(t, err, booking.CodeInvalid)
+	}},
+	{"Outbox/WrittenWithTransitionOrNotAtAll", func(t *testing.T, s booking.Store) {
+		w := newWorld(t, s)
+		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
+		_, err := s.Transition(t.Context(), b.ID, booking.Transition{From: []booking.Status{booking.StatusRequested},
+			To: booking.StatusConfirmed, At: t0, Outbox: []outbox.Event{outboxEvent(b, "refused")}})
+		wantCode(t, err, booking.CodeConflict)
+		if got, _ := s.ClaimOutboxEvents(t.Context(), t0.Add(time.Hour), t0.Add(2*time.Hour), 10); len(got) != 0 {
+			t.Fatalf("a refused transition left events %+v", got)
+		}
+		ev := outboxEvent(b, "ok")
+		ev.BookingID = 0
+		_, err = s.Transition(t.Context(), b.ID, booking.Transition{From: []booking.Status{booking.StatusPending},
+			To: booking.StatusConfirmed, At: t0, Confirmed: true, Outbox: []outbox.Event{ev}})
+		must(t, err)
+		got, err := s.ClaimOutboxEvents(t.Context(), t0, t0.Add(time.Minute), 10)
+		must(t, err)
+		if len(got) != 1 || got[0].Key != "ok" || got[0].BookingID != b.ID || !got[0].CreatedAt.Equal(t0) {
+			t.Fatalf("events = %+v, want the transition's, of booking %d at %v", got, b.ID, t0)
+		}
+	}},
+	{"Outbox/DispatchDeliverRedeliver", func(t *testing.T, s booking.Store) {
+		w := newWorld(t, s)
+		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
+		ep := outbox.Endpoint{OrgID: w.org.ID, URL: "https://hooks.example.com/x", Secret: outbox.NewSecret(), Active: true,
+			EventTypes: []string{"booking.confirmed", "booking.cancelled"}, CreatedAt: t0, UpdatedAt: t0}
+		must(t, s.SaveWebhookEndpoint(t.Context(), &ep))
+		evs, err := s.RecordOutbox(t.Context(), []outbox.Event{outboxEvent(b, "e1")}, t0)
+		must(t, err)
+		ds := []outbox.Delivery{{Channel: outbox.ChannelMail, To: outbox.ToGuest}, {Channel: outbox.ChannelWebhook, EndpointID: ep.ID}}
+		must(t, s.DispatchOutboxEvent(t.Context(), evs[0].ID, ds, t0))
+		must(t, s.DispatchOutboxEvent(t.Context(), evs[0].ID, ds, t0)) // a second worker's late dispatch adds nothing
+		if got, _ := s.ClaimOutboxEvents(t.Context(), t0.Add(time.Hour), t0.Add(2*time.Hour), 10); len(got) != 0 {
+			t.Errorf("a dispatched event is claimed again: %+v", got)
+		}
+		claimed, err := s.ClaimOutboxDeliveries(t.Context(), t0, t0.Add(time.Minute), 10)
+		must(t, err)
+		if len(claimed) != 2 {
+			t.Fatalf("claimed %d deliveries, want 2", len(claimed))
+		}
+		if got, _ := s.ClaimOutboxDeliveries(t.Context(), t0, t0.Add(time.Minute), 10); len(got) != 0 {
+			t.Errorf("deliveries claimed twice: %+v", got)
+		}
+		for i := range claimed {
+			d := &claimed[i]
+			d.Status, d.Attempts, d.ResponseCode, d.UpdatedAt, d.DeliveredAt = outbox.StatusDelivered, 1, 200, t0, t0
+			must(t, s.UpdateOutboxDelivery(t.Context(), d))
+		}
+		log, err := s.OutboxDeliveries(t.Context(), 0, ep.ID, 0)
+		must(t, err)
+		if len(log) != 1 || log[0].Status != outbox.StatusDelivered || log[0].ResponseCode != 200 || !log[0].DeliveredAt.Equal(t0) {
+			t.Fatalf("endpoint log = %+v", log)
+		}
+		must(t, s.RedeliverOutbox(t.Context(), log[0].ID, t0.Add(time.Hour)))
+		again, err := s.ClaimOutboxDeliveries(t.Context(), t0.Add(time.Hour), t0.Add(2*time.Hour), 10)
+		must(t, err)
+		if len(again) != 1 || again[0].ID != log[0].ID || again[0].Attempts != 0 {
+			t.Fatalf("after redelivery claimed %+v", again)
+		}
+		wantCode(t, s.RedeliverOutbox(t.Context(), 999_999, t0), booking.CodeNotFound)
+	}},
+	{"Outbox/EndpointsAndContact", func(t *testing.T, s booking.Store) {
+		w := newWorld(t, s)
+		ep := outbox.Endpoint{OrgID: w.org.ID, URL: "https://hooks.example.com/x", Secret: "whsec_AAAA", Active: true,
+			EventTypes: []string{"booking.confirmed"}, CreatedAt: t0, UpdatedAt: t0}
+		must(t, s.SaveWebhookEndpoint(t.Context(), &ep))
+		ep.Active, ep.Failures = false, 5
+		must(t, s.SaveWebhookEndpoint(t.Context(), &ep))
+		list, err := s.WebhookEndpoints(t.Context(), w.org.ID)
+		must(t, err)
+		sameJSON(t, "endpoints", list, []outbox.Endpoint{ep})
+		_, err = s.WebhookEndpoint(t.Context(), w.org.ID+1, ep.ID)
+		wantCode(t, err, booking.CodeNotFound)
+		wantCode(t, s.SaveWebhookEndpoint(t.Context(), &outbox.Endpoint{OrgID: w.org.ID}), booking.CodeInvalid)
+		must(t, s.DeleteWebhookEndpoint(t.Context(), w.org.ID, ep.ID))
+		wantCode(t, s.DeleteWebhookEndpoint(t.Context(), w.org.ID, ep.ID), booking.CodeNotFound)
+
+		if got, err := s.ContactEmail(t.Context(), w.org.ID); err != nil || got != "" {
+			t.Fatalf("contact = %q, %v; want none", got, err)
+		}
+		must(t, s.SetContactEmail(t.Context(), w.org.ID, "host@example.com"))
+		must(t, s.SetContactEmail(t.Context(), w.org.ID, "owner@example.com"))
+		if got, _ := s.ContactEmail(t.Context(), w.org.ID); got != "owner@example.com" {
+			t.Errorf("contact = %q, want owner@example.com", got)
+		}
+		wantCode(t, s.SetContactEmail(t.Context(), 999_999, "x@example.com"), booking.CodeNotFound)
+	}},
+	{"Outbox/SettleLedgerEntryWithEvent", func(t *testing.T, s booking.Store) {
+		w := newWorld(t, s)
+		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
+		entries, err := s.RecordLedger(t.Context(), []ledger.Entry{refundEntry(b, "r1", 500)}, t0)
+		must(t, err)
+		e := entries[0]
+		e.ID = 999_999
+		wantCode(t, s.SettleLedgerEntry(t.Context(), &e, []outbox.Event{outboxEvent(b, "lost")}, t0), booking.CodeNotFound)
+		if got, _ := s.ClaimOutboxEvents(t.Context(), t0, t0.Add(time.Minute), 10); len(got) != 0 {
+			t.Fatalf("a failed settle left events %+v", got)
+		}
+		e = entries[0]
+		e.Status, e.Attempts, e.UpdatedAt = ledger.StatusSucceeded, 1, t0.Add(time.Second)
+		must(t, s.SettleLedgerEntry(t.Context(), &e, []outbox.Event{outboxEvent(b, "refunded")}, t0))
+		list, err := s.LedgerEntries(t.Context(), b.ID)
+		must(t, err)
+		if len(list) != 1 || list[0].Status != ledger.StatusSucceeded || list[0].Attempts != 1 {
+			t.Fatalf("entries = %+v, want the refund succeeded", list)
+		}
+		got, err := s.ClaimOutboxEvents(t.Context(), t0, t0.Add(time.Minute), 10)
+		must(t, err)
+		if len(got) != 1 || got[0].Key != "refunded" {
+			t.Fatalf("events = %+v, want the settle's", got)
+		}
+	}},
+	{"Race/OutboxClaimsNeverOverlap", func(t *testing.T, s booking.Store) {
+		w := newWorld(t, s)
+		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
+		const events, workers = 40, 8
+		var batch []outbox.Event
+		for i := range events {
+			batch = append(batch, outboxEvent(b, fmt.Sprintf("e%d", i)))
+		}
+		recorded, err := s.RecordOutbox(t.Context(), batch, t0)
+		must(t, err)
+		for _, ev := range recorded {
+			must(t, s.DispatchOutboxEvent(t.Context(), ev.ID, []outbox.Delivery{{Channel: outbox.ChannelMail, To: outbox.ToGuest}}, t0))
+		}
+		var (
+			mu      sync.Mutex
+			claimed = map[int64]int{}
+		)
+		counts := race(workers, func(int) error {
+			got, err := s.ClaimOutboxDeliveries(t.Context(), t0, t0.Add(time.Minute), 7)
+			mu.Lock()
+			defer mu.Unlock()
+			for _, d := range got {
+				claimed[d.ID]++
+			}
+			return err
+		})
+		wantCounts(t, counts, map[string]int{"": workers})
+		for id, n := range claimed {
+			if n != 1 {
+				t.Errorf("delivery %d claimed %d times", id, n)
+			}
+		}
+		if len(claimed) != events {
+			t.Errorf("%d deliveries claimed, want all %d", len(claimed), events)
+		}
+	}},
+}
