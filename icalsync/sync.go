@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/outbox"
 	"github.com/staykit/staykit/ical"
 )
 
@@ -259,6 +260,15 @@ func (s *Syncer) notifyConflict(ctx context.Context, org *booking.Organization, 
 	if err != nil {
 		s.logger.ErrorContext(ctx, "notify calendar conflict: find booking", "booking_id", c.BookingID, "err", err)
 		return
+	}
+	// The outbox tells the host by e-mail and webhook. Its key names the
+	// conflict, so a sync that records it again stores it once. It is
+	// written after the sync's transaction: a crash in between loses the
+	// e-mail, while the conflict stays listed on the feed.
+	ev := outbox.Event{Key: fmt.Sprintf("%s:%d:%s:%d:%s", booking.NotifyCalendarConflict, f.ID, c.UID, c.BookingID, c.Start),
+		Kind: booking.NotifyCalendarConflict, OrgID: org.ID, BookingID: b.ID}
+	if _, err := s.store.RecordOutbox(context.WithoutCancel(ctx), []outbox.Event{ev}, c.DetectedAt); err != nil {
+		s.logger.ErrorContext(ctx, "record calendar conflict in the outbox", "booking_id", b.ID, "err", err)
 	}
 	n := booking.Notification{Kind: booking.NotifyCalendarConflict, Organization: *org, Booking: *b, Conflict: c}
 	if err := s.notifier.Notify(ctx, n); err != nil {

@@ -143,6 +143,22 @@ func TestConflictReportedNotApplied(t *testing.T) {
 	if k := e.notified.kinds(); len(k) != 1 {
 		t.Errorf("notifications after the same conflict again: %v, want still one", k)
 	}
+	// The outbox holds the conflict once, for the host's e-mail and
+	// webhooks.
+	far := time.Now().Add(24 * 365 * time.Hour)
+	events, err := e.store.ClaimOutboxEvents(t.Context(), far, far.Add(time.Minute), 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var conflicts int
+	for _, ev := range events {
+		if ev.Kind == booking.NotifyCalendarConflict && ev.BookingID == b.ID {
+			conflicts++
+		}
+	}
+	if conflicts != 1 {
+		t.Errorf("%d calendar conflict events in the outbox, want 1", conflicts)
+	}
 }
 
 // TestNotModifiedAndPolling: the poller fetches a feed when due,

@@ -116,7 +116,21 @@ func TestPaymentFailuresMailTheHostOnly(t *testing.T) {
 	if !notify.HostMailed(booking.NotifyPaymentFailed) || !notify.HostMailed(booking.NotifyDisputed) || !notify.GuestMailed(booking.NotifyRefunded) {
 		t.Error("the host is not mailed about payment failures or disputes, or the guest about refunds")
 	}
-	if notify.GuestMailed("calendar.conflict") {
+	if notify.GuestMailed("no.such.kind") || notify.HostMailed("no.such.kind") {
 		t.Error("an unknown kind is mailed")
+	}
+}
+
+// TestEveryKindOfOtherIssuesIsMailed: the events that balances, security
+// deposits and calendar sync added reach the host (and the guest where it
+// concerns them), in both languages.
+func TestEveryKindOfOtherIssuesIsMailed(t *testing.T) {
+	for _, kind := range []string{booking.NotifyBalancePaid, booking.NotifyBalanceActionRequired, booking.NotifyDepositClaimed} {
+		if !notify.GuestMailed(kind) || !notify.HostMailed(kind) {
+			t.Errorf("%s: guest mailed %v, host mailed %v; want both", kind, notify.GuestMailed(kind), notify.HostMailed(kind))
+		}
+	}
+	if notify.GuestMailed(booking.NotifyCalendarConflict) || !notify.HostMailed(booking.NotifyCalendarConflict) {
+		t.Errorf("calendar conflict: want the host mailed, not the guest")
 	}
 }

@@ -145,6 +145,11 @@ var headlines = map[string]map[string][2]string{
 		booking.NotifyPaymentFailed: {"", "Un paiement a échoué : action requise"},
 		booking.NotifyDisputed:      {"", "Un paiement est contesté"},
 		booking.NotifyReminder:      {"Votre séjour approche", "Arrivée prochaine"},
+		booking.NotifyBalancePaid:   {"Le solde de votre séjour est réglé", "Solde encaissé"},
+		booking.NotifyBalanceActionRequired: {"Confirmez le paiement du solde de votre séjour",
+			"Solde : le voyageur doit confirmer le paiement"},
+		booking.NotifyDepositClaimed:   {"Une partie de votre caution a été retenue", "Caution retenue"},
+		booking.NotifyCalendarConflict: {"", "Conflit de calendrier : un canal a réservé des dates déjà prises ici"},
 	},
 	"en": {
 		booking.NotifyRequested:     {"Your booking request is sent", "New booking request"},
@@ -156,6 +161,11 @@ var headlines = map[string]map[string][2]string{
 		booking.NotifyPaymentFailed: {"", "A payment failed: action required"},
 		booking.NotifyDisputed:      {"", "A payment is disputed"},
 		booking.NotifyReminder:      {"Your stay is coming up", "Upcoming arrival"},
+		booking.NotifyBalancePaid:   {"The balance of your stay is paid", "Balance collected"},
+		booking.NotifyBalanceActionRequired: {"Please confirm the payment of your balance",
+			"Balance: the guest must confirm the payment"},
+		booking.NotifyDepositClaimed:   {"Part of your security deposit was kept", "Security deposit claimed"},
+		booking.NotifyCalendarConflict: {"", "Calendar conflict: a channel booked dates already taken here"},
 	},
 }
 
