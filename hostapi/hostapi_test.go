@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/hostapi"
 )
 
@@ -189,8 +191,8 @@ func TestCalendarAndBlocks(t *testing.T) {
 		}
 		for _, d := range days {
 			d := d.(map[string]any)
-			if d["price"] != "150" || d["price_override"] != true || d["closed"] != true || d["block_id"] == nil {
-				t.Errorf("day = %v, want 150, override, closed", d)
+			if d["price"] != "150" || d["price_override"] != true || d["closed"] != true || d["block_id"] != nil {
+				t.Errorf("day = %v, want 150, override, closed, no block", d)
 			}
 		}
 		read := e.do("villa", req{method: "GET", path: cal + "?from=2026-07-03&to=2026-07-05"})
@@ -204,8 +206,26 @@ func TestCalendarAndBlocks(t *testing.T) {
 		want(t, e.do("villa", req{method: "POST", path: cal, body: map[string]any{"from": "2026-07-01", "to": "2026-07-04"}}), http.StatusUnprocessableEntity, "invalid")
 		want(t, e.do("villa", req{method: "POST", path: cal, body: map[string]any{"from": "2026-07-01", "to": "2026-07-04", "price": "-1"}}), http.StatusUnprocessableEntity, "invalid")
 
+		// Stay rules on the same days, without touching price or closed.
+		rules := e.do("villa", req{method: "POST", path: cal, body: map[string]any{"from": "2026-07-02", "to": "2026-07-03",
+			"min_stay_nights": 3, "max_stay_nights": 7, "closed_to_arrival": true, "closed_to_departure": true}})
+		want(t, rules, http.StatusOK)
+		if d := rules.data(t)["days"].([]any)[0].(map[string]any); d["min_stay_nights"] != 3.0 || d["max_stay_nights"] != 7.0 ||
+			d["closed_to_arrival"] != true || d["closed_to_departure"] != true || d["closed"] != true || d["price"] != "150" {
+			t.Errorf("07-02 after the stay rules = %v", d)
+		}
+		want(t, e.do("villa", req{method: "POST", path: cal, body: map[string]any{"from": "2026-07-01", "to": "2026-07-04", "min_stay_nights": -1}}), http.StatusUnprocessableEntity, "invalid")
+
 		// Reopen and clear: back to the rate plan.
-		want(t, e.do("villa", req{method: "POST", path: cal, body: map[string]any{"from": "2026-07-01", "to": "2026-07-04", "clear_price": true, "closed": false}}), http.StatusOK)
+		reopened := e.do("villa", req{method: "POST", path: cal, body: map[string]any{"from": "2026-07-01", "to": "2026-07-04",
+			"clear_price": true, "closed": false, "min_stay_nights": 0, "max_stay_nights": 0, "closed_to_arrival": false, "closed_to_departure": false}})
+		want(t, reopened, http.StatusOK)
+		for _, d := range reopened.data(t)["days"].([]any) {
+			d := d.(map[string]any)
+			if d["price"] != "100" || d["price_override"] != false || d["closed"] != false || d["min_stay_nights"] != nil || d["closed_to_arrival"] != false {
+				t.Errorf("day after reopening = %v, want the rate plan's", d)
+			}
+		}
 		p := e.do("villa", req{method: "GET", path: hostPath("villa", fmt.Sprintf("/properties/%d", soleil))}).data(t)
 		if ov, _ := p["rates"].(map[string]any)["overrides"].([]any); len(p["blocks"].([]any)) != 0 || len(ov) != 0 {
 			t.Errorf("after reopening: %v", p)
@@ -425,4 +445,37 @@ func TestContractCatchesMismatches(t *testing.T) {
 			t.Errorf("%s: err = %v, want ok=%v", name, err, tc.ok)
 		}
 	}
+}
+
+// TestPatchPropertyKeepsConcurrentBlock races a PATCH of a property with a
+// new block, several times: the block always survives (the PATCH used to
+// rewrite the blocks it had read).
+func TestPatchPropertyKeepsConcurrentBlock(t *testing.T) {
+	forEachStore(t, func(t *testing.T, e *env) {
+		soleil := e.props["soleil"]
+		prop := hostPath("villa", fmt.Sprintf("/properties/%d", soleil))
+		for round := range 5 {
+			start := civil.MustParse("2027-02-01").AddDays(10 * round)
+			var wg sync.WaitGroup
+			release := make(chan struct{})
+			var patch, block response
+			wg.Go(func() {
+				<-release
+				patch = e.do("villa", req{method: "PATCH", path: prop, body: map[string]any{"name": fmt.Sprintf("Villa %d", round)}})
+			})
+			wg.Go(func() {
+				<-release
+				block = e.do("villa", req{method: "POST", path: prop + "/blocks", body: map[string]any{"start": start.String(), "end": start.AddDays(2).String()}})
+			})
+			close(release)
+			wg.Wait()
+			want(t, patch, http.StatusOK)
+			want(t, block, http.StatusCreated)
+			got := e.do("villa", req{method: "GET", path: prop})
+			want(t, got, http.StatusOK)
+			if n := len(got.data(t)["blocks"].([]any)); n != round+1 {
+				t.Fatalf("round %d: %d blocks after a PATCH raced a new block, want %d: %s", round, n, round+1, got.body)
+			}
+		}
+	})
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/staykit/staykit/booking"
-	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/httpapi"
 )
 
@@ -199,8 +198,7 @@ func (h *handler) setCalendar(r *http.Request, c *call) (int, any, error) {
 	if err := decode(c.body, &b); err != nil {
 		return 0, nil, err
 	}
-	change := booking.CalendarChange{From: b.From, To: b.To, Price: b.Price, ClearPrice: b.ClearPrice, Closed: b.Closed, Reason: b.Reason}
-	if _, err := h.host.SetCalendar(r.Context(), c.org, id, change, c.actor); err != nil {
+	if err := h.host.SetCalendar(r.Context(), c.org, id, b.change(), c.actor); err != nil {
 		return 0, nil, err
 	}
 	days, err := h.host.Calendar(r.Context(), c.org, id, b.From, b.To)
@@ -333,7 +331,7 @@ func (h *handler) listBookings(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		f = err.(*booking.Error).Fields
 	}
-	filter := host.BookingFilter{Before: cursor, Limit: limit, From: queryDate(q, "from", f), To: queryDate(q, "to", f)}
+	filter := booking.BookingQuery{Before: cursor, Limit: limit, From: queryDate(q, "from", f), To: queryDate(q, "to", f)}
 	for _, v := range q["status"] {
 		for s := range strings.SplitSeq(v, ",") {
 			st, ok := parseStatus(s)
