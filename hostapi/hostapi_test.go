@@ -479,3 +479,71 @@ func TestPatchPropertyKeepsConcurrentBlock(t *testing.T) {
 		}
 	})
 }
+
+// TestCancellationPolicyAndDepositSettable sets the organisation's and a
+// property's cancellation policy and security deposit through the host
+// API, and sees the policy in the public quote at once.
+func TestCancellationPolicyAndDepositSettable(t *testing.T) {
+	forEachStore(t, func(t *testing.T, e *env) {
+		soleil := e.props["soleil"]
+		quotePolicy := func() string {
+			t.Helper()
+			q := e.do("villa", req{method: "GET", path: fmt.Sprintf("/api/v1/book/villa/properties/%d/price?check_in=2026-07-01&check_out=2026-07-03&guests_count=2", soleil)})
+			want(t, q, http.StatusOK)
+			p, _ := q.data(t)["cancellation_policy"].(map[string]any)
+			name, _ := p["name"].(string)
+			return name
+		}
+		settings := hostPath("villa", "/settings")
+		got := e.do("villa", req{method: "GET", path: settings})
+		want(t, got, http.StatusOK)
+		if p := got.data(t)["cancellation_policy"].(map[string]any); p["name"] != "flexible" || got.data(t)["security_deposit"] != "0" {
+			t.Errorf("default settings = %s", got.body)
+		}
+		set := e.do("villa", req{method: "PATCH", path: settings, body: map[string]any{
+			"cancellation_policy": map[string]any{"name": "strict"}, "security_deposit": "200", "deposit_hold_days": 2, "deposit_release_days": 3}})
+		want(t, set, http.StatusOK)
+		d := set.data(t)
+		if p := d["cancellation_policy"].(map[string]any); p["name"] != "strict" || len(p["tiers"].([]any)) != 2 ||
+			d["security_deposit"] != "200" || d["deposit_hold_days"] != 2.0 || d["deposit_release_days"] != 3.0 {
+			t.Errorf("settings after PATCH = %s", set.body)
+		}
+		if got := quotePolicy(); got != "strict" {
+			t.Errorf("public quote's policy = %q, want strict", got)
+		}
+		for _, body := range []map[string]any{
+			{"cancellation_policy": map[string]any{"name": "lenient"}},
+			{"cancellation_policy": map[string]any{"name": "custom", "tiers": []any{map[string]any{"days_before": 3, "refund_percent": "150"}}}},
+			{"cancellation_policy": nil},
+			{"deposit_hold_days": 9},
+			{"security_deposit": "-1"},
+		} {
+			want(t, e.do("villa", req{method: "PATCH", path: settings, body: body}), http.StatusUnprocessableEntity, "invalid")
+		}
+
+		// A property's own policy, then back to the organisation's.
+		prop := hostPath("villa", fmt.Sprintf("/properties/%d", soleil))
+		if g := e.do("villa", req{method: "GET", path: prop}); g.data(t)["terms"] != nil {
+			t.Errorf("terms of a property without its own = %v", g.data(t)["terms"])
+		}
+		custom := e.do("villa", req{method: "PATCH", path: prop, body: map[string]any{"terms": map[string]any{
+			"cancellation_policy": map[string]any{"name": "custom", "tiers": []any{map[string]any{"days_before": 10, "refund_percent": "80"}}}}}})
+		want(t, custom, http.StatusOK)
+		terms := custom.data(t)["terms"].(map[string]any)
+		if terms["cancellation_policy"].(map[string]any)["name"] != "custom" || terms["security_deposit"] != "200" || terms["deposit_hold_days"] != 2.0 {
+			t.Errorf("property terms = %v, want custom and the organisation's deposit", terms)
+		}
+		if got := quotePolicy(); got != "custom" {
+			t.Errorf("public quote's policy = %q, want the property's custom", got)
+		}
+		inherit := e.do("villa", req{method: "PATCH", path: prop, body: map[string]any{"terms": map[string]any{"cancellation_policy": nil, "security_deposit": "50"}}})
+		want(t, inherit, http.StatusOK)
+		if terms := inherit.data(t)["terms"].(map[string]any); terms["cancellation_policy"] != nil || terms["security_deposit"] != "50" {
+			t.Errorf("property terms after inheriting = %v", terms)
+		}
+		if got := quotePolicy(); got != "strict" {
+			t.Errorf("public quote's policy = %q, want the organisation's strict again", got)
+		}
+		want(t, e.do("villa", req{method: "PATCH", path: prop, body: map[string]any{"terms": map[string]any{"cancellation_policy": "strict"}}}), http.StatusUnprocessableEntity, "invalid")
+	})
+}

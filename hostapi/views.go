@@ -89,6 +89,7 @@ type settingsBody struct {
 	CustomDomain        *string              `json:"custom_domain"`
 	TermsURL            *string              `json:"terms_url"`
 	PublicEngineEnabled *bool                `json:"public_engine_enabled"`
+	termsBody
 }
 
 func (b settingsBody) change() host.Settings {
@@ -152,6 +153,8 @@ type propertyBody struct {
 	Rates         *pricing.RatePlan   `json:"rates"`
 	Fees          *pricing.Fees       `json:"fees"`
 	Tax           *pricing.TouristTax `json:"tax"`
+	// Terms is the property's own cancellation policy and deposit.
+	Terms *termsBody `json:"terms"`
 }
 
 func (b propertyBody) change() host.PropertyChange {
