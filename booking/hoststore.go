@@ -3,19 +3,15 @@ package booking
 import (
 	"context"
 	"encoding/json"
-	"slices"
 	"time"
 
-	"github.com/shopspring/decimal"
-
-	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/coupon"
-	"github.com/staykit/staykit/pricing"
 )
 
 // HostStore keeps what the host side needs beyond the catalogue: API keys,
 // the audit log, the records that make host requests idempotent, coupon
-// listings and the per-day calendar. store/storetest checks the contract.
+// listings, the host's per-day calendar, property updates that leave
+// blocks alone and paged booking lists. store/storetest checks the contract.
 type HostStore interface {
 	// CreateAPIKey stores k (its Hash, never the key itself) and sets its
 	// ID. Errors: CodeNotFound (organisation), CodeConflict (hash taken).
@@ -53,15 +49,7 @@ type HostStore interface {
 	// CouponByID finds a coupon of an organisation. Errors: CodeNotFound.
 	CouponByID(ctx context.Context, orgID, id int64) (*coupon.Coupon, error)
 
-	// SetCalendar applies c to the nights [c.From, c.To) of a property of
-	// orgID in one atomic step and returns the property as stored. A
-	// price sets (or, with ClearPrice, removes) the nights' price
-	// overrides; Closed true adds a block over the range, false removes
-	// the blocks' nights in the range (a block partly outside keeps its
-	// other nights). Errors: CodeNotFound, CodeInvalid (empty range),
-	// CodeUnavailable (closing nights a booking holds at now).
-	SetCalendar(ctx context.Context, orgID, propertyID int64, c CalendarChange, now time.Time) (*Property, error)
-
+	HostCalendarStore
 	HostUserStore
 }
 
@@ -149,98 +137,6 @@ type HostRequest struct {
 	Status    int
 	Body      []byte
 	CreatedAt time.Time
-}
-
-// CalendarChange is what one host request sets on a range of nights.
-// Fields are optional: nil leaves the nights as they are. Further per-day
-// settings are added as further optional fields.
-type CalendarChange struct {
-	From, To civil.Date
-	// Price overrides the nightly price.
-	Price *decimal.Decimal
-	// ClearPrice removes the nights' overrides (the rate plan applies).
-	ClearPrice bool
-	// Closed opens or closes the nights for booking (an owner block).
-	Closed *bool
-	// Reason is the new block's reason when closing.
-	Reason string
-}
-
-// Validate checks a change before it is applied.
-func (c CalendarChange) Validate() error {
-	f := FieldErrors{}
-	if c.From.IsZero() {
-		f.Add("from", "required")
-	}
-	if c.To.IsZero() {
-		f.Add("to", "required")
-	}
-	if !c.From.IsZero() && !c.To.IsZero() && !c.From.Before(c.To) {
-		f.Add("to", "invalid_range")
-	}
-	if c.Price != nil && !c.Price.IsPositive() {
-		f.Add("price", "out_of_range")
-	}
-	if c.Price != nil && c.ClearPrice {
-		f.Add("price", "invalid_choice")
-	}
-	if c.Price == nil && !c.ClearPrice && c.Closed == nil {
-		f.Add("price", "required")
-	}
-	return f.Err()
-}
-
-// CalendarPlan is what SetCalendar writes: the property's new price
-// overrides, the blocks to delete and the blocks to insert.
-type CalendarPlan struct {
-	Overrides    []pricing.DateOverride
-	RemoveBlocks []int64
-	AddBlocks    []Block
-	// CheckFree is the range no booking may hold (closing nights).
-	CheckFree *civil.Range
-}
-
-// PlanCalendar works out how a change applies to a property, so that
-// every Store applies the same rules. Errors: CodeInvalid.
-func PlanCalendar(p *Property, c CalendarChange) (CalendarPlan, error) {
-	if err := c.Validate(); err != nil {
-		return CalendarPlan{}, err
-	}
-	r := civil.Range{Start: c.From, End: c.To}
-	in := func(d civil.Date) bool { return !d.Before(r.Start) && d.Before(r.End) }
-	var plan CalendarPlan
-	plan.Overrides = make([]pricing.DateOverride, 0, len(p.Rates.Overrides))
-	for _, o := range p.Rates.Overrides {
-		if (c.Price != nil || c.ClearPrice) && in(o.Date) {
-			continue
-		}
-		plan.Overrides = append(plan.Overrides, o)
-	}
-	if c.Price != nil {
-		for d := r.Start; d.Before(r.End); d = d.AddDays(1) {
-			plan.Overrides = append(plan.Overrides, pricing.DateOverride{Date: d, Price: *c.Price})
-		}
-	}
-	slices.SortFunc(plan.Overrides, func(a, b pricing.DateOverride) int { return a.Date.Compare(b.Date) })
-	if c.Closed != nil && *c.Closed {
-		plan.CheckFree = &r
-		plan.AddBlocks = append(plan.AddBlocks, Block{Start: r.Start, End: r.End, Reason: c.Reason})
-	}
-	if c.Closed != nil && !*c.Closed {
-		for _, b := range p.Blocks {
-			if !b.Start.Before(r.End) || !r.Start.Before(b.End) {
-				continue
-			}
-			plan.RemoveBlocks = append(plan.RemoveBlocks, b.ID)
-			if b.Start.Before(r.Start) {
-				plan.AddBlocks = append(plan.AddBlocks, Block{Start: b.Start, End: r.Start, Reason: b.Reason})
-			}
-			if r.End.Before(b.End) {
-				plan.AddBlocks = append(plan.AddBlocks, Block{Start: r.End, End: b.End, Reason: b.Reason})
-			}
-		}
-	}
-	return plan, nil
 }
 
 // Error codes of the host side.

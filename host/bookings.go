@@ -1,53 +1,31 @@
 package host
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/staykit/staykit/booking"
-	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/ledger"
 )
 
 // BookingFilter selects bookings; zero fields select all.
-type BookingFilter struct {
-	Statuses []booking.Status
-	// From and To keep stays overlapping [From, To) (either may be zero).
-	From, To   civil.Date
-	PropertyID int64
-	// Before is the cursor: only bookings with a lower ID.
-	Before int64
-	// Limit is the page size.
-	Limit int
-}
+type BookingFilter = booking.BookingQuery
 
 // Bookings lists an organisation's bookings newest first (by ID), a page
-// at a time; next is the cursor of the next page, 0 on the last.
+// at a time, filtered and paged by the store; next is the cursor of the
+// next page, 0 on the last.
 func (s *Service) Bookings(ctx context.Context, org *booking.Organization, f BookingFilter) (page []booking.Booking, next int64, err error) {
-	all, err := s.store.Bookings(ctx, org.ID, f.Statuses...)
+	size := f.PageSize()
+	f.Limit = size + 1
+	page, err = s.store.BookingsPage(ctx, org.ID, f)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list bookings: %w", err)
 	}
-	if f.Limit <= 0 {
-		f.Limit = 50
+	if len(page) > size {
+		page = page[:size]
+		next = page[size-1].ID
 	}
-	slices.SortFunc(all, func(a, b booking.Booking) int { return cmp.Compare(b.ID, a.ID) })
-	for _, b := range all {
-		switch {
-		case f.Before > 0 && b.ID >= f.Before,
-			f.PropertyID != 0 && b.PropertyID != f.PropertyID,
-			!f.From.IsZero() && !f.From.Before(b.CheckOut),
-			!f.To.IsZero() && !b.CheckIn.Before(f.To):
-			continue
-		}
-		if len(page) == f.Limit {
-			return page, page[len(page)-1].ID, nil
-		}
-		page = append(page, b)
-	}
-	return page, 0, nil
+	return page, next, nil
 }
 
 // Booking finds a booking of org with its payments ledger. Errors:

@@ -113,7 +113,9 @@ func (s *Service) UpdateProperty(ctx context.Context, org *booking.Organization,
 	if err := c.apply(&p); err != nil {
 		return nil, err
 	}
-	if err := s.store.UpdateProperty(ctx, &p); err != nil {
+	// The blocks are left as stored: one added meanwhile (another request,
+	// another replica) must survive.
+	if err := s.store.UpdatePropertyFields(ctx, &p); err != nil {
 		return nil, notFoundAs(err, "property", "update property")
 	}
 	action := "property.update"
@@ -183,69 +185,84 @@ func (s *Service) RemoveBlock(ctx context.Context, org *booking.Organization, pr
 }
 
 // MaxCalendarDays is the longest range one calendar request reads or sets.
-const MaxCalendarDays = 366
+const MaxCalendarDays = booking.MaxCalendarDays
 
-// SetCalendar sets the nights [c.From, c.To) of a property in one atomic
-// step: their price, and whether they are closed. Errors: CodeNotFound,
-// CodeInvalid, CodeConflict (reason "booked", closing booked nights).
-func (s *Service) SetCalendar(ctx context.Context, org *booking.Organization, propertyID int64, c booking.CalendarChange, by Actor) (*booking.Property, error) {
+// SetCalendar sets the dates [c.From, c.To) of a property's per-day
+// calendar (booking.CalendarDay: price, closed, stay limits, closed to
+// arrival or departure) in one atomic step; the public quote, availability
+// and checkout see it at once. Closing dates a booking holds is refused:
+// the booking keeps its nights (a host cancels it first). Errors:
+// CodeNotFound, CodeInvalid, CodeConflict (reason "booked").
+func (s *Service) SetCalendar(ctx context.Context, org *booking.Organization, propertyID int64, c booking.CalendarChange, by Actor) error {
 	if err := c.Validate(); err != nil {
-		return nil, err
+		return err
 	}
-	if c.From.DaysUntil(c.To) > MaxCalendarDays {
-		return nil, &booking.Error{Code: booking.CodeInvalid, Message: "The request is invalid.", Fields: booking.FieldErrors{"to": {"out_of_range"}}}
+	if _, err := s.Property(ctx, org, propertyID); err != nil {
+		return err
 	}
-	before, err := s.Property(ctx, org, propertyID)
+	before, err := s.store.CalendarDays(ctx, propertyID, c.From, c.To)
 	if err != nil {
-		return nil, err
+		return fmt.Errorf("read calendar: %w", err)
 	}
-	p, err := s.store.SetCalendar(ctx, org.ID, propertyID, c, s.clock.Now())
+	if err := s.store.ApplyCalendar(ctx, org.ID, propertyID, c, s.clock.Now()); err != nil {
+		return bookedConflict(notFoundAs(err, "property", "set calendar"))
+	}
+	after, err := s.store.CalendarDays(ctx, propertyID, c.From, c.To)
 	if err != nil {
-		return nil, bookedConflict(notFoundAs(err, "property", "set calendar"))
+		return fmt.Errorf("read calendar: %w", err)
 	}
 	type change struct {
-		From       civil.Date `json:"from"`
-		To         civil.Date `json:"to"`
-		Price      any        `json:"price,omitempty"`
-		ClearPrice bool       `json:"clear_price,omitempty"`
-		Closed     *bool      `json:"closed,omitempty"`
-		Reason     string     `json:"reason,omitempty"`
+		From              civil.Date `json:"from"`
+		To                civil.Date `json:"to"`
+		Price             any        `json:"price,omitempty"`
+		ClearPrice        bool       `json:"clear_price,omitempty"`
+		Closed            *bool      `json:"closed,omitempty"`
+		MinStayNights     *int       `json:"min_stay_nights,omitempty"`
+		MaxStayNights     *int       `json:"max_stay_nights,omitempty"`
+		ClosedToArrival   *bool      `json:"closed_to_arrival,omitempty"`
+		ClosedToDeparture *bool      `json:"closed_to_departure,omitempty"`
+		Reason            string     `json:"reason,omitempty"`
 	}
-	ch := change{From: c.From, To: c.To, ClearPrice: c.ClearPrice, Closed: c.Closed, Reason: c.Reason}
+	ch := change{From: c.From, To: c.To, ClearPrice: c.ClearPrice, Closed: c.Closed, MinStayNights: c.MinStayNights,
+		MaxStayNights: c.MaxStayNights, ClosedToArrival: c.ClosedToArrival, ClosedToDeparture: c.ClosedToDeparture, Reason: c.Reason}
 	if c.Price != nil {
 		ch.Price = c.Price.String()
 	}
-	type state struct {
-		Overrides []pricing.DateOverride `json:"overrides"`
-		Blocks    []booking.Block        `json:"blocks"`
+	return s.audit(ctx, org, by, "calendar.set", target("property", propertyID),
+		struct {
+			Days []booking.CalendarDay `json:"days"`
+		}{orEmpty(before)}, struct {
+			Change change                `json:"change"`
+			Days   []booking.CalendarDay `json:"days"`
+		}{ch, orEmpty(after)})
+}
+
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
 	}
-	err = s.audit(ctx, org, by, "calendar.set", target("property", propertyID),
-		state{before.Rates.Overrides, before.Blocks}, struct {
-			Change change `json:"change"`
-			state
-		}{ch, state{p.Rates.Overrides, p.Blocks}})
-	if err != nil {
-		return nil, err
-	}
-	return p, nil
+	return s
 }
 
 // Day is one night of a property's calendar as the host sees it.
 type Day struct {
-	Date  civil.Date
+	booking.CalendarDay
+	// Price is what the night costs: the day's price, else the rate
+	// plan's.
 	Price decimal.Decimal
-	// Override: the price is set for this night.
+	// Override: the day sets the price (or, from before the per-day
+	// calendar, the rate plan has an override for the date).
 	Override bool
-	// Blocked: an owner block covers the night (BlockID).
-	Blocked bool
+	// BlockID is the owner or iCal block covering the night, if any.
 	BlockID int64
 	// Booking holding the night at now, if any, and its status.
 	BookingID int64
 	Status    booking.Status
 }
 
-// Calendar returns the nights [from, to) of a property: price, blocks and
-// the bookings holding them. Errors: CodeNotFound, CodeInvalid.
+// Calendar returns the nights [from, to) of a property: the per-day
+// settings, the price, blocks and the bookings holding them. Errors:
+// CodeNotFound, CodeInvalid.
 func (s *Service) Calendar(ctx context.Context, org *booking.Organization, propertyID int64, from, to civil.Date) ([]Day, error) {
 	if !from.Before(to) || from.DaysUntil(to) > MaxCalendarDays {
 		return nil, &booking.Error{Code: booking.CodeInvalid, Message: "The request is invalid.", Fields: booking.FieldErrors{"to": {"invalid_range"}}}
@@ -254,9 +271,26 @@ func (s *Service) Calendar(ctx context.Context, org *booking.Organization, prope
 	if err != nil {
 		return nil, err
 	}
-	bookings, err := s.store.Bookings(ctx, org.ID, booking.HoldingStatuses...)
+	stored, err := s.store.CalendarDays(ctx, propertyID, from, to)
 	if err != nil {
-		return nil, fmt.Errorf("calendar bookings: %w", err)
+		return nil, fmt.Errorf("read calendar: %w", err)
+	}
+	byDate := make(map[civil.Date]booking.CalendarDay, len(stored))
+	for _, d := range stored {
+		byDate[d.Date] = d
+	}
+	var holding []booking.Booking
+	for before := int64(0); ; {
+		page, err := s.store.BookingsPage(ctx, org.ID, booking.BookingQuery{Statuses: booking.HoldingStatuses,
+			PropertyID: propertyID, From: from, To: to, Before: before, Limit: 100})
+		if err != nil {
+			return nil, fmt.Errorf("calendar bookings: %w", err)
+		}
+		holding = append(holding, page...)
+		if len(page) < 100 {
+			break
+		}
+		before = page[len(page)-1].ID
 	}
 	now := s.clock.Now()
 	overrides := make(map[civil.Date]bool, len(p.Rates.Overrides))
@@ -265,14 +299,21 @@ func (s *Service) Calendar(ctx context.Context, org *booking.Organization, prope
 	}
 	var days []Day
 	for d := from; d.Before(to); d = d.AddDays(1) {
-		day := Day{Date: d, Price: p.Rates.NightPrice(d), Override: overrides[d]}
+		cd, ok := byDate[d]
+		if !ok {
+			cd = booking.CalendarDay{Date: d}
+		}
+		day := Day{CalendarDay: cd, Price: p.Rates.NightPrice(d), Override: overrides[d]}
+		if cd.Price != nil {
+			day.Price, day.Override = *cd.Price, true
+		}
 		for _, b := range p.Blocks {
 			if !d.Before(b.Start) && d.Before(b.End) {
-				day.Blocked, day.BlockID = true, b.ID
+				day.BlockID = b.ID
 			}
 		}
-		for _, b := range bookings {
-			if b.PropertyID == p.ID && b.HoldsDates(now) && !d.Before(b.CheckIn) && d.Before(b.CheckOut) {
+		for _, b := range holding {
+			if b.HoldsDates(now) && !d.Before(b.CheckIn) && d.Before(b.CheckOut) {
 				day.BookingID, day.Status = b.ID, b.Status
 			}
 		}

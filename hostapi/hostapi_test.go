@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/hostapi"
 )
 
@@ -189,8 +191,8 @@ func TestCalendarAndBlocks(t *testing.T) {
 		}
 		for _, d := range days {
 			d := d.(map[string]any)
-			if d["price"] != "150" || d["price_override"] != true || d["closed"] != true || d["block_id"] == nil {
-				t.Errorf("day = %v, want 150, override, closed", d)
+			if d["price"] != "150" || d["price_override"] != true || d["closed"] != true || d["block_id"] != nil {
+				t.Errorf("day = %v, want 150, override, closed, no block", d)
 			}
 		}
 		read := e.do("villa", req{method: "GET", path: cal + "?from=2026-07-03&to=2026-07-05"})
@@ -204,8 +206,26 @@ func TestCalendarAndBlocks(t *testing.T) {
 		want(t, e.do("villa", req{method: "POST", path: cal, body: map[string]any{"from": "2026-07-01", "to": "2026-07-04"}}), http.StatusUnprocessableEntity, "invalid")
 		want(t, e.do("villa", req{method: "POST", path: cal, body: map[string]any{"from": "2026-07-01", "to": "2026-07-04", "price": "-1"}}), http.StatusUnprocessableEntity, "invalid")
 
+		// Stay rules on the same days, without touching price or closed.
+		rules := e.do("villa", req{method: "POST", path: cal, body: map[string]any{"from": "2026-07-02", "to": "2026-07-03",
+			"min_stay_nights": 3, "max_stay_nights": 7, "closed_to_arrival": true, "closed_to_departure": true}})
+		want(t, rules, http.StatusOK)
+		if d := rules.data(t)["days"].([]any)[0].(map[string]any); d["min_stay_nights"] != 3.0 || d["max_stay_nights"] != 7.0 ||
+			d["closed_to_arrival"] != true || d["closed_to_departure"] != true || d["closed"] != true || d["price"] != "150" {
+			t.Errorf("07-02 after the stay rules = %v", d)
+		}
+		want(t, e.do("villa", req{method: "POST", path: cal, body: map[string]any{"from": "2026-07-01", "to": "2026-07-04", "min_stay_nights": -1}}), http.StatusUnprocessableEntity, "invalid")
+
 		// Reopen and clear: back to the rate plan.
-		want(t, e.do("villa", req{method: "POST", path: cal, body: map[string]any{"from": "2026-07-01", "to": "2026-07-04", "clear_price": true, "closed": false}}), http.StatusOK)
+		reopened := e.do("villa", req{method: "POST", path: cal, body: map[string]any{"from": "2026-07-01", "to": "2026-07-04",
+			"clear_price": true, "closed": false, "min_stay_nights": 0, "max_stay_nights": 0, "closed_to_arrival": false, "closed_to_departure": false}})
+		want(t, reopened, http.StatusOK)
+		for _, d := range reopened.data(t)["days"].([]any) {
+			d := d.(map[string]any)
+			if d["price"] != "100" || d["price_override"] != false || d["closed"] != false || d["min_stay_nights"] != nil || d["closed_to_arrival"] != false {
+				t.Errorf("day after reopening = %v, want the rate plan's", d)
+			}
+		}
 		p := e.do("villa", req{method: "GET", path: hostPath("villa", fmt.Sprintf("/properties/%d", soleil))}).data(t)
 		if ov, _ := p["rates"].(map[string]any)["overrides"].([]any); len(p["blocks"].([]any)) != 0 || len(ov) != 0 {
 			t.Errorf("after reopening: %v", p)
@@ -425,4 +445,105 @@ func TestContractCatchesMismatches(t *testing.T) {
 			t.Errorf("%s: err = %v, want ok=%v", name, err, tc.ok)
 		}
 	}
+}
+
+// TestPatchPropertyKeepsConcurrentBlock races a PATCH of a property with a
+// new block, several times: the block always survives (the PATCH used to
+// rewrite the blocks it had read).
+func TestPatchPropertyKeepsConcurrentBlock(t *testing.T) {
+	forEachStore(t, func(t *testing.T, e *env) {
+		soleil := e.props["soleil"]
+		prop := hostPath("villa", fmt.Sprintf("/properties/%d", soleil))
+		for round := range 5 {
+			start := civil.MustParse("2027-02-01").AddDays(10 * round)
+			var wg sync.WaitGroup
+			release := make(chan struct{})
+			var patch, block response
+			wg.Go(func() {
+				<-release
+				patch = e.do("villa", req{method: "PATCH", path: prop, body: map[string]any{"name": fmt.Sprintf("Villa %d", round)}})
+			})
+			wg.Go(func() {
+				<-release
+				block = e.do("villa", req{method: "POST", path: prop + "/blocks", body: map[string]any{"start": start.String(), "end": start.AddDays(2).String()}})
+			})
+			close(release)
+			wg.Wait()
+			want(t, patch, http.StatusOK)
+			want(t, block, http.StatusCreated)
+			got := e.do("villa", req{method: "GET", path: prop})
+			want(t, got, http.StatusOK)
+			if n := len(got.data(t)["blocks"].([]any)); n != round+1 {
+				t.Fatalf("round %d: %d blocks after a PATCH raced a new block, want %d: %s", round, n, round+1, got.body)
+			}
+		}
+	})
+}
+
+// TestCancellationPolicyAndDepositSettable sets the organisation's and a
+// property's cancellation policy and security deposit through the host
+// API, and sees the policy in the public quote at once.
+func TestCancellationPolicyAndDepositSettable(t *testing.T) {
+	forEachStore(t, func(t *testing.T, e *env) {
+		soleil := e.props["soleil"]
+		quotePolicy := func() string {
+			t.Helper()
+			q := e.do("villa", req{method: "GET", path: fmt.Sprintf("/api/v1/book/villa/properties/%d/price?check_in=2026-07-01&check_out=2026-07-03&guests_count=2", soleil)})
+			want(t, q, http.StatusOK)
+			p, _ := q.data(t)["cancellation_policy"].(map[string]any)
+			name, _ := p["name"].(string)
+			return name
+		}
+		settings := hostPath("villa", "/settings")
+		got := e.do("villa", req{method: "GET", path: settings})
+		want(t, got, http.StatusOK)
+		if p := got.data(t)["cancellation_policy"].(map[string]any); p["name"] != "flexible" || got.data(t)["security_deposit"] != "0" {
+			t.Errorf("default settings = %s", got.body)
+		}
+		set := e.do("villa", req{method: "PATCH", path: settings, body: map[string]any{
+			"cancellation_policy": map[string]any{"name": "strict"}, "security_deposit": "200", "deposit_hold_days": 2, "deposit_release_days": 3}})
+		want(t, set, http.StatusOK)
+		d := set.data(t)
+		if p := d["cancellation_policy"].(map[string]any); p["name"] != "strict" || len(p["tiers"].([]any)) != 2 ||
+			d["security_deposit"] != "200" || d["deposit_hold_days"] != 2.0 || d["deposit_release_days"] != 3.0 {
+			t.Errorf("settings after PATCH = %s", set.body)
+		}
+		if got := quotePolicy(); got != "strict" {
+			t.Errorf("public quote's policy = %q, want strict", got)
+		}
+		for _, body := range []map[string]any{
+			{"cancellation_policy": map[string]any{"name": "lenient"}},
+			{"cancellation_policy": map[string]any{"name": "custom", "tiers": []any{map[string]any{"days_before": 3, "refund_percent": "150"}}}},
+			{"cancellation_policy": nil},
+			{"deposit_hold_days": 9},
+			{"security_deposit": "-1"},
+		} {
+			want(t, e.do("villa", req{method: "PATCH", path: settings, body: body}), http.StatusUnprocessableEntity, "invalid")
+		}
+
+		// A property's own policy, then back to the organisation's.
+		prop := hostPath("villa", fmt.Sprintf("/properties/%d", soleil))
+		if g := e.do("villa", req{method: "GET", path: prop}); g.data(t)["terms"] != nil {
+			t.Errorf("terms of a property without its own = %v", g.data(t)["terms"])
+		}
+		custom := e.do("villa", req{method: "PATCH", path: prop, body: map[string]any{"terms": map[string]any{
+			"cancellation_policy": map[string]any{"name": "custom", "tiers": []any{map[string]any{"days_before": 10, "refund_percent": "80"}}}}}})
+		want(t, custom, http.StatusOK)
+		terms := custom.data(t)["terms"].(map[string]any)
+		if terms["cancellation_policy"].(map[string]any)["name"] != "custom" || terms["security_deposit"] != "200" || terms["deposit_hold_days"] != 2.0 {
+			t.Errorf("property terms = %v, want custom and the organisation's deposit", terms)
+		}
+		if got := quotePolicy(); got != "custom" {
+			t.Errorf("public quote's policy = %q, want the property's custom", got)
+		}
+		inherit := e.do("villa", req{method: "PATCH", path: prop, body: map[string]any{"terms": map[string]any{"cancellation_policy": nil, "security_deposit": "50"}}})
+		want(t, inherit, http.StatusOK)
+		if terms := inherit.data(t)["terms"].(map[string]any); terms["cancellation_policy"] != nil || terms["security_deposit"] != "50" {
+			t.Errorf("property terms after inheriting = %v", terms)
+		}
+		if got := quotePolicy(); got != "strict" {
+			t.Errorf("public quote's policy = %q, want the organisation's strict again", got)
+		}
+		want(t, e.do("villa", req{method: "PATCH", path: prop, body: map[string]any{"terms": map[string]any{"cancellation_policy": "strict"}}}), http.StatusUnprocessableEntity, "invalid")
+	})
 }

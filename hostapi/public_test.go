@@ -44,6 +44,20 @@ func TestChangesSeenAtOnceByPublicAPI(t *testing.T) {
 				t.Error("2026-08-10 still available after the block")
 			}
 
+			// Closed and closed-to-arrival days, set on the calendar.
+			want(t, e.do("villa", req{method: "POST", replica: writer, path: hostPath("villa", fmt.Sprintf("/properties/%d/calendar", soleil)),
+				body: map[string]any{"from": "2026-08-20", "to": "2026-08-22", "closed": true}}), http.StatusOK)
+			if !strings.Contains(string(e.do("villa", req{method: "GET", path: avail, replica: reader}).body), `{"date":"2026-08-21","available":false`) {
+				t.Error("2026-08-21 still available after closing it on the calendar")
+			}
+			arrival := fmt.Sprintf("/api/v1/book/villa/properties/%d/price?check_in=2026-07-20&check_out=2026-07-23&guests_count=2", soleil)
+			want(t, e.do("villa", req{method: "GET", path: arrival, replica: reader}), http.StatusOK)
+			want(t, e.do("villa", req{method: "POST", replica: writer, path: hostPath("villa", fmt.Sprintf("/properties/%d/calendar", soleil)),
+				body: map[string]any{"from": "2026-07-20", "to": "2026-07-21", "closed_to_arrival": true}}), http.StatusOK)
+			if r := e.do("villa", req{method: "GET", path: arrival, replica: reader}); r.status == http.StatusOK {
+				t.Errorf("a quote arriving on a day closed to arrival = %d %s, want refused", r.status, r.body)
+			}
+
 			// A coupon: created, then disabled.
 			check := func() response {
 				return e.do("villa", req{method: "POST", path: "/api/v1/book/villa/validate-coupon", replica: reader,

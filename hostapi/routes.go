@@ -74,8 +74,12 @@ func (h *handler) routes() {
 	})
 }
 
-func (h *handler) getSettings(_ *http.Request, c *call) (int, any, error) {
-	return http.StatusOK, newSettingsView(c.org), nil
+func (h *handler) getSettings(r *http.Request, c *call) (int, any, error) {
+	st, err := h.host.OrganizationTerms(r.Context(), c.org)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, orgSettingsView{newSettingsView(c.org), newTermsView(st)}, nil
 }
 
 func (h *handler) patchSettings(r *http.Request, c *call) (int, any, error) {
@@ -83,11 +87,30 @@ func (h *handler) patchSettings(r *http.Request, c *call) (int, any, error) {
 	if err := decode(c.body, &b); err != nil {
 		return 0, nil, err
 	}
+	terms, err := b.termsBody.change()
+	if err == nil && terms.InheritPolicy {
+		err = invalid("cancellation_policy", "invalid_type")
+	}
+	if err == nil {
+		err = h.host.CheckTerms(terms)
+	}
+	if err != nil {
+		return 0, nil, err
+	}
 	o, err := h.host.UpdateSettings(r.Context(), c.org, b.change(), c.actor)
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, newSettingsView(o), nil
+	if !terms.IsEmpty() {
+		if _, err := h.host.UpdateTerms(r.Context(), o, 0, terms, c.actor); err != nil {
+			return 0, nil, err
+		}
+	}
+	st, err := h.host.OrganizationTerms(r.Context(), o)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, orgSettingsView{newSettingsView(o), newTermsView(st)}, nil
 }
 
 func (h *handler) listProperties(r *http.Request, c *call) (int, any, error) {
@@ -135,7 +158,11 @@ func (h *handler) getProperty(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, newPropertyView(p), nil
+	v, err := h.propertyDetail(r.Context(), c.org, p)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, v, nil
 }
 
 func (h *handler) patchProperty(r *http.Request, c *call) (int, any, error) {
@@ -147,11 +174,29 @@ func (h *handler) patchProperty(r *http.Request, c *call) (int, any, error) {
 	if err := decode(c.body, &b); err != nil {
 		return 0, nil, err
 	}
+	var terms host.TermsChange
+	if b.Terms != nil {
+		if terms, err = b.Terms.change(); err == nil {
+			err = h.host.CheckTerms(terms)
+		}
+		if err != nil {
+			return 0, nil, err
+		}
+	}
 	p, err := h.host.UpdateProperty(r.Context(), c.org, id, b.change(), c.actor)
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, newPropertyView(p), nil
+	if !terms.IsEmpty() {
+		if _, err := h.host.UpdateTerms(r.Context(), c.org, id, terms, c.actor); err != nil {
+			return 0, nil, err
+		}
+	}
+	v, err := h.propertyDetail(r.Context(), c.org, p)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, v, nil
 }
 
 func (h *handler) deactivateProperty(r *http.Request, c *call) (int, any, error) {
@@ -199,8 +244,7 @@ func (h *handler) setCalendar(r *http.Request, c *call) (int, any, error) {
 	if err := decode(c.body, &b); err != nil {
 		return 0, nil, err
 	}
-	change := booking.CalendarChange{From: b.From, To: b.To, Price: b.Price, ClearPrice: b.ClearPrice, Closed: b.Closed, Reason: b.Reason}
-	if _, err := h.host.SetCalendar(r.Context(), c.org, id, change, c.actor); err != nil {
+	if err := h.host.SetCalendar(r.Context(), c.org, id, b.change(), c.actor); err != nil {
 		return 0, nil, err
 	}
 	days, err := h.host.Calendar(r.Context(), c.org, id, b.From, b.To)
@@ -333,7 +377,7 @@ func (h *handler) listBookings(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		f = err.(*booking.Error).Fields
 	}
-	filter := host.BookingFilter{Before: cursor, Limit: limit, From: queryDate(q, "from", f), To: queryDate(q, "to", f)}
+	filter := booking.BookingQuery{Before: cursor, Limit: limit, From: queryDate(q, "from", f), To: queryDate(q, "to", f)}
 	for _, v := range q["status"] {
 		for s := range strings.SplitSeq(v, ",") {
 			st, ok := parseStatus(s)

@@ -89,6 +89,7 @@ type settingsBody struct {
 	CustomDomain        *string              `json:"custom_domain"`
 	TermsURL            *string              `json:"terms_url"`
 	PublicEngineEnabled *bool                `json:"public_engine_enabled"`
+	termsBody
 }
 
 func (b settingsBody) change() host.Settings {
@@ -152,6 +153,8 @@ type propertyBody struct {
 	Rates         *pricing.RatePlan   `json:"rates"`
 	Fees          *pricing.Fees       `json:"fees"`
 	Tax           *pricing.TouristTax `json:"tax"`
+	// Terms is the property's own cancellation policy and deposit.
+	Terms *termsBody `json:"terms"`
 }
 
 func (b propertyBody) change() host.PropertyChange {
@@ -162,22 +165,36 @@ func (b propertyBody) change() host.PropertyChange {
 
 // calendarBody is POST /properties/{id}/calendar.
 type calendarBody struct {
-	From       civil.Date       `json:"from"`
-	To         civil.Date       `json:"to"`
-	Price      *decimal.Decimal `json:"price"`
-	ClearPrice bool             `json:"clear_price"`
-	Closed     *bool            `json:"closed"`
-	Reason     string           `json:"reason"`
+	From              civil.Date       `json:"from"`
+	To                civil.Date       `json:"to"`
+	Price             *decimal.Decimal `json:"price"`
+	ClearPrice        bool             `json:"clear_price"`
+	Closed            *bool            `json:"closed"`
+	MinStayNights     *int             `json:"min_stay_nights"`
+	MaxStayNights     *int             `json:"max_stay_nights"`
+	ClosedToArrival   *bool            `json:"closed_to_arrival"`
+	ClosedToDeparture *bool            `json:"closed_to_departure"`
+	Reason            string           `json:"reason"`
+}
+
+func (b calendarBody) change() booking.CalendarChange {
+	return booking.CalendarChange{From: b.From, To: b.To, Price: b.Price, ClearPrice: b.ClearPrice, Closed: b.Closed,
+		MinStayNights: b.MinStayNights, MaxStayNights: b.MaxStayNights, ClosedToArrival: b.ClosedToArrival,
+		ClosedToDeparture: b.ClosedToDeparture, Reason: b.Reason}
 }
 
 type dayView struct {
-	Date          civil.Date      `json:"date"`
-	Price         decimal.Decimal `json:"price"`
-	PriceOverride bool            `json:"price_override"`
-	Closed        bool            `json:"closed"`
-	BlockID       *int64          `json:"block_id"`
-	BookingID     *int64          `json:"booking_id"`
-	BookingStatus *string         `json:"booking_status"`
+	Date              civil.Date      `json:"date"`
+	Price             decimal.Decimal `json:"price"`
+	PriceOverride     bool            `json:"price_override"`
+	Closed            bool            `json:"closed"`
+	MinStayNights     *int            `json:"min_stay_nights"`
+	MaxStayNights     *int            `json:"max_stay_nights"`
+	ClosedToArrival   bool            `json:"closed_to_arrival"`
+	ClosedToDeparture bool            `json:"closed_to_departure"`
+	BlockID           *int64          `json:"block_id"`
+	BookingID         *int64          `json:"booking_id"`
+	BookingStatus     *string         `json:"booking_status"`
 }
 
 type calendarView struct {
@@ -189,8 +206,9 @@ type calendarView struct {
 func newCalendarView(org *booking.Organization, propertyID int64, days []host.Day) calendarView {
 	v := calendarView{PropertyID: propertyID, Currency: org.Currency, Days: make([]dayView, len(days))}
 	for i, d := range days {
-		v.Days[i] = dayView{Date: d.Date, Price: d.Price, PriceOverride: d.Override, Closed: d.Blocked,
-			BlockID: optID(d.BlockID), BookingID: optID(d.BookingID)}
+		v.Days[i] = dayView{Date: d.Date, Price: d.Price, PriceOverride: d.Override, Closed: d.Closed,
+			MinStayNights: d.MinStayNights, MaxStayNights: d.MaxStayNights, ClosedToArrival: d.ClosedToArrival,
+			ClosedToDeparture: d.ClosedToDeparture, BlockID: optID(d.BlockID), BookingID: optID(d.BookingID)}
 		if d.BookingID != 0 {
 			s := string(d.Status)
 			v.Days[i].BookingStatus = &s

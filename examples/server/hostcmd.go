@@ -13,6 +13,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/payment"
@@ -33,7 +35,7 @@ var hostCommands = map[string]hostCommand{
 	"bookings": {usage: "bookings -org SLUG [-status STATUS[,STATUS]] [-db FILE | -postgres URL]: list an organisation's bookings, newest first"},
 	"approve":  {usage: "approve -org SLUG -token TOKEN [-db FILE | -postgres URL]: accept a requested booking (captures the card)", token: true},
 	"decline":  {usage: "decline -org SLUG -token TOKEN [-db FILE | -postgres URL]: refuse a requested booking (releases the card)", token: true},
-	"cancel":   {usage: "cancel -org SLUG -token TOKEN [-refund] [-db FILE | -postgres URL]: cancel a booking, refunding what was paid with -refund", token: true, refund: true},
+	"cancel":   {usage: "cancel -org SLUG -token TOKEN [-refund [policy|full|none] | -amount X] [-db FILE | -postgres URL]: cancel a booking; bare -refund refunds everything paid, -refund policy what its cancellation policy gives back, -amount X that amount", token: true, refund: true},
 }
 
 // runHostCommand runs a host subcommand. With fake payments the card side
@@ -47,13 +49,36 @@ func runHostCommand(ctx context.Context, name string, cmd hostCommand, args []st
 	org := fs.String("org", "", "organisation `slug` (required)")
 	token := fs.String("token", "", "booking `token`")
 	statuses := fs.String("status", "", "only bookings with these comma-separated `statuses` (pending, requested, confirmed, declined, expired, cancelled)")
-	refund := fs.Bool("refund", false, "refund what the guest paid")
+	var refund refundFlag
+	fs.Var(&refund, "refund", "refund `policy`, full or none of what the guest paid (bare -refund: full)")
+	amountText := fs.String("amount", "", "refund this `amount` of what the guest paid, instead of -refund")
 	fs.Usage = func() { fmt.Fprintf(fs.Output(), "Usage: server %s\n", cmd.usage) }
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
+	parse := func(args []string) error {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return err
+			}
+			return errUsage
+		}
+		return nil
+	}
+	if err := parse(args); err != nil {
+		return err
+	}
+	// "-refund policy": a bare -refund followed by its rule, then maybe
+	// more flags.
+	if refund.bare && fs.NArg() > 0 && refundRules[booking.RefundRule(fs.Arg(0))] {
+		refund.rule, refund.bare = booking.RefundRule(fs.Arg(0)), false
+		if err := parse(fs.Args()[1:]); err != nil {
 			return err
 		}
-		return errUsage
+	}
+	var amount decimal.Decimal
+	if *amountText != "" {
+		var err error
+		if amount, err = decimal.NewFromString(*amountText); err != nil || amount.IsNegative() {
+			return usageError(fs, "-amount %q is not an amount", *amountText)
+		}
 	}
 	switch {
 	case fs.NArg() > 0:
@@ -66,8 +91,12 @@ func runHostCommand(ctx context.Context, name string, cmd hostCommand, args []st
 		return usageError(fs, "-token does not apply to %s", name)
 	case name != "bookings" && *statuses != "":
 		return usageError(fs, "-status applies to bookings only")
-	case !cmd.refund && *refund:
+	case !cmd.refund && refund.rule != "":
 		return usageError(fs, "-refund applies to cancel only")
+	case !cmd.refund && *amountText != "":
+		return usageError(fs, "-amount applies to cancel only")
+	case refund.rule != "" && *amountText != "":
+		return usageError(fs, "-refund and -amount exclude each other")
 	}
 	var want []booking.Status
 	for _, st := range splitList(*statuses) {
@@ -130,7 +159,14 @@ func runHostCommand(ctx context.Context, name string, cmd hostCommand, args []st
 	case "decline":
 		b, err = svc.Decline(ctx, *org, *token)
 	case "cancel":
-		b, err = svc.Cancel(ctx, *org, *token, *refund)
+		switch {
+		case *amountText != "":
+			b, err = svc.CancelWithOptions(ctx, *org, *token, booking.CancelOptions{Refund: booking.RefundAmount, Amount: amount})
+		case refund.rule == "" || refund.rule == booking.RefundFull:
+			b, err = svc.Cancel(ctx, *org, *token, refund.rule == booking.RefundFull)
+		default:
+			b, err = svc.CancelWithOptions(ctx, *org, *token, booking.CancelOptions{Refund: refund.rule})
+		}
 	}
 	if b != nil {
 		fmt.Fprintf(stdout, "booking %s is now %s\n", termSafe(b.Token), termSafe(string(b.Status)))
@@ -204,4 +240,31 @@ func termSafe(s string) string {
 		i += size
 	}
 	return b.String()
+}
+
+// refundRules are the values of -refund.
+var refundRules = map[booking.RefundRule]bool{booking.RefundPolicy: true, booking.RefundFull: true, booking.RefundNone: true}
+
+// refundFlag is -refund: bare (full, as before), or -refund=RULE; a rule
+// after a bare -refund is read by runHostCommand.
+type refundFlag struct {
+	rule booking.RefundRule
+	bare bool
+}
+
+func (f *refundFlag) String() string   { return string(f.rule) }
+func (f *refundFlag) IsBoolFlag() bool { return true }
+
+func (f *refundFlag) Set(s string) error {
+	switch {
+	case s == "true":
+		f.rule, f.bare = booking.RefundFull, true
+	case s == "false":
+		f.rule, f.bare = "", false
+	case refundRules[booking.RefundRule(s)]:
+		f.rule, f.bare = booking.RefundRule(s), false
+	default:
+		return fmt.Errorf("want policy, full or none")
+	}
+	return nil
 }

@@ -634,6 +634,8 @@ func TestHostCommands(t *testing.T) {
 		{[]string{"approve", "-org", "demo"}, "-token is required"},
 		{[]string{"bookings", "-org", "demo", "-status", "paid"}, `unknown status "paid"`},
 		{[]string{"approve", "-org", "demo", "-token", "x", "-refund"}, "-refund applies to cancel only"},
+		{[]string{"cancel", "-org", "demo", "-token", "x", "-refund", "policy", "-amount", "5"}, "-refund and -amount exclude each other"},
+		{[]string{"cancel", "-org", "demo", "-token", "x", "-amount", "lots"}, "is not an amount"},
 	}
 	for _, u := range usage {
 		out, err := host(u.args...)

@@ -21,6 +21,7 @@ var Reads = []string{
 	"CalendarDays",
 	"APIKeyByHash", "APIKeys", "AuditLog", "CouponByID", "Coupons", "HostSession", "HostUserByEmail",
 	"Settings", "Terms",
+	"BookingsPage",
 	"ContactEmail", "OutboxEvent", "OutboxDeliveries", "WebhookEndpoint", "WebhookEndpoints",
 }
 
@@ -34,7 +35,7 @@ var (
 		"CreateCoupon", "UpdateCoupon",
 		"CreateBooking", "DeleteBooking", "Transition",
 		"ApplyFeedSync", "DeleteFeed",
-		"SetCalendarDays", "SetCalendar",
+		"SetCalendarDays", "ApplyCalendar", "UpdatePropertyFields",
 	}
 	Neutral = []string{
 		"SetPaymentIntent", "SaveIdempotencyRecord", "MarkEventProcessed",
@@ -159,9 +160,18 @@ func (c *Store) SetCalendarDays(ctx context.Context, propertyID int64, days []bo
 	return c.Store.SetCalendarDays(ctx, propertyID, days)
 }
 
-// SetCalendar writes a host's per-day prices and closed days and forgets
-// the catalog and the property's occupancy.
-func (c *Store) SetCalendar(ctx context.Context, orgID, propertyID int64, ch booking.CalendarChange, now time.Time) (*booking.Property, error) {
+// ApplyCalendar writes a host's per-day calendar (and the rate-plan
+// overrides it takes over) and forgets the catalog and the property's
+// occupancy.
+func (c *Store) ApplyCalendar(ctx context.Context, orgID, propertyID int64, ch booking.CalendarChange, now time.Time) error {
 	defer c.changed(ctx, true, propertyID)
-	return c.Store.SetCalendar(ctx, orgID, propertyID, ch, now)
+	return c.Store.ApplyCalendar(ctx, orgID, propertyID, ch, now)
+}
+
+// UpdatePropertyFields writes through and forgets the catalog. Its
+// blocks are left as stored, but the property's occupancy is forgotten
+// too, as by UpdateProperty, so that nothing read before lingers.
+func (c *Store) UpdatePropertyFields(ctx context.Context, p *booking.Property) error {
+	defer c.changed(ctx, true, p.ID)
+	return c.Store.UpdatePropertyFields(ctx, p)
 }

@@ -25,35 +25,18 @@ func (db *DB) SetCalendarDays(ctx context.Context, propertyID int64, days []book
 		if !found {
 			return booking.Errorf(booking.CodeNotFound, "Property not found.")
 		}
-		for _, d := range days {
-			if d.IsEmpty() {
-				if _, err := tx.ExecContext(ctx, `DELETE FROM calendar_days WHERE property_id = ? AND day = ?`, propertyID, d.Date.String()); err != nil {
-					return fmt.Errorf("sqlite: clear calendar day %s: %w", d.Date, err)
-				}
-				continue
-			}
-			var price any
-			if d.Price != nil {
-				price = d.Price.String()
-			}
-			_, err := tx.ExecContext(ctx, `INSERT INTO calendar_days (property_id, day, price, closed, min_stay_nights,
-				max_stay_nights, closed_to_arrival, closed_to_departure) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-				ON CONFLICT (property_id, day) DO UPDATE SET price = excluded.price, closed = excluded.closed,
-				min_stay_nights = excluded.min_stay_nights, max_stay_nights = excluded.max_stay_nights,
-				closed_to_arrival = excluded.closed_to_arrival, closed_to_departure = excluded.closed_to_departure`,
-				propertyID, d.Date.String(), price, d.Closed, nullInt(d.MinStayNights), nullInt(d.MaxStayNights),
-				d.ClosedToArrival, d.ClosedToDeparture)
-			if err != nil {
-				return fmt.Errorf("sqlite: set calendar day %s: %w", d.Date, err)
-			}
-		}
-		return nil
+		return writeCalendarDays(ctx, tx, propertyID, days)
 	})
 }
 
 // CalendarDays lists the settings of [from, to), by date.
 func (db *DB) CalendarDays(ctx context.Context, propertyID int64, from, to civil.Date) ([]booking.CalendarDay, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT day, price, closed, min_stay_nights, max_stay_nights,
+	return calendarDaysIn(ctx, db.read, propertyID, from, to)
+}
+
+// calendarDaysIn reads the settings of [from, to) through q.
+func calendarDaysIn(ctx context.Context, q querier, propertyID int64, from, to civil.Date) ([]booking.CalendarDay, error) {
+	rows, err := q.QueryContext(ctx, `SELECT day, price, closed, min_stay_nights, max_stay_nights,
 		closed_to_arrival, closed_to_departure FROM calendar_days
 		WHERE property_id = ? AND day >= ? AND day < ? ORDER BY day`, propertyID, from.String(), to.String())
 	if err != nil {
@@ -88,4 +71,32 @@ func (db *DB) CalendarDays(ctx context.Context, propertyID int64, from, to civil
 		return nil, fmt.Errorf("sqlite: calendar days: %w", err)
 	}
 	return list, nil
+}
+
+// writeCalendarDays stores days in q (a write transaction); an empty day
+// deletes its row.
+func writeCalendarDays(ctx context.Context, q querier, propertyID int64, days []booking.CalendarDay) error {
+	for _, d := range days {
+		if d.IsEmpty() {
+			if _, err := q.ExecContext(ctx, `DELETE FROM calendar_days WHERE property_id = ? AND day = ?`, propertyID, d.Date.String()); err != nil {
+				return fmt.Errorf("sqlite: clear calendar day %s: %w", d.Date, err)
+			}
+			continue
+		}
+		var price any
+		if d.Price != nil {
+			price = d.Price.String()
+		}
+		_, err := q.ExecContext(ctx, `INSERT INTO calendar_days (property_id, day, price, closed, min_stay_nights,
+			max_stay_nights, closed_to_arrival, closed_to_departure) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (property_id, day) DO UPDATE SET price = excluded.price, closed = excluded.closed,
+			min_stay_nights = excluded.min_stay_nights, max_stay_nights = excluded.max_stay_nights,
+			closed_to_arrival = excluded.closed_to_arrival, closed_to_departure = excluded.closed_to_departure`,
+			propertyID, d.Date.String(), price, d.Closed, nullInt(d.MinStayNights), nullInt(d.MaxStayNights),
+			d.ClosedToArrival, d.ClosedToDeparture)
+		if err != nil {
+			return fmt.Errorf("sqlite: set calendar day %s: %w", d.Date, err)
+		}
+	}
+	return nil
 }

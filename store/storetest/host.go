@@ -139,59 +139,6 @@ var hostScenarios = []scenario{
 		_, err = s.CouponByID(t.Context(), other.ID, b.ID)
 		wantCode(t, err, booking.CodeNotFound)
 	}},
-	{"Host/CalendarPriceAndClose", func(t *testing.T, s booking.Store) {
-		w := newWorld(t, s)
-		price := dec("199.50")
-		p, err := s.SetCalendar(t.Context(), w.org.ID, w.prop.ID, booking.CalendarChange{
-			From: day("2026-07-01"), To: day("2026-07-04"), Price: &price, Closed: boolp(true), Reason: "works"}, t0)
-		must(t, err)
-		stored, err := s.Property(t.Context(), w.org.ID, w.prop.ID)
-		must(t, err)
-		sameJSON(t, "returned property", p, stored)
-		for _, d := range []string{"2026-07-01", "2026-07-03"} {
-			if got := stored.Rates.NightPrice(day(d)); !got.Equal(price) {
-				t.Errorf("price of %s = %s, want %s", d, got, price)
-			}
-		}
-		if got := stored.Rates.NightPrice(day("2026-07-04")); got.Equal(price) {
-			t.Errorf("price of 2026-07-04 = %s, the night after the range changed", got)
-		}
-		if len(stored.Blocks) != 1 || stored.Blocks[0].Start != day("2026-07-01") || stored.Blocks[0].End != day("2026-07-04") || stored.Blocks[0].Reason != "works" {
-			t.Fatalf("blocks = %+v, want 07-01–07-04 works", stored.Blocks)
-		}
-		// Reopening the middle night splits the block; clearing restores the rate.
-		p, err = s.SetCalendar(t.Context(), w.org.ID, w.prop.ID, booking.CalendarChange{
-			From: day("2026-07-02"), To: day("2026-07-03"), Closed: boolp(false), ClearPrice: true}, t0)
-		must(t, err)
-		if len(p.Blocks) != 2 || p.Blocks[0].End != day("2026-07-02") || p.Blocks[1].Start != day("2026-07-03") || p.Blocks[1].Reason != "works" {
-			t.Errorf("blocks after reopening 07-02 = %+v, want 07-01–07-02 and 07-03–07-04", p.Blocks)
-		}
-		if got := p.Rates.NightPrice(day("2026-07-02")); got.Equal(price) {
-			t.Errorf("price of 2026-07-02 still the override %s", got)
-		}
-		if len(p.Rates.Overrides) != 3 || p.Rates.Overrides[2].Date != day("2026-12-31") {
-			t.Errorf("overrides = %+v, want 07-01, 07-03 and the fixture's 12-31 kept", p.Rates.Overrides)
-		}
-	}},
-	{"Host/CalendarErrors", func(t *testing.T, s booking.Store) {
-		w := newWorld(t, s)
-		newPending(t, s, w.prop, "2026-07-10", "2026-07-12", t0.Add(time.Hour))
-		_, err := s.SetCalendar(t.Context(), w.org.ID, w.prop.ID, booking.CalendarChange{
-			From: day("2026-07-11"), To: day("2026-07-13"), Closed: boolp(true)}, t0)
-		wantCode(t, err, booking.CodeUnavailable)
-		other := newOrg(t, s, "other")
-		_, err = s.SetCalendar(t.Context(), other.ID, w.prop.ID, booking.CalendarChange{
-			From: day("2026-07-11"), To: day("2026-07-13"), Closed: boolp(true)}, t0)
-		wantCode(t, err, booking.CodeNotFound)
-		_, err = s.SetCalendar(t.Context(), w.org.ID, w.prop.ID, booking.CalendarChange{
-			From: day("2026-07-13"), To: day("2026-07-13"), Closed: boolp(true)}, t0)
-		wantCode(t, err, booking.CodeInvalid)
-		p, err := s.Property(t.Context(), w.org.ID, w.prop.ID)
-		must(t, err)
-		if len(p.Blocks) != 0 {
-			t.Errorf("refused changes left blocks %+v", p.Blocks)
-		}
-	}},
 	{"Host/UsersAndSessions", func(t *testing.T, s booking.Store) {
 		w := newWorld(t, s)
 		u := &booking.HostUser{OrgID: w.org.ID, Email: "ana@example.com", PasswordHash: "$argon2id$x", CreatedAt: t0}
