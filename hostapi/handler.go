@@ -62,6 +62,13 @@ type Options struct {
 	// dashboard's session): it returns the actor and the organisation it
 	// acts for, ok false when the request has no session.
 	Session func(r *http.Request) (actor host.Actor, orgID int64, ok bool)
+	// Channels manages calendar feeds, export URLs and webhook endpoints;
+	// nil: Host.Channels with the defaults (feeds fetched over https from
+	// public addresses only, https webhook endpoints only).
+	Channels *host.Channels
+	// PublicURL is where the calendar export is reached
+	// ("https://book.example.com"); empty: the request's own host.
+	PublicURL string
 }
 
 type handler struct {
@@ -73,6 +80,8 @@ type handler struct {
 	clock    booking.Clock
 	session  func(r *http.Request) (host.Actor, int64, bool)
 	mux      *http.ServeMux
+	channels *host.Channels
+	public   string
 }
 
 // New returns the host API handler. Mount it at Prefix:
@@ -95,6 +104,10 @@ func New(o Options) http.Handler {
 	}
 	if h.clock == nil {
 		h.clock = booking.SystemClock{}
+	}
+	h.channels, h.public = o.Channels, strings.TrimRight(o.PublicURL, "/")
+	if h.channels == nil {
+		h.channels = o.Host.Channels(host.ChannelOptions{})
 	}
 	h.routes()
 	return h

@@ -41,6 +41,9 @@ func (h *handler) routes() {
 		{http.MethodDelete, "/api-keys/{id}", h.revokeKey},
 		{http.MethodGet, "/audit-log", h.auditLog},
 	}
+	for _, c := range h.channelRoutes() {
+		rs = append(rs, rt{c.method, c.path, c.fn})
+	}
 	allow := map[string][]string{}
 	var paths []string
 	for _, r := range rs {

@@ -27,6 +27,7 @@ func (s *server) hostSide() (api, dashboard http.Handler) {
 		httpapi.WriteError(w, r, s.log, httpapi.Locale(r, ""), booking.Errorf(booking.CodeForbidden, "Cross-origin request refused."))
 	}))
 	api = apiCSRF.Handler(hostapi.New(hostapi.Options{Host: hs, Logger: s.log, Limiter: s.back.limiter,
-		TrustedProxies: s.cfg.trustedProxies, Session: d.session}))
+		TrustedProxies: s.cfg.trustedProxies, Session: d.session, PublicURL: s.cfg.publicURL,
+		Channels: hs.Channels(host.ChannelOptions{Syncer: s.calendarSync(), AllowPrivateWebhooks: s.cfg.outbox.allowPrivateWebhooks})}))
 	return api, http.NewCrossOriginProtection().Handler(d.routes())
 }

@@ -316,6 +316,9 @@
     }
   }
 
+  // Pages kept in their own files (channels.js) register here.
+  for (const page of window.staykitHostPages || []) page({ views, T, lang, el, call, say, show, table, loadProperties, main });
+
   const nav = document.getElementById("nav");
   for (const v of Object.keys(views)) {
     nav.append(el("button", { type: "button", id: "nav-" + v, "data-view": v, on: { click: () => { flash.hidden = true; flash.textContent = ""; show(v); } } }, T[v]));

@@ -1,0 +1,133 @@
+// The dashboard's Channels page (calendar feeds of Airbnb, Booking.com,
+// Vrbo… and the export URL to paste there) and Webhooks page. Loaded
+// before app.js, which calls each registered page with its helpers.
+"use strict";
+
+(window.staykitHostPages = window.staykitHostPages || []).push(function ({ views, T, lang, el, call, say, show, table, loadProperties, main }) {
+  Object.assign(T, {
+    fr: {
+      channels: "Canaux", webhooks: "Webhooks", feeds: "Calendriers importés", feedName: "Nom (Airbnb, Booking.com…)",
+      feedURL: "Adresse iCal du canal", lastNight: "La fin est la dernière nuit", lastSync: "Dernière synchro",
+      events: "Événements", conflicts: "Conflits", syncNow: "Synchroniser", remove: "Supprimer", never: "jamais",
+      ok: "OK", exportTitle: "Votre calendrier à coller dans Airbnb, Booking.com ou Vrbo", rotate: "Changer l'adresse",
+      confirmRotate: "L'ancienne adresse cessera de fonctionner. Continuer ?", confirmRemove: "Ne plus importer ce calendrier ?",
+      url: "URL", eventTypes: "Événements (séparés par des virgules, vide : tous)", failures: "Échecs",
+      secretShown: "Copiez ce secret de signature maintenant : il ne sera plus affiché.", rotateSecret: "Nouveau secret",
+      deliveries: "Envois", redeliver: "Renvoyer", attempts: "Essais", http: "HTTP", all: "tous", back: "Retour",
+      imported: "importé(s)", syncFailed: "Échec de la synchro",
+    },
+    en: {
+      channels: "Channels", webhooks: "Webhooks", feeds: "Imported calendars", feedName: "Name (Airbnb, Booking.com…)",
+      feedURL: "The channel's iCal URL", lastNight: "End is the last night", lastSync: "Last sync",
+      events: "Events", conflicts: "Conflicts", syncNow: "Sync now", remove: "Remove", never: "never",
+      ok: "OK", exportTitle: "Your calendar, to paste into Airbnb, Booking.com or Vrbo", rotate: "Change the URL",
+      confirmRotate: "The old URL will stop working. Continue?", confirmRemove: "Stop importing this calendar?",
+      url: "URL", eventTypes: "Events (comma-separated, empty: all)", failures: "Failures",
+      secretShown: "Copy this signing secret now: it will not be shown again.", rotateSecret: "New secret",
+      deliveries: "Deliveries", redeliver: "Redeliver", attempts: "Attempts", http: "HTTP", all: "all", back: "Back",
+      imported: "imported", syncFailed: "Sync failed",
+    },
+  }[lang]);
+
+  const when = (s) => (s ? s.slice(0, 16).replace("T", " ") : T.never);
+
+  views.channels = async function () {
+    const properties = await loadProperties();
+    if (!properties.length) { main.append(el("p", {}, T.none)); return; }
+    const state = views.channels.state || (views.channels.state = { property: properties[0].id });
+    const base = "/properties/" + state.property;
+    const select = el("select", { id: "ch-property", on: { change: () => { state.property = Number(select.value); show("channels"); } } },
+      properties.map((p) => el("option", { value: p.id, selected: p.id === state.property }, p.name)));
+    const [feeds, exp] = await Promise.all([call("GET", base + "/feeds?limit=100"), call("GET", base + "/ical")]);
+    const rows = feeds.items.map((f) => el("tr", { "data-id": f.id },
+      el("td", {}, f.name, el("br"), el("small", {}, f.url)),
+      el("td", { class: "feed-status" }, f.last_error ? el("span", { class: "error" }, T.syncFailed + " : " + f.last_error)
+        : (f.last_success_at ? T.ok : T.never)),
+      el("td", {}, when(f.last_attempt_at)),
+      el("td", { class: "feed-events" }, f.events_imported),
+      el("td", { class: "feed-conflicts" }, f.conflicts.length ? f.conflicts.map((c) => el("div", {}, c.start + " → " + c.end + " (#" + c.booking_id + ")")) : "0"),
+      el("td", { class: "actions" },
+        el("button", { type: "button", class: "sync", on: { click: async () => {
+          const r = await call("POST", base + "/feeds/" + f.id + "/sync");
+          await show("channels");
+          if (r.outcome.error) say(T.syncFailed + " : " + r.outcome.error, true);
+          else say(r.outcome.events + " " + T.imported);
+        } } }, T.syncNow),
+        el("button", { type: "button", class: "remove", on: { click: async () => {
+          if (!confirm(T.confirmRemove)) return;
+          await call("DELETE", base + "/feeds/" + f.id);
+          say(T.saved);
+          show("channels");
+        } } }, T.remove))));
+    const name = el("input", { id: "feed-name", placeholder: T.feedName, required: true });
+    const url = el("input", { id: "feed-url", type: "url", placeholder: T.feedURL, required: true });
+    const lastNight = el("input", { id: "feed-last-night", type: "checkbox" });
+    main.append(el("h2", {}, T.channels), el("div", { class: "bar" }, select),
+      el("h3", {}, T.exportTitle),
+      el("p", { class: "bar" }, el("input", { id: "export-url", readonly: true, value: exp.url, size: "60", on: { focus: (e) => e.target.select() } }),
+        el("button", { type: "button", id: "export-rotate", on: { click: async () => {
+          if (!confirm(T.confirmRotate)) return;
+          await call("POST", base + "/ical/rotate");
+          say(T.saved);
+          show("channels");
+        } } }, T.rotate)),
+      el("h3", {}, T.feeds),
+      feeds.items.length ? table([T.name, T.status, T.lastSync, T.events, T.conflicts, T.actions], rows) : el("p", {}, T.none),
+      el("form", { class: "bar", id: "feed-form", on: { submit: async (ev) => {
+        ev.preventDefault();
+        await call("POST", base + "/feeds", { name: name.value, url: url.value, end_is_last_night: lastNight.checked });
+        say(T.saved);
+        show("channels");
+      } } }, name, url, el("label", {}, lastNight, " ", T.lastNight), el("button", { type: "submit", id: "feed-add" }, T.add)));
+  };
+
+  async function deliveries(w) {
+    main.replaceChildren();
+    const list = (await call("GET", "/webhooks/" + w.id + "/deliveries?limit=100")).items;
+    const rows = list.map((d) => el("tr", { "data-id": d.id },
+      el("td", {}, d.event_type), el("td", { class: "status" }, d.status), el("td", {}, d.attempts),
+      el("td", {}, d.response_code == null ? "—" : d.response_code), el("td", {}, when(d.updated_at)),
+      el("td", {}, d.last_error || ""),
+      el("td", {}, el("button", { type: "button", class: "redeliver", on: { click: async () => {
+        await call("POST", "/webhooks/deliveries/" + d.id + "/redeliver");
+        say(T.saved);
+        deliveries(w);
+      } } }, T.redeliver))));
+    main.append(el("h2", {}, T.deliveries + " — " + w.url),
+      el("p", {}, el("button", { type: "button", id: "deliveries-back", on: { click: () => show("webhooks") } }, T.back)),
+      list.length ? table([T.kind, T.status, T.attempts, T.http, T.lastSync, T.error, ""], rows) : el("p", {}, T.none));
+  }
+
+  views.webhooks = async function () {
+    const list = (await call("GET", "/webhooks?limit=100")).items;
+    const showSecret = async (w) => {
+      await show("webhooks");
+      main.prepend(el("p", { class: "secret" }, T.secretShown, el("br"), el("code", { id: "new-secret" }, w.secret)));
+    };
+    const rows = list.map((w) => el("tr", { "data-id": w.id },
+      el("td", {}, w.url), el("td", {}, w.event_types.length ? w.event_types.join(", ") : T.all),
+      el("td", {}, el("input", { type: "checkbox", class: "active", checked: w.active, "aria-label": T.active, on: { change: async (e) => {
+        await call("PATCH", "/webhooks/" + w.id, { active: e.target.checked });
+        say(T.saved);
+        show("webhooks");
+      } } })),
+      el("td", {}, w.failures),
+      el("td", { class: "actions" },
+        el("button", { type: "button", class: "deliveries", on: { click: () => deliveries(w) } }, T.deliveries),
+        el("button", { type: "button", class: "rotate", on: { click: async () => showSecret(await call("POST", "/webhooks/" + w.id + "/rotate-secret")) } }, T.rotateSecret),
+        el("button", { type: "button", class: "remove", on: { click: async () => {
+          await call("DELETE", "/webhooks/" + w.id);
+          say(T.saved);
+          show("webhooks");
+        } } }, T.remove))));
+    const url = el("input", { id: "webhook-url", type: "url", placeholder: "https://…", required: true });
+    const types = el("input", { id: "webhook-events", placeholder: T.eventTypes, size: "40" });
+    main.append(el("h2", {}, T.webhooks), table([T.url, T.events, T.active, T.failures, T.actions], rows),
+      el("form", { class: "bar", id: "webhook-form", on: { submit: async (ev) => {
+        ev.preventDefault();
+        const w = await call("POST", "/webhooks", { url: url.value,
+          event_types: types.value.split(",").map((s) => s.trim()).filter(Boolean) });
+        await showSecret(w);
+      } } }, url, types, el("button", { type: "submit", id: "webhook-add" }, T.add)));
+  };
+});

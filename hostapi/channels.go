@@ -1,0 +1,429 @@
+package hostapi
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/host"
+	"github.com/staykit/staykit/icalsync"
+	"github.com/staykit/staykit/outbox"
+)
+
+// channelRoute is an operation of the channels: calendar feeds, the
+// calendar export and webhook endpoints.
+type channelRoute struct {
+	method, path string
+	fn           op
+}
+
+func (h *handler) channelRoutes() []channelRoute {
+	return []channelRoute{
+		{http.MethodGet, "/properties/{id}/feeds", h.listFeeds},
+		{http.MethodPost, "/properties/{id}/feeds", h.createFeed},
+		{http.MethodPatch, "/properties/{id}/feeds/{feed_id}", h.patchFeed},
+		{http.MethodDelete, "/properties/{id}/feeds/{feed_id}", h.deleteFeed},
+		{http.MethodPost, "/properties/{id}/feeds/{feed_id}/sync", h.syncFeed},
+		{http.MethodGet, "/properties/{id}/ical", h.getExport},
+		{http.MethodPost, "/properties/{id}/ical/rotate", h.rotateExport},
+		{http.MethodGet, "/webhooks", h.listWebhooks},
+		{http.MethodPost, "/webhooks", h.createWebhook},
+		{http.MethodPatch, "/webhooks/{id}", h.patchWebhook},
+		{http.MethodDelete, "/webhooks/{id}", h.deleteWebhook},
+		{http.MethodPost, "/webhooks/{id}/rotate-secret", h.rotateWebhookSecret},
+		{http.MethodGet, "/webhooks/{id}/deliveries", h.listDeliveries},
+		{http.MethodPost, "/webhooks/deliveries/{delivery_id}/redeliver", h.redeliver},
+	}
+}
+
+type conflictView struct {
+	UID        string     `json:"uid"`
+	Start      civil.Date `json:"start"`
+	End        civil.Date `json:"end"`
+	Summary    string     `json:"summary"`
+	BookingID  int64      `json:"booking_id"`
+	DetectedAt time.Time  `json:"detected_at"`
+}
+
+func newConflictViews(list []booking.FeedConflict) []conflictView {
+	out := make([]conflictView, len(list))
+	for i, c := range list {
+		out[i] = conflictView{UID: c.UID, Start: c.Start, End: c.End, Summary: c.Summary, BookingID: c.BookingID,
+			DetectedAt: c.DetectedAt.UTC()}
+	}
+	return out
+}
+
+type feedView struct {
+	ID             int64          `json:"id"`
+	PropertyID     int64          `json:"property_id"`
+	Name           string         `json:"name"`
+	URL            string         `json:"url"`
+	Active         bool           `json:"active"`
+	EndIsLastNight bool           `json:"end_is_last_night"`
+	LastAttemptAt  *time.Time     `json:"last_attempt_at"`
+	LastSuccessAt  *time.Time     `json:"last_success_at"`
+	LastError      *string        `json:"last_error"`
+	EventsImported int            `json:"events_imported"`
+	Conflicts      []conflictView `json:"conflicts"`
+	NextPollAt     *time.Time     `json:"next_poll_at"`
+	CreatedAt      time.Time      `json:"created_at"`
+}
+
+func newFeedView(f *host.FeedStatus) feedView {
+	v := feedView{ID: f.ID, PropertyID: f.PropertyID, Name: f.Name, URL: f.URL, Active: f.Active,
+		EndIsLastNight: f.EndIsLastNight, LastAttemptAt: optTime(f.LastAttemptAt), LastSuccessAt: optTime(f.LastSuccessAt),
+		EventsImported: f.EventsImported, Conflicts: newConflictViews(f.ConflictList), NextPollAt: optTime(f.NextPollAt),
+		CreatedAt: f.CreatedAt.UTC()}
+	if f.LastError != "" {
+		v.LastError = &f.LastError
+	}
+	if !f.Active {
+		v.NextPollAt = nil
+	}
+	return v
+}
+
+type syncOutcomeView struct {
+	NotModified bool           `json:"not_modified"`
+	Events      int            `json:"events"`
+	Added       int            `json:"added"`
+	Moved       int            `json:"moved"`
+	Removed     int            `json:"removed"`
+	Conflicts   []conflictView `json:"conflicts"`
+	Error       *string        `json:"error"`
+}
+
+type syncView struct {
+	Feed    feedView        `json:"feed"`
+	Outcome syncOutcomeView `json:"outcome"`
+}
+
+func newSyncView(f *host.FeedStatus, o *host.SyncOutcome) syncView {
+	out := syncOutcomeView{NotModified: o.NotModified, Events: o.Events, Added: o.Added, Moved: o.Moved,
+		Removed: o.Removed, Conflicts: newConflictViews(o.Conflicts)}
+	if o.Error != "" {
+		out.Error = &o.Error
+	}
+	return syncView{Feed: newFeedView(f), Outcome: out}
+}
+
+// feedBody is POST /feeds and PATCH /feeds/{feed_id}.
+type feedBody struct {
+	Name           *string `json:"name"`
+	URL            *string `json:"url"`
+	Active         *bool   `json:"active"`
+	EndIsLastNight *bool   `json:"end_is_last_night"`
+}
+
+func (b feedBody) change() host.FeedChange {
+	return host.FeedChange{Name: b.Name, URL: b.URL, Active: b.Active, EndIsLastNight: b.EndIsLastNight}
+}
+
+// feedIDs reads the property and feed of the path.
+func feedIDs(r *http.Request) (propertyID, feedID int64, err error) {
+	if propertyID, err = pathID(r, "id", "property"); err != nil {
+		return 0, 0, err
+	}
+	if feedID, err = pathID(r, "feed_id", "feed"); err != nil {
+		return 0, 0, err
+	}
+	return propertyID, feedID, nil
+}
+
+func (h *handler) listFeeds(r *http.Request, c *call) (int, any, error) {
+	id, err := pathID(r, "id", "property")
+	if err != nil {
+		return 0, nil, err
+	}
+	limit, cursor, err := page(r.URL.Query())
+	if err != nil {
+		return 0, nil, err
+	}
+	all, err := h.channels.Feeds(r.Context(), c.org, id)
+	if err != nil {
+		return 0, nil, err
+	}
+	var items []feedView
+	var next int64
+	for i := range all {
+		if cursor > 0 && all[i].ID <= cursor {
+			continue
+		}
+		if len(items) == limit {
+			next = items[len(items)-1].ID
+			break
+		}
+		items = append(items, newFeedView(&all[i]))
+	}
+	return http.StatusOK, newList(items, next), nil
+}
+
+func (h *handler) createFeed(r *http.Request, c *call) (int, any, error) {
+	id, err := pathID(r, "id", "property")
+	if err != nil {
+		return 0, nil, err
+	}
+	var b feedBody
+	if err := decode(c.body, &b); err != nil {
+		return 0, nil, err
+	}
+	f, _, err := h.channels.AddFeed(r.Context(), c.org, id, b.change(), c.actor)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusCreated, newFeedView(f), nil
+}
+
+func (h *handler) patchFeed(r *http.Request, c *call) (int, any, error) {
+	propertyID, feedID, err := feedIDs(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	var b feedBody
+	if err := decode(c.body, &b); err != nil {
+		return 0, nil, err
+	}
+	f, err := h.channels.UpdateFeed(r.Context(), c.org, propertyID, feedID, b.change(), c.actor)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, newFeedView(f), nil
+}
+
+func (h *handler) deleteFeed(r *http.Request, c *call) (int, any, error) {
+	propertyID, feedID, err := feedIDs(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := h.channels.RemoveFeed(r.Context(), c.org, propertyID, feedID, c.actor); err != nil {
+		return 0, nil, err
+	}
+	return http.StatusNoContent, nil, nil
+}
+
+func (h *handler) syncFeed(r *http.Request, c *call) (int, any, error) {
+	propertyID, feedID, err := feedIDs(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	f, out, err := h.channels.SyncFeed(r.Context(), c.org, propertyID, feedID, c.actor)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, newSyncView(f, out), nil
+}
+
+type exportView struct {
+	PropertyID int64     `json:"property_id"`
+	URL        string    `json:"url"`
+	CreatedAt  time.Time `json:"created_at"`
+}
+
+// newExportView is the calendar URL to paste into the channels: on
+// PublicURL, else on the host the request came to.
+func (h *handler) newExportView(r *http.Request, t *booking.ExportToken) exportView {
+	base := h.public
+	if base == "" {
+		scheme := "http"
+		if r.TLS != nil {
+			scheme = "https"
+		}
+		base = scheme + "://" + r.Host
+	}
+	return exportView{PropertyID: t.PropertyID, URL: base + icalsync.ExportPath(t.Token), CreatedAt: t.CreatedAt.UTC()}
+}
+
+func (h *handler) getExport(r *http.Request, c *call) (int, any, error) {
+	id, err := pathID(r, "id", "property")
+	if err != nil {
+		return 0, nil, err
+	}
+	t, err := h.channels.ExportToken(r.Context(), c.org, id)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, h.newExportView(r, t), nil
+}
+
+func (h *handler) rotateExport(r *http.Request, c *call) (int, any, error) {
+	id, err := pathID(r, "id", "property")
+	if err != nil {
+		return 0, nil, err
+	}
+	t, err := h.channels.RotateExportToken(r.Context(), c.org, id, c.actor)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, h.newExportView(r, t), nil
+}
+
+type webhookView struct {
+	ID         int64     `json:"id"`
+	URL        string    `json:"url"`
+	EventTypes []string  `json:"event_types"`
+	Active     bool      `json:"active"`
+	Failures   int       `json:"failures"`
+	CreatedAt  time.Time `json:"created_at"`
+	UpdatedAt  time.Time `json:"updated_at"`
+}
+
+func newWebhookView(e *outbox.Endpoint) webhookView {
+	return webhookView{ID: e.ID, URL: e.URL, EventTypes: orEmpty(e.EventTypes), Active: e.Active, Failures: e.Failures,
+		CreatedAt: e.CreatedAt.UTC(), UpdatedAt: e.UpdatedAt.UTC()}
+}
+
+// webhookSecretView is an endpoint with its signing secret: only the
+// answers of creation and rotation carry it.
+type webhookSecretView struct {
+	webhookView
+	Secret string `json:"secret"`
+}
+
+// webhookBody is POST /webhooks and PATCH /webhooks/{id}.
+type webhookBody struct {
+	URL        *string   `json:"url"`
+	EventTypes *[]string `json:"event_types"`
+	Active     *bool     `json:"active"`
+}
+
+func (b webhookBody) change() host.WebhookChange {
+	return host.WebhookChange{URL: b.URL, EventTypes: b.EventTypes, Active: b.Active}
+}
+
+func (h *handler) listWebhooks(r *http.Request, c *call) (int, any, error) {
+	limit, cursor, err := page(r.URL.Query())
+	if err != nil {
+		return 0, nil, err
+	}
+	all, err := h.channels.Webhooks(r.Context(), c.org)
+	if err != nil {
+		return 0, nil, err
+	}
+	var items []webhookView
+	var next int64
+	for i := range all {
+		if cursor > 0 && all[i].ID <= cursor {
+			continue
+		}
+		if len(items) == limit {
+			next = items[len(items)-1].ID
+			break
+		}
+		items = append(items, newWebhookView(&all[i]))
+	}
+	return http.StatusOK, newList(items, next), nil
+}
+
+func (h *handler) createWebhook(r *http.Request, c *call) (int, any, error) {
+	var b webhookBody
+	if err := decode(c.body, &b); err != nil {
+		return 0, nil, err
+	}
+	e, err := h.channels.CreateWebhook(r.Context(), c.org, b.change(), c.actor)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusCreated, webhookSecretView{webhookView: newWebhookView(e), Secret: e.Secret}, nil
+}
+
+func (h *handler) patchWebhook(r *http.Request, c *call) (int, any, error) {
+	id, err := pathID(r, "id", "webhook")
+	if err != nil {
+		return 0, nil, err
+	}
+	var b webhookBody
+	if err := decode(c.body, &b); err != nil {
+		return 0, nil, err
+	}
+	e, err := h.channels.UpdateWebhook(r.Context(), c.org, id, b.change(), c.actor)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, newWebhookView(e), nil
+}
+
+func (h *handler) deleteWebhook(r *http.Request, c *call) (int, any, error) {
+	id, err := pathID(r, "id", "webhook")
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := h.channels.DeleteWebhook(r.Context(), c.org, id, c.actor); err != nil {
+		return 0, nil, err
+	}
+	return http.StatusNoContent, nil, nil
+}
+
+func (h *handler) rotateWebhookSecret(r *http.Request, c *call) (int, any, error) {
+	id, err := pathID(r, "id", "webhook")
+	if err != nil {
+		return 0, nil, err
+	}
+	e, err := h.channels.RotateWebhookSecret(r.Context(), c.org, id, c.actor)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, webhookSecretView{webhookView: newWebhookView(e), Secret: e.Secret}, nil
+}
+
+type deliveryView struct {
+	ID            int64      `json:"id"`
+	EventID       int64      `json:"event_id"`
+	EventType     string     `json:"event_type"`
+	Status        string     `json:"status"`
+	Attempts      int        `json:"attempts"`
+	ResponseCode  *int       `json:"response_code"`
+	LastError     *string    `json:"last_error"`
+	NextAttemptAt *time.Time `json:"next_attempt_at"`
+	CreatedAt     time.Time  `json:"created_at"`
+	UpdatedAt     time.Time  `json:"updated_at"`
+	DeliveredAt   *time.Time `json:"delivered_at"`
+}
+
+func newDeliveryView(d *host.DeliveryEntry) deliveryView {
+	v := deliveryView{ID: d.ID, EventID: d.EventID, EventType: d.EventType, Status: string(d.Status), Attempts: d.Attempts,
+		CreatedAt: d.CreatedAt.UTC(), UpdatedAt: d.UpdatedAt.UTC(), DeliveredAt: optTime(d.DeliveredAt)}
+	if d.ResponseCode != 0 {
+		v.ResponseCode = &d.ResponseCode
+	}
+	if d.LastError != "" {
+		v.LastError = &d.LastError
+	}
+	if d.Status == outbox.StatusPending {
+		v.NextAttemptAt = optTime(d.NextAttemptAt)
+	}
+	return v
+}
+
+func (h *handler) listDeliveries(r *http.Request, c *call) (int, any, error) {
+	id, err := pathID(r, "id", "webhook")
+	if err != nil {
+		return 0, nil, err
+	}
+	limit, cursor, err := page(r.URL.Query())
+	if err != nil {
+		return 0, nil, err
+	}
+	list, next, err := h.channels.Deliveries(r.Context(), c.org, id, cursor, limit)
+	if err != nil {
+		return 0, nil, err
+	}
+	items := make([]deliveryView, len(list))
+	for i := range list {
+		items[i] = newDeliveryView(&list[i])
+	}
+	return http.StatusOK, newList(items, next), nil
+}
+
+func (h *handler) redeliver(r *http.Request, c *call) (int, any, error) {
+	id, err := pathID(r, "delivery_id", "delivery")
+	if err != nil {
+		return 0, nil, err
+	}
+	d, err := h.channels.Redeliver(r.Context(), c.org, id, c.actor)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, newDeliveryView(d), nil
+}
