@@ -22,8 +22,8 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
-	"github.com/staykit/staykit/outbox"
 	"github.com/staykit/staykit/ical"
+	"github.com/staykit/staykit/outbox"
 )
 
 // Defaults of Options.
