@@ -32,6 +32,13 @@
 //	      "booking_horizon_days": 730,         // a stay ends at most this many days ahead, default 730, at most 3650
 //	      "branding": {"primary_color": "#0f766e"},
 //	      "contact_email": "host@example.com", // the host's e-mails (package notify) go there
+//	      "terms": {                           // cancellation policy and security deposit (optional)
+//	        "cancellation_policy": "moderate", // flexible (default), moderate, strict, non_refundable;
+//	                                           // or "policy": {…} with custom tiers (package policy)
+//	        "security_deposit": 300,           // held on the card around the stay; 0 = none
+//	        "deposit_hold_days": 2,            // held this many days before check-in (0–6)
+//	        "deposit_release_days": 3          // released this many days after check-out unless claimed (0–6)
+//	      },                                   // a property may have "terms" of its own, replacing these
 //	      "terms_url": "https://…/terms",
 //	      "custom_domain": "villa-soleil.fr",  // allows https://villa-soleil.fr and www.
 //	      "allowed_origins": ["http://localhost:3000"],

@@ -34,6 +34,9 @@ type orgJSON struct {
 	BookingHorizonDays  int                 `json:"booking_horizon_days"`
 	Branding            map[string]string   `json:"branding"`
 	ContactEmail        string              `json:"contact_email"`
+	// Terms are the cancellation policy and security deposit of every
+	// property that sets none (see termsJSON).
+	Terms *termsJSON `json:"terms"`
 	TermsURL            string              `json:"terms_url"`
 	CustomDomain        string              `json:"custom_domain"`
 	AllowedOrigins      []string            `json:"allowed_origins"`
@@ -61,6 +64,8 @@ type propertyJSON struct {
 	// days, seasons, notice, cut-off, window, preparation days, per-day
 	// settings.
 	Rules rules.Set `json:"rules"`
+	// Terms, when set, replace the organisation's for this property.
+	Terms *termsJSON `json:"terms"`
 }
 
 type ratesJSON struct {

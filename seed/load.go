@@ -74,6 +74,9 @@ func (cat *catalog) store(ctx context.Context, store booking.CatalogStore) error
 				return fmt.Errorf("seed: store %s.contact_email: %w", e.path, err)
 			}
 		}
+		if err := saveTerms(ctx, store, e.path, e.terms, org.ID, 0); err != nil {
+			return err
+		}
 		ids := make(map[string]int64, len(e.properties))
 		for j := range e.properties {
 			p := e.properties[j]
@@ -82,6 +85,9 @@ func (cat *catalog) store(ctx context.Context, store booking.CatalogStore) error
 				return fmt.Errorf("seed: store %s.properties[%d] (%q): %w", e.path, j, p.Name, err)
 			}
 			ids[p.Name] = p.ID
+			if err := saveTerms(ctx, store, fmt.Sprintf("%s.properties[%d]", e.path, j), e.propertyTerms[j], org.ID, p.ID); err != nil {
+				return err
+			}
 		}
 		for _, ce := range e.coupons {
 			c := ce.coupon

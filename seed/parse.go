@@ -23,7 +23,11 @@ type orgEntry struct {
 	path       string
 	org        booking.Organization
 	contact    string // the host's e-mail address, "" for none
+	terms      *booking.Settings
 	properties []booking.Property
+	// propertyTerms are the terms of each property, by index; nil where
+	// the organisation's apply.
+	propertyTerms []*booking.Settings
 	coupons    []couponEntry
 }
 
@@ -133,7 +137,7 @@ func parseOrg(c *checker, path string, o orgJSON, now time.Time) orgEntry {
 	}
 
 	year := civil.Today(now, org.Location()).Year
-	e := orgEntry{path: path, org: org, contact: strings.TrimSpace(o.ContactEmail)}
+	e := orgEntry{path: path, org: org, contact: strings.TrimSpace(o.ContactEmail), terms: parseTerms(c, path+".terms", o.Terms)}
 	names := map[string]string{}
 	for j, pj := range o.Properties {
 		ppath := fmt.Sprintf("%s.properties[%d]", path, j)
@@ -142,6 +146,7 @@ func parseOrg(c *checker, path string, o orgJSON, now time.Time) orgEntry {
 		}
 		names[pj.Name] = ppath
 		e.properties = append(e.properties, parseProperty(c, ppath, pj, year))
+		e.propertyTerms = append(e.propertyTerms, parseTerms(c, ppath+".terms", pj.Terms))
 	}
 	codes := map[string]string{}
 	for j, cj := range o.Coupons {
