@@ -17,32 +17,32 @@ type fileJSON struct {
 }
 
 type orgJSON struct {
-	Slug                string              `json:"slug"`
-	Name                string              `json:"name"`
-	Logo                string              `json:"logo"`
-	PaymentMode         pricing.PaymentMode `json:"payment_mode"`
-	DepositPercent      decimal.Decimal     `json:"deposit_percent"`
-	BalanceDueDays      int                 `json:"balance_due_days"`
-	DefaultLocale       string              `json:"default_locale"`
-	Currency            string              `json:"currency"`
-	Timezone            string              `json:"timezone"`
-	MinStayNights       *int                `json:"min_stay_nights"`
-	MaxStayNights       *int                `json:"max_stay_nights"`
-	HoldMinutes         int                 `json:"hold_minutes"`
-	RequestHoldHours    int                 `json:"request_hold_hours"`
-	Country             string              `json:"country"`
-	BookingHorizonDays  int                 `json:"booking_horizon_days"`
-	Branding            map[string]string   `json:"branding"`
-	ContactEmail        string              `json:"contact_email"`
+	Slug               string              `json:"slug"`
+	Name               string              `json:"name"`
+	Logo               string              `json:"logo"`
+	PaymentMode        pricing.PaymentMode `json:"payment_mode"`
+	DepositPercent     decimal.Decimal     `json:"deposit_percent"`
+	BalanceDueDays     int                 `json:"balance_due_days"`
+	DefaultLocale      string              `json:"default_locale"`
+	Currency           string              `json:"currency"`
+	Timezone           string              `json:"timezone"`
+	MinStayNights      *int                `json:"min_stay_nights"`
+	MaxStayNights      *int                `json:"max_stay_nights"`
+	HoldMinutes        int                 `json:"hold_minutes"`
+	RequestHoldHours   int                 `json:"request_hold_hours"`
+	Country            string              `json:"country"`
+	BookingHorizonDays int                 `json:"booking_horizon_days"`
+	Branding           map[string]string   `json:"branding"`
+	ContactEmail       string              `json:"contact_email"`
 	// Terms are the cancellation policy and security deposit of every
 	// property that sets none (see termsJSON).
-	Terms *termsJSON `json:"terms"`
-	TermsURL            string              `json:"terms_url"`
-	CustomDomain        string              `json:"custom_domain"`
-	AllowedOrigins      []string            `json:"allowed_origins"`
-	PublicEngineEnabled *bool               `json:"public_engine_enabled"`
-	Properties          []propertyJSON      `json:"properties"`
-	Coupons             []couponJSON        `json:"coupons"`
+	Terms               *termsJSON     `json:"terms"`
+	TermsURL            string         `json:"terms_url"`
+	CustomDomain        string         `json:"custom_domain"`
+	AllowedOrigins      []string       `json:"allowed_origins"`
+	PublicEngineEnabled *bool          `json:"public_engine_enabled"`
+	Properties          []propertyJSON `json:"properties"`
+	Coupons             []couponJSON   `json:"coupons"`
 }
 
 type propertyJSON struct {

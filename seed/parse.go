@@ -28,7 +28,7 @@ type orgEntry struct {
 	// propertyTerms are the terms of each property, by index; nil where
 	// the organisation's apply.
 	propertyTerms []*booking.Settings
-	coupons    []couponEntry
+	coupons       []couponEntry
 }
 
 type couponEntry struct {
