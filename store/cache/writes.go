@@ -22,6 +22,7 @@ var Reads = []string{
 	"APIKeyByHash", "APIKeys", "AuditLog", "CouponByID", "Coupons", "HostSession", "HostUserByEmail",
 	"Settings", "Terms",
 	"ContactEmail", "OutboxEvent", "OutboxDeliveries", "WebhookEndpoint", "WebhookEndpoints",
+	"PaymentAccount", "PaymentAccountByAccountID", "BookingPaymentAccount",
 }
 
 // Writes are the methods of booking.Store that write: overridden here to
@@ -58,6 +59,9 @@ var (
 		"RecordOutbox", "ClaimOutboxEvents", "DispatchOutboxEvent", "ClaimOutboxDeliveries",
 		"UpdateOutboxDelivery", "RedeliverOutbox", "SaveWebhookEndpoint", "DeleteWebhookEndpoint",
 		"SetContactEmail", "SettleLedgerEntry",
+		// Connected payment accounts: read from the store on every use,
+		// never cached.
+		"SavePaymentAccount", "SetBookingPaymentAccount",
 	}
 )
 

@@ -47,6 +47,7 @@ func Run(t *testing.T, newStore func(t *testing.T) booking.Store) {
 		hostScenarios,
 		termsScenarios,
 		outboxScenarios,
+		connectScenarios,
 	}
 	for _, g := range groups {
 		for _, sc := range g {
