@@ -40,6 +40,8 @@ func (h *handler) routes() {
 		{http.MethodPost, "/api-keys", h.createKey},
 		{http.MethodDelete, "/api-keys/{id}", h.revokeKey},
 		{http.MethodGet, "/audit-log", h.auditLog},
+		{http.MethodGet, "/stripe", h.getStripe},
+		{http.MethodPost, "/stripe/onboarding", h.startOnboarding},
 	}
 	allow := map[string][]string{}
 	var paths []string
