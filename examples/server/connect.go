@@ -76,4 +76,3 @@ func applyPlatformFee(ctx context.Context, cfg config, svc *booking.Service, sto
 	}
 	return nil
 }
-
