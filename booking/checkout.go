@@ -189,6 +189,12 @@ func (s *Service) checkout(ctx context.Context, resolve orgFunc, r CheckoutReque
 	if err := s.checkChargeable(q); err != nil {
 		return nil, err
 	}
+	var account *PaymentAccount
+	if q.Charge.IsPositive() {
+		if account, err = s.checkoutAccount(ctx, org); err != nil {
+			return nil, err
+		}
+	}
 	b, err := s.hold(ctx, org, p, r, q, c, hash, now)
 	if err != nil {
 		var conflict *IdempotencyConflict
@@ -196,6 +202,15 @@ func (s *Service) checkout(ctx context.Context, resolve orgFunc, r CheckoutReque
 			return s.replayCheckout(ctx, conflict.Existing, hash)
 		}
 		return nil, err
+	}
+	if account != nil {
+		// Stored before any intent or customer exists, so that every call
+		// about this booking's money goes to this account, even if the
+		// organisation connects another one later.
+		if err := s.store.SetBookingPaymentAccount(ctx, b.ID, account.AccountID); err != nil {
+			s.release(ctx, b)
+			return nil, fmt.Errorf("record payment account of booking %d: %w", b.ID, err)
+		}
 	}
 	terms, err := s.prepareTerms(ctx, b)
 	if err != nil {
@@ -270,7 +285,17 @@ func (s *Service) startPayment(ctx context.Context, org *Organization, b *Bookin
 		s.release(ctx, b)
 		return nil, fmt.Errorf("convert charge of booking %d: %w", b.ID, err)
 	}
-	intent, err := s.payments.CreateIntent(ctx, payment.CreateParams{
+	pay, err := s.bookingPayments(ctx, b.ID)
+	if err != nil {
+		s.release(ctx, b)
+		return nil, err
+	}
+	fee, err := s.applicationFee(ctx, org.ID, amount)
+	if err != nil {
+		s.release(ctx, b)
+		return nil, err
+	}
+	intent, err := pay.CreateIntent(ctx, payment.CreateParams{
 		Amount:         amount,
 		Currency:       b.Currency,
 		ManualCapture:  b.PaymentMode == pricing.ModeRequest,
@@ -282,8 +307,9 @@ func (s *Service) startPayment(ctx context.Context, org *Organization, b *Bookin
 		},
 		// With a customer, the guest's card is kept for the balance and
 		// the security deposit, as the consent shown at checkout says.
-		Customer: terms.Customer,
-		SaveCard: terms.Customer != "",
+		Customer:       terms.Customer,
+		SaveCard:       terms.Customer != "",
+		ApplicationFee: fee,
 	})
 	if err != nil {
 		s.release(ctx, b)
@@ -293,7 +319,7 @@ func (s *Service) startPayment(ctx context.Context, org *Organization, b *Bookin
 		return nil, paymentUnavailable("start", "The payment could not be started. Please try again in a moment.", err)
 	}
 	if err := s.store.SetPaymentIntent(ctx, b.ID, intent.ID, intent.ClientSecret); err != nil {
-		if _, cerr := s.payments.CancelIntent(context.WithoutCancel(ctx), intent.ID, "release:"+intent.ID); cerr != nil {
+		if _, cerr := pay.CancelIntent(context.WithoutCancel(ctx), intent.ID, "release:"+intent.ID); cerr != nil {
 			s.logger.ErrorContext(ctx, "cancel orphan payment intent", "intent", intent.ID, "err", cerr)
 		}
 		s.release(ctx, b)

@@ -132,7 +132,11 @@ func (s *Service) prepareTerms(ctx context.Context, b *Booking) (*Terms, error) 
 	}
 	wantBalance := b.PaymentMode == pricing.ModeDeposit && b.BalanceAmount.IsPositive()
 	wantDeposit := t.Deposit.IsPositive()
-	if saved, ok := s.payments.(payment.SavedCards); ok && (wantBalance || wantDeposit) && b.ChargeAmount.IsPositive() {
+	pay, err := s.bookingPayments(ctx, b.ID)
+	if err != nil {
+		return nil, err
+	}
+	if saved, ok := pay.(payment.SavedCards); ok && (wantBalance || wantDeposit) && b.ChargeAmount.IsPositive() {
 		t.Customer, err = saved.CreateCustomer(ctx, payment.CustomerParams{Email: b.GuestEmail, Name: b.GuestName,
 			IdempotencyKey: "customer-" + b.Token, Metadata: map[string]string{"booking_token": b.Token}})
 		if err != nil {

@@ -40,6 +40,8 @@ func (h *handler) routes() {
 		{http.MethodPost, "/api-keys", h.createKey},
 		{http.MethodDelete, "/api-keys/{id}", h.revokeKey},
 		{http.MethodGet, "/audit-log", h.auditLog},
+		{http.MethodGet, "/stripe", h.getStripe},
+		{http.MethodPost, "/stripe/onboarding", h.startOnboarding},
 	}
 	for _, c := range h.channelRoutes() {
 		rs = append(rs, rt{c.method, c.path, c.fn})

@@ -27,6 +27,9 @@
       full: "intégral", depositMode: "acompte", request: "sur demande", keyName: "Nom de la clé", create: "Créer",
       keyShown: "Copiez cette clé maintenant : elle ne sera plus affichée.", revoke: "Révoquer", revoked: "révoquée",
       lastUsed: "Dernière utilisation", saved: "Enregistré.", error: "Erreur",
+      stripe: "Paiements Stripe", stripeConnect: "Connectez votre compte Stripe pour recevoir les paiements de vos voyageurs : tant qu'il n'est pas prêt, la réservation en ligne n'accepte pas de paiement.",
+      stripeButton: "Connecter mon compte Stripe", stripeResume: "Reprendre la connexion Stripe", stripeReady: "Compte Stripe connecté :",
+      stripeRestricted: "Stripe demande encore des informations avant d'accepter des paiements.",
       months: ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"],
       weekdays: ["lun", "mar", "mer", "jeu", "ven", "sam", "dim"],
       st: { pending: "en attente de paiement", requested: "demande", confirmed: "confirmée", declined: "refusée", expired: "expirée", cancelled: "annulée" },
@@ -49,6 +52,9 @@
       full: "in full", depositMode: "deposit", request: "on request", keyName: "Key name", create: "Create",
       keyShown: "Copy this key now: it will not be shown again.", revoke: "Revoke", revoked: "revoked",
       lastUsed: "Last used", saved: "Saved.", error: "Error",
+      stripe: "Stripe payments", stripeConnect: "Connect your Stripe account to receive your guests' payments: until it is ready, online booking takes no payment.",
+      stripeButton: "Connect your Stripe account", stripeResume: "Resume Stripe onboarding", stripeReady: "Stripe account connected:",
+      stripeRestricted: "Stripe still needs information before it accepts payments.",
       months: ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"],
       weekdays: ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"],
       st: { pending: "awaiting payment", requested: "request", confirmed: "confirmed", declined: "declined", expired: "expired", cancelled: "cancelled" },
@@ -285,6 +291,7 @@
       } } }, label(T.name, f.name), label(T.logo, f.logo), label(T.locale, f.default_locale), label(T.paymentMode, f.payment_mode),
         label(T.deposit, f.deposit_percent), label(T.terms, f.terms_url), label(T.domain, f.custom_domain),
         label(T.origins, f.allowed_origins), label(T.publicEngine, f.public_engine_enabled), el("button", { type: "submit" }, T.save)));
+      await stripeStep();
     },
 
     async keys() {
@@ -305,6 +312,25 @@
         } } }, name, el("button", { type: "submit" }, T.create)));
     },
   };
+
+  // stripeStep is the "connect your Stripe account" step, shown when the
+  // server pays each organisation into its own Stripe account.
+  async function stripeStep() {
+    const st = await call("GET", "/stripe");
+    if (!st.connect) return;
+    const box = el("section", { id: "stripe-step" }, el("h2", {}, T.stripe));
+    if (st.charges_enabled) {
+      box.append(el("p", { class: "ok" }, T.stripeReady, " ", el("code", {}, st.account_id)));
+    } else {
+      if (st.state === "restricted") box.append(el("p", {}, T.stripeRestricted));
+      box.append(el("p", {}, T.stripeConnect), el("button", { type: "button", id: "stripe-connect", on: { click: async () => {
+        const back = location.href;
+        const link = await call("POST", "/stripe/onboarding", { return_url: back, refresh_url: back });
+        location.href = link.url;
+      } } }, st.account_id ? T.stripeResume : T.stripeButton));
+    }
+    main.append(box);
+  }
 
   async function show(view) {
     for (const b of document.querySelectorAll("#nav button")) b.classList.toggle("current", b.dataset.view === view);

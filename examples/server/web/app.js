@@ -822,7 +822,14 @@ function staykitFlow(root, widget) {
 
   async function mountStripe() {
     await loadStripeJs();
-    if (!state.stripe) state.stripe = window.Stripe(state.app.stripe_publishable_key, { locale: state.locale });
+    // With Stripe Connect direct charges the payment lives on the
+    // organisation's own account, which Stripe.js must be told.
+    const account = state.orgConfig && state.orgConfig.payment_account;
+    const opts = account ? { locale: state.locale, stripeAccount: account } : { locale: state.locale };
+    if (!state.stripe || state.stripeAccount !== account) {
+      state.stripe = window.Stripe(state.app.stripe_publishable_key, opts);
+      state.stripeAccount = account;
+    }
     const primary = getComputedStyle(frame).getPropertyValue('--primary').trim() || '#0f766e';
     state.elements = state.stripe.elements({ clientSecret: state.checkout.client_secret, locale: state.locale, appearance: { theme: 'stripe', variables: { colorPrimary: primary } } });
     $('#payment-element').replaceChildren();
