@@ -96,7 +96,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	noLimits := fs.Bool("no-rate-limits", false, "turn the API's rate limits off (for load tests only: never in production)")
 	previews := fs.String("preview-domains", "", "comma-separated `domains` whose https subdomains are allowed origins (e.g. vercel.app)")
 	addOutboxFlags(fs, &cfg.outbox)
-	connect := fs.String("stripe-connect", "", "run as a Stripe Connect platform paying each organisation into its own Stripe account: `destination` or direct charges (needs the Stripe keys and STRIPE_CONNECT_WEBHOOK_SECRET)")
+	connect := fs.String("stripe-connect", strings.TrimSpace(getenv("STRIPE_CONNECT")), "run as a Stripe Connect platform paying each organisation into its own Stripe account: `destination` or direct charges (needs the Stripe keys and STRIPE_CONNECT_WEBHOOK_SECRET; default $STRIPE_CONNECT, which the host commands read too)")
 	onBehalfOf := fs.Bool("stripe-on-behalf-of", false, "with -stripe-connect destination: make the organisation's account the settlement merchant (on_behalf_of), when it settles in another country than the platform")
 	keepFee := fs.Bool("stripe-keep-fee-on-refund", false, "with -stripe-connect: keep the platform fee when a charge is refunded (by default it is refunded in proportion)")
 	feePercent := fs.String("platform-fee-percent", "", "with -stripe-connect: the platform's fee in `percent` of each charge, set on every organisation at start")
