@@ -232,6 +232,9 @@ var fieldReasons = map[string]text{
 	booking.ReasonInvalidCharacters: {
 		fr: "Cette valeur contient des caractères de contrôle ou invisibles qui ne sont pas acceptés.",
 		en: "This value contains control or invisible characters, which are not accepted."},
+	"invalid_amount": {
+		fr: "Ce montant n'est pas valide : il doit être positif et ne pas dépasser ce qui reste à rembourser ou à retenir.",
+		en: "This amount is not valid: it must be positive and at most what is left to refund or to keep."},
 	"too_long": {
 		fr: "Cette valeur est trop longue.",
 		en: "This value is too long."},

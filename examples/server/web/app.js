@@ -678,6 +678,10 @@ function staykitFlow(root, widget) {
       rows.push(row('charge', t('pay_now'), q.charge_amount, 'quote-charge'));
     }
     box.append(el('table', {}, el('tbody', {}, ...rows)), el('p', { class: 'mode-note', text: note }));
+    // The cancellation policy the booking would be sold with.
+    if (q.cancellation_policy) {
+      box.append(el('p', { class: 'mode-note', 'data-testid': 'quote-policy', 'data-policy': q.cancellation_policy.name, text: q.cancellation_policy.summary }));
+    }
   }
 
   // ---- Guest details and checkout -----------------------------------------
