@@ -189,17 +189,12 @@ func (s *Service) checkout(ctx context.Context, resolve orgFunc, r CheckoutReque
 	if err := s.checkChargeable(q); err != nil {
 		return nil, err
 	}
-	b, err := s.hold(ctx, org, p, r, q, c, hash, now)
+	b, terms, err := s.hold(ctx, org, p, r, q, c, hash, now)
 	if err != nil {
 		var conflict *IdempotencyConflict
 		if errors.As(err, &conflict) {
 			return s.replayCheckout(ctx, conflict.Existing, hash)
 		}
-		return nil, err
-	}
-	terms, err := s.prepareTerms(ctx, b)
-	if err != nil {
-		s.release(ctx, b)
 		return nil, err
 	}
 	var res *CheckoutResult
@@ -218,11 +213,14 @@ func (s *Service) checkout(ctx context.Context, resolve orgFunc, r CheckoutReque
 const scopeCheckout = "checkout"
 
 // hold stores the pending booking, which holds its dates and its coupon
-// until ExpiresAt.
-func (s *Service) hold(ctx context.Context, org *Organization, p *Property, r CheckoutRequest, q pricing.Quote, c *coupon.Coupon, hash string, now time.Time) (*Booking, error) {
+// until ExpiresAt, with its idempotency record and its terms, in one write.
+// The terms are prepared first, so a provider's customer (prepareTerms) is
+// created before the dates are known to be still free: a checkout that
+// loses them leaves an unused customer at the provider, and no money.
+func (s *Service) hold(ctx context.Context, org *Organization, p *Property, r CheckoutRequest, q pricing.Quote, c *coupon.Coupon, hash string, now time.Time) (*Booking, *Terms, error) {
 	token, err := newToken()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	locale := r.Locale
 	if locale == "" {
@@ -245,21 +243,24 @@ func (s *Service) hold(ctx context.Context, org *Organization, p *Property, r Ch
 	if r.IdempotencyKey != "" {
 		opts.Idempotency = IdempotencyRecord{OrgID: org.ID, Scope: scopeCheckout, Key: r.IdempotencyKey, RequestHash: hash, CreatedAt: now}
 	}
+	if opts.Terms, err = s.prepareTerms(ctx, b); err != nil {
+		return nil, nil, err
+	}
 	if err := s.store.CreateBooking(ctx, b, opts); err != nil {
 		var conflict *IdempotencyConflict
 		if errors.As(err, &conflict) {
-			return nil, conflict
+			return nil, nil, conflict
 		}
 		switch ErrorCode(err) {
 		case CodeUnavailable:
-			return nil, errUnavailable()
+			return nil, nil, errUnavailable()
 		case coupon.CodeExhausted:
-			return nil, &Error{Code: coupon.CodeExhausted, Message: "This coupon has been used up.",
+			return nil, nil, &Error{Code: coupon.CodeExhausted, Message: "This coupon has been used up.",
 				Fields: map[string][]string{"coupon_code": {coupon.CodeExhausted}}}
 		}
-		return nil, fmt.Errorf("hold dates: %w", err)
+		return nil, nil, fmt.Errorf("hold dates: %w", err)
 	}
-	return b, nil
+	return b, opts.Terms, nil
 }
 
 // startPayment creates the payment intent of a held booking. If the provider

@@ -59,6 +59,8 @@ const (
 		WHERE property_id = ? AND day >= ? AND day < ? ORDER BY day`
 	qSettings = `SELECT data FROM booking_settings WHERE org_id = ? AND property_id = ?`
 	qTerms    = `SELECT version, data FROM booking_terms WHERE booking_id = ?`
+	// qInsertTerms stores a new booking's terms in CreateBooking.
+	qInsertTerms = `INSERT INTO booking_terms (booking_id, version, data) VALUES (?, 1, ?)`
 )
 
 // hotReads are prepared on the read pool.
@@ -71,7 +73,7 @@ func hotReads() []string {
 // hotWrites are prepared on the write pool: checkout's transaction.
 func hotWrites() []string {
 	return []string{qPropertyOfOrg, qBookingOverlaps, qBlockOverlaps, qInsertBooking,
-		qSetPaymentIntent, qCouponHolders, qFindKey, qForgetStaleKey, qInsertKey}
+		qSetPaymentIntent, qCouponHolders, qFindKey, qForgetStaleKey, qInsertKey, qInsertTerms}
 }
 
 // prepared is a set of statements prepared on one pool.

@@ -48,6 +48,7 @@ func Run(t *testing.T, newStore func(t *testing.T) booking.Store) {
 		termsScenarios,
 		outboxScenarios,
 		hostCalendarScenarios,
+		createTermsScenarios,
 	}
 	for _, g := range groups {
 		for _, sc := range g {
