@@ -135,12 +135,16 @@ func (s *Service) availability(ctx context.Context, resolve orgFunc, propertyID 
 		free:    make([]bool, n),
 		minStay: make([]int, n),
 		maxStay: make([]int, n),
-		arrive:  make([]bool, n)}
-	for i, day := 0, start; i < n; i, day = i+1, nextDay(day) {
+		arrive:  make([]bool, n),
+		days:    make([]civil.Date, n+1)}
+	day := start
+	for i := 0; i < n; i, day = i+1, nextDay(day) {
+		g.days[i] = day
 		g.free[i] = !day.Before(today) && day.Before(last) && !c.Closed(day)
 		g.minStay[i], g.maxStay[i] = c.Limits(day)
 		g.arrive[i] = c.Arrival(day) == nil
 	}
+	g.days[n] = day
 	for _, r := range set.Reserved(taken) {
 		for i := max(0, start.DaysUntil(r.Start)); i < min(n, start.DaysUntil(r.End)); i++ {
 			g.free[i] = false
@@ -180,8 +184,9 @@ type grid struct {
 	start            civil.Date
 	maxN             int
 	free             []bool
-	minStay, maxStay []int  // c.Limits of a check-in on each day
-	arrive           []bool // c.Arrival of each day is nil
+	minStay, maxStay []int        // c.Limits of a check-in on each day
+	arrive           []bool       // c.Arrival of each day is nil
+	days             []civil.Date // the dates of the nights, and of the day after
 }
 
 // fits reports whether a stay of nights nights from day i keeps to its
@@ -195,7 +200,12 @@ func (g grid) fits(i, nights int) bool {
 }
 
 // day returns the date of index i.
-func (g grid) day(i int) civil.Date { return g.start.AddDays(i) }
+func (g grid) day(i int) civil.Date {
+	if i >= 0 && i < len(g.days) {
+		return g.days[i]
+	}
+	return g.start.AddDays(i)
+}
 
 // canCheckIn: a stay may start on day i — its arrival rules hold, and some
 // stay of an allowed length from it has free nights and may end where it
