@@ -104,11 +104,15 @@ func later(a, b time.Time) time.Time {
 // savedCard returns the provider's SavedCards and the card of the booking's
 // first payment (the one the guest agreed to have kept).
 func (s *Service) savedCard(ctx context.Context, e *ledger.Entry) (payment.SavedCards, string, error) {
-	saved, ok := s.payments.(payment.SavedCards)
+	pay, err := s.bookingPayments(ctx, e.BookingID)
+	if err != nil {
+		return nil, "", fmt.Errorf("%w: %w", errRetry, err)
+	}
+	saved, ok := pay.(payment.SavedCards)
 	if !ok {
 		return nil, "", errors.New("the payment provider cannot charge saved cards")
 	}
-	src, err := s.payments.GetIntent(ctx, e.IntentID)
+	src, err := pay.GetIntent(ctx, e.IntentID)
 	if err != nil {
 		return nil, "", fmt.Errorf("%w: read the intent whose card is saved: %w", errRetry, err)
 	}
@@ -141,15 +145,23 @@ func (s *Service) sendBalance(ctx context.Context, e *ledger.Entry, now time.Tim
 	if err != nil {
 		return err
 	}
+	fee, err := s.applicationFee(ctx, b.OrgID, e.Amount)
+	if err != nil {
+		return fmt.Errorf("%w: %w", errRetry, err)
+	}
 	var in *payment.Intent
 	attempted := false
 	if e.ProviderID == "" {
 		in, err = saved.ChargeSaved(ctx, payment.SavedChargeParams{Customer: t.Customer, PaymentMethod: card,
-			Amount: e.Amount, Currency: e.Currency, IdempotencyKey: e.Key,
+			Amount: e.Amount, Currency: e.Currency, IdempotencyKey: e.Key, ApplicationFee: fee,
 			Metadata: map[string]string{"booking_token": b.Token, "purpose": "balance"}})
 		attempted = true
 	} else {
-		in, err = s.payments.GetIntent(ctx, e.ProviderID)
+		pay, err := s.bookingPayments(ctx, e.BookingID)
+		if err != nil {
+			return fmt.Errorf("%w: %w", errRetry, err)
+		}
+		in, err = pay.GetIntent(ctx, e.ProviderID)
 		if err == nil && in.Status == payment.StatusRequiresPayment {
 			// Declined before and due again: try the card once more.
 			in, err = saved.ConfirmSaved(ctx, in.ID, card, e.Key+":retry:"+strconv.Itoa(t.BalanceDeclines))
@@ -287,7 +299,11 @@ func (s *Service) BalancePayment(ctx context.Context, slug, token string) (*Bala
 	}
 	st := BalanceOf(b, t)
 	if st.Status == BalanceActionRequired {
-		in, err := s.payments.GetIntent(ctx, t.BalanceIntentID)
+		pay, err := s.bookingPayments(ctx, b.ID)
+		if err != nil {
+			return nil, err
+		}
+		in, err := pay.GetIntent(ctx, t.BalanceIntentID)
 		if err != nil {
 			return nil, paymentUnavailable("check", "The payment could not be checked. Please try again in a moment.", err)
 		}
@@ -312,13 +328,16 @@ func BalanceOf(b *Booking, t *Terms) *BalanceState {
 // applySavedCardEvent handles an event about an intent that is no
 // booking's own payment: a balance or a security deposit hold, settled at
 // once through its ledger entry.
-func (s *Service) applySavedCardEvent(ctx context.Context, intentID string) error {
+func (s *Service) applySavedCardEvent(ctx context.Context, intentID, account string) error {
 	e, err := s.store.LedgerEntryByProviderID(ctx, intentID)
 	switch {
 	case ErrorCode(err) == CodeNotFound:
 		return nil
 	case err != nil:
 		return fmt.Errorf("find ledger entry of intent %s: %w", intentID, err)
+	}
+	if ok, err := s.eventMatches(ctx, e.BookingID, account); err != nil || !ok {
+		return err
 	}
 	if e.Kind != ledger.KindBalance || e.Status != ledger.StatusPending {
 		return nil

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/staykit/staykit/payment"
 )
 
 // Config is what a guest site needs to start: the organisation and the
@@ -12,6 +14,14 @@ import (
 type Config struct {
 	Organization     Organization
 	PaymentPublicKey string
+	// PaymentsReady is false when the organisation cannot take payments
+	// (its connected account is not onboarded); checkouts then fail with
+	// CodePaymentsNotReady.
+	PaymentsReady bool
+	// PaymentAccount is the connected account the browser initialises
+	// the provider's library with (Stripe.js's stripeAccount), set with
+	// direct charges only.
+	PaymentAccount string
 }
 
 func (s *Service) config(ctx context.Context, resolve orgFunc) (*Config, error) {
@@ -19,7 +29,18 @@ func (s *Service) config(ctx context.Context, resolve orgFunc) (*Config, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &Config{Organization: *org, PaymentPublicKey: s.payments.PublicKey()}, nil
+	cfg := &Config{Organization: *org, PaymentPublicKey: s.payments.PublicKey(), PaymentsReady: true}
+	if s.connected() {
+		a, err := s.orgPaymentAccount(ctx, org.ID)
+		if err != nil {
+			return nil, err
+		}
+		cfg.PaymentsReady = a.Ready()
+		if a.Ready() && s.connect.ChargeType() == payment.ChargeDirect {
+			cfg.PaymentAccount = a.AccountID
+		}
+	}
+	return cfg, nil
 }
 
 // Listing is a bookable property as the public sees it.

@@ -189,13 +189,29 @@ func (s *Service) checkout(ctx context.Context, resolve orgFunc, r CheckoutReque
 	if err := s.checkChargeable(q); err != nil {
 		return nil, err
 	}
-	b, terms, err := s.hold(ctx, org, p, r, q, c, hash, now)
+	var account *PaymentAccount
+	if q.Charge.IsPositive() {
+		if account, err = s.checkoutAccount(ctx, org); err != nil {
+			return nil, err
+		}
+	}
+	b, terms, err := s.hold(ctx, org, p, r, q, c, hash, now, account)
 	if err != nil {
 		var conflict *IdempotencyConflict
 		if errors.As(err, &conflict) {
 			return s.replayCheckout(ctx, conflict.Existing, hash)
 		}
 		return nil, err
+	}
+	if account != nil {
+		// Stored before any intent exists, so that every call about this
+		// booking's money goes to this account, even if the organisation
+		// connects another one later. (The customer, when one was needed,
+		// was created on it by hold.)
+		if err := s.store.SetBookingPaymentAccount(ctx, b.ID, account.AccountID); err != nil {
+			s.release(ctx, b)
+			return nil, fmt.Errorf("record payment account of booking %d: %w", b.ID, err)
+		}
 	}
 	var res *CheckoutResult
 	if q.Charge.IsZero() {
@@ -215,9 +231,10 @@ const scopeCheckout = "checkout"
 // hold stores the pending booking, which holds its dates and its coupon
 // until ExpiresAt, with its idempotency record and its terms, in one write.
 // The terms are prepared first, so a provider's customer (prepareTerms) is
-// created before the dates are known to be still free: a checkout that
+// created, on the account of the checkout (nil: the platform's), before
+// the dates are known to be still free: a checkout that
 // loses them leaves an unused customer at the provider, and no money.
-func (s *Service) hold(ctx context.Context, org *Organization, p *Property, r CheckoutRequest, q pricing.Quote, c *coupon.Coupon, hash string, now time.Time) (*Booking, *Terms, error) {
+func (s *Service) hold(ctx context.Context, org *Organization, p *Property, r CheckoutRequest, q pricing.Quote, c *coupon.Coupon, hash string, now time.Time, account *PaymentAccount) (*Booking, *Terms, error) {
 	token, err := newToken()
 	if err != nil {
 		return nil, nil, err
@@ -243,7 +260,11 @@ func (s *Service) hold(ctx context.Context, org *Organization, p *Property, r Ch
 	if r.IdempotencyKey != "" {
 		opts.Idempotency = IdempotencyRecord{OrgID: org.ID, Scope: scopeCheckout, Key: r.IdempotencyKey, RequestHash: hash, CreatedAt: now}
 	}
-	if opts.Terms, err = s.prepareTerms(ctx, b); err != nil {
+	acct := ""
+	if account != nil {
+		acct = account.AccountID
+	}
+	if opts.Terms, err = s.prepareTerms(ctx, b, s.paymentsFor(acct)); err != nil {
 		return nil, nil, err
 	}
 	if err := s.store.CreateBooking(ctx, b, opts); err != nil {
@@ -271,7 +292,17 @@ func (s *Service) startPayment(ctx context.Context, org *Organization, b *Bookin
 		s.release(ctx, b)
 		return nil, fmt.Errorf("convert charge of booking %d: %w", b.ID, err)
 	}
-	intent, err := s.payments.CreateIntent(ctx, payment.CreateParams{
+	pay, err := s.bookingPayments(ctx, b.ID)
+	if err != nil {
+		s.release(ctx, b)
+		return nil, err
+	}
+	fee, err := s.applicationFee(ctx, org.ID, amount)
+	if err != nil {
+		s.release(ctx, b)
+		return nil, err
+	}
+	intent, err := pay.CreateIntent(ctx, payment.CreateParams{
 		Amount:         amount,
 		Currency:       b.Currency,
 		ManualCapture:  b.PaymentMode == pricing.ModeRequest,
@@ -283,8 +314,9 @@ func (s *Service) startPayment(ctx context.Context, org *Organization, b *Bookin
 		},
 		// With a customer, the guest's card is kept for the balance and
 		// the security deposit, as the consent shown at checkout says.
-		Customer: terms.Customer,
-		SaveCard: terms.Customer != "",
+		Customer:       terms.Customer,
+		SaveCard:       terms.Customer != "",
+		ApplicationFee: fee,
 	})
 	if err != nil {
 		s.release(ctx, b)
@@ -294,7 +326,7 @@ func (s *Service) startPayment(ctx context.Context, org *Organization, b *Bookin
 		return nil, paymentUnavailable("start", "The payment could not be started. Please try again in a moment.", err)
 	}
 	if err := s.store.SetPaymentIntent(ctx, b.ID, intent.ID, intent.ClientSecret); err != nil {
-		if _, cerr := s.payments.CancelIntent(context.WithoutCancel(ctx), intent.ID, "release:"+intent.ID); cerr != nil {
+		if _, cerr := pay.CancelIntent(context.WithoutCancel(ctx), intent.ID, "release:"+intent.ID); cerr != nil {
 			s.logger.ErrorContext(ctx, "cancel orphan payment intent", "intent", intent.ID, "err", cerr)
 		}
 		s.release(ctx, b)

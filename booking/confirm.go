@@ -120,7 +120,11 @@ func (s *Service) confirm(ctx context.Context, resolve orgFunc, token string, r 
 	if b.PaymentIntentID == "" {
 		return nil, errNotPaid(b)
 	}
-	intent, err := s.payments.GetIntent(ctx, b.PaymentIntentID)
+	pay, err := s.bookingPayments(ctx, b.ID)
+	if err != nil {
+		return nil, err
+	}
+	intent, err := pay.GetIntent(ctx, b.PaymentIntentID)
 	if err != nil {
 		return nil, paymentUnavailable("check", "The payment could not be checked. Please try again in a moment.", err)
 	}

@@ -43,7 +43,11 @@ func (s *Service) sendDepositHold(ctx context.Context, e *ledger.Entry, now time
 			Amount: e.Amount, Currency: e.Currency, ManualCapture: true, IdempotencyKey: e.Key,
 			Metadata: map[string]string{"booking_token": b.Token, "purpose": "security_deposit"}})
 	} else {
-		in, err = s.payments.GetIntent(ctx, e.ProviderID)
+		pay, err := s.bookingPayments(ctx, e.BookingID)
+		if err != nil {
+			return fmt.Errorf("%w: %w", errRetry, err)
+		}
+		in, err = pay.GetIntent(ctx, e.ProviderID)
 	}
 	switch {
 	case errors.Is(err, payment.ErrUnavailable):
@@ -77,13 +81,17 @@ func (s *Service) sendDepositHold(ctx context.Context, e *ledger.Entry, now time
 
 // sendDepositRelease voids the hold unless the host claimed it.
 func (s *Service) sendDepositRelease(ctx context.Context, e *ledger.Entry, now time.Time) error {
-	_, err := s.payments.CancelIntent(ctx, e.IntentID, e.Key)
+	pay, err := s.bookingPayments(ctx, e.BookingID)
+	if err != nil {
+		return fmt.Errorf("%w: %w", errRetry, err)
+	}
+	_, err = pay.CancelIntent(ctx, e.IntentID, e.Key)
 	switch {
 	case err == nil:
 	case errors.Is(err, payment.ErrUnavailable):
 		return fmt.Errorf("%w: %w", errRetry, err)
 	case errors.Is(err, payment.ErrState):
-		in, gerr := s.payments.GetIntent(ctx, e.IntentID)
+		in, gerr := pay.GetIntent(ctx, e.IntentID)
 		if gerr != nil {
 			return fmt.Errorf("%w: %w", errRetry, gerr)
 		}
@@ -143,14 +151,18 @@ func (s *Service) ClaimDeposit(ctx context.Context, slug, token string, amount M
 		f.Add("amount", "invalid_amount")
 		return nil, f.Err()
 	}
-	saved, ok := s.payments.(payment.SavedCards)
+	pay, err := s.bookingPayments(ctx, b.ID)
+	if err != nil {
+		return nil, err
+	}
+	saved, ok := pay.(payment.SavedCards)
 	if !ok {
 		return nil, errors.New("the payment provider cannot capture part of a hold")
 	}
 	key := "deposit-claim:" + t.DepositIntentID
 	in, err := saved.CaptureAmount(ctx, t.DepositIntentID, minor, key)
 	if err != nil {
-		cur, gerr := s.payments.GetIntent(ctx, t.DepositIntentID)
+		cur, gerr := pay.GetIntent(ctx, t.DepositIntentID)
 		switch {
 		case gerr != nil:
 			return nil, paymentUnavailable("capture", "The deposit could not be claimed. Please try again in a moment.", errors.Join(err, gerr))

@@ -19,7 +19,7 @@ import (
 // does not know are ignored. An error means the event was not applied and
 // the provider should send it again.
 func (s *Service) HandlePaymentEvent(ctx context.Context, ev payment.Event) error {
-	if ev.ID == "" || (ev.Intent == nil && ev.Refund == nil && ev.Dispute == nil) {
+	if ev.ID == "" || (ev.Intent == nil && ev.Refund == nil && ev.Dispute == nil && ev.Connected == nil) {
 		return nil
 	}
 	done, err := s.store.EventProcessed(ctx, ev.ID)
@@ -41,26 +41,33 @@ func (s *Service) HandlePaymentEvent(ctx context.Context, ev payment.Event) erro
 func (s *Service) applyEvent(ctx context.Context, ev payment.Event) error {
 	switch ev.Type {
 	case payment.EventSucceeded, payment.EventAuthorized, payment.EventFailed, payment.EventCanceled:
-		return s.applyIntentEvent(ctx, ev.Intent.ID)
+		return s.applyIntentEvent(ctx, ev.Intent.ID, ev.Account)
 	case payment.EventRefunded:
 		return s.applyRefundedEvent(ctx, ev)
 	case payment.EventRefundUpdated:
-		return s.applyRefundUpdate(ctx, ev.Refund)
+		return s.applyRefundUpdate(ctx, ev.Refund, ev.Account)
+	case payment.EventAccountUpdated:
+		return s.applyAccountUpdated(ctx, ev)
 	case payment.EventDisputed:
 		return s.applyDispute(ctx, ev)
 	}
 	return nil
 }
 
-// eventBooking finds the booking of an intent named by an event; nil when
-// staykit does not know the intent.
-func (s *Service) eventBooking(ctx context.Context, intentID string) (*Organization, *Booking, error) {
+// eventBooking finds the booking of an intent named by an event of
+// account; nil when staykit does not know the intent, or the intent is not
+// that account's (an event from one account never touches another
+// account's bookings).
+func (s *Service) eventBooking(ctx context.Context, intentID, account string) (*Organization, *Booking, error) {
 	b, err := s.store.BookingByIntent(ctx, intentID)
 	if err != nil {
 		if ErrorCode(err) == CodeNotFound {
 			return nil, nil, nil
 		}
 		return nil, nil, fmt.Errorf("find booking of intent %s: %w", intentID, err)
+	}
+	if ok, err := s.eventMatches(ctx, b.ID, account); err != nil || !ok {
+		return nil, nil, err
 	}
 	org, err := s.organizationByID(ctx, b.OrgID)
 	if err != nil {
@@ -69,15 +76,19 @@ func (s *Service) eventBooking(ctx context.Context, intentID string) (*Organizat
 	return org, b, nil
 }
 
-func (s *Service) applyIntentEvent(ctx context.Context, intentID string) error {
-	org, b, err := s.eventBooking(ctx, intentID)
+func (s *Service) applyIntentEvent(ctx context.Context, intentID, account string) error {
+	org, b, err := s.eventBooking(ctx, intentID, account)
 	if err != nil {
 		return err
 	}
 	if b == nil {
-		return s.applySavedCardEvent(ctx, intentID)
+		return s.applySavedCardEvent(ctx, intentID, account)
 	}
-	in, err := s.payments.GetIntent(ctx, intentID)
+	pay, err := s.bookingPayments(ctx, b.ID)
+	if err != nil {
+		return err
+	}
+	in, err := pay.GetIntent(ctx, intentID)
 	if err != nil {
 		return fmt.Errorf("read intent %s: %w", intentID, err)
 	}
@@ -93,18 +104,22 @@ func (s *Service) applyIntentEvent(ctx context.Context, intentID string) error {
 // ours (a refund from the provider's dashboard) and tells the host.
 func (s *Service) applyRefundedEvent(ctx context.Context, ev payment.Event) error {
 	if ev.Refund != nil {
-		if err := s.applyRefundUpdate(ctx, ev.Refund); err != nil {
+		if err := s.applyRefundUpdate(ctx, ev.Refund, ev.Account); err != nil {
 			return err
 		}
 	}
 	if ev.Intent == nil {
 		return nil
 	}
-	org, b, err := s.eventBooking(ctx, ev.Intent.ID)
+	org, b, err := s.eventBooking(ctx, ev.Intent.ID, ev.Account)
 	if err != nil || b == nil {
 		return err
 	}
-	in, err := s.payments.GetIntent(ctx, ev.Intent.ID)
+	pay, err := s.bookingPayments(ctx, b.ID)
+	if err != nil {
+		return err
+	}
+	in, err := pay.GetIntent(ctx, ev.Intent.ID)
 	if err != nil {
 		return fmt.Errorf("read intent %s: %w", ev.Intent.ID, err)
 	}
@@ -136,7 +151,7 @@ func (s *Service) applyRefundedEvent(ctx context.Context, ev payment.Event) erro
 
 // applyRefundUpdate settles a refund of ours: it went through, or failed
 // days later (the money is back on the account and the host must act).
-func (s *Service) applyRefundUpdate(ctx context.Context, r *payment.Refund) error {
+func (s *Service) applyRefundUpdate(ctx context.Context, r *payment.Refund, account string) error {
 	if r == nil {
 		return nil
 	}
@@ -146,6 +161,9 @@ func (s *Service) applyRefundUpdate(ctx context.Context, r *payment.Refund) erro
 			return nil // not ours: charge.refunded records it
 		}
 		return fmt.Errorf("find ledger entry of refund %s: %w", r.ID, err)
+	}
+	if ok, err := s.eventMatches(ctx, e.BookingID, account); err != nil || !ok {
+		return err
 	}
 	status := e.Status
 	switch r.Status {
@@ -171,7 +189,7 @@ func (s *Service) applyDispute(ctx context.Context, ev payment.Event) error {
 	if d == nil {
 		return nil
 	}
-	org, b, err := s.eventBooking(ctx, d.IntentID)
+	org, b, err := s.eventBooking(ctx, d.IntentID, ev.Account)
 	if err != nil || b == nil {
 		return err
 	}

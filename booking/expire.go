@@ -61,7 +61,11 @@ func (s *Service) expire(ctx context.Context, b *Booking, now time.Time) (bool, 
 		return false, err
 	}
 	if b.PaymentIntentID != "" {
-		in, err := s.payments.GetIntent(ctx, b.PaymentIntentID)
+		pay, err := s.bookingPayments(ctx, b.ID)
+		if err != nil {
+			return false, err
+		}
+		in, err := pay.GetIntent(ctx, b.PaymentIntentID)
 		if err != nil {
 			return false, fmt.Errorf("read payment intent %s (left for the next sweep): %w", b.PaymentIntentID, err)
 		}

@@ -49,10 +49,14 @@ func (s *Service) Approve(ctx context.Context, slug, token string) (*Booking, er
 	if b.Status != StatusRequested || !now.Before(b.ExpiresAt) {
 		return nil, errClosed(b, "approved")
 	}
-	in, err := s.payments.CaptureIntent(ctx, b.PaymentIntentID, captureKey(b.PaymentIntentID))
+	pay, err := s.bookingPayments(ctx, b.ID)
+	if err != nil {
+		return nil, err
+	}
+	in, err := pay.CaptureIntent(ctx, b.PaymentIntentID, captureKey(b.PaymentIntentID))
 	if err != nil {
 		// The capture may have been applied with its answer lost: ask.
-		cur, gerr := s.payments.GetIntent(ctx, b.PaymentIntentID)
+		cur, gerr := pay.GetIntent(ctx, b.PaymentIntentID)
 		if gerr != nil {
 			return nil, paymentUnavailable("capture", "The payment could not be captured. Please try again in a moment.", errors.Join(err, gerr))
 		}

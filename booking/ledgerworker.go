@@ -124,7 +124,11 @@ var errRetry = errors.New("will retry")
 // sendRefund sends a refund with the entry's key: a retry after a lost
 // response returns the first refund instead of making a second.
 func (s *Service) sendRefund(ctx context.Context, e *ledger.Entry) error {
-	r, err := s.payments.Refund(ctx, payment.RefundParams{IntentID: e.IntentID, Amount: e.Amount, IdempotencyKey: e.Key})
+	pay, err := s.bookingPayments(ctx, e.BookingID)
+	if err != nil {
+		return fmt.Errorf("%w: %w", errRetry, err)
+	}
+	r, err := pay.Refund(ctx, payment.RefundParams{IntentID: e.IntentID, Amount: e.Amount, IdempotencyKey: e.Key})
 	switch {
 	case err == nil:
 		e.ProviderID = r.ID
@@ -150,7 +154,11 @@ func (s *Service) sendRefund(ctx context.Context, e *ledger.Entry) error {
 // late-payment rule (confirmed if its dates are free), anything else is
 // refunded.
 func (s *Service) sendRelease(ctx context.Context, e *ledger.Entry, now time.Time) error {
-	_, err := s.payments.CancelIntent(ctx, e.IntentID, e.Key)
+	pay, err := s.bookingPayments(ctx, e.BookingID)
+	if err != nil {
+		return fmt.Errorf("%w: %w", errRetry, err)
+	}
+	_, err = pay.CancelIntent(ctx, e.IntentID, e.Key)
 	switch {
 	case err == nil:
 		e.Status = ledger.StatusSucceeded
@@ -160,7 +168,7 @@ func (s *Service) sendRelease(ctx context.Context, e *ledger.Entry, now time.Tim
 	case !errors.Is(err, payment.ErrState):
 		return err
 	}
-	in, gerr := s.payments.GetIntent(ctx, e.IntentID)
+	in, gerr := pay.GetIntent(ctx, e.IntentID)
 	if gerr != nil {
 		return fmt.Errorf("%w: %w", errRetry, gerr)
 	}

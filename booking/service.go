@@ -18,6 +18,7 @@ import (
 type Service struct {
 	store    Store
 	payments payment.Provider
+	connect  payment.Connect
 	clock    Clock
 	notifier Notifier
 	logger   *slog.Logger
@@ -38,6 +39,10 @@ type Options struct {
 	Notifier Notifier
 	// Logger defaults to slog.Default().
 	Logger *slog.Logger
+	// Connect, when set, makes the engine a payment platform: each
+	// organisation is paid into its own connected account, and Payments
+	// is the platform's own account. Nil is the single-account mode.
+	Connect payment.Connect
 }
 
 // NewService returns a Service. It panics when Store or Payments is nil,
@@ -46,7 +51,7 @@ func NewService(o Options) *Service {
 	if o.Store == nil || o.Payments == nil {
 		panic("booking: NewService needs a Store and a payment Provider")
 	}
-	s := &Service{store: o.Store, payments: o.Payments, clock: o.Clock, notifier: o.Notifier, logger: o.Logger}
+	s := &Service{store: o.Store, payments: o.Payments, clock: o.Clock, notifier: o.Notifier, logger: o.Logger, connect: o.Connect}
 	if s.clock == nil {
 		s.clock = SystemClock{}
 	}

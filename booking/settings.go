@@ -119,9 +119,10 @@ func (s *Service) cancellationPolicy(ctx context.Context, resolve orgFunc, prope
 // about to be created and, when a later charge needs the guest's card (a
 // balance, a security deposit) and the provider can keep cards, creates
 // the provider's customer the card will be saved on, with a key derived
-// from the booking's token. The terms are stored with the booking, by
+// from the booking's token, through pay, the payments of the account the
+// booking is made on. The terms are stored with the booking, by
 // CreateBooking (CreateOptions.Terms).
-func (s *Service) prepareTerms(ctx context.Context, b *Booking) (*Terms, error) {
+func (s *Service) prepareTerms(ctx context.Context, b *Booking, pay payment.Provider) (*Terms, error) {
 	st, err := s.effectiveSettings(ctx, b.OrgID, b.PropertyID)
 	if err != nil {
 		return nil, err
@@ -134,7 +135,7 @@ func (s *Service) prepareTerms(ctx context.Context, b *Booking) (*Terms, error) 
 	}
 	wantBalance := b.PaymentMode == pricing.ModeDeposit && b.BalanceAmount.IsPositive()
 	wantDeposit := t.Deposit.IsPositive()
-	if saved, ok := s.payments.(payment.SavedCards); ok && (wantBalance || wantDeposit) && b.ChargeAmount.IsPositive() {
+	if saved, ok := pay.(payment.SavedCards); ok && (wantBalance || wantDeposit) && b.ChargeAmount.IsPositive() {
 		t.Customer, err = saved.CreateCustomer(ctx, payment.CustomerParams{Email: b.GuestEmail, Name: b.GuestName,
 			IdempotencyKey: "customer-" + b.Token, Metadata: map[string]string{"booking_token": b.Token}})
 		if err != nil {

@@ -24,6 +24,7 @@ type Store interface {
 	HostStore
 	TermsStore
 	OutboxStore
+	ConnectStore
 }
 
 // LedgerStore keeps the payments ledger (package ledger): what moved, or

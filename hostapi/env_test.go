@@ -110,7 +110,7 @@ func postgresStores(t *testing.T, n int) []booking.Store {
 	return out
 }
 
-func newEnv(t *testing.T, stores []booking.Store) *env {
+func newEnv(t *testing.T, stores []booking.Store, opts ...func(*booking.Options)) *env {
 	t.Helper()
 	e := &env{t: t, clock: bookingtest.NewClock(testNow), orgs: map[string]*booking.Organization{},
 		props: map[string]int64{}, keys: map[string]string{}}
@@ -119,7 +119,11 @@ func newEnv(t *testing.T, stores []booking.Store) *env {
 	limiter := ratelimit.NewMemory(ratelimit.MemoryOptions{Now: e.clock.Now})
 	for _, st := range stores {
 		r := &replica{store: st}
-		r.svc = booking.NewService(booking.Options{Store: st, Payments: e.pay, Clock: e.clock, Logger: logger})
+		bo := booking.Options{Store: st, Payments: e.pay, Clock: e.clock, Logger: logger}
+		for _, o := range opts {
+			o(&bo)
+		}
+		r.svc = booking.NewService(bo)
 		r.host = host.New(host.Options{Store: st, Bookings: r.svc, Clock: e.clock, Logger: logger})
 		mux := http.NewServeMux()
 		mux.Handle("/api/", httpapi.New(httpapi.Options{Service: r.svc, Logger: logger, Limiter: limiter}))

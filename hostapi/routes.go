@@ -36,10 +36,13 @@ func (h *handler) routes() {
 		{http.MethodPost, "/bookings/{id}/approve", h.approve},
 		{http.MethodPost, "/bookings/{id}/decline", h.decline},
 		{http.MethodPost, "/bookings/{id}/cancel", h.cancel},
+		{http.MethodPost, "/bookings/{id}/deposit/claim", h.claimDeposit},
 		{http.MethodGet, "/api-keys", h.listKeys},
 		{http.MethodPost, "/api-keys", h.createKey},
 		{http.MethodDelete, "/api-keys/{id}", h.revokeKey},
 		{http.MethodGet, "/audit-log", h.auditLog},
+		{http.MethodGet, "/stripe", h.getStripe},
+		{http.MethodPost, "/stripe/onboarding", h.startOnboarding},
 	}
 	for _, c := range h.channelRoutes() {
 		rs = append(rs, rt{c.method, c.path, c.fn})
@@ -78,11 +81,11 @@ func (h *handler) routes() {
 }
 
 func (h *handler) getSettings(r *http.Request, c *call) (int, any, error) {
-	st, err := h.host.OrganizationTerms(r.Context(), c.org)
+	v, err := h.orgSettings(r.Context(), c.org)
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, orgSettingsView{newSettingsView(c.org), newTermsView(st)}, nil
+	return http.StatusOK, v, nil
 }
 
 func (h *handler) patchSettings(r *http.Request, c *call) (int, any, error) {
@@ -97,6 +100,9 @@ func (h *handler) patchSettings(r *http.Request, c *call) (int, any, error) {
 	if err == nil {
 		err = h.host.CheckTerms(terms)
 	}
+	if err == nil && b.ContactEmail != nil {
+		err = host.CheckContactEmail(*b.ContactEmail)
+	}
 	if err != nil {
 		return 0, nil, err
 	}
@@ -109,11 +115,16 @@ func (h *handler) patchSettings(r *http.Request, c *call) (int, any, error) {
 			return 0, nil, err
 		}
 	}
-	st, err := h.host.OrganizationTerms(r.Context(), o)
+	if b.ContactEmail != nil {
+		if err := h.host.SetContactEmail(r.Context(), o, *b.ContactEmail, c.actor); err != nil {
+			return 0, nil, err
+		}
+	}
+	v, err := h.orgSettings(r.Context(), o)
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, orgSettingsView{newSettingsView(o), newTermsView(st)}, nil
+	return http.StatusOK, v, nil
 }
 
 func (h *handler) listProperties(r *http.Request, c *call) (int, any, error) {
@@ -417,11 +428,11 @@ func (h *handler) getBooking(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	b, entries, err := h.host.Booking(r.Context(), c.org, id)
+	v, err := h.bookingDetail(r.Context(), c.org, id)
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, newBookingDetailView(b, entries), nil
+	return http.StatusOK, v, nil
 }
 
 func (h *handler) approve(r *http.Request, c *call) (int, any, error) {
@@ -437,8 +448,12 @@ func (h *handler) cancel(r *http.Request, c *call) (int, any, error) {
 	if err := decode(c.body, &b); err != nil {
 		return 0, nil, err
 	}
+	o, err := b.options()
+	if err != nil {
+		return 0, nil, err
+	}
 	return h.answer(r, c, func(id int64) (*booking.Booking, error) {
-		return h.host.Cancel(r.Context(), c.org, id, b.Refund, c.actor)
+		return h.host.CancelWithOptions(r.Context(), c.org, id, o, c.actor)
 	})
 }
 
@@ -450,11 +465,11 @@ func (h *handler) answer(r *http.Request, c *call, do func(id int64) (*booking.B
 	if _, err := do(id); err != nil {
 		return 0, nil, err
 	}
-	b, entries, err := h.host.Booking(r.Context(), c.org, id)
+	v, err := h.bookingDetail(r.Context(), c.org, id)
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, newBookingDetailView(b, entries), nil
+	return http.StatusOK, v, nil
 }
 
 func (h *handler) listKeys(r *http.Request, c *call) (int, any, error) {

@@ -29,11 +29,24 @@ func newTermsView(st booking.Settings) termsView {
 	return v
 }
 
-// orgSettingsView is GET and PATCH /settings: the organisation's settings
-// and its terms.
+// orgSettingsView is GET and PATCH /settings: the organisation's settings,
+// its terms and the host's contact e-mail.
 type orgSettingsView struct {
 	settingsView
 	termsView
+	ContactEmail string `json:"contact_email"`
+}
+
+func (h *handler) orgSettings(ctx context.Context, org *booking.Organization) (orgSettingsView, error) {
+	st, err := h.host.OrganizationTerms(ctx, org)
+	if err != nil {
+		return orgSettingsView{}, err
+	}
+	email, err := h.host.ContactEmail(ctx, org)
+	if err != nil {
+		return orgSettingsView{}, err
+	}
+	return orgSettingsView{settingsView: newSettingsView(org), termsView: newTermsView(st), ContactEmail: email}, nil
 }
 
 // propertyTermsView is a property's own terms; a nil policy follows the

@@ -90,6 +90,8 @@ type settingsBody struct {
 	TermsURL            *string              `json:"terms_url"`
 	PublicEngineEnabled *bool                `json:"public_engine_enabled"`
 	termsBody
+	// ContactEmail is where the host's e-mails go; "" for none.
+	ContactEmail *string `json:"contact_email"`
 }
 
 func (b settingsBody) change() host.Settings {
@@ -336,10 +338,6 @@ func newBookingDetailView(b *booking.Booking, entries []ledger.Entry) bookingDet
 			Reason: e.Reason, Status: string(e.Status), ProviderID: e.ProviderID, CreatedAt: e.CreatedAt.UTC(), UpdatedAt: e.UpdatedAt.UTC()})
 	}
 	return v
-}
-
-type cancelBody struct {
-	Refund bool `json:"refund"`
 }
 
 type apiKeyView struct {

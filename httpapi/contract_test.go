@@ -318,6 +318,7 @@ func TestOpenAPIDocumentsEveryRoute(t *testing.T) {
 		"POST /api/v1/book/{org_slug}/booking/{token}/cancel",
 		"POST /api/v1/book/{org_slug}/booking/{token}/balance",
 		"POST /api/v1/webhooks/stripe",
+		"POST /api/v1/webhooks/stripe-connect",
 		"GET /api/v1/openapi.json",
 	}
 	var got []string

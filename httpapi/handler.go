@@ -25,6 +25,9 @@ const (
 	RouteConfirm        = "confirm"
 	RouteWebhook        = "webhook"
 	RouteOpenAPI        = "openapi"
+	// RouteConnectWebhook is the Stripe Connect endpoint's events, with
+	// their own secret.
+	RouteConnectWebhook = "connect-webhook"
 )
 
 // MaxBodyBytes is the largest request body the handler reads (64 KiB);
@@ -145,6 +148,7 @@ func (h *handler) routes() {
 		{RouteBalancePayment, http.MethodPost, orgPrefix + "/booking/{token}/balance", true, h.balancePayment},
 		{RouteWebhook, http.MethodPost, "/api/v1/webhooks/stripe", false, h.webhook},
 		{RouteOpenAPI, http.MethodGet, "/api/v1/openapi.json", false, h.openAPI},
+		{RouteConnectWebhook, http.MethodPost, "/api/v1/webhooks/stripe-connect", false, h.connectWebhook},
 	}
 	// Each path also gets a pattern without a method, so that the mux never
 	// answers 405 itself: that handler serves preflights and writes the JSON

@@ -108,6 +108,9 @@ var byCode = map[string][]variant{
 	booking.CodeAmountNotChargeable: {{text: text{
 		fr: "Ce montant ne peut pas être payé par carte en ligne (il est inférieur au minimum du prestataire de paiement, ou n'est pas un montant payable dans cette devise). Veuillez contacter l'hôte.",
 		en: "This amount cannot be paid by card online (it is below the payment provider's minimum, or not a payable amount in this currency). Please contact the host."}}},
+	booking.CodePaymentsNotReady: {{text: text{
+		fr: "Cet hôte ne peut pas encore recevoir de paiements en ligne. Veuillez réessayer plus tard ou contacter l'hôte.",
+		en: "This host cannot take online payments yet. Please try again later or contact the host."}}},
 	booking.CodeBookingClosed: {
 		{when: equals("action", "cancelled"), text: text{
 			fr: "Cette réservation ne peut pas (ou plus) être annulée.",
@@ -229,6 +232,9 @@ var fieldReasons = map[string]text{
 	booking.ReasonInvalidCharacters: {
 		fr: "Cette valeur contient des caractères de contrôle ou invisibles qui ne sont pas acceptés.",
 		en: "This value contains control or invisible characters, which are not accepted."},
+	"invalid_amount": {
+		fr: "Ce montant n'est pas valide : il doit être positif et ne pas dépasser ce qui reste à rembourser ou à retenir.",
+		en: "This amount is not valid: it must be positive and at most what is left to refund or to keep."},
 	"too_long": {
 		fr: "Cette valeur est trop longue.",
 		en: "This value is too long."},

@@ -105,6 +105,7 @@ func TestFieldMessages(t *testing.T) {
 		{"message", "too_long", nil, "Le message ne doit pas dépasser 2000 caractères."},
 		{"anything", "too_long", nil, "Cette valeur est trop longue."},
 		{"coupon_code", coupon.CodeMinNights, map[string]string{"min": "7"}, "Ce code promo exige un séjour d'au moins 7 nuits."},
+		{"amount", "invalid_amount", nil, "Ce montant n'est pas valide : il doit être positif et ne pas dépasser ce qui reste à rembourser ou à retenir."},
 		{"x", "reason_nobody_knows", nil, "Cette valeur n'est pas valide."},
 	}
 	for _, tt := range tests {

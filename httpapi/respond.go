@@ -68,6 +68,7 @@ var statusOf = map[string]int{
 	booking.CodeBookingClosed:       http.StatusUnprocessableEntity,
 	booking.CodePaymentProcessing:   http.StatusUnprocessableEntity,
 	booking.CodeAmountNotChargeable: http.StatusUnprocessableEntity,
+	booking.CodePaymentsNotReady:    http.StatusUnprocessableEntity,
 	booking.CodeCouponNotFound:      http.StatusUnprocessableEntity,
 	coupon.CodeInactive:             http.StatusUnprocessableEntity,
 	coupon.CodeNotYetValid:          http.StatusUnprocessableEntity,

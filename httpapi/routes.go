@@ -240,6 +240,25 @@ func (h *handler) webhook(w http.ResponseWriter, r *http.Request, st *reqState) 
 	return http.StatusOK, map[string]bool{"received": true}, nil
 }
 
+// POST /api/v1/webhooks/stripe-connect: the events of the organisations'
+// connected accounts, verified with the Connect endpoint's own secret;
+// each is applied only to bookings of the account it names. Statuses as
+// for the platform's webhook.
+func (h *handler) connectWebhook(w http.ResponseWriter, r *http.Request, st *reqState) (int, any, error) {
+	payload, err := readBody(w, r)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := h.svc.HandleConnectWebhook(r.Context(), payload, r.Header.Get("Stripe-Signature")); err != nil {
+		if booking.ErrorCode(err) == booking.CodeInvalid {
+			h.log.WarnContext(r.Context(), "connect webhook refused", "request_id", st.id, "err", err)
+			return 0, nil, &booking.Error{Code: codeInvalidWebhook, Message: "The webhook signature or payload is invalid."}
+		}
+		return 0, nil, &booking.Error{Code: booking.CodeInternal, Err: err}
+	}
+	return http.StatusOK, map[string]bool{"received": true}, nil
+}
+
 //go:embed openapi.json
 var openAPIDocument []byte
 

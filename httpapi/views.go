@@ -69,6 +69,12 @@ type configView struct {
 	Organization     orgView     `json:"organization"`
 	Config           orgSettings `json:"config"`
 	PaymentPublicKey string      `json:"payment_public_key"`
+	// PaymentsReady is false while the organisation's payment account
+	// cannot take charges: checkouts then fail with payments_not_ready.
+	PaymentsReady bool `json:"payments_ready"`
+	// PaymentAccount is the connected account Stripe.js is initialised
+	// with (stripeAccount), with direct charges only.
+	PaymentAccount string `json:"payment_account,omitempty"`
 }
 
 type orgView struct {
@@ -108,6 +114,8 @@ func newConfigView(c *booking.Config) configView {
 			Country: o.WithDefaults().Country, BookingHorizonDays: o.WithDefaults().BookingHorizonDays,
 		},
 		PaymentPublicKey: c.PaymentPublicKey,
+		PaymentsReady:    c.PaymentsReady,
+		PaymentAccount:   c.PaymentAccount,
 	}
 }
 

@@ -125,6 +125,9 @@ type CreateParams struct {
 	// off-session charges (Stripe's setup_future_usage=off_session); it
 	// needs Customer.
 	SaveCard bool
+	// ApplicationFee is the platform's fee in minor units, kept from a
+	// charge into a connected account (Connect only; zero for none).
+	ApplicationFee int64
 }
 
 // EventType is what a provider event says happened to an intent.
@@ -161,6 +164,11 @@ type Event struct {
 	Refund *Refund
 	// Dispute is set on dispute events.
 	Dispute *Dispute
+	// Account is the connected account a Connect event happened on; empty
+	// for the platform's (or a single account's) own events.
+	Account string
+	// Connected is set on EventAccountUpdated.
+	Connected *Account
 }
 
 // Errors a Provider returns, wrapped with context. Callers test with
@@ -276,6 +284,8 @@ type SavedChargeParams struct {
 	ManualCapture  bool
 	IdempotencyKey string
 	Metadata       map[string]string
+	// ApplicationFee is the platform's fee in minor units (Connect only).
+	ApplicationFee int64
 }
 
 // Payment error codes of Intent.LastPaymentError that the engine acts on.
@@ -286,3 +296,96 @@ const (
 	// ErrorCardDeclined: the bank refused the charge.
 	ErrorCardDeclined = "card_declined"
 )
+
+// ChargeType is how a platform charges on behalf of the connected accounts
+// of its organisations (Stripe Connect).
+type ChargeType string
+
+// Charge types of a Connect platform.
+const (
+	// ChargeDestination: the platform's account creates and processes the
+	// charge and transfers it to the connected account
+	// (transfer_data[destination]), keeping the application fee. The
+	// platform is merchant of record unless on_behalf_of is set; refunds
+	// reverse the transfer.
+	ChargeDestination ChargeType = "destination"
+	// ChargeDirect: the charge is created on the connected account itself
+	// (the Stripe-Account header on every call); the organisation is
+	// merchant of record, and the browser initialises Stripe.js with that
+	// account.
+	ChargeDirect ChargeType = "direct"
+)
+
+// Valid reports whether t is a known charge type.
+func (t ChargeType) Valid() bool { return t == ChargeDestination || t == ChargeDirect }
+
+// Account is a connected account of a platform, as the provider reports it.
+type Account struct {
+	ID string
+	// ChargesEnabled: the account may take charges now.
+	ChargesEnabled bool
+	// PayoutsEnabled: the account may receive payouts.
+	PayoutsEnabled bool
+	// DetailsSubmitted: the owner completed onboarding.
+	DetailsSubmitted bool
+}
+
+// AccountParams describe a new connected account.
+type AccountParams struct {
+	// Country is the ISO 3166-1 alpha-2 code of the business.
+	Country string
+	Email   string
+	// IdempotencyKey makes a retried create return the first account.
+	IdempotencyKey string
+	Metadata       map[string]string
+}
+
+// AccountLinkParams describe an onboarding link.
+type AccountLinkParams struct {
+	Account string
+	// RefreshURL is where the provider sends the owner when the link
+	// expired; ReturnURL when they are done (or left).
+	RefreshURL string
+	ReturnURL  string
+}
+
+// EventAccountUpdated: a connected account changed (charges enabled or
+// disabled, onboarding completed). Event.Account and Event.Connected are
+// set.
+const EventAccountUpdated EventType = "account.updated"
+
+// Connect is implemented by a platform that charges into its
+// organisations' connected accounts. Every call on a payment is made
+// through ForAccount, with the account the payment belongs to, so that an
+// intent of one account is never read, captured, cancelled or refunded
+// through another.
+//
+// ForAccount returns a Provider rather than each call taking an account:
+// the engine's call sites stay the same, the account cannot be forgotten on
+// one call, and an adapter decides in one place what the account means for
+// its charge type (a Stripe-Account header, or transfer_data with a check of
+// the destination).
+type Connect interface {
+	// ChargeType is how this platform charges.
+	ChargeType() ChargeType
+	// ForAccount returns the payments of one connected account. Its
+	// intents are not found from another account's Provider (ErrNotFound).
+	// A Provider of ForAccount also implements SavedCards when the
+	// platform does.
+	ForAccount(account string) Provider
+	// CreateAccount creates a connected account. A repeated
+	// IdempotencyKey returns the first account. Errors: ErrInvalid,
+	// ErrUnavailable.
+	CreateAccount(ctx context.Context, p AccountParams) (*Account, error)
+	// GetAccount reads a connected account. Errors: ErrNotFound,
+	// ErrUnavailable.
+	GetAccount(ctx context.Context, id string) (*Account, error)
+	// AccountLink returns a single-use onboarding URL for the account's
+	// owner. Errors: ErrNotFound, ErrInvalid, ErrUnavailable.
+	AccountLink(ctx context.Context, p AccountLinkParams) (string, error)
+	// ParseConnectWebhook verifies a payload of the platform's Connect
+	// webhook endpoint (its own secret) and returns the event, with
+	// Event.Account naming the connected account it happened on. Errors:
+	// ErrSignature, ErrInvalid.
+	ParseConnectWebhook(payload []byte, signature string) (*Event, error)
+}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/payment/stripe"
 	"github.com/staykit/staykit/ratelimit"
@@ -50,6 +52,13 @@ type config struct {
 
 	// outbox delivers e-mails and webhooks (outbox.go).
 	outbox outboxConfig
+
+	// platformFee is the fee of a Stripe Connect platform
+	// (stripe.ChargeType set) on its organisations' charges, applied to
+	// every organisation at start; feeSet says a flag gave it.
+	platformFeePercent decimal.Decimal
+	platformFeeFixed   int64
+	platformFeeSet     bool
 }
 
 // Defaults of the server.
@@ -87,6 +96,11 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	noLimits := fs.Bool("no-rate-limits", false, "turn the API's rate limits off (for load tests only: never in production)")
 	previews := fs.String("preview-domains", "", "comma-separated `domains` whose https subdomains are allowed origins (e.g. vercel.app)")
 	addOutboxFlags(fs, &cfg.outbox)
+	connect := fs.String("stripe-connect", strings.TrimSpace(getenv("STRIPE_CONNECT")), "run as a Stripe Connect platform paying each organisation into its own Stripe account: `destination` or direct charges (needs the Stripe keys and STRIPE_CONNECT_WEBHOOK_SECRET; default $STRIPE_CONNECT, which the host commands read too)")
+	onBehalfOf := fs.Bool("stripe-on-behalf-of", false, "with -stripe-connect destination: make the organisation's account the settlement merchant (on_behalf_of), when it settles in another country than the platform")
+	keepFee := fs.Bool("stripe-keep-fee-on-refund", false, "with -stripe-connect: keep the platform fee when a charge is refunded (by default it is refunded in proportion)")
+	feePercent := fs.String("platform-fee-percent", "", "with -stripe-connect: the platform's fee in `percent` of each charge, set on every organisation at start")
+	fs.Int64Var(&cfg.platformFeeFixed, "platform-fee-fixed", 0, "with -stripe-connect: the platform's fixed fee per charge in `minor units` (cents), set on every organisation at start")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: server [flags]\n       server bookings|approve|decline|cancel -h\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -139,6 +153,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	}
 	if cfg.postgresURL != "" && cfg.stripe.SecretKey == "" && !cfg.fakePayments {
 		return cfg, errors.New("-postgres without STRIPE_SECRET_KEY: fake payments live in one process's memory, so a guest who pays on one replica cannot be confirmed on another; set the Stripe keys, or pass -fake-payments if fake payments are intended (a single replica)")
+	}
+	if err := cfg.parseConnect(*connect, *onBehalfOf, *keepFee, *feePercent, getenv); err != nil {
+		return cfg, err
 	}
 	cfg.plantTokens = splitList(getenv("PLANTSTORE_TOKENS"))
 	if err := cfg.outbox.finish(getenv); err != nil {

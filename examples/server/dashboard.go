@@ -2,6 +2,7 @@ package main
 
 import (
 	"embed"
+	"encoding/json"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -12,6 +13,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/httpapi"
+	"github.com/staykit/staykit/policy"
 	"github.com/staykit/staykit/ratelimit"
 )
 
@@ -219,7 +221,7 @@ var appTemplate = template.Must(template.New("app").Parse(`<!doctype html>
 <script src="/host/assets/channels.js" defer></script>
 <script src="/host/assets/app.js" defer></script>
 </head>
-<body data-org="{{.Org}}" data-lang="{{.Lang}}" data-user="{{.Email}}">
+<body data-org="{{.Org}}" data-lang="{{.Lang}}" data-user="{{.Email}}" data-policies="{{.Policies}}">
 <header>
 <strong id="org-name">{{.Org}}</strong>
 <nav id="nav"></nav>
@@ -230,6 +232,24 @@ var appTemplate = template.Must(template.New("app").Parse(`<!doctype html>
 </body>
 </html>
 `))
+
+// presetPolicies are the cancellation policy presets by name, as JSON: the
+// settings and property pages show the tiers of the one chosen.
+var presetPolicies = func() string {
+	m := map[string]policy.Policy{}
+	for _, name := range policy.Presets() {
+		p, err := policy.Preset(name)
+		if err != nil {
+			panic(err) // Presets lists presets only
+		}
+		m[name] = p
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}()
 
 // app serves the dashboard's page to a signed-in user.
 func (d *dashboardHandler) app(w http.ResponseWriter, r *http.Request) {
@@ -249,7 +269,7 @@ func (d *dashboardHandler) app(w http.ResponseWriter, r *http.Request) {
 		lang = httpapi.Locale(r, org.DefaultLocale)
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	if err := appTemplate.Execute(w, struct{ Org, Lang, Email string }{org.Slug, lang, u.Email}); err != nil {
+	if err := appTemplate.Execute(w, struct{ Org, Lang, Email, Policies string }{org.Slug, lang, u.Email, presetPolicies}); err != nil {
 		d.log.ErrorContext(r.Context(), "render dashboard", "err", err)
 	}
 }

@@ -6,13 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
-	"os"
-	"strings"
 
 	"github.com/shopspring/decimal"
 
-	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/payment"
 )
 
@@ -48,30 +44,11 @@ func runDepositCommand(ctx context.Context, args []string, getenv func(string) s
 	case perr != nil || !claim.IsPositive():
 		return usageError(fs, "-amount must be a positive amount such as 120.50")
 	}
-	if _, err := os.Stat(*dbPath); err != nil && *pgURL == "" {
-		return fmt.Errorf("no database at %s (start the server once, or pass -db): %w", *dbPath, err)
-	}
-	cfgArgs := []string{"-db", *dbPath, "-postgres", *pgURL}
-	if strings.TrimSpace(getenv("STRIPE_SECRET_KEY")) == "" {
-		cfgArgs = append(cfgArgs, "-fake-payments")
-	}
-	cfg, err := parseConfig(cfgArgs, getenv, stderr)
+	svc, closeDB, err := cliService(ctx, *dbPath, *pgURL, getenv, stderr)
 	if err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	back, err := openBackends(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	defer back.close()
-	var payments payment.Provider = detachedFake{}
-	if cfg.stripe.SecretKey != "" {
-		if payments, _, err = newPayments(cfg, logger); err != nil {
-			return err
-		}
-	}
-	svc := booking.NewService(booking.Options{Store: back.store, Payments: payments, Logger: logger})
+	defer closeDB()
 	t, err := svc.ClaimDeposit(ctx, *org, *token, claim)
 	if err != nil {
 		return fmt.Errorf("deposit claim: %w", err)

@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
-	"os"
 	"strings"
 	"text/tabwriter"
 	"unicode"
@@ -17,7 +15,6 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/ledger"
-	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/pricing"
 )
 
@@ -110,32 +107,11 @@ func runHostCommand(ctx context.Context, name string, cmd hostCommand, args []st
 		want = append(want, s)
 	}
 
-	if _, err := os.Stat(*dbPath); err != nil && *pgURL == "" {
-		return fmt.Errorf("no database at %s (start the server once, or pass -db): %w", *dbPath, err)
-	}
-	cfgArgs := []string{"-db", *dbPath, "-postgres", *pgURL}
-	if strings.TrimSpace(getenv("STRIPE_SECRET_KEY")) == "" {
-		cfgArgs = append(cfgArgs, "-fake-payments") // detachedFake, below
-	}
-	cfg, err := parseConfig(cfgArgs, getenv, stderr)
+	svc, closeDB, err := cliService(ctx, *dbPath, *pgURL, getenv, stderr)
 	if err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	back, err := openBackends(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	defer back.close()
-	var payments payment.Provider = detachedFake{}
-	if cfg.stripe.SecretKey != "" {
-		if payments, _, err = newPayments(cfg, logger); err != nil {
-			return err
-		}
-	}
-	// Through the read model, so that on PostgreSQL the running replicas
-	// hear of the change (on SQLite they re-read within cache.DefaultMaxAge).
-	svc := booking.NewService(booking.Options{Store: newReadModel(back.store, logger), Payments: payments, Logger: logger})
+	defer closeDB()
 
 	if name == "bookings" {
 		list, err := svc.Bookings(ctx, *org, want...)

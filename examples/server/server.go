@@ -75,7 +75,12 @@ func newServer(ctx context.Context, cfg config, logger *slog.Logger) (*server, e
 	s.readModel = newReadModel(back.store, logger)
 	s.svc = booking.NewService(booking.Options{
 		Store: s.readModel, Payments: payments, Notifier: logNotifier(logger), Logger: logger,
+		Connect: connectOf(cfg, payments),
 	})
+	if err := applyPlatformFee(ctx, cfg, s.svc, s.readModel); err != nil {
+		back.close()
+		return nil, err
+	}
 	return s, nil
 }
 

@@ -97,6 +97,7 @@ func (p *Provider) Calls(op string) int {
 // caller holds p.mu.
 func (p *Provider) begin(ctx context.Context, op string) error {
 	p.calls[op]++
+	p.scope = scopeOf(ctx)
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("%w: %w", payment.ErrUnavailable, err)
 	}

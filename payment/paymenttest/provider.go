@@ -48,6 +48,12 @@ type Provider struct {
 	refundReplies map[string]payment.Refund // by idempotency key
 	pendingNext   int                       // refunds to leave pending, for LeaveNextRefundPending
 
+	// Connect (see Platform): the account of the call under way, set by
+	// begin from the context; the connected accounts; the platform.
+	scope    string
+	accounts map[string]*payment.Account
+	platform *Platform
+
 	customers  map[string]string   // customer id by idempotency key
 	offSession []string            // outcomes of the next off-session attempts, for NextOffSession
 	saved      map[string]idemSave // off-session answers by idempotency key
@@ -60,6 +66,14 @@ type record struct {
 	failed int
 	// refunds are the ids of the intent's refunds, oldest first.
 	refunds []string
+	// account is the connected account the intent belongs to (empty: the
+	// platform's own); fee is the application fee; reversed and
+	// feeRefunded are what refunds took back from a destination charge's
+	// transfer and from the fee.
+	account     string
+	fee         int64
+	reversed    int64
+	feeRefunded int64
 }
 
 // idemEntry remembers the first request and response for an idempotency key.
@@ -103,6 +117,7 @@ func New(opts ...Option) *Provider {
 		refunds:       make(map[string]*payment.Refund),
 		refundReplies: make(map[string]payment.Refund),
 		customers:     make(map[string]string),
+		accounts:      make(map[string]*payment.Account),
 		saved:         make(map[string]idemSave),
 	}
 	for _, opt := range opts {
@@ -133,6 +148,9 @@ func (p *Provider) CreateIntent(ctx context.Context, params payment.CreateParams
 	}
 	params.Currency = strings.ToUpper(params.Currency)
 	params.Metadata = maps.Clone(params.Metadata)
+	if err := p.canCharge(); err != nil {
+		return nil, fmt.Errorf("paymenttest: create intent: %w", err)
+	}
 
 	if params.IdempotencyKey != "" {
 		if prev, ok := p.idem[params.IdempotencyKey]; ok {
@@ -154,7 +172,7 @@ func (p *Provider) CreateIntent(ctx context.Context, params payment.CreateParams
 		Metadata:      maps.Clone(params.Metadata),
 		Created:       p.now(),
 		Customer:      params.Customer,
-	}}
+	}, account: p.scope, fee: params.ApplicationFee}
 	p.intents[id] = rec
 	p.order = append(p.order, id)
 	if params.IdempotencyKey != "" {
@@ -173,7 +191,7 @@ func (p *Provider) GetIntent(ctx context.Context, id string) (*payment.Intent, e
 	if err := p.begin(ctx, OpGet); err != nil {
 		return nil, fmt.Errorf("paymenttest: get intent %s: %w", id, err)
 	}
-	rec, err := p.lookup(id)
+	rec, err := p.lookupScoped(id)
 	if err != nil {
 		return nil, fmt.Errorf("paymenttest: get intent %s: %w", id, err)
 	}
@@ -187,7 +205,7 @@ func (p *Provider) CaptureIntent(ctx context.Context, id, key string) (*payment.
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	in, err := p.mutate(ctx, OpCapture, key, id, func() (*payment.Intent, error) {
-		rec, err := p.lookup(id)
+		rec, err := p.lookupScoped(id)
 		if err != nil {
 			return nil, err
 		}
@@ -210,7 +228,7 @@ func (p *Provider) CaptureIntent(ctx context.Context, id, key string) (*payment.
 func (p *Provider) CancelIntent(ctx context.Context, id, key string) (*payment.Intent, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	in, err := p.mutate(ctx, OpCancel, key, id, func() (*payment.Intent, error) { return p.cancel(id) })
+	in, err := p.mutate(ctx, OpCancel, key, id, func() (*payment.Intent, error) { return p.cancel(id, true) })
 	if err != nil {
 		return nil, fmt.Errorf("paymenttest: cancel intent %s: %w", id, err)
 	}
@@ -248,8 +266,12 @@ func (p *Provider) mutate(ctx context.Context, op, key, id string, apply func() 
 
 // cancel applies CancelIntent's rules; the caller holds p.mu and wraps the
 // error.
-func (p *Provider) cancel(id string) (*payment.Intent, error) {
-	rec, err := p.lookup(id)
+func (p *Provider) cancel(id string, scoped bool) (*payment.Intent, error) {
+	lookup := p.lookup
+	if scoped {
+		lookup = p.lookupScoped
+	}
+	rec, err := lookup(id)
 	if err != nil {
 		return nil, err
 	}
@@ -282,7 +304,7 @@ func (p *Provider) Refund(ctx context.Context, rp payment.RefundParams) (*paymen
 			return &r, nil
 		}
 	}
-	rec, err := p.lookup(id)
+	rec, err := p.lookupScoped(id)
 	if err != nil {
 		return nil, fmt.Errorf("paymenttest: refund intent %s: %w", id, err)
 	}
@@ -299,6 +321,7 @@ func (p *Provider) Refund(ctx context.Context, rp payment.RefundParams) (*paymen
 		return nil, fmt.Errorf("paymenttest: refund intent %s: amount %d exceeds the %d left to refund: %w", id, rp.Amount, remaining, payment.ErrInvalid)
 	}
 	r := p.addRefund(rec, rp.Amount, payment.RefundSucceeded)
+	p.reverse(rec, rp.Amount)
 	if p.pendingNext > 0 {
 		p.pendingNext--
 		r.Status = payment.RefundPending

@@ -75,6 +75,9 @@ func (p *Provider) ChargeSaved(ctx context.Context, c payment.SavedChargeParams)
 		return nil, fmt.Errorf("paymenttest: charge saved card: currency %q: %w", c.Currency, payment.ErrInvalid)
 	}
 	c.Currency = strings.ToUpper(c.Currency)
+	if err := p.canCharge(); err != nil {
+		return nil, fmt.Errorf("paymenttest: charge saved card: %w", err)
+	}
 	if prev, ok := p.saved[c.IdempotencyKey]; ok && c.IdempotencyKey != "" {
 		if prev.params.Amount != c.Amount || prev.params.Currency != c.Currency || prev.params.Customer != c.Customer || prev.params.ManualCapture != c.ManualCapture {
 			return nil, fmt.Errorf("paymenttest: charge saved card: idempotency key %q reused with different parameters: %w", c.IdempotencyKey, payment.ErrInvalid)
@@ -86,7 +89,7 @@ func (p *Provider) ChargeSaved(ctx context.Context, c payment.SavedChargeParams)
 		ID: id, ClientSecret: newClientSecret(id), Amount: c.Amount, Currency: c.Currency,
 		Status: payment.StatusRequiresPayment, ManualCapture: c.ManualCapture, Metadata: maps.Clone(c.Metadata),
 		Created: p.now(), Customer: c.Customer, PaymentMethod: c.PaymentMethod,
-	}}
+	}, account: p.scope, fee: c.ApplicationFee}
 	p.intents[id] = rec
 	p.order = append(p.order, id)
 	if c.IdempotencyKey != "" {
@@ -104,7 +107,7 @@ func (p *Provider) ConfirmSaved(ctx context.Context, id, paymentMethod, key stri
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	in, err := p.mutate(ctx, OpConfirmSaved, key, id, func() (*payment.Intent, error) {
-		rec, err := p.lookup(id)
+		rec, err := p.lookupScoped(id)
 		if err != nil {
 			return nil, err
 		}
@@ -146,7 +149,7 @@ func (p *Provider) CaptureAmount(ctx context.Context, id string, amount int64, k
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	in, err := p.mutate(ctx, OpCaptureAmount, key, id, func() (*payment.Intent, error) {
-		rec, err := p.lookup(id)
+		rec, err := p.lookupScoped(id)
 		if err != nil {
 			return nil, err
 		}

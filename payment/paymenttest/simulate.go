@@ -132,7 +132,7 @@ func (p *Provider) declined(id string) (*payment.Intent, error) {
 func (p *Provider) SimulateCanceled(id string) (*payment.Intent, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	in, err := p.cancel(id)
+	in, err := p.cancel(id, false)
 	if err != nil {
 		return nil, fmt.Errorf("paymenttest: simulate canceled %s: %w", id, err)
 	}

@@ -48,6 +48,7 @@ func (p *Provider) CreateIntent(ctx context.Context, cp payment.CreateParams) (*
 		// balance and the security deposit.
 		params.SetupFutureUsage = stripego.String(string(stripego.PaymentIntentSetupFutureUsageOffSession))
 	}
+	p.connectCharge(params, cp.ApplicationFee)
 	params.Context = ctx
 	if cp.IdempotencyKey != "" {
 		params.IdempotencyKey = stripego.String(cp.IdempotencyKey)
@@ -101,9 +102,13 @@ func (p *Provider) GetIntent(ctx context.Context, id string) (*payment.Intent, e
 	params := &stripego.PaymentIntentParams{}
 	params.Context = ctx
 	params.AddExpand(expandCharge)
+	p.scope(&params.Params)
 	pi, err := p.api.PaymentIntents.Get(id, params)
 	if err != nil {
 		return nil, mapError("get intent "+id, err)
+	}
+	if !p.owns(pi) {
+		return nil, fmt.Errorf("stripe: get intent %s: %w: not a charge of account %s", id, payment.ErrNotFound, p.account)
 	}
 	return toIntent(pi), nil
 }
@@ -120,6 +125,10 @@ func (p *Provider) CaptureIntent(ctx context.Context, id, key string) (*payment.
 	if err := setKey(&params.Params, key); err != nil {
 		return nil, fmt.Errorf("stripe: capture intent %s: %w", id, err)
 	}
+	if err := p.checkOwned(ctx, id); err != nil {
+		return nil, fmt.Errorf("stripe: capture intent %s: %w", id, err)
+	}
+	p.scope(&params.Params)
 	pi, err := p.api.PaymentIntents.Capture(id, params)
 	if err != nil {
 		return nil, mapError("capture intent "+id, err)
@@ -139,6 +148,10 @@ func (p *Provider) CancelIntent(ctx context.Context, id, key string) (*payment.I
 	if err := setKey(&params.Params, key); err != nil {
 		return nil, fmt.Errorf("stripe: cancel intent %s: %w", id, err)
 	}
+	if err := p.checkOwned(ctx, id); err != nil {
+		return nil, fmt.Errorf("stripe: cancel intent %s: %w", id, err)
+	}
+	p.scope(&params.Params)
 	pi, err := p.api.PaymentIntents.Cancel(id, params)
 	if err != nil {
 		return nil, mapError("cancel intent "+id, err)
@@ -171,6 +184,7 @@ func (p *Provider) Refund(ctx context.Context, rp payment.RefundParams) (*paymen
 		return nil, fmt.Errorf("stripe: refund intent %s: %w", rp.IntentID, err)
 	}
 	params.Amount = stripego.Int64(amount)
+	p.connectRefund(params)
 	re, err := p.api.Refunds.New(params)
 	if err != nil {
 		return nil, mapError("refund intent "+rp.IntentID, err)

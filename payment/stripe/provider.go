@@ -54,6 +54,24 @@ type Config struct {
 	// Logger receives stripe-go's diagnostics (requests at debug level,
 	// retries and errors at warn). Nil discards them.
 	Logger *slog.Logger
+
+	// ChargeType makes the Provider a Stripe Connect platform (see
+	// Platform): SecretKey is the platform's key and each organisation is
+	// paid into its own connected account. Empty means one account, the
+	// key's own.
+	ChargeType payment.ChargeType
+	// OnBehalfOf (destination charges) makes the connected account the
+	// settlement merchant (on_behalf_of): its country's pricing, its name
+	// on the guest's statement. Needed when the organisation and the
+	// platform settle in different countries.
+	OnBehalfOf bool
+	// KeepFeeOnRefund keeps the platform's application fee when a charge
+	// into a connected account is refunded; by default it goes back in
+	// proportion to the refund (refund_application_fee=true).
+	KeepFeeOnRefund bool
+	// ConnectWebhookSecret (whsec_...) verifies the platform's Connect
+	// webhook endpoint, which has its own secret.
+	ConnectWebhookSecret string
 }
 
 // String leaves the keys out, so printing a Config cannot leak them.
@@ -85,6 +103,14 @@ type Provider struct {
 	api            *client.API
 	publishableKey string
 	webhookSecret  string
+
+	// Connect: the platform's settings, and the connected account this
+	// Provider's calls belong to (empty for the platform's own).
+	chargeType    payment.ChargeType
+	onBehalfOf    bool
+	keepFee       bool
+	connectSecret string
+	account       string
 }
 
 var _ payment.Provider = (*Provider)(nil)
@@ -138,7 +164,12 @@ func New(cfg Config) (*Provider, error) {
 		Connect: backend(stripego.ConnectBackend),
 		Uploads: backend(stripego.UploadsBackend),
 	})
-	return &Provider{api: api, publishableKey: cfg.PublishableKey, webhookSecret: cfg.WebhookSecret}, nil
+	if cfg.ChargeType != "" && !cfg.ChargeType.Valid() {
+		return nil, fmt.Errorf("stripe: unknown ChargeType %q", cfg.ChargeType)
+	}
+	return &Provider{api: api, publishableKey: cfg.PublishableKey, webhookSecret: cfg.WebhookSecret,
+		chargeType: cfg.ChargeType, onBehalfOf: cfg.OnBehalfOf, keepFee: cfg.KeepFeeOnRefund,
+		connectSecret: cfg.ConnectWebhookSecret}, nil
 }
 
 // PublicKey returns the publishable key.

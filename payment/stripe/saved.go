@@ -27,6 +27,9 @@ func (p *Provider) CreateCustomer(ctx context.Context, c payment.CustomerParams)
 	if err := setKey(&params.Params, c.IdempotencyKey); err != nil {
 		return "", fmt.Errorf("stripe: create customer: %w", err)
 	}
+	// A direct charge's customer lives on the connected account; a
+	// destination charge's on the platform.
+	p.scope(&params.Params)
 	cus, err := p.api.Customers.New(params)
 	if err != nil {
 		return "", mapError("create customer", err)
@@ -59,6 +62,7 @@ func (p *Provider) ChargeSaved(ctx context.Context, c payment.SavedChargeParams)
 	if c.ManualCapture {
 		params.CaptureMethod = stripego.String(string(stripego.PaymentIntentCaptureMethodManual))
 	}
+	p.connectCharge(params, c.ApplicationFee)
 	params.Context = ctx
 	if err := setKey(&params.Params, c.IdempotencyKey); err != nil {
 		return nil, fmt.Errorf("stripe: charge saved card: %w", err)
@@ -80,6 +84,10 @@ func (p *Provider) ConfirmSaved(ctx context.Context, id, paymentMethod, key stri
 	if err := setKey(&params.Params, key); err != nil {
 		return nil, fmt.Errorf("stripe: confirm intent %s: %w", id, err)
 	}
+	if err := p.checkOwned(ctx, id); err != nil {
+		return nil, fmt.Errorf("stripe: confirm intent %s: %w", id, err)
+	}
+	p.scope(&params.Params)
 	pi, err := p.api.PaymentIntents.Confirm(id, params)
 	return offSessionOutcome("confirm intent "+id, pi, err)
 }
@@ -127,6 +135,7 @@ func (p *Provider) CaptureAmount(ctx context.Context, id string, amount int64, k
 	if err := setKey(&params.Params, key); err != nil {
 		return nil, fmt.Errorf("stripe: capture intent %s: %w", id, err)
 	}
+	p.scope(&params.Params) // GetIntent above checked the account
 	pi, err := p.api.PaymentIntents.Capture(id, params)
 	if err != nil {
 		return nil, mapError("capture intent "+id, err)

@@ -42,13 +42,18 @@ import (
 // payload that is not a readable event. Limiting the body size is the HTTP
 // layer's job.
 func (p *Provider) ParseWebhook(payload []byte, signature string) (*payment.Event, error) {
-	if p.webhookSecret == "" {
+	return parseWebhook(payload, signature, p.webhookSecret)
+}
+
+// parseWebhook is ParseWebhook with the endpoint's secret.
+func parseWebhook(payload []byte, signature, secret string) (*payment.Event, error) {
+	if secret == "" {
 		return nil, fmt.Errorf("stripe: webhook: %w: no webhook secret configured", payment.ErrSignature)
 	}
 	if t, ok := signatureTime(signature); ok && t.Sub(time.Now()) > webhook.DefaultTolerance {
 		return nil, fmt.Errorf("stripe: webhook: %w: timestamp %s is in the future", payment.ErrSignature, t.UTC().Format(time.RFC3339))
 	}
-	ev, err := webhook.ConstructEventWithOptions(payload, signature, p.webhookSecret, webhook.ConstructEventOptions{
+	ev, err := webhook.ConstructEventWithOptions(payload, signature, secret, webhook.ConstructEventOptions{
 		Tolerance:                webhook.DefaultTolerance,
 		IgnoreAPIVersionMismatch: true,
 	})
@@ -64,7 +69,21 @@ func (p *Provider) ParseWebhook(payload []byte, signature string) (*payment.Even
 	if ev.ID == "" || ev.Type == "" {
 		return nil, fmt.Errorf("stripe: webhook: %w: event without id or type", payment.ErrInvalid)
 	}
-	out := &payment.Event{ID: ev.ID, Type: payment.EventType(ev.Type)}
+	out := &payment.Event{ID: ev.ID, Type: payment.EventType(ev.Type), Account: ev.Account}
+	if out.Type == payment.EventAccountUpdated {
+		if ev.Data == nil || len(ev.Data.Raw) == 0 {
+			return nil, fmt.Errorf("stripe: webhook: event %s (%s): %w: no data.object", ev.ID, ev.Type, payment.ErrInvalid)
+		}
+		a, err := decodeAccount(ev.Data.Raw)
+		if err != nil {
+			return nil, fmt.Errorf("stripe: webhook: event %s (%s): %w: %w", ev.ID, ev.Type, payment.ErrInvalid, err)
+		}
+		out.Connected = a
+		if out.Account == "" {
+			out.Account = a.ID
+		}
+		return out, nil
+	}
 	if isChargeEvent(out.Type) {
 		if ev.Data == nil || len(ev.Data.Raw) == 0 {
 			return nil, fmt.Errorf("stripe: webhook: event %s (%s): %w: no data.object", ev.ID, ev.Type, payment.ErrInvalid)

@@ -23,6 +23,7 @@ var Reads = []string{
 	"Settings", "Terms",
 	"BookingsPage",
 	"ContactEmail", "OutboxEvent", "OutboxDeliveries", "WebhookEndpoint", "WebhookEndpoints",
+	"PaymentAccount", "PaymentAccountByAccountID", "BookingPaymentAccount",
 }
 
 // Writes are the methods of booking.Store that write: overridden here to
@@ -60,6 +61,9 @@ var (
 		"RecordOutbox", "ClaimOutboxEvents", "DispatchOutboxEvent", "ClaimOutboxDeliveries",
 		"UpdateOutboxDelivery", "RedeliverOutbox", "SaveWebhookEndpoint", "DeleteWebhookEndpoint",
 		"SetContactEmail", "SettleLedgerEntry",
+		// Connected payment accounts: read from the store on every use,
+		// never cached.
+		"SavePaymentAccount", "SetBookingPaymentAccount",
 	}
 )
 

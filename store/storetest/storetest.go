@@ -49,6 +49,7 @@ func Run(t *testing.T, newStore func(t *testing.T) booking.Store) {
 		outboxScenarios,
 		hostCalendarScenarios,
 		createTermsScenarios,
+		connectScenarios,
 	}
 	for _, g := range groups {
 		for _, sc := range g {

@@ -515,6 +515,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/stripe-connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Events of the organisations' connected Stripe accounts
+         * @description Called by Stripe for a platform serving several hosts (Stripe Connect), not by guests: the endpoint of the platform's Connect webhook, with its own signing secret. Each event names the connected account it happened on and touches only that account's bookings; `account.updated` keeps an organisation's `payments_ready` current, and the payment events act as on `/api/v1/webhooks/stripe`. Without Connect every payload is refused with 400. A 400 tells the provider not to retry; a 500 that it should.
+         */
+        post: operations["receiveStripeConnectWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -611,6 +631,10 @@ export interface components {
             };
             /** @description Public (publishable) key of the card payment provider. */
             payment_public_key: string;
+            /** @description False while the organisation cannot take online payments (its payment account, on a platform serving several hosts, is not onboarded yet): a checkout then fails with `payments_not_ready`. */
+            payments_ready?: boolean;
+            /** @description Present when payments go directly to the organisation's own Stripe account: initialise Stripe.js with it (`Stripe(payment_public_key, {stripeAccount: payment_account})`). */
+            payment_account?: string;
         };
         PropertiesResponse: {
             /** @constant */
@@ -1104,7 +1128,7 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["Failure"] & {
                     /** @enum {unknown} */
-                    code?: "invalid" | "check_in_past" | "min_stay" | "max_stay" | "max_guests" | "unavailable" | "beyond_horizon" | "coupon_not_found" | "coupon_inactive" | "coupon_not_yet_valid" | "coupon_expired" | "coupon_exhausted" | "coupon_property" | "coupon_stay_dates" | "coupon_min_nights" | "coupon_min_amount" | "payment_not_confirmed" | "payment_late" | "booking_closed" | "payment_processing" | "amount_not_chargeable" | "closed_to_arrival" | "closed_to_departure" | "arrival_day" | "departure_day" | "advance_notice" | "same_day_cutoff" | "booking_window" | "max_children" | "max_infants" | "max_pets";
+                    code?: "invalid" | "check_in_past" | "min_stay" | "max_stay" | "max_guests" | "unavailable" | "beyond_horizon" | "coupon_not_found" | "coupon_inactive" | "coupon_not_yet_valid" | "coupon_expired" | "coupon_exhausted" | "coupon_property" | "coupon_stay_dates" | "coupon_min_nights" | "coupon_min_amount" | "payment_not_confirmed" | "payment_late" | "booking_closed" | "payment_processing" | "amount_not_chargeable" | "payments_not_ready" | "closed_to_arrival" | "closed_to_departure" | "arrival_day" | "departure_day" | "advance_notice" | "same_day_cutoff" | "booking_window" | "max_children" | "max_infants" | "max_pets";
                 };
             };
         };
@@ -1944,6 +1968,39 @@ export interface operations {
         };
     };
     receiveStripeWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Stripe's signature of the payload. */
+                "Stripe-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, as Stripe sends it; at most 64 KiB. */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The event was received (or had been already). */
+            200: {
+                headers: {
+                    "X-Service-API-Version": components["headers"]["APIVersion"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    receiveStripeConnectWebhook: {
         parameters: {
             query?: never;
             header: {

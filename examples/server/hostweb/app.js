@@ -27,9 +27,32 @@
       full: "intégral", depositMode: "acompte", request: "sur demande", keyName: "Nom de la clé", create: "Créer",
       keyShown: "Copiez cette clé maintenant : elle ne sera plus affichée.", revoke: "Révoquer", revoked: "révoquée",
       lastUsed: "Dernière utilisation", saved: "Enregistré.", error: "Erreur",
+      stripe: "Paiements Stripe", stripeConnect: "Connectez votre compte Stripe pour recevoir les paiements de vos voyageurs : tant qu'il n'est pas prêt, la réservation en ligne n'accepte pas de paiement.",
+      stripeButton: "Connecter mon compte Stripe", stripeResume: "Reprendre la connexion Stripe", stripeReady: "Compte Stripe connecté :",
+      stripeRestricted: "Stripe demande encore des informations avant d'accepter des paiements.",
       months: ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"],
       weekdays: ["lun", "mar", "mer", "jeu", "ven", "sam", "dim"],
       st: { pending: "en attente de paiement", requested: "demande", confirmed: "confirmée", declined: "refusée", expired: "expirée", cancelled: "annulée" },
+      termsTitle: "Annulation et caution", policy: "Conditions d'annulation", securityDeposit: "Caution (montant, 0 : aucune)",
+      holdDays: "Caution bloquée … jours avant l'arrivée", releaseDays: "Caution libérée … jours après le départ",
+      brandingTitle: "Apparence et contact", primaryColor: "Couleur principale", contactEmail: "E-mail de l'hôte (notifications)",
+      pol: { flexible: "Flexible", moderate: "Modérée", strict: "Stricte", non_refundable: "Non remboursable", custom: "Personnalisée (API)", inherit: "Celles de l'organisation" },
+      tierDays: "{p} % remboursés si annulation au moins {d} jour(s) avant l'arrivée", tierArrival: "{p} % remboursés en cas d'annulation avant le jour de l'arrivée",
+      tierNone: "Rien n'est remboursé.", tierAfter: "Ensuite, rien n'est remboursé.", tierKept: "Toujours retenu : {a}",
+      edit: "Modifier", details: "Détails", back: "Retour", description: "Description", photos: "Photos (une URL par ligne)",
+      feesTitle: "Frais et taxe", cleaning: "Ménage (par séjour)", extraGuest: "Voyageur supplémentaire (par nuit)",
+      guestsIncluded: "Voyageurs inclus dans le prix (0 : tous)", touristTax: "Taxe de séjour (par voyageur et par nuit)",
+      ownTerms: "Conditions propres au logement",
+      booking: "Réservation", guests: "Voyageurs", paid: "Payé", refunded: "Remboursé", refundPending: "Remboursement en cours",
+      disputed: "Contesté", payments: "Paiements", amount: "Montant", date: "Date",
+      cancelTitle: "Annuler la réservation", refundChoice: "Remboursement", cancelStart: "Annuler la réservation",
+      cancelConfirm: "Confirmer l'annulation", refundPolicy: "selon les conditions d'annulation", refundFull: "intégral",
+      refundNone: "aucun", refundAmount: "un montant", cancelDots: "Annuler…",
+      depositTitle: "Caution", claim: "Retenir", claimed: "Retenu", claimAmount: "Montant à retenir",
+      dep: { none: "aucune", scheduled: "prévue", held: "bloquée", released: "libérée", claimed: "retenue", failed: "échec", cancelled: "annulée" },
+      pk: { capture: "encaissement", release: "libération", refund: "remboursement", dispute: "contestation", balance: "solde",
+        deposit_hold: "caution bloquée", deposit_release: "caution libérée", deposit_claim: "caution retenue" },
+      ps: { pending: "à envoyer", submitted: "en cours", succeeded: "effectué", failed: "échoué", skipped: "sans objet" },
     },
     en: {
       today: "Today", bookings: "Bookings", calendar: "Calendar", properties: "Properties",
@@ -49,9 +72,32 @@
       full: "in full", depositMode: "deposit", request: "on request", keyName: "Key name", create: "Create",
       keyShown: "Copy this key now: it will not be shown again.", revoke: "Revoke", revoked: "revoked",
       lastUsed: "Last used", saved: "Saved.", error: "Error",
+      stripe: "Stripe payments", stripeConnect: "Connect your Stripe account to receive your guests' payments: until it is ready, online booking takes no payment.",
+      stripeButton: "Connect your Stripe account", stripeResume: "Resume Stripe onboarding", stripeReady: "Stripe account connected:",
+      stripeRestricted: "Stripe still needs information before it accepts payments.",
       months: ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"],
       weekdays: ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"],
       st: { pending: "awaiting payment", requested: "request", confirmed: "confirmed", declined: "declined", expired: "expired", cancelled: "cancelled" },
+      termsTitle: "Cancellation and security deposit", policy: "Cancellation policy", securityDeposit: "Security deposit (amount, 0: none)",
+      holdDays: "Deposit held … days before arrival", releaseDays: "Deposit released … days after check-out",
+      brandingTitle: "Look and contact", primaryColor: "Primary colour", contactEmail: "Host e-mail (notifications)",
+      pol: { flexible: "Flexible", moderate: "Moderate", strict: "Strict", non_refundable: "Non-refundable", custom: "Custom (API)", inherit: "The organisation's" },
+      tierDays: "{p} % back if cancelled at least {d} day(s) before arrival", tierArrival: "{p} % back if cancelled before the day of arrival",
+      tierNone: "Nothing is refunded.", tierAfter: "After that, nothing is refunded.", tierKept: "Always kept: {a}",
+      edit: "Edit", details: "Details", back: "Back", description: "Description", photos: "Photos (one URL per line)",
+      feesTitle: "Fees and tax", cleaning: "Cleaning (per stay)", extraGuest: "Extra guest (per night)",
+      guestsIncluded: "Guests included in the rate (0: all)", touristTax: "Tourist tax (per guest per night)",
+      ownTerms: "The property's own terms",
+      booking: "Booking", guests: "Guests", paid: "Paid", refunded: "Refunded", refundPending: "Refund pending",
+      disputed: "Disputed", payments: "Payments", amount: "Amount", date: "Date",
+      cancelTitle: "Cancel the booking", refundChoice: "Refund", cancelStart: "Cancel the booking",
+      cancelConfirm: "Confirm the cancellation", refundPolicy: "by the cancellation policy", refundFull: "in full",
+      refundNone: "none", refundAmount: "an amount", cancelDots: "Cancel…",
+      depositTitle: "Security deposit", claim: "Claim", claimed: "Claimed", claimAmount: "Amount to claim",
+      dep: { none: "none", scheduled: "scheduled", held: "held", released: "released", claimed: "claimed", failed: "failed", cancelled: "cancelled" },
+      pk: { capture: "capture", release: "release", refund: "refund", dispute: "dispute", balance: "balance",
+        deposit_hold: "deposit held", deposit_release: "deposit released", deposit_claim: "deposit claimed" },
+      ps: { pending: "to send", submitted: "in progress", succeeded: "done", failed: "failed", skipped: "nothing to do" },
     },
   }[lang];
 
@@ -112,6 +158,42 @@
   }
   const propName = (id) => (properties.find((p) => p.id === id) || { name: "#" + id }).name;
 
+  // The cancellation policy presets (name → policy), from the server.
+  const presets = JSON.parse(body.dataset.policies || "{}");
+  const fill = (s, params) => s.replace(/\{(\w+)\}/g, (_, k) => params[k]);
+
+  // tiersText says what a policy refunds, one sentence a line.
+  function tiersText(p, currency) {
+    if (!p) return [];
+    const lines = p.tiers.map((t) => fill(t.days_before > 0 ? T.tierDays : T.tierArrival, { p: Number(t.refund_percent), d: t.days_before }));
+    lines.push(p.tiers.length ? T.tierAfter : T.tierNone);
+    if (Number(p.non_refundable) > 0) lines.push(fill(T.tierKept, { a: p.non_refundable + (currency ? " " + currency : "") }));
+    return lines;
+  }
+
+  // policyField is a select of the presets (a custom policy shows as such
+  // and stays as it is unless another is chosen) and the tiers of the
+  // chosen one; withInherit adds "the organisation's" (value "").
+  function policyField(id, current, withInherit, currency) {
+    const name = current ? current.name : "";
+    const select = el("select", { id }, withInherit ? el("option", { value: "", selected: name === "" }, T.pol.inherit) : null,
+      Object.keys(presets).map((n) => el("option", { value: n, selected: n === name }, T.pol[n] || n)),
+      name === "custom" ? el("option", { value: "custom", selected: true, disabled: true }, T.pol.custom) : null);
+    const tiers = el("ul", { id: id + "-tiers", class: "tiers" });
+    const render = () => {
+      const p = select.value === "custom" ? current : presets[select.value];
+      tiers.replaceChildren(...tiersText(p, currency).map((l) => el("li", {}, l)));
+    };
+    select.addEventListener("change", render);
+    render();
+    // changed is the policy to send: undefined when unchanged.
+    const changed = () => (select.value === name || select.value === "custom" ? undefined : select.value === "" ? null : { name: select.value });
+    return { select, tiers, changed };
+  }
+
+  const minorDigits = (currency) => new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits;
+  const fromMinor = (n, currency) => { const d = minorDigits(currency); return (n / 10 ** d).toFixed(d) + " " + currency; };
+
   function bookingRow(b, withActions) {
     const actions = el("td", { class: "actions" });
     if (withActions) {
@@ -122,8 +204,10 @@
         show("bookings");
       } } }, label);
       if (b.status === "requested") actions.append(act("approve", T.approve, "/approve"), act("decline", T.decline, "/decline"));
-      if (["pending", "requested", "confirmed"].includes(b.status)) actions.append(act("cancel", T.cancel, "/cancel", { refund: false }, T.confirmCancel));
-      if (b.status === "confirmed" && Number(b.paid_amount) > 0) actions.append(act("cancel-refund", T.cancelRefund, "/cancel", { refund: true }, T.confirmRefund));
+      if (["pending", "requested"].includes(b.status)) actions.append(act("cancel", T.cancel, "/cancel", { refund: "none" }, T.confirmCancel));
+      // A confirmed booking is cancelled on its page, with the refund choice.
+      if (b.status === "confirmed") actions.append(el("button", { type: "button", class: "cancel-refund", on: { click: () => bookingPage(b.id, true) } }, T.cancelDots));
+      actions.append(el("button", { type: "button", class: "details", on: { click: () => bookingPage(b.id) } }, T.details));
     }
     return el("tr", { "data-id": b.id, "data-token": b.token },
       el("td", {}, b.guest_name, el("br"), el("small", {}, b.guest_email + " " + b.guest_phone)),
@@ -136,6 +220,140 @@
 
   function table(head, rows) {
     return el("div", { class: "scroll" }, el("table", {}, el("thead", {}, el("tr", {}, head.map((h) => el("th", {}, h)))), el("tbody", {}, rows)));
+  }
+
+  // bookingPage shows one booking: its amounts, payments, policy and
+  // security deposit, and lets the host cancel it with a refund choice or
+  // claim the deposit. data, when given, is the booking just returned.
+  async function bookingPage(id, toCancel, data) {
+    flash.hidden = true;
+    flash.textContent = "";
+    if (!properties.length) await loadProperties();
+    const b = data || await call("GET", "/bookings/" + id);
+    main.replaceChildren();
+    const cur = b.currency;
+    const amount = (v) => Number(v).toFixed(minorDigits(cur)) + " " + cur; // display only
+    const row = (label, value, id) => el("tr", {}, el("th", {}, label), el("td", id ? { id } : {}, value));
+    const facts = [
+      row(T.guest, [b.guest_name, el("br"), el("small", {}, b.guest_email + " " + b.guest_phone)]),
+      row(T.property, propName(b.property_id)),
+      row(T.dates, b.check_in + " → " + b.check_out),
+      row(T.guests, b.guests),
+      el("tr", {}, el("th", {}, T.status), el("td", { id: "bk-status", "data-status": b.status }, T.st[b.status] || b.status)),
+      row(T.total, amount(b.total_amount), "bk-total"),
+      row(T.paid, amount(b.paid_amount), "bk-paid"),
+      row(T.refunded, amount(b.refunded_amount), "bk-refunded"),
+      row(T.refundPending, amount(b.refund_pending_amount), "bk-refund-pending"),
+      row(T.disputed, amount(b.disputed_amount), "bk-disputed"),
+    ];
+    if (b.cancellation_policy) {
+      facts.push(row(T.policy, [T.pol[b.cancellation_policy.name] || b.cancellation_policy.name,
+        el("ul", { class: "tiers" }, tiersText(b.cancellation_policy, cur).map((l) => el("li", {}, l)))], "bk-policy"));
+    }
+    const payments = b.payments.map((p) => el("tr", { class: "payment", "data-kind": p.kind, "data-status": p.status },
+      el("td", {}, p.created_at.slice(0, 16).replace("T", " ")), el("td", {}, T.pk[p.kind] || p.kind),
+      el("td", { class: "amt" }, fromMinor(p.amount_minor, p.currency)), el("td", {}, T.ps[p.status] || p.status)));
+    main.append(el("p", {}, el("button", { type: "button", id: "booking-back", on: { click: () => show("bookings") } }, "‹ " + T.back)),
+      el("h2", { id: "booking-title", "data-id": b.id }, T.booking + " #" + b.id),
+      el("div", { class: "scroll" }, el("table", { class: "facts" }, el("tbody", {}, facts))),
+      el("h3", {}, T.payments), payments.length ? table([T.date, T.kind, T.amount, T.status], payments) : el("p", {}, T.none));
+
+    const dep = b.security_deposit;
+    if (dep) {
+      const box = el("section", { id: "deposit" }, el("h3", {}, T.depositTitle),
+        el("p", {}, amount(dep.amount), " — ", el("span", { id: "bk-deposit-status", "data-status": dep.status }, T.dep[dep.status] || dep.status),
+          dep.status === "claimed" ? [" — " + T.claimed + " : ", el("span", { id: "bk-deposit-claimed" }, amount(dep.claimed_amount))] : null));
+      if (dep.status === "held") {
+        const claim = el("input", { id: "deposit-amount", type: "number", min: "0.01", step: "0.01", max: dep.amount, required: true,
+          inputmode: "decimal", placeholder: T.claimAmount, "aria-label": T.claimAmount });
+        box.append(el("form", { class: "bar", id: "deposit-form", on: { submit: async (ev) => {
+          ev.preventDefault();
+          const updated = await call("POST", "/bookings/" + b.id + "/deposit/claim", { amount: claim.value });
+          await bookingPage(b.id, false, updated);
+          say(T.saved);
+        } } }, claim, el("button", { type: "submit", id: "deposit-claim" }, T.claim)));
+      }
+      main.append(box);
+    }
+
+    if (["pending", "requested", "confirmed"].includes(b.status)) {
+      const confirmed = b.status === "confirmed";
+      const choice = el("select", { id: "cancel-refund-choice", "aria-label": T.refundChoice },
+        [["policy", T.refundPolicy], ["full", T.refundFull], ["none", T.refundNone], ["amount", T.refundAmount]].map(([v, l]) => el("option", { value: v }, l)));
+      const refundAmount = el("input", { id: "cancel-amount", type: "number", min: "0.01", step: "0.01", max: b.paid_amount,
+        inputmode: "decimal", placeholder: T.amount, "aria-label": T.amount, hidden: true });
+      choice.addEventListener("change", () => { refundAmount.hidden = choice.value !== "amount"; refundAmount.required = !refundAmount.hidden; });
+      const confirm = el("button", { type: "submit", id: "cancel-confirm", class: "cancel", hidden: true }, T.cancelConfirm);
+      const start = el("button", { type: "button", id: "cancel-start", class: "cancel", on: { click: () => { start.hidden = true; confirm.hidden = false; } } }, T.cancelStart);
+      const form = el("form", { class: "bar", id: "cancel-form", on: { submit: async (ev) => {
+        ev.preventDefault();
+        const req = !confirmed ? { refund: "none" } : choice.value === "amount" ? { refund: "amount", amount: refundAmount.value } : { refund: choice.value };
+        confirm.disabled = true;
+        try {
+          const updated = await call("POST", "/bookings/" + b.id + "/cancel", req);
+          await bookingPage(b.id, false, updated);
+          say(T.saved);
+        } finally {
+          confirm.disabled = false;
+        }
+      } } }, confirmed ? [el("label", {}, T.refundChoice, " ", choice), refundAmount] : null, start, confirm);
+      main.append(el("section", { id: "cancel" }, el("h3", {}, T.cancelTitle), form));
+      if (toCancel) form.scrollIntoView();
+    }
+  }
+
+  // propertyPage edits a property's description, photos, fees, tourist
+  // tax and own terms (policy, security deposit).
+  async function propertyPage(id) {
+    flash.hidden = true;
+    flash.textContent = "";
+    const [p, org] = await Promise.all([call("GET", "/properties/" + id), call("GET", "/settings")]);
+    main.replaceChildren();
+    const cur = org.currency;
+    const own = p.terms;
+    const f = {
+      description: el("textarea", { id: "prop-description", rows: "3" }, p.description),
+      photos: el("textarea", { id: "prop-photos", rows: "3" }, p.photos.join("\n")),
+      cleaning: el("input", { id: "prop-cleaning", type: "number", min: "0", step: "0.01", inputmode: "decimal", value: p.fees.cleaning }),
+      extra_guest: el("input", { id: "prop-extra-guest", type: "number", min: "0", step: "0.01", inputmode: "decimal", value: p.fees.extra_guest }),
+      guests_included: el("input", { id: "prop-guests-included", type: "number", min: "0", step: "1", value: p.fees.guests_included }),
+      tax: el("input", { id: "prop-tax", type: "number", min: "0", step: "0.01", inputmode: "decimal", value: p.tax.per_guest_per_night }),
+      security_deposit: el("input", { id: "prop-security-deposit", type: "number", min: "0", step: "0.01", inputmode: "decimal",
+        value: own ? own.security_deposit : org.security_deposit }),
+      deposit_hold_days: el("input", { id: "prop-deposit-hold-days", type: "number", min: "0", max: "6", value: own ? own.deposit_hold_days : org.deposit_hold_days }),
+      deposit_release_days: el("input", { id: "prop-deposit-release-days", type: "number", min: "0", max: "6", value: own ? own.deposit_release_days : org.deposit_release_days }),
+    };
+    const pol = policyField("prop-policy", own && own.cancellation_policy, true, cur);
+    const start = { d: f.security_deposit.value, h: f.deposit_hold_days.value, r: f.deposit_release_days.value };
+    const label = (text, input) => el("label", {}, text, " ", input);
+    main.append(el("p", {}, el("button", { type: "button", id: "property-back", on: { click: () => show("properties") } }, "‹ " + T.back)),
+      el("h2", { id: "property-title", "data-id": p.id }, p.name),
+      el("form", { class: "stack", id: "property-form", on: { submit: async (ev) => {
+        ev.preventDefault();
+        const change = { description: f.description.value,
+          photos: f.photos.value.split("\n").map((u) => u.trim()).filter(Boolean),
+          fees: Object.assign({}, p.fees, { cleaning: f.cleaning.value || "0", extra_guest: f.extra_guest.value || "0", guests_included: Number(f.guests_included.value) }),
+          tax: Object.assign({}, p.tax, { per_guest_per_night: f.tax.value || "0" }) };
+        // The terms are sent only when changed: a property without its own
+        // keeps following the organisation's.
+        const terms = {};
+        const policy = pol.changed();
+        if (policy !== undefined) terms.cancellation_policy = policy;
+        if (f.security_deposit.value !== start.d) terms.security_deposit = f.security_deposit.value || "0";
+        if (f.deposit_hold_days.value !== start.h) terms.deposit_hold_days = Number(f.deposit_hold_days.value);
+        if (f.deposit_release_days.value !== start.r) terms.deposit_release_days = Number(f.deposit_release_days.value);
+        if (Object.keys(terms).length) change.terms = terms;
+        await call("PATCH", "/properties/" + p.id, change);
+        await propertyPage(p.id);
+        say(T.saved);
+      } } },
+      label(T.description, f.description), label(T.photos, f.photos),
+      p.photos.length ? el("div", { class: "photos" }, p.photos.map((u) => el("img", { src: u, alt: "", loading: "lazy" }))) : null,
+      el("h3", {}, T.feesTitle), label(T.cleaning + " (" + cur + ")", f.cleaning), label(T.extraGuest + " (" + cur + ")", f.extra_guest),
+      label(T.guestsIncluded, f.guests_included), label(T.touristTax + " (" + cur + ")", f.tax),
+      el("h3", {}, T.ownTerms), label(T.policy, pol.select), pol.tiers,
+      label(T.securityDeposit + " (" + cur + ")", f.security_deposit), label(T.holdDays, f.deposit_hold_days), label(T.releaseDays, f.deposit_release_days),
+      el("button", { type: "submit", id: "property-save" }, T.save)));
   }
 
   const views = {
@@ -223,12 +441,12 @@
         const rate = el("input", { type: "number", min: "1", step: "0.01", value: p.rates.base_rate, class: "base-rate", "aria-label": T.baseRate });
         const active = el("input", { type: "checkbox", checked: p.active, "aria-label": T.active });
         return el("tr", { "data-id": p.id }, el("td", {}, name), el("td", {}, guests), el("td", {}, rate), el("td", {}, active),
-          el("td", {}, el("button", { type: "button", class: "save", on: { click: async () => {
+          el("td", { class: "actions" }, el("button", { type: "button", class: "save", on: { click: async () => {
             await call("PATCH", "/properties/" + p.id, { name: name.value, max_guests: Number(guests.value),
               rates: Object.assign({}, p.rates, { base_rate: rate.value }), active: active.checked });
             say(T.saved);
             show("properties");
-          } } }, T.save)));
+          } } }, T.save), el("button", { type: "button", class: "edit", on: { click: () => propertyPage(p.id) } }, T.edit)));
       });
       const name = el("input", { placeholder: T.name, required: true }), guests = el("input", { type: "number", min: "1", value: "2" });
       const rate = el("input", { type: "number", min: "1", step: "0.01", placeholder: T.baseRate, required: true });
@@ -273,18 +491,38 @@
         terms_url: el("input", { value: s.terms_url, type: "url" }), custom_domain: el("input", { value: s.custom_domain }),
         allowed_origins: el("input", { value: s.allowed_origins.join(", ") }),
         public_engine_enabled: el("input", { type: "checkbox", checked: s.public_engine_enabled }),
+        primary_color: el("input", { id: "set-primary-color", type: "color", value: /^#[0-9a-fA-F]{6}$/.test(s.branding.primary_color || "") ? s.branding.primary_color : "#1d2327" }),
+        contact_email: el("input", { id: "set-contact-email", type: "email", value: s.contact_email, autocomplete: "email" }),
+        security_deposit: el("input", { id: "set-security-deposit", type: "number", min: "0", step: "0.01", inputmode: "decimal", value: s.security_deposit }),
+        deposit_hold_days: el("input", { id: "set-deposit-hold-days", type: "number", min: "0", max: "6", value: s.deposit_hold_days }),
+        deposit_release_days: el("input", { id: "set-deposit-release-days", type: "number", min: "0", max: "6", value: s.deposit_release_days }),
       };
+      const pol = policyField("set-policy", s.cancellation_policy, false, s.currency);
+      const colour = f.primary_color.value;
       const label = (text, input) => el("label", {}, text, " ", input);
       main.append(el("h2", {}, T.settings), el("form", { class: "stack", id: "settings-form", on: { submit: async (ev) => {
         ev.preventDefault();
         await call("PATCH", "/settings", { name: f.name.value, logo: f.logo.value, default_locale: f.default_locale.value,
           payment_mode: f.payment_mode.value, deposit_percent: f.deposit_percent.value, terms_url: f.terms_url.value,
           custom_domain: f.custom_domain.value, public_engine_enabled: f.public_engine_enabled.checked,
-          allowed_origins: f.allowed_origins.value.split(",").map((o) => o.trim()).filter(Boolean) });
+          allowed_origins: f.allowed_origins.value.split(",").map((o) => o.trim()).filter(Boolean),
+          contact_email: f.contact_email.value.trim(),
+          // The terms only when changed: each change of terms is audited.
+          ...(f.security_deposit.value !== String(s.security_deposit) ? { security_deposit: f.security_deposit.value || "0" } : {}),
+          ...(Number(f.deposit_hold_days.value) !== s.deposit_hold_days ? { deposit_hold_days: Number(f.deposit_hold_days.value) } : {}),
+          ...(Number(f.deposit_release_days.value) !== s.deposit_release_days ? { deposit_release_days: Number(f.deposit_release_days.value) } : {}),
+          ...(pol.changed() ? { cancellation_policy: pol.changed() } : {}),
+          ...(f.primary_color.value !== colour ? { branding: Object.assign({}, s.branding, { primary_color: f.primary_color.value }) } : {}) });
+        await show("settings");
         say(T.saved);
-      } } }, label(T.name, f.name), label(T.logo, f.logo), label(T.locale, f.default_locale), label(T.paymentMode, f.payment_mode),
+      } } }, label(T.name, f.name), label(T.locale, f.default_locale), label(T.paymentMode, f.payment_mode),
         label(T.deposit, f.deposit_percent), label(T.terms, f.terms_url), label(T.domain, f.custom_domain),
-        label(T.origins, f.allowed_origins), label(T.publicEngine, f.public_engine_enabled), el("button", { type: "submit" }, T.save)));
+        label(T.origins, f.allowed_origins), label(T.publicEngine, f.public_engine_enabled),
+        el("h3", {}, T.termsTitle), label(T.policy, pol.select), pol.tiers,
+        label(T.securityDeposit + " (" + s.currency + ")", f.security_deposit), label(T.holdDays, f.deposit_hold_days), label(T.releaseDays, f.deposit_release_days),
+        el("h3", {}, T.brandingTitle), label(T.logo, f.logo), label(T.primaryColor, f.primary_color), label(T.contactEmail, f.contact_email),
+        el("button", { type: "submit", id: "settings-save" }, T.save)));
+      await stripeStep();
     },
 
     async keys() {
@@ -305,6 +543,25 @@
         } } }, name, el("button", { type: "submit" }, T.create)));
     },
   };
+
+  // stripeStep is the "connect your Stripe account" step, shown when the
+  // server pays each organisation into its own Stripe account.
+  async function stripeStep() {
+    const st = await call("GET", "/stripe");
+    if (!st.connect) return;
+    const box = el("section", { id: "stripe-step" }, el("h2", {}, T.stripe));
+    if (st.charges_enabled) {
+      box.append(el("p", { class: "ok" }, T.stripeReady, " ", el("code", {}, st.account_id)));
+    } else {
+      if (st.state === "restricted") box.append(el("p", {}, T.stripeRestricted));
+      box.append(el("p", {}, T.stripeConnect), el("button", { type: "button", id: "stripe-connect", on: { click: async () => {
+        const back = location.href;
+        const link = await call("POST", "/stripe/onboarding", { return_url: back, refresh_url: back });
+        location.href = link.url;
+      } } }, st.account_id ? T.stripeResume : T.stripeButton));
+    }
+    main.append(box);
+  }
 
   async function show(view) {
     for (const b of document.querySelectorAll("#nav button")) b.classList.toggle("current", b.dataset.view === view);

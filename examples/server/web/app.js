@@ -678,6 +678,10 @@ function staykitFlow(root, widget) {
       rows.push(row('charge', t('pay_now'), q.charge_amount, 'quote-charge'));
     }
     box.append(el('table', {}, el('tbody', {}, ...rows)), el('p', { class: 'mode-note', text: note }));
+    // The cancellation policy the booking would be sold with.
+    if (q.cancellation_policy) {
+      box.append(el('p', { class: 'mode-note', 'data-testid': 'quote-policy', 'data-policy': q.cancellation_policy.name, text: q.cancellation_policy.summary }));
+    }
   }
 
   // ---- Guest details and checkout -----------------------------------------
@@ -822,7 +826,14 @@ function staykitFlow(root, widget) {
 
   async function mountStripe() {
     await loadStripeJs();
-    if (!state.stripe) state.stripe = window.Stripe(state.app.stripe_publishable_key, { locale: state.locale });
+    // With Stripe Connect direct charges the payment lives on the
+    // organisation's own account, which Stripe.js must be told.
+    const account = state.orgConfig && state.orgConfig.payment_account;
+    const opts = account ? { locale: state.locale, stripeAccount: account } : { locale: state.locale };
+    if (!state.stripe || state.stripeAccount !== account) {
+      state.stripe = window.Stripe(state.app.stripe_publishable_key, opts);
+      state.stripeAccount = account;
+    }
     const primary = getComputedStyle(frame).getPropertyValue('--primary').trim() || '#0f766e';
     state.elements = state.stripe.elements({ clientSecret: state.checkout.client_secret, locale: state.locale, appearance: { theme: 'stripe', variables: { colorPrimary: primary } } });
     $('#payment-element').replaceChildren();

@@ -146,7 +146,7 @@
       pay.disabled = true;
       try {
         const bal = await api(b, 'POST', '/balance');
-        if (bal.client_secret) await authenticate(bal, card.value);
+        if (bal.client_secret) await authenticate(b, bal, card.value);
         await api(b, 'POST', '/balance');
         location.reload();
       } catch (err) {
@@ -161,7 +161,7 @@
   // authenticate completes the open balance payment: with the fake
   // provider through /fakepay and the test card, with Stripe through
   // Stripe.js (3-D Secure).
-  async function authenticate(bal, cardNumber) {
+  async function authenticate(b, bal, cardNumber) {
     const intent = bal.client_secret.split('_secret_')[0];
     const cfg = await (await fetch('/app-config.json', { headers: { Accept: 'application/json' } })).json();
     if (cfg.payments !== 'stripe') {
@@ -184,7 +184,14 @@
         document.head.append(s);
       });
     }
-    const result = await window.Stripe(bal.payment_public_key).handleNextAction({ clientSecret: bal.client_secret });
+    // With Stripe Connect direct charges the balance lives on the
+    // organisation's own account, which Stripe.js must be told: the
+    // organisation's config names it.
+    const org = await fetch('/api/v1/book/' + encodeURIComponent(b.org) + '/config', { headers: { Accept: 'application/json' } })
+      .then((r) => r.json()).catch(() => null);
+    const account = org && org.data && org.data.payment_account;
+    const stripe = window.Stripe(bal.payment_public_key, account ? { stripeAccount: account } : {});
+    const result = await stripe.handleNextAction({ clientSecret: bal.client_secret });
     if (result.error) throw new Error(result.error.message);
   }
 

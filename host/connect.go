@@ -1,0 +1,56 @@
+package host
+
+import (
+	"context"
+	"net/url"
+
+	"github.com/staykit/staykit/booking"
+)
+
+// PaymentAccount reports the organisation's Stripe Connect onboarding
+// (booking.Service.PaymentAccountStatus).
+func (s *Service) PaymentAccount(ctx context.Context, org *booking.Organization) (*booking.PaymentAccountStatus, error) {
+	return s.bookings.PaymentAccountStatus(ctx, org.Slug)
+}
+
+// StartOnboarding returns the URL where the organisation's owner connects
+// its Stripe account, creating the connected account first when it has
+// none (booking.Service.StartOnboarding); audited. Errors: CodeInvalid
+// (URLs not absolute http(s), or no Connect platform),
+// CodePaymentUnavailable.
+func (s *Service) StartOnboarding(ctx context.Context, org *booking.Organization, returnURL, refreshURL string, by Actor) (string, error) {
+	f := booking.FieldErrors{}
+	if !absoluteURL(returnURL) {
+		f.Add("return_url", "invalid_url")
+	}
+	if !absoluteURL(refreshURL) {
+		f.Add("refresh_url", "invalid_url")
+	}
+	if err := f.Err(); err != nil {
+		return "", err
+	}
+	before, err := s.bookings.PaymentAccountStatus(ctx, org.Slug)
+	if err != nil {
+		return "", err
+	}
+	link, err := s.bookings.StartOnboarding(ctx, org.Slug, returnURL, refreshURL)
+	if err != nil {
+		return "", err
+	}
+	after, err := s.bookings.PaymentAccountStatus(ctx, org.Slug)
+	if err != nil {
+		return "", err
+	}
+	if before.Account.AccountID != after.Account.AccountID {
+		if err := s.audit(ctx, org, by, "stripe.account_create", target("organization", org.ID),
+			before.Account.AccountID, after.Account.AccountID); err != nil {
+			s.log.ErrorContext(ctx, "audit", "err", err)
+		}
+	}
+	return link, nil
+}
+
+func absoluteURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != ""
+}

@@ -1,0 +1,133 @@
+package hostapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/ledger"
+	"github.com/staykit/staykit/policy"
+	"github.com/staykit/staykit/pricing"
+)
+
+// cancelBody is POST /bookings/{id}/cancel: refund is true (everything
+// paid), false (nothing), or a rule ("policy", "full", "none", "amount");
+// amount alone means the rule "amount".
+type cancelBody struct {
+	Refund json.RawMessage  `json:"refund"`
+	Amount *decimal.Decimal `json:"amount"`
+}
+
+// options reads the refund choice. Errors: CodeInvalid.
+func (b cancelBody) options() (booking.CancelOptions, error) {
+	var o booking.CancelOptions
+	raw := bytes.TrimSpace(b.Refund)
+	switch {
+	case len(raw) == 0, bytes.Equal(raw, []byte("null")):
+		o.Refund = booking.RefundNone
+		if b.Amount != nil {
+			o.Refund = booking.RefundAmount
+		}
+	case bytes.Equal(raw, []byte("true")):
+		o.Refund = booking.RefundFull
+	case bytes.Equal(raw, []byte("false")):
+		o.Refund = booking.RefundNone
+	default:
+		var rule string
+		if err := json.Unmarshal(raw, &rule); err != nil {
+			return o, invalid("refund", "invalid_type")
+		}
+		switch r := booking.RefundRule(rule); r {
+		case booking.RefundPolicy, booking.RefundFull, booking.RefundNone, booking.RefundAmount:
+			o.Refund = r
+		default:
+			return o, invalid("refund", "invalid_choice")
+		}
+	}
+	switch {
+	case o.Refund == booking.RefundAmount && b.Amount == nil:
+		return o, invalid("amount", "required")
+	case o.Refund != booking.RefundAmount && b.Amount != nil:
+		return o, invalid("refund", "invalid_choice")
+	case b.Amount != nil:
+		o.Amount = *b.Amount
+	}
+	return o, nil
+}
+
+// claimBody is POST /bookings/{id}/deposit/claim.
+type claimBody struct {
+	Amount *decimal.Decimal `json:"amount"`
+}
+
+// depositView is a booking's security deposit and where it stands.
+type depositView struct {
+	Amount        decimal.Decimal `json:"amount"`
+	Status        string          `json:"status"`
+	ClaimedAmount decimal.Decimal `json:"claimed_amount"`
+	HoldDays      int             `json:"hold_days"`
+	ReleaseDays   int             `json:"release_days"`
+}
+
+// bookingFullView is GET /bookings/{id} and the answer of every change
+// to a booking: the booking, its payments, what they add up to, and the
+// terms it was sold with.
+type bookingFullView struct {
+	bookingDetailView
+	RefundedAmount      decimal.Decimal `json:"refunded_amount"`
+	RefundPendingAmount decimal.Decimal `json:"refund_pending_amount"`
+	DisputedAmount      decimal.Decimal `json:"disputed_amount"`
+	CancellationPolicy  *policy.Policy  `json:"cancellation_policy"`
+	SecurityDeposit     *depositView    `json:"security_deposit"`
+}
+
+func (h *handler) bookingDetail(ctx context.Context, org *booking.Organization, id int64) (bookingFullView, error) {
+	b, entries, err := h.host.Booking(ctx, org, id)
+	if err != nil {
+		return bookingFullView{}, err
+	}
+	t, err := h.host.BookingTerms(ctx, org, b)
+	if err != nil {
+		return bookingFullView{}, err
+	}
+	sum := ledger.Summarize(entries)
+	v := bookingFullView{bookingDetailView: newBookingDetailView(b, entries),
+		RefundedAmount:      pricing.FromMinor(sum.Refunded, b.Currency),
+		RefundPendingAmount: pricing.FromMinor(sum.RefundPending, b.Currency),
+		DisputedAmount:      pricing.FromMinor(sum.Disputed, b.Currency)}
+	if t != nil {
+		p := t.Policy
+		v.CancellationPolicy = &p
+		if t.Deposit.IsPositive() || (t.DepositStatus != "" && t.DepositStatus != booking.DepositNone) {
+			v.SecurityDeposit = &depositView{Amount: t.Deposit, Status: string(t.DepositStatus), ClaimedAmount: t.DepositClaimed,
+				HoldDays: t.DepositHoldDays, ReleaseDays: t.DepositReleaseDays}
+		}
+	}
+	return v, nil
+}
+
+func (h *handler) claimDeposit(r *http.Request, c *call) (int, any, error) {
+	id, err := pathID(r, "id", "booking")
+	if err != nil {
+		return 0, nil, err
+	}
+	var b claimBody
+	if err := decode(c.body, &b); err != nil {
+		return 0, nil, err
+	}
+	if b.Amount == nil {
+		return 0, nil, invalid("amount", "required")
+	}
+	if _, err := h.host.ClaimDeposit(r.Context(), c.org, id, *b.Amount, c.actor); err != nil {
+		return 0, nil, err
+	}
+	v, err := h.bookingDetail(r.Context(), c.org, id)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, v, nil
+}
