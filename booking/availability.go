@@ -133,11 +133,18 @@ func (s *Service) availability(ctx context.Context, resolve orgFunc, propertyID 
 	c := s.ruleChecker(org, p, now)
 	g := grid{c: c, start: start, maxN: maxN,
 		free:    make([]bool, n),
-		minStay: make([]int, n)}
-	for i, day := 0, start; i < n; i, day = i+1, nextDay(day) {
+		minStay: make([]int, n),
+		maxStay: make([]int, n),
+		arrive:  make([]bool, n),
+		days:    make([]civil.Date, n+1)}
+	day := start
+	for i := 0; i < n; i, day = i+1, nextDay(day) {
+		g.days[i] = day
 		g.free[i] = !day.Before(today) && day.Before(last) && !c.Closed(day)
-		g.minStay[i], _ = c.Limits(day)
+		g.minStay[i], g.maxStay[i] = c.Limits(day)
+		g.arrive[i] = c.Arrival(day) == nil
 	}
+	g.days[n] = day
 	for _, r := range set.Reserved(taken) {
 		for i := max(0, start.DaysUntil(r.Start)); i < min(n, start.DaysUntil(r.End)); i++ {
 			g.free[i] = false
@@ -168,32 +175,52 @@ func (s *Service) availability(ctx context.Context, resolve orgFunc, propertyID 
 }
 
 // grid is the free/taken state of consecutive nights from start, and the
-// stay rules that say which of them a stay may start or end on.
+// stay rules that say which of them a stay may start or end on. Each day's
+// arrival rules and stay limits are worked out once: the walks below ask
+// them for every pair of days, and a refusal from rules.Checker spells out
+// its reason, which costs allocations.
 type grid struct {
-	c       *rules.Checker
-	start   civil.Date
-	maxN    int
-	free    []bool
-	minStay []int
+	c                *rules.Checker
+	start            civil.Date
+	maxN             int
+	free             []bool
+	minStay, maxStay []int        // c.Limits of a check-in on each day
+	arrive           []bool       // c.Arrival of each day is nil
+	days             []civil.Date // the dates of the nights, and of the day after
+}
+
+// fits reports whether a stay of nights nights from day i keeps to its
+// limits, as rules.Checker.Length with MaxNights.
+func (g grid) fits(i, nights int) bool {
+	minN, maxN := g.minStay[i], g.maxStay[i]
+	if maxN == 0 || maxN > MaxNights {
+		maxN = MaxNights
+	}
+	return (minN <= 0 || nights >= minN) && nights <= maxN
 }
 
 // day returns the date of index i.
-func (g grid) day(i int) civil.Date { return g.start.AddDays(i) }
+func (g grid) day(i int) civil.Date {
+	if i >= 0 && i < len(g.days) {
+		return g.days[i]
+	}
+	return g.start.AddDays(i)
+}
 
 // canCheckIn: a stay may start on day i — its arrival rules hold, and some
 // stay of an allowed length from it has free nights and may end where it
 // ends. Exactly the stays that rules.Checker.Check accepts.
 func (g grid) canCheckIn(i int) bool {
-	in := g.day(i)
-	if g.c.Arrival(in) != nil {
+	if !g.arrive[i] {
 		return false
 	}
+	in := g.day(i)
 	for k := i; k < len(g.free) && k-i < g.maxN; k++ {
 		if !g.free[k] {
 			return false
 		}
 		nights := k - i + 1
-		if g.c.Length(in, nights, MaxNights) == nil && g.c.Departure(in, g.day(k+1)) == nil {
+		if g.fits(i, nights) && g.c.Departure(in, g.day(k+1)) == nil {
 			return true
 		}
 	}
@@ -209,8 +236,7 @@ func (g grid) canCheckOut(i int) bool {
 		if !g.free[s] {
 			return false
 		}
-		in := g.day(s)
-		if g.c.Length(in, i-s, MaxNights) == nil && g.c.Departure(in, out) == nil && g.c.Arrival(in) == nil {
+		if g.arrive[s] && g.fits(s, i-s) && g.c.Departure(g.day(s), out) == nil {
 			return true
 		}
 	}

@@ -108,5 +108,5 @@ func (s *Service) withCalendar(ctx context.Context, p *Property, from, to civil.
 // ruleChecker returns the stay rules of p at now, in the organisation's
 // zone, over the property's and organisation's stay limits.
 func (s *Service) ruleChecker(org *Organization, p *Property, now time.Time) *rules.Checker {
-	return rules.New(p.Rates.Rules, now, s.location(org), func(d civil.Date) (int, int) { return p.StayLimits(*org, d) })
+	return rules.New(p.Rates.Rules, now, s.location(org), func(d civil.Date) (int, int) { return p.stayLimits(org, d) })
 }

@@ -195,7 +195,7 @@ func (s *Service) checkout(ctx context.Context, resolve orgFunc, r CheckoutReque
 			return nil, err
 		}
 	}
-	b, err := s.hold(ctx, org, p, r, q, c, hash, now)
+	b, terms, err := s.hold(ctx, org, p, r, q, c, hash, now, account)
 	if err != nil {
 		var conflict *IdempotencyConflict
 		if errors.As(err, &conflict) {
@@ -204,18 +204,14 @@ func (s *Service) checkout(ctx context.Context, resolve orgFunc, r CheckoutReque
 		return nil, err
 	}
 	if account != nil {
-		// Stored before any intent or customer exists, so that every call
-		// about this booking's money goes to this account, even if the
-		// organisation connects another one later.
+		// Stored before any intent exists, so that every call about this
+		// booking's money goes to this account, even if the organisation
+		// connects another one later. (The customer, when one was needed,
+		// was created on it by hold.)
 		if err := s.store.SetBookingPaymentAccount(ctx, b.ID, account.AccountID); err != nil {
 			s.release(ctx, b)
 			return nil, fmt.Errorf("record payment account of booking %d: %w", b.ID, err)
 		}
-	}
-	terms, err := s.prepareTerms(ctx, b)
-	if err != nil {
-		s.release(ctx, b)
-		return nil, err
 	}
 	var res *CheckoutResult
 	if q.Charge.IsZero() {
@@ -233,11 +229,15 @@ func (s *Service) checkout(ctx context.Context, resolve orgFunc, r CheckoutReque
 const scopeCheckout = "checkout"
 
 // hold stores the pending booking, which holds its dates and its coupon
-// until ExpiresAt.
-func (s *Service) hold(ctx context.Context, org *Organization, p *Property, r CheckoutRequest, q pricing.Quote, c *coupon.Coupon, hash string, now time.Time) (*Booking, error) {
+// until ExpiresAt, with its idempotency record and its terms, in one write.
+// The terms are prepared first, so a provider's customer (prepareTerms) is
+// created, on the account of the checkout (nil: the platform's), before
+// the dates are known to be still free: a checkout that
+// loses them leaves an unused customer at the provider, and no money.
+func (s *Service) hold(ctx context.Context, org *Organization, p *Property, r CheckoutRequest, q pricing.Quote, c *coupon.Coupon, hash string, now time.Time, account *PaymentAccount) (*Booking, *Terms, error) {
 	token, err := newToken()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	locale := r.Locale
 	if locale == "" {
@@ -260,21 +260,28 @@ func (s *Service) hold(ctx context.Context, org *Organization, p *Property, r Ch
 	if r.IdempotencyKey != "" {
 		opts.Idempotency = IdempotencyRecord{OrgID: org.ID, Scope: scopeCheckout, Key: r.IdempotencyKey, RequestHash: hash, CreatedAt: now}
 	}
+	acct := ""
+	if account != nil {
+		acct = account.AccountID
+	}
+	if opts.Terms, err = s.prepareTerms(ctx, b, s.paymentsFor(acct)); err != nil {
+		return nil, nil, err
+	}
 	if err := s.store.CreateBooking(ctx, b, opts); err != nil {
 		var conflict *IdempotencyConflict
 		if errors.As(err, &conflict) {
-			return nil, conflict
+			return nil, nil, conflict
 		}
 		switch ErrorCode(err) {
 		case CodeUnavailable:
-			return nil, errUnavailable()
+			return nil, nil, errUnavailable()
 		case coupon.CodeExhausted:
-			return nil, &Error{Code: coupon.CodeExhausted, Message: "This coupon has been used up.",
+			return nil, nil, &Error{Code: coupon.CodeExhausted, Message: "This coupon has been used up.",
 				Fields: map[string][]string{"coupon_code": {coupon.CodeExhausted}}}
 		}
-		return nil, fmt.Errorf("hold dates: %w", err)
+		return nil, nil, fmt.Errorf("hold dates: %w", err)
 	}
-	return b, nil
+	return b, opts.Terms, nil
 }
 
 // startPayment creates the payment intent of a held booking. If the provider

@@ -74,7 +74,11 @@ func labelQuote(q *pricing.Quote, org *Organization, p *Property, locale string)
 				if loc == "fr" {
 					percent = strings.Replace(percent, ".", ",", 1)
 				}
-				l.Labels[loc] = strings.NewReplacer("{percent}", percent, "{code}", q.CouponCode).Replace(texts[loc])
+				// {percent} first: a percentage never holds "{code}", and
+				// a coupon code holding "{percent}" stays as it is, as
+				// with one pass. (A strings.Replacer per line cost a
+				// sixth of a quote.)
+				l.Labels[loc] = strings.ReplaceAll(strings.ReplaceAll(texts[loc], "{percent}", percent), "{code}", q.CouponCode)
 			}
 			l.Label = l.Labels[locale]
 		}

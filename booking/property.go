@@ -98,6 +98,12 @@ func (p Property) Validate() error {
 // checkIn: the property's limits, else the organisation's, with a season's
 // minimum raising the floor. Zero means no limit.
 func (p Property) StayLimits(org Organization, checkIn civil.Date) (minNights, maxNights int) {
+	return p.stayLimits(&org, checkIn)
+}
+
+// stayLimits is StayLimits without copying p and org, which the calendar
+// asks for each of its days.
+func (p *Property) stayLimits(org *Organization, checkIn civil.Date) (minNights, maxNights int) {
 	pick := func(prop, orgv *int) int {
 		switch {
 		case prop != nil:

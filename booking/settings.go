@@ -115,11 +115,14 @@ func (s *Service) cancellationPolicy(ctx context.Context, resolve orgFunc, prope
 	return st.Policy, nil
 }
 
-// prepareTerms copies the host's settings into a new booking's terms and,
-// when a later charge needs the guest's card (a balance, a security
-// deposit) and the provider can keep cards, creates the provider's
-// customer the card will be saved on, with a key derived from the booking.
-func (s *Service) prepareTerms(ctx context.Context, b *Booking) (*Terms, error) {
+// prepareTerms copies the host's settings into the terms of a booking
+// about to be created and, when a later charge needs the guest's card (a
+// balance, a security deposit) and the provider can keep cards, creates
+// the provider's customer the card will be saved on, with a key derived
+// from the booking's token, through pay, the payments of the account the
+// booking is made on. The terms are stored with the booking, by
+// CreateBooking (CreateOptions.Terms).
+func (s *Service) prepareTerms(ctx context.Context, b *Booking, pay payment.Provider) (*Terms, error) {
 	st, err := s.effectiveSettings(ctx, b.OrgID, b.PropertyID)
 	if err != nil {
 		return nil, err
@@ -132,16 +135,12 @@ func (s *Service) prepareTerms(ctx context.Context, b *Booking) (*Terms, error) 
 	}
 	wantBalance := b.PaymentMode == pricing.ModeDeposit && b.BalanceAmount.IsPositive()
 	wantDeposit := t.Deposit.IsPositive()
-	pay, err := s.bookingPayments(ctx, b.ID)
-	if err != nil {
-		return nil, err
-	}
 	if saved, ok := pay.(payment.SavedCards); ok && (wantBalance || wantDeposit) && b.ChargeAmount.IsPositive() {
 		t.Customer, err = saved.CreateCustomer(ctx, payment.CustomerParams{Email: b.GuestEmail, Name: b.GuestName,
 			IdempotencyKey: "customer-" + b.Token, Metadata: map[string]string{"booking_token": b.Token}})
 		if err != nil {
 			if errors.Is(err, payment.ErrInvalid) {
-				return nil, fmt.Errorf("create customer of booking %d: %w", b.ID, err)
+				return nil, fmt.Errorf("create customer of checkout: %w", err)
 			}
 			return nil, paymentUnavailable("start", "The payment could not be started. Please try again in a moment.", err)
 		}
@@ -154,9 +153,6 @@ func (s *Service) prepareTerms(ctx context.Context, b *Booking) (*Terms, error) 
 	}
 	if wantDeposit && t.Customer != "" {
 		t.DepositStatus = DepositScheduled
-	}
-	if err := s.store.SaveTerms(ctx, t); err != nil {
-		return nil, fmt.Errorf("save terms of booking %d: %w", b.ID, err)
 	}
 	return t, nil
 }

@@ -177,6 +177,11 @@ type CreateOptions struct {
 	// Idempotency, when Key is set, is recorded with the booking; its
 	// BookingID is filled in by the store.
 	Idempotency IdempotencyRecord
+	// Terms, when not nil, are stored with the booking as by SaveTerms of
+	// new terms (Version 0), in the same atomic step: one write instead
+	// of two per checkout. On success the store fills in their BookingID
+	// and sets Version to 1.
+	Terms *Terms
 }
 
 // Transition is one conditional status change.

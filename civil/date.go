@@ -61,7 +61,18 @@ func (d Date) IsZero() bool { return d == Date{} }
 
 // String formats d as YYYY-MM-DD.
 func (d Date) String() string {
-	return fmt.Sprintf("%04d-%02d-%02d", d.Year, int(d.Month), d.Day)
+	if d.Year < 0 || d.Year > 9999 || d.Month < 0 || d.Month > 99 || d.Day < 0 || d.Day > 99 {
+		return fmt.Sprintf("%04d-%02d-%02d", d.Year, int(d.Month), d.Day)
+	}
+	// Without fmt: dates are formatted by the hundred per calendar and
+	// per SQL query.
+	m := int(d.Month)
+	b := [10]byte{
+		byte('0' + d.Year/1000), byte('0' + d.Year/100%10), byte('0' + d.Year/10%10), byte('0' + d.Year%10), '-',
+		byte('0' + m/10), byte('0' + m%10), '-',
+		byte('0' + d.Day/10), byte('0' + d.Day%10),
+	}
+	return string(b[:])
 }
 
 // AddDays returns the date n days after d (before, for negative n).

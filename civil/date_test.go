@@ -112,3 +112,32 @@ func TestTextRoundTrip(t *testing.T) {
 		t.Errorf("zero round trip: text %q, date %v, err %v", b, z, err)
 	}
 }
+
+// TestString: YYYY-MM-DD, zero-padded, for every day of a few years and
+// for out-of-range fields as fmt's %04d-%02d-%02d writes them.
+func TestString(t *testing.T) {
+	for d := civil.MustParse("0999-12-25"); d.Before(civil.MustParse("1001-01-05")); d = d.AddDays(1) {
+		if got, want := d.String(), d.In(time.UTC).Format(time.DateOnly); got != want {
+			t.Fatalf("%v: %q, want %q", d, got, want)
+		}
+	}
+	for d := civil.MustParse("2024-01-01"); d.Before(civil.MustParse("2027-01-01")); d = d.AddDays(1) {
+		if got, want := d.String(), d.In(time.UTC).Format(time.DateOnly); got != want {
+			t.Fatalf("%v: %q, want %q", d, got, want)
+		}
+	}
+	for _, tt := range []struct {
+		d    civil.Date
+		want string
+	}{
+		{civil.Date{}, "0000-00-00"},
+		{civil.Date{Year: 9999, Month: 12, Day: 31}, "9999-12-31"},
+		{civil.Date{Year: 10000, Month: 1, Day: 2}, "10000-01-02"},
+		{civil.Date{Year: -1, Month: 1, Day: 2}, "-001-01-02"},
+		{civil.Date{Year: 2026, Month: 13, Day: 100}, "2026-13-100"},
+	} {
+		if got := tt.d.String(); got != tt.want {
+			t.Errorf("%#v: %q, want %q", tt.d, got, tt.want)
+		}
+	}
+}

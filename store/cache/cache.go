@@ -1,16 +1,16 @@
 // Package cache is staykit's read model: a booking.Store that keeps in
 // memory what the public read routes ask for on every request —
-// organisations, properties with their rates and blocks, coupons, and each
-// property's occupancy — over the Store that holds them (SQLite,
-// PostgreSQL).
+// organisations, properties with their rates, blocks and per-day calendars,
+// coupons, cancellation and deposit settings, and each property's
+// occupancy — over the Store that holds them (SQLite, PostgreSQL).
 //
 // The rule: every method of booking.Store is either a read or a write.
 // Reads are served from memory when cached (OrganizationBySlug,
-// OrganizationByID, Properties, Property, CouponByCode, Occupied) or passed
-// on. Writes go straight to the underlying Store — the database stays the
-// authority: CreateBooking and Transition check the dates there, in one
-// atomic step, so a stale calendar in memory can never cause a double
-// booking — and then, if they can change what is cached, forget it, in
+// OrganizationByID, Properties, Property, CouponByCode, Occupied,
+// CalendarDays, Settings) or passed on. Writes go straight to the
+// underlying Store — the database stays the authority: CreateBooking and
+// Transition check the dates there, in one atomic step, so a stale
+// calendar in memory can never cause a double booking — and then, if they can change what is cached, forget it, in
 // this process at once and in the others through a Publisher (PostgreSQL
 // LISTEN/NOTIFY, see Run). A write is counted as changing the read model
 // whether it succeeded or not: a refused checkout is also news that the
@@ -105,6 +105,10 @@ type Store struct {
 	prop       map[[2]int64]entry[*booking.Property]
 	coupons    map[couponKey]entry[*coupon.Coupon]
 	occ        map[int64]occEntry // by property
+	// cal and settings are per-day calendars (by property) and saved
+	// settings (by organisation and property), forgotten with the catalog.
+	cal      map[int64]calEntry
+	settings map[[2]int64]entry[settingsEntry]
 }
 
 type entry[T any] struct {
@@ -200,6 +204,8 @@ func (c *Store) resetCatalog() {
 	c.props = map[int64]entry[[]booking.Property]{}
 	c.prop = map[[2]int64]entry[*booking.Property]{}
 	c.coupons = map[couponKey]entry[*coupon.Coupon]{}
+	c.cal = map[int64]calEntry{}
+	c.settings = map[[2]int64]entry[settingsEntry]{}
 }
 
 func (c *Store) forgetCatalog() {

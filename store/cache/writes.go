@@ -37,6 +37,7 @@ var (
 		"CreateBooking", "DeleteBooking", "Transition",
 		"ApplyFeedSync", "DeleteFeed",
 		"SetCalendarDays", "ApplyCalendar", "UpdatePropertyFields",
+		"SaveSettings",
 	}
 	Neutral = []string{
 		"SetPaymentIntent", "SaveIdempotencyRecord", "MarkEventProcessed",
@@ -51,9 +52,9 @@ var (
 		"CreateAPIKey", "RevokeAPIKey", "TouchAPIKey", "RecordAudit",
 		"ReserveHostRequest", "CompleteHostRequest", "ForgetHostRequest",
 		"CreateHostUser", "CreateHostSession", "DeleteHostSession",
-		// Cancellation policies, balances and deposits: read from the
-		// store on every use, never cached.
-		"SaveSettings", "SaveTerms",
+		// Bookings' terms (policy, balance, deposit): read from the store
+		// on every use, never cached.
+		"SaveTerms",
 		// The outbox of e-mails and webhooks, and the settings that drive
 		// it: never read by the public routes. (SettleLedgerEntry writes a
 		// ledger entry and its event.)

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -44,6 +45,12 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 	// A hold that has lapsed already holds nothing, and claims nothing.
 	args = append(args, nb.HoldsDates(c.Now))
 	key.BookingID = 0
+	var terms []byte
+	if c.Terms != nil {
+		if terms, err = json.Marshal(c.Terms); err != nil {
+			return fmt.Errorf("postgres: create booking: encode terms: %w", err)
+		}
+	}
 
 	err = db.inTx(ctx, "create booking", func(tx pgx.Tx) error {
 		if err := lockProperty(ctx, tx, nb.OrgID, nb.PropertyID); err != nil {
@@ -95,12 +102,20 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 				return fmt.Errorf("postgres: create booking: %w", err)
 			}
 		}
+		if terms != nil {
+			if _, err := tx.Exec(ctx, `INSERT INTO booking_terms (booking_id, version, data) VALUES ($1, 1, $2)`, nb.ID, string(terms)); err != nil {
+				return fmt.Errorf("postgres: create booking: save terms: %w", err)
+			}
+		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
 	b.ID, b.Status, b.CreatedAt, b.UpdatedAt = nb.ID, nb.Status, nb.CreatedAt, nb.UpdatedAt
+	if c.Terms != nil {
+		c.Terms.BookingID, c.Terms.Version = nb.ID, 1
+	}
 	return nil
 }
 

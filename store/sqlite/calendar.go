@@ -31,14 +31,12 @@ func (db *DB) SetCalendarDays(ctx context.Context, propertyID int64, days []book
 
 // CalendarDays lists the settings of [from, to), by date.
 func (db *DB) CalendarDays(ctx context.Context, propertyID int64, from, to civil.Date) ([]booking.CalendarDay, error) {
-	return calendarDaysIn(ctx, db.read, propertyID, from, to)
+	return calendarDaysIn(ctx, db.reads(), propertyID, from, to)
 }
 
 // calendarDaysIn reads the settings of [from, to) through q.
 func calendarDaysIn(ctx context.Context, q querier, propertyID int64, from, to civil.Date) ([]booking.CalendarDay, error) {
-	rows, err := q.QueryContext(ctx, `SELECT day, price, closed, min_stay_nights, max_stay_nights,
-		closed_to_arrival, closed_to_departure FROM calendar_days
-		WHERE property_id = ? AND day >= ? AND day < ? ORDER BY day`, propertyID, from.String(), to.String())
+	rows, err := q.QueryContext(ctx, qCalendarDays, propertyID, from.String(), to.String())
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: calendar days: %w", err)
 	}

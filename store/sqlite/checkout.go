@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 
 	"github.com/staykit/staykit/booking"
@@ -34,6 +35,12 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 	args, err := bookingArgs(&nb)
 	if err != nil {
 		return fmt.Errorf("sqlite: create booking: %w", err)
+	}
+	var terms []byte
+	if c.Terms != nil {
+		if terms, err = json.Marshal(c.Terms); err != nil {
+			return fmt.Errorf("sqlite: create booking: encode terms: %w", err)
+		}
 	}
 
 	err = db.inWriteTx(ctx, "create booking", func(tx *sql.Tx) error {
@@ -79,12 +86,20 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 				return fmt.Errorf("sqlite: create booking: %w", err)
 			}
 		}
+		if terms != nil {
+			if _, err := q.ExecContext(ctx, qInsertTerms, nb.ID, string(terms)); err != nil {
+				return fmt.Errorf("sqlite: create booking: save terms: %w", err)
+			}
+		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
 	b.ID, b.Status, b.CreatedAt, b.UpdatedAt = nb.ID, nb.Status, nb.CreatedAt, nb.UpdatedAt
+	if c.Terms != nil {
+		c.Terms.BookingID, c.Terms.Version = nb.ID, 1
+	}
 	return nil
 }
 

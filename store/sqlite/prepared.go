@@ -52,18 +52,28 @@ const (
 		WHERE org_id = ? AND scope = ? AND key = ? AND created_at < ?`
 	qInsertKey = `INSERT INTO idempotency_keys
 		(org_id, scope, key, request_hash, booking_id, created_at) VALUES (?, ?, ?, ?, ?, ?)`
+	// Per-day calendars, settings and terms: read by every quote,
+	// availability and checkout since issues #12 and #16.
+	qCalendarDays = `SELECT day, price, closed, min_stay_nights, max_stay_nights,
+		closed_to_arrival, closed_to_departure FROM calendar_days
+		WHERE property_id = ? AND day >= ? AND day < ? ORDER BY day`
+	qSettings = `SELECT data FROM booking_settings WHERE org_id = ? AND property_id = ?`
+	qTerms    = `SELECT version, data FROM booking_terms WHERE booking_id = ?`
+	// qInsertTerms stores a new booking's terms in CreateBooking.
+	qInsertTerms = `INSERT INTO booking_terms (booking_id, version, data) VALUES (?, 1, ?)`
 )
 
 // hotReads are prepared on the read pool.
 func hotReads() []string {
 	return []string{qOrganizationBySlug, qOrganizationByID, qProperty, qProperties, qBlocksOf,
-		qBlocksOfOrg, qOccupied, qBookingByToken, qCouponByCode, qCouponHolders, qFindKey, qHolds}
+		qBlocksOfOrg, qOccupied, qBookingByToken, qCouponByCode, qCouponHolders, qFindKey, qHolds,
+		qCalendarDays, qSettings, qTerms}
 }
 
 // hotWrites are prepared on the write pool: checkout's transaction.
 func hotWrites() []string {
 	return []string{qPropertyOfOrg, qBookingOverlaps, qBlockOverlaps, qInsertBooking,
-		qSetPaymentIntent, qCouponHolders, qFindKey, qForgetStaleKey, qInsertKey}
+		qSetPaymentIntent, qCouponHolders, qFindKey, qForgetStaleKey, qInsertKey, qInsertTerms}
 }
 
 // prepared is a set of statements prepared on one pool.

@@ -78,6 +78,21 @@ func TestHotQueriesArePrepared(t *testing.T) {
 					_, err := db.IdempotencyRecord(ctx, org.ID, "checkout", "k1", now.Add(-time.Hour))
 					return err
 				}},
+				{"CalendarDays", func() error { _, err := db.CalendarDays(ctx, prop.ID, in, in.AddDays(30)); return err }},
+				{"Settings", func() error {
+					_, err := db.Settings(ctx, org.ID, prop.ID)
+					if booking.ErrorCode(err) == booking.CodeNotFound {
+						return nil
+					}
+					return err
+				}},
+				{"Terms", func() error {
+					_, err := db.Terms(ctx, b.ID)
+					if booking.ErrorCode(err) == booking.CodeNotFound {
+						return nil
+					}
+					return err
+				}},
 			}
 			for _, c := range calls {
 				if err := c.call(); err != nil {

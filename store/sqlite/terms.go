@@ -40,7 +40,7 @@ func (db *DB) SaveSettings(ctx context.Context, s booking.Settings) error {
 // Settings finds saved settings.
 func (db *DB) Settings(ctx context.Context, orgID, propertyID int64) (*booking.Settings, error) {
 	var data string
-	err := db.read.QueryRowContext(ctx, `SELECT data FROM booking_settings WHERE org_id = ? AND property_id = ?`, orgID, propertyID).Scan(&data)
+	err := db.reads().QueryRowContext(ctx, qSettings, orgID, propertyID).Scan(&data)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, booking.Errorf(booking.CodeNotFound, "No settings saved.")
@@ -92,7 +92,7 @@ func (db *DB) SaveTerms(ctx context.Context, t *booking.Terms) error {
 func (db *DB) Terms(ctx context.Context, bookingID int64) (*booking.Terms, error) {
 	var data string
 	var version int
-	err := db.read.QueryRowContext(ctx, `SELECT version, data FROM booking_terms WHERE booking_id = ?`, bookingID).Scan(&version, &data)
+	err := db.reads().QueryRowContext(ctx, qTerms, bookingID).Scan(&version, &data)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, booking.Errorf(booking.CodeNotFound, "This booking has no terms.")

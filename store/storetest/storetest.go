@@ -48,6 +48,7 @@ func Run(t *testing.T, newStore func(t *testing.T) booking.Store) {
 		termsScenarios,
 		outboxScenarios,
 		hostCalendarScenarios,
+		createTermsScenarios,
 		connectScenarios,
 	}
 	for _, g := range groups {

@@ -1,0 +1,79 @@
+package booking_test
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/staykit/staykit/booking"
+)
+
+// writeLog is a booking.Store that records checkout's writes.
+type writeLog struct {
+	booking.Store
+	mu     sync.Mutex
+	writes []string
+	terms  []*booking.Terms // CreateOptions.Terms of each CreateBooking
+}
+
+func (w *writeLog) note(s string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.writes = append(w.writes, s)
+}
+
+func (w *writeLog) CreateBooking(ctx context.Context, b *booking.Booking, o booking.CreateOptions) error {
+	w.note("CreateBooking")
+	w.mu.Lock()
+	w.terms = append(w.terms, o.Terms)
+	w.mu.Unlock()
+	return w.Store.CreateBooking(ctx, b, o)
+}
+
+func (w *writeLog) SaveTerms(ctx context.Context, t *booking.Terms) error {
+	w.note("SaveTerms")
+	return w.Store.SaveTerms(ctx, t)
+}
+
+func (w *writeLog) SetPaymentIntent(ctx context.Context, id int64, intentID, secret string) error {
+	w.note("SetPaymentIntent")
+	return w.Store.SetPaymentIntent(ctx, id, intentID, secret)
+}
+
+// TestCheckoutWritesTermsWithTheBooking: a checkout stores the booking
+// and its terms (with the customer the card is saved on, in deposit mode)
+// in one CreateBooking, then records the payment intent: two writes, no
+// separate SaveTerms.
+func TestCheckoutWritesTermsWithTheBooking(t *testing.T) {
+	for _, slug := range []string{"demo", "demo-deposit"} {
+		t.Run(slug, func(t *testing.T) {
+			e := newEnv(t)
+			log := &writeLog{Store: e.store}
+			svc := booking.NewService(booking.Options{Store: log, Payments: e.pay, Clock: e.clock, Notifier: e.notified})
+			res, err := svc.Checkout(context.Background(), slug, e.order(slug))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := []string{"CreateBooking", "SetPaymentIntent"}; !slices.Equal(log.writes, want) {
+				t.Errorf("writes %v, want %v", log.writes, want)
+			}
+			if len(log.terms) != 1 || log.terms[0] == nil {
+				t.Fatalf("CreateBooking's terms: %v, want the booking's", log.terms)
+			}
+			if res.Terms == nil || res.Terms.BookingID != res.Booking.ID || res.Terms.Version != 1 {
+				t.Fatalf("result terms %+v, want those of booking %d at version 1", res.Terms, res.Booking.ID)
+			}
+			stored, err := e.store.Terms(context.Background(), res.Booking.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if stored.Customer != res.Terms.Customer || stored.BalanceStatus != res.Terms.BalanceStatus || stored.Version != 1 {
+				t.Errorf("stored terms %+v, want %+v", stored, res.Terms)
+			}
+			if slug == "demo-deposit" && (stored.Customer == "" || stored.BalanceStatus != booking.BalanceScheduled) {
+				t.Errorf("deposit mode: customer %q balance %s, want a customer and a scheduled balance", stored.Customer, stored.BalanceStatus)
+			}
+		})
+	}
+}
