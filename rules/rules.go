@@ -238,19 +238,62 @@ func (c *Checker) Arrival(d civil.Date) *Violation {
 // Departure returns why a stay that started on checkIn cannot end on d, or
 // nil.
 func (c *Checker) Departure(checkIn, d civil.Date) *Violation {
-	if day := c.days[d]; day != nil && day.ClosedToDeparture {
+	if c.closedToDeparture(d) {
 		return &Violation{Code: CodeClosedToDeparture, Message: "No departure is possible on " + d.String() + ".",
 			Params: map[string]string{"date": d.String()}}
 	}
-	allowed := c.set.DepartureDays
-	if se := c.season(checkIn); se != nil && len(se.DepartureDays) > 0 {
-		allowed = se.DepartureDays
-	}
+	allowed := c.departureDays(checkIn)
 	if len(allowed) > 0 && !allowed.Has(d.Weekday()) {
 		return &Violation{Code: CodeDepartureDay, Message: "Departures are possible on " + allowed.String() + " only.",
 			Params: map[string]string{"days": allowed.String()}}
 	}
 	return nil
+}
+
+// Departs reports whether a stay that started on checkIn may end on d:
+// Departure(checkIn, d) == nil, without spelling out a refusal (the
+// calendar asks it for every pair of days).
+func (c *Checker) Departs(checkIn, d civil.Date) bool {
+	if c.closedToDeparture(d) {
+		return false
+	}
+	allowed := c.departureDays(checkIn)
+	return len(allowed) == 0 || allowed.Has(d.Weekday())
+}
+
+// RestrictsDeparture reports whether any rule of the Set may refuse a
+// departure: a day closed to departure, or departure days of the Set or
+// of a season. When it is false, Departs is always true.
+func (c *Checker) RestrictsDeparture() bool {
+	if len(c.set.DepartureDays) > 0 {
+		return true
+	}
+	for i := range c.set.Seasons {
+		if len(c.set.Seasons[i].DepartureDays) > 0 {
+			return true
+		}
+	}
+	for i := range c.set.Days {
+		if c.set.Days[i].ClosedToDeparture {
+			return true
+		}
+	}
+	return false
+}
+
+// closedToDeparture reports whether a Day closes d to departures.
+func (c *Checker) closedToDeparture(d civil.Date) bool {
+	day := c.days[d]
+	return day != nil && day.ClosedToDeparture
+}
+
+// departureDays are the weekdays a stay starting on checkIn may end on:
+// its season's, else the Set's (empty = any).
+func (c *Checker) departureDays(checkIn civil.Date) Weekdays {
+	if se := c.season(checkIn); se != nil && len(se.DepartureDays) > 0 {
+		return se.DepartureDays
+	}
+	return c.set.DepartureDays
 }
 
 // Length returns why a stay of nights nights starting on checkIn is too
