@@ -146,7 +146,7 @@ func (s *Service) availability(ctx context.Context, resolve orgFunc, propertyID 
 		}
 		g.free[i] = !day.Before(today) && day.Before(last) && !c.Closed(day)
 		g.minStay[i], g.maxStay[i] = c.Limits(day)
-		g.arrive[i] = c.Arrival(day) == nil
+		g.arrive[i] = c.Arrives(day)
 	}
 	if g.days != nil {
 		g.days[n] = day
@@ -191,7 +191,7 @@ type grid struct {
 	maxN             int
 	free             []bool
 	minStay, maxStay []int  // c.Limits of a check-in on each day
-	arrive           []bool // c.Arrival of each day is nil
+	arrive           []bool // c.Arrives on each day
 	// days are the dates of the nights, and of the day after; nil when no
 	// rule restricts departures (every stay may end on any day).
 	days []civil.Date

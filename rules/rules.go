@@ -202,37 +202,68 @@ func (c *Checker) Closed(d civil.Date) bool {
 // Arrival returns why a stay cannot start on d, or nil. Whether the dates
 // are free, or past, is the caller's to check.
 func (c *Checker) Arrival(d civil.Date) *Violation {
-	if day := c.days[d]; day != nil && day.ClosedToArrival {
+	switch c.arrivalRule(d) {
+	case CodeClosedToArrival:
 		return &Violation{Code: CodeClosedToArrival, Message: "No arrival is possible on " + d.String() + ".",
 			Params: map[string]string{"date": d.String()}}
-	}
-	allowed := c.set.ArrivalDays
-	if se := c.season(d); se != nil && len(se.ArrivalDays) > 0 {
-		allowed = se.ArrivalDays
-	}
-	if len(allowed) > 0 && !allowed.Has(d.Weekday()) {
+	case CodeArrivalDay:
+		allowed := c.arrivalDays(d)
 		return &Violation{Code: CodeArrivalDay, Message: "Arrivals are possible on " + allowed.String() + " only.",
 			Params: map[string]string{"days": allowed.String()}}
-	}
-	if n := c.set.AdvanceNoticeDays; n > 0 && d.Before(c.today.AddDays(n)) {
+	case CodeAdvanceNotice:
+		n := c.set.AdvanceNoticeDays
 		first := c.today.AddDays(n)
 		return &Violation{Code: CodeAdvanceNotice,
 			Message: "Bookings must be made " + strconv.Itoa(n) + " days before arrival: the first possible arrival is " + first.String() + ".",
 			Params:  map[string]string{"days": strconv.Itoa(n), "date": first.String()}}
-	}
-	if h := c.set.SameDayCutoffHour; h != nil && d == c.today && c.hour >= *h {
+	case CodeSameDayCutoff:
+		h := c.set.SameDayCutoffHour
 		first := c.today.AddDays(1)
 		return &Violation{Code: CodeSameDayCutoff,
 			Message: fmt.Sprintf("Same-day arrivals must be booked before %02d:00; the first possible arrival is %s.", *h, first),
 			Params:  map[string]string{"hour": strconv.Itoa(*h), "date": first.String()}}
-	}
-	if w := c.set.BookingWindowDays; w > 0 && d.After(c.today.AddDays(w)) {
+	case CodeBookingWindow:
+		w := c.set.BookingWindowDays
 		last := c.today.AddDays(w)
 		return &Violation{Code: CodeBookingWindow,
 			Message: "Arrivals can be booked up to " + strconv.Itoa(w) + " days ahead, until " + last.String() + ".",
 			Params:  map[string]string{"days": strconv.Itoa(w), "date": last.String()}}
 	}
 	return nil
+}
+
+// Arrives reports whether a stay may start on d: Arrival(d) == nil,
+// without spelling out a refusal.
+func (c *Checker) Arrives(d civil.Date) bool { return c.arrivalRule(d) == "" }
+
+// arrivalRule is the code of the first rule refusing an arrival on d, or
+// "": the order in which Arrival checks them.
+func (c *Checker) arrivalRule(d civil.Date) string {
+	if day := c.days[d]; day != nil && day.ClosedToArrival {
+		return CodeClosedToArrival
+	}
+	if allowed := c.arrivalDays(d); len(allowed) > 0 && !allowed.Has(d.Weekday()) {
+		return CodeArrivalDay
+	}
+	if n := c.set.AdvanceNoticeDays; n > 0 && d.Before(c.today.AddDays(n)) {
+		return CodeAdvanceNotice
+	}
+	if h := c.set.SameDayCutoffHour; h != nil && d == c.today && c.hour >= *h {
+		return CodeSameDayCutoff
+	}
+	if w := c.set.BookingWindowDays; w > 0 && d.After(c.today.AddDays(w)) {
+		return CodeBookingWindow
+	}
+	return ""
+}
+
+// arrivalDays are the weekdays a stay may start on d: its season's, else
+// the Set's (empty = any).
+func (c *Checker) arrivalDays(d civil.Date) Weekdays {
+	if se := c.season(d); se != nil && len(se.ArrivalDays) > 0 {
+		return se.ArrivalDays
+	}
+	return c.set.ArrivalDays
 }
 
 // Departure returns why a stay that started on checkIn cannot end on d, or

@@ -252,3 +252,22 @@ func TestDepartsAgreesWithDeparture(t *testing.T) {
 		}
 	}
 }
+
+// TestArrivesAgreesWithArrival: Arrives is Arrival == nil for every day
+// around a season, a closed day, advance notice, the same-day cutoff and
+// the booking window.
+func TestArrivesAgreesWithArrival(t *testing.T) {
+	every := summer
+	every.Days = []rules.Day{{Date: d("2026-06-20"), ClosedToArrival: true}}
+	every.AdvanceNoticeDays = 2
+	every.BookingWindowDays = 60
+	cutoff := rules.Set{SameDayCutoffHour: ip(9), ArrivalDays: rules.Weekdays{time.Monday, time.Friday}}
+	for k, s := range []rules.Set{{}, summer, every, cutoff} {
+		c := rules.New(s, at("2026-06-01 10:00"), paris, twoNights)
+		for in := d("2026-05-30"); in.Before(d("2026-09-10")); in = in.AddDays(1) {
+			if got, want := c.Arrives(in), c.Arrival(in) == nil; got != want {
+				t.Fatalf("set %d: Arrives(%s) = %v, Arrival says %v", k, in, got, want)
+			}
+		}
+	}
+}
