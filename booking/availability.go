@@ -135,16 +135,22 @@ func (s *Service) availability(ctx context.Context, resolve orgFunc, propertyID 
 		free:    make([]bool, n),
 		minStay: make([]int, n),
 		maxStay: make([]int, n),
-		arrive:  make([]bool, n),
-		days:    make([]civil.Date, n+1)}
+		arrive:  make([]bool, n)}
+	if c.RestrictsDeparture() {
+		g.days = make([]civil.Date, n+1)
+	}
 	day := start
 	for i := 0; i < n; i, day = i+1, nextDay(day) {
-		g.days[i] = day
+		if g.days != nil {
+			g.days[i] = day
+		}
 		g.free[i] = !day.Before(today) && day.Before(last) && !c.Closed(day)
 		g.minStay[i], g.maxStay[i] = c.Limits(day)
-		g.arrive[i] = c.Arrival(day) == nil
+		g.arrive[i] = c.Arrives(day)
 	}
-	g.days[n] = day
+	if g.days != nil {
+		g.days[n] = day
+	}
 	for _, r := range set.Reserved(taken) {
 		for i := max(0, start.DaysUntil(r.Start)); i < min(n, start.DaysUntil(r.End)); i++ {
 			g.free[i] = false
@@ -177,16 +183,18 @@ func (s *Service) availability(ctx context.Context, resolve orgFunc, propertyID 
 // grid is the free/taken state of consecutive nights from start, and the
 // stay rules that say which of them a stay may start or end on. Each day's
 // arrival rules and stay limits are worked out once: the walks below ask
-// them for every pair of days, and a refusal from rules.Checker spells out
-// its reason, which costs allocations.
+// them for every pair of days. Departures are asked of rules.Checker.Departs,
+// which builds no refusal, and only when some rule restricts them.
 type grid struct {
 	c                *rules.Checker
 	start            civil.Date
 	maxN             int
 	free             []bool
-	minStay, maxStay []int        // c.Limits of a check-in on each day
-	arrive           []bool       // c.Arrival of each day is nil
-	days             []civil.Date // the dates of the nights, and of the day after
+	minStay, maxStay []int  // c.Limits of a check-in on each day
+	arrive           []bool // c.Arrives on each day
+	// days are the dates of the nights, and of the day after; nil when no
+	// rule restricts departures (every stay may end on any day).
+	days []civil.Date
 }
 
 // fits reports whether a stay of nights nights from day i keeps to its
@@ -207,6 +215,12 @@ func (g grid) day(i int) civil.Date {
 	return g.start.AddDays(i)
 }
 
+// departs reports whether a stay from day s may end on day i, as
+// rules.Checker.Departure accepts it.
+func (g grid) departs(s, i int) bool {
+	return g.days == nil || g.c.Departs(g.day(s), g.day(i))
+}
+
 // canCheckIn: a stay may start on day i — its arrival rules hold, and some
 // stay of an allowed length from it has free nights and may end where it
 // ends. Exactly the stays that rules.Checker.Check accepts.
@@ -214,13 +228,12 @@ func (g grid) canCheckIn(i int) bool {
 	if !g.arrive[i] {
 		return false
 	}
-	in := g.day(i)
 	for k := i; k < len(g.free) && k-i < g.maxN; k++ {
 		if !g.free[k] {
 			return false
 		}
 		nights := k - i + 1
-		if g.fits(i, nights) && g.c.Departure(in, g.day(k+1)) == nil {
+		if g.fits(i, nights) && g.departs(i, k+1) {
 			return true
 		}
 	}
@@ -231,12 +244,11 @@ func (g grid) canCheckIn(i int) bool {
 // whose arrival rules hold, whose nights up to i are free and whose length
 // fits s's limits, and day i accepts departures of a stay from s.
 func (g grid) canCheckOut(i int) bool {
-	out := g.day(i)
 	for s := i - 1; s >= 0 && i-s <= g.maxN; s-- {
 		if !g.free[s] {
 			return false
 		}
-		if g.arrive[s] && g.fits(s, i-s) && g.c.Departure(g.day(s), out) == nil {
+		if g.arrive[s] && g.fits(s, i-s) && g.departs(s, i) {
 			return true
 		}
 	}

@@ -33,7 +33,7 @@ type env struct {
 	property map[string]int64
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	ctx := context.Background()
 	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "staykit.db"))
@@ -66,7 +66,7 @@ func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 // Villa prices: 100 a night, 120 on Friday and Saturday nights, 150 in
 // July (minimum stay 5); cleaning 50; 10 per extra guest per night above
 // 2; tourist tax 1.50 per guest per night; 4 guests at most.
-func (e *env) addOrg(t *testing.T, slug string, mode pricing.PaymentMode) {
+func (e *env) addOrg(t testing.TB, slug string, mode pricing.PaymentMode) {
 	t.Helper()
 	ctx := context.Background()
 	org := booking.Organization{

@@ -14,7 +14,7 @@ import (
 )
 
 // setRules gives the "demo" villa rules and fees, and per-day settings.
-func (e *env) setRules(t *testing.T, set rules.Set, fees func(*pricing.Fees), days ...booking.CalendarDay) *booking.Property {
+func (e *env) setRules(t testing.TB, set rules.Set, fees func(*pricing.Fees), days ...booking.CalendarDay) *booking.Property {
 	t.Helper()
 	ctx := context.Background()
 	org, err := e.svc.Organization(ctx, "demo")

@@ -202,6 +202,11 @@ func (h *handler) serve(rt route) http.Handler {
 				return
 			}
 			writeCacheable(w, r, policy, b)
+			if raw, ok := data.(rawEnvelope); ok {
+				// Written (a Writer keeps no part of its input): the
+				// buffer serves the next calendar.
+				releaseEnvelope(raw)
+			}
 			return
 		}
 		writeData(w, status, data)

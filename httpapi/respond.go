@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/coupon"
@@ -137,6 +138,32 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // rawEnvelope is a success envelope already encoded as JSON (the
 // calendar): it is written as it is, not re-scanned by encoding/json.
 type rawEnvelope []byte
+
+// envelopeBufs recycles the buffers of raw envelopes: a calendar's body is
+// tens of kilobytes, allocated per request otherwise.
+var envelopeBufs sync.Pool // of *[]byte
+
+// maxPooledEnvelope bounds the buffers kept (24 months of days fit).
+const maxPooledEnvelope = 256 << 10
+
+// envelopeBuf returns an empty buffer of at least n bytes for a raw
+// envelope.
+func envelopeBuf(n int) []byte {
+	if p, _ := envelopeBufs.Get().(*[]byte); p != nil && cap(*p) >= n {
+		return (*p)[:0]
+	}
+	return make([]byte, 0, n)
+}
+
+// releaseEnvelope gives b's buffer back once b is written and no longer
+// used.
+func releaseEnvelope(b rawEnvelope) {
+	if cap(b) == 0 || cap(b) > maxPooledEnvelope {
+		return
+	}
+	buf := []byte(b[:0])
+	envelopeBufs.Put(&buf)
+}
 
 // encodeData returns the success envelope of data.
 func encodeData(data any) ([]byte, error) {

@@ -219,7 +219,7 @@ func appendDate(b []byte, d civil.Date) []byte {
 func encodeCalendar(c *booking.Calendar) rawEnvelope {
 	v := newCalendarView(c)
 	cur, _ := json.Marshal(v.Currency)
-	b := make([]byte, 0, 160+len(v.Days.list)*112)
+	b := envelopeBuf(160 + len(v.Days.list)*112)
 	b = append(b, `{"success":true,"data":{"property_id":`...)
 	b = strconv.AppendInt(b, v.PropertyID, 10)
 	b = append(b, `,"currency":`...)

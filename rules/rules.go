@@ -202,31 +202,28 @@ func (c *Checker) Closed(d civil.Date) bool {
 // Arrival returns why a stay cannot start on d, or nil. Whether the dates
 // are free, or past, is the caller's to check.
 func (c *Checker) Arrival(d civil.Date) *Violation {
-	if day := c.days[d]; day != nil && day.ClosedToArrival {
+	switch c.arrivalRule(d) {
+	case CodeClosedToArrival:
 		return &Violation{Code: CodeClosedToArrival, Message: "No arrival is possible on " + d.String() + ".",
 			Params: map[string]string{"date": d.String()}}
-	}
-	allowed := c.set.ArrivalDays
-	if se := c.season(d); se != nil && len(se.ArrivalDays) > 0 {
-		allowed = se.ArrivalDays
-	}
-	if len(allowed) > 0 && !allowed.Has(d.Weekday()) {
+	case CodeArrivalDay:
+		allowed := c.arrivalDays(d)
 		return &Violation{Code: CodeArrivalDay, Message: "Arrivals are possible on " + allowed.String() + " only.",
 			Params: map[string]string{"days": allowed.String()}}
-	}
-	if n := c.set.AdvanceNoticeDays; n > 0 && d.Before(c.today.AddDays(n)) {
+	case CodeAdvanceNotice:
+		n := c.set.AdvanceNoticeDays
 		first := c.today.AddDays(n)
 		return &Violation{Code: CodeAdvanceNotice,
 			Message: "Bookings must be made " + strconv.Itoa(n) + " days before arrival: the first possible arrival is " + first.String() + ".",
 			Params:  map[string]string{"days": strconv.Itoa(n), "date": first.String()}}
-	}
-	if h := c.set.SameDayCutoffHour; h != nil && d == c.today && c.hour >= *h {
+	case CodeSameDayCutoff:
+		h := c.set.SameDayCutoffHour
 		first := c.today.AddDays(1)
 		return &Violation{Code: CodeSameDayCutoff,
 			Message: fmt.Sprintf("Same-day arrivals must be booked before %02d:00; the first possible arrival is %s.", *h, first),
 			Params:  map[string]string{"hour": strconv.Itoa(*h), "date": first.String()}}
-	}
-	if w := c.set.BookingWindowDays; w > 0 && d.After(c.today.AddDays(w)) {
+	case CodeBookingWindow:
+		w := c.set.BookingWindowDays
 		last := c.today.AddDays(w)
 		return &Violation{Code: CodeBookingWindow,
 			Message: "Arrivals can be booked up to " + strconv.Itoa(w) + " days ahead, until " + last.String() + ".",
@@ -235,22 +232,99 @@ func (c *Checker) Arrival(d civil.Date) *Violation {
 	return nil
 }
 
+// Arrives reports whether a stay may start on d: Arrival(d) == nil,
+// without spelling out a refusal.
+func (c *Checker) Arrives(d civil.Date) bool { return c.arrivalRule(d) == "" }
+
+// arrivalRule is the code of the first rule refusing an arrival on d, or
+// "": the order in which Arrival checks them.
+func (c *Checker) arrivalRule(d civil.Date) string {
+	if day := c.days[d]; day != nil && day.ClosedToArrival {
+		return CodeClosedToArrival
+	}
+	if allowed := c.arrivalDays(d); len(allowed) > 0 && !allowed.Has(d.Weekday()) {
+		return CodeArrivalDay
+	}
+	if n := c.set.AdvanceNoticeDays; n > 0 && d.Before(c.today.AddDays(n)) {
+		return CodeAdvanceNotice
+	}
+	if h := c.set.SameDayCutoffHour; h != nil && d == c.today && c.hour >= *h {
+		return CodeSameDayCutoff
+	}
+	if w := c.set.BookingWindowDays; w > 0 && d.After(c.today.AddDays(w)) {
+		return CodeBookingWindow
+	}
+	return ""
+}
+
+// arrivalDays are the weekdays a stay may start on d: its season's, else
+// the Set's (empty = any).
+func (c *Checker) arrivalDays(d civil.Date) Weekdays {
+	if se := c.season(d); se != nil && len(se.ArrivalDays) > 0 {
+		return se.ArrivalDays
+	}
+	return c.set.ArrivalDays
+}
+
 // Departure returns why a stay that started on checkIn cannot end on d, or
 // nil.
 func (c *Checker) Departure(checkIn, d civil.Date) *Violation {
-	if day := c.days[d]; day != nil && day.ClosedToDeparture {
+	if c.closedToDeparture(d) {
 		return &Violation{Code: CodeClosedToDeparture, Message: "No departure is possible on " + d.String() + ".",
 			Params: map[string]string{"date": d.String()}}
 	}
-	allowed := c.set.DepartureDays
-	if se := c.season(checkIn); se != nil && len(se.DepartureDays) > 0 {
-		allowed = se.DepartureDays
-	}
+	allowed := c.departureDays(checkIn)
 	if len(allowed) > 0 && !allowed.Has(d.Weekday()) {
 		return &Violation{Code: CodeDepartureDay, Message: "Departures are possible on " + allowed.String() + " only.",
 			Params: map[string]string{"days": allowed.String()}}
 	}
 	return nil
+}
+
+// Departs reports whether a stay that started on checkIn may end on d:
+// Departure(checkIn, d) == nil, without spelling out a refusal (the
+// calendar asks it for every pair of days).
+func (c *Checker) Departs(checkIn, d civil.Date) bool {
+	if c.closedToDeparture(d) {
+		return false
+	}
+	allowed := c.departureDays(checkIn)
+	return len(allowed) == 0 || allowed.Has(d.Weekday())
+}
+
+// RestrictsDeparture reports whether any rule of the Set may refuse a
+// departure: a day closed to departure, or departure days of the Set or
+// of a season. When it is false, Departs is always true.
+func (c *Checker) RestrictsDeparture() bool {
+	if len(c.set.DepartureDays) > 0 {
+		return true
+	}
+	for i := range c.set.Seasons {
+		if len(c.set.Seasons[i].DepartureDays) > 0 {
+			return true
+		}
+	}
+	for i := range c.set.Days {
+		if c.set.Days[i].ClosedToDeparture {
+			return true
+		}
+	}
+	return false
+}
+
+// closedToDeparture reports whether a Day closes d to departures.
+func (c *Checker) closedToDeparture(d civil.Date) bool {
+	day := c.days[d]
+	return day != nil && day.ClosedToDeparture
+}
+
+// departureDays are the weekdays a stay starting on checkIn may end on:
+// its season's, else the Set's (empty = any).
+func (c *Checker) departureDays(checkIn civil.Date) Weekdays {
+	if se := c.season(checkIn); se != nil && len(se.DepartureDays) > 0 {
+		return se.DepartureDays
+	}
+	return c.set.DepartureDays
 }
 
 // Length returns why a stay of nights nights starting on checkIn is too

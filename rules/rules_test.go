@@ -222,3 +222,52 @@ func TestJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestDepartsAgreesWithDeparture: Departs is Departure == nil for every
+// pair of days around a season and a day closed to departure, and
+// RestrictsDeparture is false only for rules that never refuse one.
+func TestDepartsAgreesWithDeparture(t *testing.T) {
+	closed := summer
+	closed.Days = []rules.Day{{Date: d("2026-06-20"), ClosedToDeparture: true}}
+	set := []rules.Set{{}, summer, closed, {DepartureDays: rules.Weekdays{time.Sunday, time.Wednesday}},
+		{Days: []rules.Day{{Date: d("2026-06-20"), ClosedToArrival: true}}}}
+	for k, s := range set {
+		c := rules.New(s, at("2026-06-01 10:00"), paris, twoNights)
+		restricts := false
+		for in := d("2026-06-10"); in.Before(d("2026-09-10")); in = in.AddDays(1) {
+			for n := 1; n <= 10; n++ {
+				out := in.AddDays(n)
+				want := c.Departure(in, out) == nil
+				if got := c.Departs(in, out); got != want {
+					t.Fatalf("set %d: Departs(%s, %s) = %v, Departure says %v", k, in, out, got, want)
+				}
+				restricts = restricts || !want
+			}
+		}
+		if restricts && !c.RestrictsDeparture() {
+			t.Errorf("set %d refuses departures, RestrictsDeparture is false", k)
+		}
+		if wantR := k == 1 || k == 2 || k == 3; c.RestrictsDeparture() != wantR {
+			t.Errorf("set %d: RestrictsDeparture = %v, want %v", k, c.RestrictsDeparture(), wantR)
+		}
+	}
+}
+
+// TestArrivesAgreesWithArrival: Arrives is Arrival == nil for every day
+// around a season, a closed day, advance notice, the same-day cutoff and
+// the booking window.
+func TestArrivesAgreesWithArrival(t *testing.T) {
+	every := summer
+	every.Days = []rules.Day{{Date: d("2026-06-20"), ClosedToArrival: true}}
+	every.AdvanceNoticeDays = 2
+	every.BookingWindowDays = 60
+	cutoff := rules.Set{SameDayCutoffHour: ip(9), ArrivalDays: rules.Weekdays{time.Monday, time.Friday}}
+	for k, s := range []rules.Set{{}, summer, every, cutoff} {
+		c := rules.New(s, at("2026-06-01 10:00"), paris, twoNights)
+		for in := d("2026-05-30"); in.Before(d("2026-09-10")); in = in.AddDays(1) {
+			if got, want := c.Arrives(in), c.Arrival(in) == nil; got != want {
+				t.Fatalf("set %d: Arrives(%s) = %v, Arrival says %v", k, in, got, want)
+			}
+		}
+	}
+}
