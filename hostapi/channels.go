@@ -145,18 +145,7 @@ func (h *handler) listFeeds(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	var items []feedView
-	var next int64
-	for i := range all {
-		if cursor > 0 && all[i].ID <= cursor {
-			continue
-		}
-		if len(items) == limit {
-			next = items[len(items)-1].ID
-			break
-		}
-		items = append(items, newFeedView(&all[i]))
-	}
+	items, next := pageByID(all, func(f *host.FeedStatus) int64 { return f.ID }, newFeedView, limit, cursor)
 	return http.StatusOK, newList(items, next), nil
 }
 
@@ -301,18 +290,7 @@ func (h *handler) listWebhooks(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	var items []webhookView
-	var next int64
-	for i := range all {
-		if cursor > 0 && all[i].ID <= cursor {
-			continue
-		}
-		if len(items) == limit {
-			next = items[len(items)-1].ID
-			break
-		}
-		items = append(items, newWebhookView(&all[i]))
-	}
+	items, next := pageByID(all, func(e *outbox.Endpoint) int64 { return e.ID }, newWebhookView, limit, cursor)
 	return http.StatusOK, newList(items, next), nil
 }
 

@@ -187,3 +187,22 @@ func newList[T any](items []T, next int64) list[T] {
 	}
 	return l
 }
+
+// pageByID pages a list already sorted by ascending ID: the items after
+// cursor (0: from the start), at most limit of them as views, and the
+// cursor of the next page (0 when this is the last).
+func pageByID[T, V any](all []T, id func(*T) int64, view func(*T) V, limit int, cursor int64) ([]V, int64) {
+	var items []V
+	var last int64
+	for i := range all {
+		if cursor > 0 && id(&all[i]) <= cursor {
+			continue
+		}
+		if len(items) == limit {
+			return items, last
+		}
+		items = append(items, view(&all[i]))
+		last = id(&all[i])
+	}
+	return items, 0
+}

@@ -136,18 +136,7 @@ func (h *handler) listProperties(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	var items []propertyView
-	var next int64
-	for i := range all {
-		if cursor > 0 && all[i].ID <= cursor {
-			continue
-		}
-		if len(items) == limit {
-			next = items[len(items)-1].ID
-			break
-		}
-		items = append(items, newPropertyView(&all[i]))
-	}
+	items, next := pageByID(all, func(p *booking.Property) int64 { return p.ID }, newPropertyView, limit, cursor)
 	return http.StatusOK, newList(items, next), nil
 }
 
