@@ -124,7 +124,15 @@ func (h *handler) logRequest(r *http.Request, status int, d time.Duration, st *r
 	} else if status >= 500 {
 		level = slog.LevelError
 	}
-	h.log.LogAttrs(r.Context(), level, "http request",
+	ctx := r.Context()
+	if !h.log.Enabled(ctx, level) {
+		return
+	}
+	// The record is built here rather than by LogAttrs, which captures the
+	// caller's program counter for every line (a stack walk per request)
+	// though no handler of ours prints the source.
+	rec := slog.NewRecord(time.Now(), level, "http request", 0)
+	rec.AddAttrs(
 		slog.String("method", r.Method),
 		slog.String("path", redactPath(r.URL.Path)),
 		slog.String("route", st.route),
@@ -132,6 +140,7 @@ func (h *handler) logRequest(r *http.Request, status int, d time.Duration, st *r
 		slog.Duration("duration", d),
 		slog.String("request_id", st.id),
 	)
+	h.log.Handler().Handle(ctx, rec)
 }
 
 // redactPath hides booking tokens, which give access to a booking, from

@@ -18,9 +18,9 @@ func (c CouponDiscount) amount(base decimal.Decimal, places int32) decimal.Decim
 	var off decimal.Decimal
 	switch c.Kind {
 	case DiscountPercent:
-		off = percentOf(base, c.Value).Round(places)
+		off = roundTo(percentOf(base, c.Value), places)
 	case DiscountFixed:
-		off = c.Value.Round(places)
+		off = roundTo(c.Value, places)
 	default:
 		return decimal.Zero
 	}

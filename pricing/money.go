@@ -12,7 +12,28 @@ import (
 func Round(amount decimal.Decimal, currency string) decimal.Decimal {
 	// decimal.Round adds sign×0.5 at the next digit and truncates towards
 	// zero: half away from zero for both signs.
-	return amount.Round(MinorUnits(currency))
+	return roundTo(amount, MinorUnits(currency))
+}
+
+// pow10 holds 10^0 … 10^18.
+var pow10 = func() (p [19]int64) {
+	p[0] = 1
+	for i := 1; i < len(p); i++ {
+		p[i] = p[i-1] * 10
+	}
+	return p
+}()
+
+// roundTo is x.Round(places), half away from zero, with a fast path for
+// the common case of an amount with fewer decimals than places (a nightly
+// price of 140 rounded to cents): that is a plain rescale, exact, where
+// decimal.Round divides big integers.
+func roundTo(x decimal.Decimal, places int32) decimal.Decimal {
+	if shift := x.Exponent() + places; shift > 0 && shift < int32(len(pow10)) &&
+		int32(x.NumDigits())+shift <= 18 {
+		return decimal.New(x.CoefficientInt64()*pow10[shift], -places)
+	}
+	return x.Round(places)
 }
 
 // ToMinor converts an amount to integer minor units exactly (12.34 EUR is

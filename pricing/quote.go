@@ -28,7 +28,7 @@ func Compute(s Stay) (Quote, error) {
 	if s.Decimals != nil && *s.Decimals < places {
 		places = *s.Decimals
 	}
-	round := func(x decimal.Decimal) decimal.Decimal { return x.Round(places) }
+	round := func(x decimal.Decimal) decimal.Decimal { return roundTo(x, places) }
 	nights := s.CheckIn.DaysUntil(s.CheckOut)
 	q := Quote{
 		CheckIn:      s.CheckIn,

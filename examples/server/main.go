@@ -51,14 +51,25 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 )
 
+// defaultGCPercent is the server's GOGC when the environment sets none.
+// Its live heap is a few megabytes (the read model, the pools), so Go's
+// default of 100 collects after every few megabytes of garbage, which a
+// busy server makes in milliseconds: under load that was a fifth of its
+// CPU. 400 trades tens of megabytes of memory for it. GOGC and
+// GOMEMLIMIT in the environment take precedence, as usual.
+const defaultGCPercent = 400
+
 func main() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(defaultGCPercent)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()
@@ -102,7 +113,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	logger, sink := newBatchedLogger(stderr)
+	defer sink.Close()
 	srv, err := newServer(ctx, cfg, logger)
 	if err != nil {
 		return err
