@@ -76,7 +76,7 @@ func (d Date) String() string {
 }
 
 // AddDays returns the date n days after d (before, for negative n).
-func (d Date) AddDays(n int) Date { return Of(d.utc().AddDate(0, 0, n)) }
+func (d Date) AddDays(n int) Date { return fromDays(d.days() + n) }
 
 // AddMonths returns the date n months after d, normalised like time.AddDate.
 func (d Date) AddMonths(n int) Date { return Of(d.utc().AddDate(0, n, 0)) }
@@ -85,7 +85,10 @@ func (d Date) AddMonths(n int) Date { return Of(d.utc().AddDate(0, n, 0)) }
 func (d Date) FirstOfMonth() Date { return Date{Year: d.Year, Month: d.Month, Day: 1} }
 
 // Weekday returns the day of the week of d.
-func (d Date) Weekday() time.Weekday { return d.utc().Weekday() }
+func (d Date) Weekday() time.Weekday {
+	// 1970-01-01 was a Thursday.
+	return time.Weekday(floorMod(d.days()+int(time.Thursday), 7))
+}
 
 // Before reports whether d is strictly before o.
 func (d Date) Before(o Date) bool { return d.Compare(o) < 0 }
@@ -116,9 +119,58 @@ func cmp(a, b int) int {
 }
 
 // DaysUntil returns the number of days from d to o (negative if o is earlier).
-func (d Date) DaysUntil(o Date) int {
-	return int(o.utc().Sub(d.utc()).Hours() / 24)
+func (d Date) DaysUntil(o Date) int { return o.days() - d.days() }
+
+// Day arithmetic. A calendar or a quote walks hundreds of days per
+// request; through time.Date each step cost more than the rest of the
+// walk. days and fromDays are H. Hinnant's days_from_civil and
+// civil_from_days for the proleptic Gregorian calendar, the one time.Date
+// uses, and normalise out-of-range months and days as it does (February 30
+// is March 2 or 1): TestDayArithmeticMatchesTime compares them.
+
+// days returns the number of days from 1970-01-01 to d.
+func (d Date) days() int {
+	y, m := d.Year, int(d.Month)
+	if m < 1 || m > 12 {
+		y += floorDiv(m-1, 12)
+		m = floorMod(m-1, 12) + 1
+	}
+	if m <= 2 {
+		y--
+	}
+	era := floorDiv(y, 400)
+	yoe := y - era*400                      // year of the era, 0…399
+	doy := (153*((m+9)%12)+2)/5 + d.Day - 1 // day of the year from March 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy  // day of the era
+	return era*146097 + doe - 719468
 }
+
+// fromDays returns the date n days after 1970-01-01.
+func fromDays(n int) Date {
+	n += 719468
+	era := floorDiv(n, 146097)
+	doe := n - era*146097
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
+	doy := doe - (365*yoe + yoe/4 - yoe/100)
+	mp := (5*doy + 2) / 153 // month from March, 0…11
+	y, m := yoe+era*400, mp+3
+	if m > 12 {
+		m -= 12
+		y++
+	}
+	return Date{Year: y, Month: time.Month(m), Day: doy - (153*mp+2)/5 + 1}
+}
+
+// floorDiv and floorMod round towards negative infinity.
+func floorDiv(a, b int) int {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+func floorMod(a, b int) int { return a - floorDiv(a, b)*b }
 
 // MarshalText implements encoding.TextMarshaler: YYYY-MM-DD, or an empty
 // text for the zero Date so that it survives a round trip.

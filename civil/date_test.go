@@ -1,6 +1,7 @@
 package civil_test
 
 import (
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -138,6 +139,50 @@ func TestString(t *testing.T) {
 	} {
 		if got := tt.d.String(); got != tt.want {
 			t.Errorf("%#v: %q, want %q", tt.d, got, tt.want)
+		}
+	}
+}
+
+// TestDayArithmeticMatchesTime compares AddDays, DaysUntil and Weekday
+// with the same arithmetic through time.Date, over years 1 to 9999
+// (leap centuries included), negative and large steps, and out-of-range
+// days and months, which both normalise.
+func TestDayArithmeticMatchesTime(t *testing.T) {
+	utc := func(d civil.Date) time.Time { return time.Date(d.Year, d.Month, d.Day, 0, 0, 0, 0, time.UTC) }
+	rng := rand.New(rand.NewPCG(5, 6))
+	dates := []civil.Date{
+		{Year: 1970, Month: 1, Day: 1}, {Year: 1969, Month: 12, Day: 31}, {Year: 2000, Month: 2, Day: 29},
+		{Year: 1900, Month: 2, Day: 28}, {Year: 2100, Month: 3, Day: 1}, {Year: 2400, Month: 2, Day: 29},
+		{Year: 1, Month: 1, Day: 1}, {Year: 9999, Month: 12, Day: 31}, {Year: 0, Month: 3, Day: 1}, {Year: -1, Month: 12, Day: 31},
+		{Year: 2026, Month: 2, Day: 30}, {Year: 2026, Month: 13, Day: 1}, {Year: 2026, Month: 0, Day: 0}, {Year: 2026, Month: -14, Day: 45},
+	}
+	for range 20000 {
+		dates = append(dates, civil.Date{Year: 1 + rng.IntN(9999), Month: time.Month(1 + rng.IntN(12)), Day: 1 + rng.IntN(31)})
+	}
+	for i, d := range dates {
+		n := rng.IntN(2000) - 1000
+		if i%10 == 0 {
+			n = rng.IntN(2_000_000) - 1_000_000
+		}
+		if got, want := d.AddDays(n), civil.Of(utc(d).AddDate(0, 0, n)); got != want {
+			t.Fatalf("%+v.AddDays(%d) = %+v, want %+v", d, n, got, want)
+		}
+		if got, want := d.Weekday(), utc(d).Weekday(); got != want {
+			t.Fatalf("%+v.Weekday() = %v, want %v", d, got, want)
+		}
+		o := dates[rng.IntN(len(dates))]
+		if got, want := d.DaysUntil(o), int((utc(o).Unix()-utc(d).Unix())/86400); got != want {
+			t.Fatalf("%+v.DaysUntil(%+v) = %d, want %d", d, o, got, want)
+		}
+	}
+}
+
+func BenchmarkAddDays(b *testing.B) {
+	d := civil.MustParse("2026-06-10")
+	for b.Loop() {
+		d = d.AddDays(1)
+		if d.Year > 2100 {
+			d = civil.MustParse("2026-06-10")
 		}
 	}
 }

@@ -113,7 +113,7 @@ func (h *handler) price(_ http.ResponseWriter, r *http.Request, st *reqState) (i
 		return 0, nil, err
 	}
 	v.CancellationPolicy = newPolicyView(*pol, quote.Currency, req.Locale)
-	return http.StatusOK, v, nil
+	return http.StatusOK, encodeQuote(&v), nil
 }
 
 // POST /api/v1/book/{org_slug}/validate-coupon
