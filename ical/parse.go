@@ -73,6 +73,9 @@ type Feed struct {
 	// understood, a date that could not be read. They hold UIDs and
 	// rules, never summaries.
 	Warnings []Warning
+	// Recurring counts the recurring events expanded: their occurrences
+	// depend on ParseOptions.Window as well as on the feed.
+	Recurring int
 }
 
 // Warning is a part of an event that was not understood, and what was

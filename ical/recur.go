@@ -296,6 +296,7 @@ func (x *expander) expand(ve *goical.VEvent, s shape, first Event) error {
 			excluded[s.key(w)] = true
 		}
 	}
+	x.feed.Recurring++
 	win := x.window
 	if win.Start.IsZero() && win.End.IsZero() {
 		win = civil.Range{Start: first.Start, End: first.Start.AddDays(DefaultWindowDays)}
