@@ -109,7 +109,8 @@ func Parse(data []byte, o ParseOptions) ([]Event, error) {
 // the occurrence was due to start on) so that its block keeps its
 // identity from one fetch to the next; EXDATE removes occurrences, and an
 // event with a RECURRENCE-ID replaces the occurrence it names, under that
-// occurrence's UID (cancelled, it removes it). See recur.go for the rule
+// occurrence's UID (cancelled, it removes it), and is kept whatever its
+// dates, as a single event is. See recur.go for the rule
 // parts supported and what happens to the others: an event whose rule is
 // not understood blocks its first occurrence, as a single event, and is
 // named in Feed.Warnings.

@@ -174,13 +174,38 @@ type expander struct {
 	budget         budget
 	maxOccurrences int
 	feed           Feed
+	unlisted       int // warnings past maxWarnings
 	// replaced holds, by UID, the occurrences (keys) that RECURRENCE-ID
 	// events replace.
 	replaced map[string]map[civil.Date]bool
 }
 
+// maxWarnings bounds the warnings of a feed: a hostile one could
+// otherwise fill the logs.
+const maxWarnings = 20
+
+// warn records a warning. Values quoted in it should go through clip.
 func (x *expander) warn(uid, format string, args ...any) {
-	x.feed.Warnings = append(x.feed.Warnings, Warning{UID: uid, Problem: fmt.Sprintf(format, args...)})
+	if x.unlisted > 0 || len(x.feed.Warnings) == maxWarnings {
+		x.unlisted++
+		return
+	}
+	x.feed.Warnings = append(x.feed.Warnings, Warning{UID: clip(uid), Problem: fmt.Sprintf(format, args...)})
+}
+
+// finish notes the warnings left out.
+func (x *expander) finish() {
+	if x.unlisted > 0 {
+		x.feed.Warnings = append(x.feed.Warnings, Warning{Problem: fmt.Sprintf("%d more warnings not listed", x.unlisted)})
+	}
+}
+
+// clip shortens a value quoted in a warning.
+func clip(s string) string {
+	if len(s) > 100 {
+		return s[:100] + "…"
+	}
+	return s
 }
 
 // read adds the events of a calendar's VEVENTs.
@@ -207,7 +232,7 @@ func (x *expander) read(vevents []*goical.VEvent) error {
 		}
 		rid, ok := parseWhen(p.Value, p.ICalParameters, x.loc)
 		if !ok {
-			x.warn(uid, "RECURRENCE-ID %q not read: the occurrence it changes stays blocked too", p.Value)
+			x.warn(uid, "RECURRENCE-ID %q not read: the occurrence it changes stays blocked too", clip(p.Value))
 			continue
 		}
 		master, ok := masters[uid]
@@ -246,6 +271,7 @@ func (x *expander) read(vevents []*goical.VEvent) error {
 			x.feed.Events = append(x.feed.Events, e)
 		}
 	}
+	x.finish()
 	return nil
 }
 
@@ -276,7 +302,7 @@ func (x *expander) expand(ve *goical.VEvent, s shape, first Event) error {
 	for _, p := range ve.GetProperties(goical.ComponentPropertyRrule) {
 		r, err := parseRule(p.Value, s.zone)
 		if err != nil {
-			x.warn(uid, "RRULE %q not understood (%v): only its first occurrence, %s, is blocked", p.Value, err, first.Start)
+			x.warn(uid, "RRULE %q not understood (%s): only its first occurrence, %s, is blocked", clip(p.Value), clip(err.Error()), first.Start)
 			x.feed.Events = append(x.feed.Events, first)
 			return nil
 		}
@@ -290,7 +316,7 @@ func (x *expander) expand(ve *goical.VEvent, s shape, first Event) error {
 		for _, v := range strings.Split(p.Value, ",") {
 			w, ok := parseWhen(v, p.ICalParameters, s.zone)
 			if !ok {
-				x.warn(uid, "EXDATE %q not read: that occurrence stays blocked", v)
+				x.warn(uid, "EXDATE %q not read: that occurrence stays blocked", clip(v))
 				continue
 			}
 			excluded[s.key(w)] = true
@@ -349,7 +375,7 @@ func (x *expander) expand(ve *goical.VEvent, s shape, first Event) error {
 			v, _, _ = strings.Cut(v, "/") // a PERIOD: its start
 			w, ok := parseWhen(v, p.ICalParameters, s.zone)
 			if !ok {
-				x.warn(uid, "RDATE %q not read: that occurrence is not blocked", v)
+				x.warn(uid, "RDATE %q not read: that occurrence is not blocked", clip(v))
 				continue
 			}
 			key := s.key(w)

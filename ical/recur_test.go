@@ -2,6 +2,7 @@ package ical_test
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -88,8 +89,9 @@ func TestParseRecurring(t *testing.T) {
 			ical.ParseOptions{Location: paris, Window: june}, nightly("2026-06-01", "2026-06-08", "2026-06-15", "2026-06-22", "2026-06-29")},
 		{"Count", feedOf(ev("DTSTART;VALUE=DATE:20260610", "DTEND;VALUE=DATE:20260611", "RRULE:FREQ=DAILY;COUNT=3")),
 			ical.ParseOptions{Location: paris, Window: june}, nightly("2026-06-10", "2026-06-11", "2026-06-12")},
-		{"CountCountsBeforeTheWindow", feedOf(ev("DTSTART;VALUE=DATE:20260525", "DTEND;VALUE=DATE:20260526", "RRULE:FREQ=WEEKLY;COUNT=3")),
-			ical.ParseOptions{Location: paris, Window: june}, nightly("2026-06-01", "2026-06-08")},
+		// The 22nd to 25th Mondays from 5 January are in June.
+		{"CountCountsBeforeTheWindow", feedOf(ev("DTSTART;VALUE=DATE:20260105", "DTEND;VALUE=DATE:20260106", "RRULE:FREQ=WEEKLY;COUNT=25")),
+			ical.ParseOptions{Location: paris, Window: june}, nightly("2026-06-01", "2026-06-08", "2026-06-15", "2026-06-22")},
 		// Google writes UNTIL in UTC: the last Monday 18:00 in Paris is
 		// 16:00Z, after 15:59:59Z: it is not an occurrence.
 		{"UntilUTCInstant", feedOf(ev("DTSTART;TZID=Europe/Paris:20260601T180000", "DTEND;TZID=Europe/Paris:20260601T200000",
@@ -281,4 +283,30 @@ func TestParseRecurringWindowMoves(t *testing.T) {
 	plan := ical.Diff(existing, read("2026-06-10", "2026-07-10"))
 	same(t, "plan", plan, ical.Plan{Remove: []int64{1}, Add: []booking.FeedBlock{
 		{UID: "g@google.com/2026-07-04", Start: day("2026-07-04"), End: day("2026-07-06"), Summary: "Owner"}}, Unchanged: 3})
+}
+
+// TestParseRecurringWarningsBounded: a feed full of rules we cannot read
+// gives a bounded list of warnings, each value clipped, and still blocks
+// each first occurrence.
+func TestParseRecurringWarningsBounded(t *testing.T) {
+	var events [][]string
+	for i := range 30 {
+		events = append(events, []string{"UID:odd-" + strconv.Itoa(i), "DTSTART;VALUE=DATE:20260606",
+			"RRULE:FREQ=SECONDLY;X-PAD=" + strings.Repeat("x", 5000)})
+	}
+	got, err := ical.ParseFeed(feedOf(events...), ical.ParseOptions{Window: window("2026-06-01", "2026-07-01")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Events) != 30 {
+		t.Errorf("%d events, want the 30 first occurrences", len(got.Events))
+	}
+	if len(got.Warnings) != 21 || got.Warnings[20].Problem != "10 more warnings not listed" {
+		t.Fatalf("%d warnings, want 20 and a line counting the 10 others; last %v", len(got.Warnings), got.Warnings[len(got.Warnings)-1])
+	}
+	for _, w := range got.Warnings {
+		if len(w.Problem) > 400 {
+			t.Errorf("warning of %d bytes: values are not clipped", len(w.Problem))
+		}
+	}
 }
