@@ -235,6 +235,12 @@ func (x *expander) read(vevents []*goical.VEvent) error {
 			x.warn(uid, "RECURRENCE-ID %q not read: the occurrence it changes stays blocked too", clip(p.Value))
 			continue
 		}
+		if _, ok := readShape(ve, x.loc); !ok && !cancelled(ve) {
+			// Without dates of its own it would unblock the occurrence
+			// and block nothing instead.
+			x.warn(uid, "RECURRENCE-ID %q without a readable DTSTART: the occurrence stays as the rule gives it", clip(p.Value))
+			continue
+		}
 		master, ok := masters[uid]
 		if !ok {
 			master = shape{zone: x.loc}
@@ -247,7 +253,7 @@ func (x *expander) read(vevents []*goical.VEvent) error {
 		overrideKeys[i] = key
 	}
 	for i, ve := range vevents {
-		if p := ve.GetProperty(goical.ComponentPropertyStatus); p != nil && strings.EqualFold(strings.TrimSpace(p.Value), "CANCELLED") {
+		if cancelled(ve) {
 			continue
 		}
 		s, ok := readShape(ve, x.loc)
@@ -273,6 +279,12 @@ func (x *expander) read(vevents []*goical.VEvent) error {
 	}
 	x.finish()
 	return nil
+}
+
+// cancelled reports whether an event has STATUS:CANCELLED.
+func cancelled(ve *goical.VEvent) bool {
+	p := ve.GetProperty(goical.ComponentPropertyStatus)
+	return p != nil && strings.EqualFold(strings.TrimSpace(p.Value), "CANCELLED")
 }
 
 // recurs reports whether an event has a recurrence rule or dates.

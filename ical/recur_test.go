@@ -190,6 +190,23 @@ func TestParseRecurring(t *testing.T) {
 	}
 }
 
+// TestParseRecurrenceIDWithoutDtstart: an override without dates cannot
+// say where its occurrence went: it stays where the rule puts it, and the
+// override is reported.
+func TestParseRecurrenceIDWithoutDtstart(t *testing.T) {
+	got, err := ical.ParseFeed(feedOf(
+		[]string{"UID:g@google.com", "SUMMARY:Owner", "DTSTART;VALUE=DATE:20260606", "DTEND;VALUE=DATE:20260607", "RRULE:FREQ=WEEKLY;COUNT=2"},
+		[]string{"UID:g@google.com", "RECURRENCE-ID;VALUE=DATE:20260613"}),
+		ical.ParseOptions{Window: window("2026-06-01", "2026-07-01")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	same(t, "events", got.Events, nightly("2026-06-06", "2026-06-13"))
+	if len(got.Warnings) != 1 || !strings.Contains(got.Warnings[0].Problem, "RECURRENCE-ID") {
+		t.Errorf("warnings %v, want one about the RECURRENCE-ID", got.Warnings)
+	}
+}
+
 // TestParseRecurringNotUnderstood: a rule we cannot expand blocks its
 // first occurrence, as a single event, and is reported by UID.
 func TestParseRecurringNotUnderstood(t *testing.T) {
