@@ -11,6 +11,11 @@
 // property's date of that instant. A stay is the half-open range
 // [check-in, check-out): the exclusive DTEND of RFC 5545.
 //
+// A recurring event (RRULE, RDATE, EXDATE, RECURRENCE-ID) is expanded
+// over a window of nights the caller gives, into one event per
+// occurrence, by a small expander of our own (recur.go, rrule.go) whose
+// work is bounded however hostile the feed.
+//
 // The content lines (unfolding, parameters, components, escaping, and
 // folding at 75 octets on output) are github.com/arran4/golang-ical's.
 package ical

@@ -34,23 +34,91 @@ type ParseOptions struct {
 	// EndIsLastNight is for sources whose DTEND is the last night rather
 	// than the check-out day: a day is added to all-day end dates.
 	EndIsLastNight bool
+	// Window is the nights over which recurring events (RRULE, RDATE)
+	// are expanded: an occurrence is kept when it holds a night of it.
+	// Package icalsync passes today to the organisation's booking
+	// horizon. The zero Window expands each recurring event over
+	// DefaultWindowDays from its start. Events that do not recur are
+	// kept whatever their dates.
+	Window civil.Range
+	// MaxOccurrences bounds the occurrences kept from recurring events,
+	// over the whole feed (0: DefaultMaxOccurrences). A feed that needs
+	// more is refused with ErrTooManyOccurrences.
+	MaxOccurrences int
 }
+
+// Defaults of ParseOptions.
+const (
+	// DefaultWindowDays is how far a recurring event is expanded from its
+	// start when ParseOptions.Window is zero: the default booking horizon.
+	DefaultWindowDays = 730
+	// DefaultMaxOccurrences is ten years of a daily event, plus room for
+	// a few weekly ones.
+	DefaultMaxOccurrences = 10000
+	// maxSteps bounds the days the expansion of a whole feed examines, so
+	// that rules that match nothing (30 February) or count from year 1
+	// cost a bounded time.
+	maxSteps = 2_000_000
+)
 
 // ErrNotCalendar is returned by Parse for a body holding no VCALENDAR
 // (an HTML error page served with 200, an empty body).
 var ErrNotCalendar = errors.New("ical: not an iCalendar feed (no BEGIN:VCALENDAR … END:VCALENDAR)")
 
-// Parse reads a feed's events, sorted by start then UID. It tolerates
+// Feed is what ParseFeed reads.
+type Feed struct {
+	// Events are sorted by start then UID.
+	Events []Event
+	// Warnings name what was read only in part: a recurrence rule not
+	// understood, a date that could not be read. They hold UIDs and
+	// rules, never summaries.
+	Warnings []Warning
+	// Recurring counts the recurring events expanded: their occurrences
+	// depend on ParseOptions.Window as well as on the feed.
+	Recurring int
+}
+
+// Warning is a part of an event that was not understood, and what was
+// blocked instead.
+type Warning struct {
+	UID     string
+	Problem string
+}
+
+func (w Warning) String() string { return "event " + w.UID + ": " + w.Problem }
+
+// Parse reads a feed's events; it is ParseFeed without the warnings.
+func Parse(data []byte, o ParseOptions) ([]Event, error) {
+	f, err := ParseFeed(data, o)
+	if err != nil {
+		return nil, err
+	}
+	return f.Events, nil
+}
+
+// ParseFeed reads a feed's events, sorted by start then UID. It tolerates
 // what real feeds do: text before BEGIN:VCALENDAR or after
 // END:VCALENDAR, properties between components, long unfolded lines,
 // DATE-TIME instead of DATE values, a missing DTEND (DURATION, else one
 // night), a missing UID (one is made from the dates), a DTEND not after
 // DTSTART (one night). It skips events with STATUS:CANCELLED and events
-// without a readable DTSTART. Recurrence rules are not expanded: a
-// recurring event holds its first occurrence. A feed that is not
-// iCalendar, or has a line that is not a content line, is an error:
+// without a readable DTSTART.
+//
+// A recurring event (RRULE, RDATE) becomes one Event per occurrence that
+// holds a night of o.Window, each with the UID "UID/YYYY-MM-DD" (the date
+// the occurrence was due to start on) so that its block keeps its
+// identity from one fetch to the next; EXDATE removes occurrences, and an
+// event with a RECURRENCE-ID replaces the occurrence it names, under that
+// occurrence's UID (cancelled, it removes it), and is kept whatever its
+// dates, as a single event is. See recur.go for the rule
+// parts supported and what happens to the others: an event whose rule is
+// not understood blocks its first occurrence, as a single event, and is
+// named in Feed.Warnings.
+//
+// A feed that is not iCalendar, or has a line that is not a content line,
+// or expands to more than o.MaxOccurrences occurrences, is an error:
 // callers must then change nothing.
-func Parse(data []byte, o ParseOptions) ([]Event, error) {
+func ParseFeed(data []byte, o ParseOptions) (*Feed, error) {
 	loc := o.Location
 	if loc == nil {
 		loc = time.UTC
@@ -64,23 +132,23 @@ func Parse(data []byte, o ParseOptions) ([]Event, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ical: parse: %w", err)
 	}
-	var events []Event
-	for _, ve := range cal.Events() {
-		if p := ve.GetProperty(goical.ComponentPropertyStatus); p != nil && strings.EqualFold(strings.TrimSpace(p.Value), "CANCELLED") {
-			continue
-		}
-		e, ok := readEvent(ve, loc, o.EndIsLastNight)
-		if ok {
-			events = append(events, e)
-		}
+	max := o.MaxOccurrences
+	if max <= 0 {
+		max = DefaultMaxOccurrences
 	}
-	sort.SliceStable(events, func(i, j int) bool {
-		if c := events[i].Start.Compare(events[j].Start); c != 0 {
+	x := &expander{loc: loc, endIsLastNight: o.EndIsLastNight, window: o.Window,
+		budget: budget{steps: maxSteps, occurrences: max}, maxOccurrences: max}
+	if err := x.read(cal.Events()); err != nil {
+		return nil, err
+	}
+	sort.SliceStable(x.feed.Events, func(i, j int) bool {
+		a, b := x.feed.Events[i], x.feed.Events[j]
+		if c := a.Start.Compare(b.Start); c != 0 {
 			return c < 0
 		}
-		return events[i].UID < events[j].UID
+		return a.UID < b.UID
 	})
-	return events, nil
+	return &x.feed, nil
 }
 
 // calendarPart returns the text from the first BEGIN:VCALENDAR to the end
@@ -106,78 +174,6 @@ func calendarPart(data []byte) ([]byte, error) {
 		out.WriteString("\r\n")
 	}
 	return out.Bytes(), nil
-}
-
-// readEvent turns a VEVENT into the nights it holds; ok is false when it
-// has no readable start.
-func readEvent(ve *goical.VEvent, loc *time.Location, endIsLastNight bool) (Event, bool) {
-	startProp := ve.GetProperty(goical.ComponentPropertyDtStart)
-	if startProp == nil {
-		return Event{}, false
-	}
-	start, startAllDay, ok := readDate(startProp, loc)
-	if !ok {
-		return Event{}, false
-	}
-	e := Event{UID: strings.TrimSpace(ve.Id()), Start: start}
-	if p := ve.GetProperty(goical.ComponentPropertySummary); p != nil {
-		e.Summary = goical.FromText(p.Value)
-	}
-	if p := ve.GetProperty(goical.ComponentPropertyDtEnd); p != nil {
-		end, allDay, ok := readDate(p, loc)
-		if ok {
-			e.End = end
-			if allDay && endIsLastNight {
-				e.End = e.End.AddDays(1)
-			}
-		}
-	} else if p := ve.GetProperty(goical.ComponentPropertyDuration); p != nil {
-		if days, ok := durationDays(p.Value); ok {
-			e.End = start.AddDays(days)
-		}
-	}
-	if e.End.IsZero() && startAllDay && endIsLastNight {
-		e.End = start.AddDays(1)
-	}
-	if !start.Before(e.End) {
-		e.End = start.AddDays(1)
-	}
-	if e.UID == "" {
-		e.UID = "staykit-nouid-" + e.Start.String() + "-" + e.End.String()
-	}
-	return e, true
-}
-
-var dateTimeRE = regexp.MustCompile(`^(\d{8})(?:T(\d{6})(Z?))?$`)
-
-// readDate reads a DTSTART or DTEND as a civil date of loc; allDay
-// reports a DATE value, taken as written.
-func readDate(p *goical.IANAProperty, loc *time.Location) (d civil.Date, allDay bool, ok bool) {
-	m := dateTimeRE.FindStringSubmatch(strings.TrimSpace(p.Value))
-	if m == nil {
-		return civil.Date{}, false, false
-	}
-	day, err := time.Parse("20060102", m[1])
-	if err != nil {
-		return civil.Date{}, false, false
-	}
-	if m[2] == "" {
-		return civil.Of(day), true, true
-	}
-	in := loc
-	switch {
-	case m[3] == "Z":
-		in = time.UTC
-	case len(p.ICalParameters["TZID"]) == 1:
-		if l, err := time.LoadLocation(strings.Trim(p.ICalParameters["TZID"][0], `"`)); err == nil {
-			in = l
-		}
-	}
-	t, err := time.ParseInLocation("20060102150405", m[1]+m[2], in)
-	if err != nil {
-		return civil.Date{}, false, false
-	}
-	return civil.Of(t.In(loc)), false, true
 }
 
 var durationRE = regexp.MustCompile(`^\+?P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$`)

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/ical"
 	"github.com/staykit/staykit/outbox"
 )
@@ -115,6 +116,25 @@ type Result struct {
 	// Blocks and Conflicts are the feed's after the sync.
 	Blocks    []booking.FeedBlock
 	Conflicts []booking.FeedConflict
+	// Warnings name the events read only in part, such as a recurrence
+	// rule not understood (its first occurrence alone is blocked). They
+	// are logged too.
+	Warnings []ical.Warning
+}
+
+// importWindow is the nights over which a feed's recurring events are
+// expanded: from today, in the organisation's zone, to its booking
+// horizon, the nights a guest can book here. Occurrences before it hold
+// no bookable night and after it none yet; each sync moves the window on,
+// so the blocks follow the calendar day by day. Events that do not recur
+// are imported whatever their dates, as before.
+func importWindow(org *booking.Organization, now time.Time) civil.Range {
+	days := org.BookingHorizonDays
+	if days < 1 || days > booking.MaxBookingHorizonDays {
+		days = booking.DefaultBookingHorizonDays // as booking's horizon does
+	}
+	today := civil.Today(now, org.Location())
+	return civil.Range{Start: today, End: today.AddDays(days)}
 }
 
 // SyncFeed syncs one feed of an organisation now, whether due or not
@@ -225,18 +245,35 @@ func (s *Syncer) sync(ctx context.Context, f *booking.Feed) (*Result, error) {
 		}
 		return res, nil
 	}
-	events, err := ical.Parse(resp.Body, ical.ParseOptions{Location: org.Location(), EndIsLastNight: f.EndIsLastNight})
+	feed, err := ical.ParseFeed(resp.Body, ical.ParseOptions{Location: org.Location(), EndIsLastNight: f.EndIsLastNight,
+		Window: importWindow(org, now)})
 	if err != nil {
 		return fail(err)
+	}
+	events := feed.Events
+	res.Warnings = feed.Warnings
+	for _, w := range feed.Warnings {
+		// The feed's URL may hold the channel's secret token: the feed is
+		// named by its ID only.
+		s.logger.WarnContext(ctx, "calendar feed read in part", "feed_id", f.ID, "property_id", f.PropertyID,
+			"uid", w.UID, "problem", w.Problem)
 	}
 	existing, err := s.store.FeedBlocks(ctx, f.ID)
 	if err != nil {
 		return fail(fmt.Errorf("feed %d blocks: %w", f.ID, err))
 	}
 	res.Plan, res.Events = ical.Diff(existing, events), len(events)
+	etag, lastModified := resp.ETag, resp.LastModified
+	if feed.Recurring > 0 {
+		// The occurrences depend on today as well as on the body: a 304
+		// would leave the window where it was, and the nights entering
+		// the booking horizon unblocked. Without validators the next
+		// fetch is unconditional and the window moves on.
+		etag, lastModified = "", ""
+	}
 	applied, err := s.store.ApplyFeedSync(ctx, booking.FeedSync{FeedID: f.ID, Lease: f.LeaseUntil, At: now,
 		Remove: res.Plan.Remove, Move: res.Plan.Move, Add: res.Plan.Add, Events: len(events),
-		ETag: resp.ETag, LastModified: resp.LastModified, NextPollAt: s.nextPoll(now)})
+		ETag: etag, LastModified: lastModified, NextPollAt: s.nextPoll(now)})
 	if err != nil {
 		if booking.ErrorCode(err) == booking.CodeConflict {
 			return nil, fmt.Errorf("apply feed %d: %w", f.ID, err)

@@ -2,6 +2,7 @@ package icalsync_test
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -213,6 +214,15 @@ func TestHostileFeeds(t *testing.T) {
 				}
 			}
 		}, "larger than"},
+		// Fifteen daily events over a two-year horizon: more occurrences
+		// than a feed may expand to.
+		{"RecurrenceBomb", func(w http.ResponseWriter, _ *http.Request) {
+			_, _ = w.Write([]byte("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"))
+			for i := range 15 {
+				_, _ = fmt.Fprintf(w, "BEGIN:VEVENT\r\nUID:bomb-%d\r\nDTSTART;VALUE=DATE:20260601\r\nRRULE:FREQ=DAILY\r\nEND:VEVENT\r\n", i)
+			}
+			_, _ = w.Write([]byte("END:VCALENDAR\r\n"))
+		}, "too many occurrences"},
 		{"Malformed", func(w http.ResponseWriter, _ *http.Request) {
 			_, _ = w.Write([]byte("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nthis is not a content line\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"))
 		}, "parse"},
