@@ -94,7 +94,7 @@ func (s *Service) availability(ctx context.Context, resolve orgFunc, propertyID 
 		return nil, f.Err()
 	}
 	// No night from the horizon on is bookable: nights are read up to it.
-	last := org.horizon(today)
+	last := org.Horizon(today)
 
 	// Read nights from the earliest check-in that could end inside the
 	// calendar to a little past its end.

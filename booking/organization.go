@@ -178,8 +178,10 @@ func (o Organization) country() string {
 	return o.Country
 }
 
-// horizon returns the last day a stay may end on, given today.
-func (o Organization) horizon(today civil.Date) civil.Date {
+// Horizon returns the last day a stay may end on, given today: the
+// booking horizon (BookingHorizonDays, DefaultBookingHorizonDays when unset
+// or out of range).
+func (o Organization) Horizon(today civil.Date) civil.Date {
 	days := o.BookingHorizonDays
 	if days < 1 || days > MaxBookingHorizonDays {
 		days = DefaultBookingHorizonDays

@@ -147,7 +147,7 @@ func checkDates(org *Organization, st Stay, today civil.Date) error {
 		return &Error{Code: CodeCheckInPast, Message: "The check-in date is in the past.",
 			Params: map[string]string{"today": today.String()}}
 	}
-	if last := org.horizon(today); st.CheckOut.After(last) {
+	if last := org.Horizon(today); st.CheckOut.After(last) {
 		return &Error{Code: CodeBeyondHorizon, Message: "Bookings are open for stays ending on " + last.String() + " at the latest.",
 			Params: map[string]string{"date": last.String()}}
 	}

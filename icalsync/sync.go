@@ -129,12 +129,8 @@ type Result struct {
 // so the blocks follow the calendar day by day. Events that do not recur
 // are imported whatever their dates, as before.
 func importWindow(org *booking.Organization, now time.Time) civil.Range {
-	days := org.BookingHorizonDays
-	if days < 1 || days > booking.MaxBookingHorizonDays {
-		days = booking.DefaultBookingHorizonDays // as booking's horizon does
-	}
 	today := civil.Today(now, org.Location())
-	return civil.Range{Start: today, End: today.AddDays(days)}
+	return civil.Range{Start: today, End: org.Horizon(today)}
 }
 
 // SyncFeed syncs one feed of an organisation now, whether due or not
