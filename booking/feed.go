@@ -157,7 +157,12 @@ type FeedStore interface {
 	// ID. Errors: CodeInvalid (f.Validate), CodeNotFound (property not of
 	// f.OrgID).
 	CreateFeed(ctx context.Context, f *Feed, now time.Time) error
-	// UpdateFeed saves f's Name, URL, Active and EndIsLastNight. Errors:
+	// UpdateFeed saves f's Name, URL, Active and EndIsLastNight. When the
+	// URL changes, the stored ETag and LastModified (the old URL's) are
+	// cleared, so that the next fetch of the new URL is unconditional
+	// rather than answered 304 to the old validators, and the lease is
+	// released, so that a sync of the old URL under way cannot write its
+	// blocks or validators (it fails with CodeConflict). Errors:
 	// CodeInvalid, CodeNotFound.
 	UpdateFeed(ctx context.Context, f *Feed) error
 	// DeleteFeed removes a feed with its blocks and conflicts. Errors:

@@ -147,15 +147,13 @@ func (s *Service) QueueReminders(ctx context.Context, days int) (int, error) {
 	for i := range orgs {
 		org := &orgs[i]
 		arrival := s.today(org, now).AddDays(days)
-		bookings, err := s.store.Bookings(ctx, org.ID, StatusConfirmed)
+		bookings, err := s.store.BookingsArriving(ctx, org.ID, arrival, StatusConfirmed)
 		if err != nil {
-			return n, fmt.Errorf("list bookings of organisation %d: %w", org.ID, err)
+			return n, fmt.Errorf("list bookings of organisation %d arriving %s: %w", org.ID, arrival, err)
 		}
 		var events []outbox.Event
 		for j := range bookings {
-			if bookings[j].CheckIn == arrival {
-				events = append(events, tell(NotifyReminder, &bookings[j])...)
-			}
+			events = append(events, tell(NotifyReminder, &bookings[j])...)
 		}
 		if len(events) == 0 {
 			continue

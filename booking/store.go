@@ -145,6 +145,10 @@ type BookingStore interface {
 	// Bookings lists an organisation's bookings, newest first, optionally
 	// only those with one of statuses.
 	Bookings(ctx context.Context, orgID int64, statuses ...Status) ([]Booking, error)
+	// BookingsArriving lists an organisation's bookings in status whose
+	// stay starts on day, by ID: what is reminded before arrival, found
+	// without reading the organisation's other bookings.
+	BookingsArriving(ctx context.Context, orgID int64, day civil.Date, status Status) ([]Booking, error)
 	// Occupied returns the nights taken on a property between from and to
 	// (half-open), by blocks and by bookings holding dates at now: whole
 	// ranges, not clipped, ordered by start.

@@ -195,6 +195,50 @@ func TestNotModifiedAndPolling(t *testing.T) {
 	}
 }
 
+// TestNewURLFetchedUnconditionally: after the host points a feed at another
+// URL, the first fetch of it does not send the old URL's ETag. The new
+// source answers 304 to that ETag (a server whose tags are not unique to
+// one calendar), so a conditional fetch would never import it.
+func TestNewURLFetchedUnconditionally(t *testing.T) {
+	e := newEnv(t)
+	e.feeds.set("old", calendar("-//Airbnb//EN", event("a@airbnb.com", "20260610", "20260614", "Reserved")))
+	f := e.addFeed(t, "Airbnb", "old")
+	e.syncNow(t, f)
+	stored, err := e.store.Feed(t.Context(), e.org.ID, f.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldETag := stored.ETag
+	if oldETag == "" {
+		t.Fatal("the first sync stored no ETag")
+	}
+	newBody := strings.ReplaceAll(calendar("-//Airbnb//EN", event("b@airbnb.com", "20260620", "20260623", "Reserved")), "\n", "\r\n")
+	e.feeds.handle("new", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("ETag", oldETag)
+		if r.Header.Get("If-None-Match") == oldETag {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Header().Set("Content-Type", "text/calendar")
+		_, _ = w.Write([]byte(newBody))
+	})
+
+	stored.URL = e.feeds.url("new")
+	if err := e.store.UpdateFeed(t.Context(), stored); err != nil {
+		t.Fatal(err)
+	}
+	res := e.syncNow(t, f)
+	if inm := e.feeds.lastRequest().Header.Get("If-None-Match"); inm != "" {
+		t.Errorf("the first fetch of the new URL sent If-None-Match %s, want none", inm)
+	}
+	if res.NotModified || len(res.Blocks) != 1 || res.Blocks[0].UID != "b@airbnb.com" {
+		t.Fatalf("sync of the new URL = %+v, want its one event imported and the old URL's removed", res)
+	}
+	if got, want := e.unavailableNights(t, "2026-06-01", "2026-06-30"), nights("2026-06-20", "2026-06-23"); !slices.Equal(got, want) {
+		t.Errorf("unavailable nights %v, want %v", got, want)
+	}
+}
+
 // TestHostileFeeds: a feed that is huge, malformed, slow, not a calendar,
 // or redirects to a private address changes nothing; the failure is
 // recorded on the feed.

@@ -90,7 +90,7 @@ var errUsage = errors.New("usage")
 // one, else the server until ctx is cancelled (SIGINT, SIGTERM).
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "user" {
-		return runUserCommand(ctx, args[1:], getenv, os.Stdin, stdout, stderr)
+		return runUserCommand(ctx, args[1:], getenv, os.Stdin, osTerminal(), stdout, stderr)
 	}
 	if len(args) > 0 && args[0] == "apikey" {
 		return runAPIKeyCommand(ctx, args[1:], getenv, stdout, stderr)

@@ -7,13 +7,17 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
+
+	"golang.org/x/term"
 )
 
 // runUserCommand runs "user create -org SLUG -email E": a dashboard user.
-// The password comes from $STAYKIT_PASSWORD, else from the first line of
-// stdin (after a prompt on stderr).
-func runUserCommand(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+// The password comes from $STAYKIT_PASSWORD, else from stdin after a prompt
+// on stderr: read without echo when stdin is a terminal, else its first
+// line (a script piping the password).
+func runUserCommand(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, tty terminal, stdout, stderr io.Writer) error {
 	const usage = "Usage:\n  server user create -org SLUG -email EMAIL [-db FILE | -postgres URL]\n" +
 		"  (the password is read from STAYKIT_PASSWORD, else from a prompt)\n"
 	if len(args) == 0 || args[0] != "create" {
@@ -44,11 +48,11 @@ func runUserCommand(ctx context.Context, args []string, getenv func(string) stri
 	password := getenv("STAYKIT_PASSWORD")
 	if password == "" {
 		fmt.Fprintf(stderr, "Password for %s: ", *email)
-		line, err := bufio.NewReader(stdin).ReadString('\n')
-		if err != nil && line == "" {
-			return fmt.Errorf("read password: %w", err)
+		p, err := readPassword(stdin, tty, stderr)
+		if err != nil {
+			return err
 		}
-		password = strings.TrimRight(line, "\r\n")
+		password = p
 	}
 	hs, closeFn, err := openHost(ctx, *dbPath, *pgURL, getenv, stderr)
 	if err != nil {
@@ -65,4 +69,39 @@ func runUserCommand(ctx context.Context, args []string, getenv func(string) stri
 	}
 	fmt.Fprintf(stdout, "user %d %s of %s created; sign in at /host/\n", u.ID, termSafe(u.Email), o.Slug)
 	return nil
+}
+
+// terminal is the seam between the user command and the terminal stdin may
+// be: osTerminal in the program, a fake in tests (which have no TTY).
+type terminal struct {
+	// isTerminal reports whether fd is a terminal.
+	isTerminal func(fd int) bool
+	// readPassword reads a line from the terminal fd without echoing it.
+	readPassword func(fd int) ([]byte, error)
+}
+
+// osTerminal is the real terminal, through golang.org/x/term.
+func osTerminal() terminal {
+	return terminal{isTerminal: term.IsTerminal, readPassword: term.ReadPassword}
+}
+
+// readPassword reads the password from stdin. When stdin is a file that is
+// a terminal, the password is read with echo off, so it does not stay on
+// the screen or in a scrollback; the newline the user typed is not echoed
+// either, so one is written to stderr after it. Otherwise (a pipe, a file,
+// a test) the first line of stdin is the password.
+func readPassword(stdin io.Reader, tty terminal, stderr io.Writer) (string, error) {
+	if f, ok := stdin.(*os.File); ok && tty.isTerminal != nil && tty.isTerminal(int(f.Fd())) {
+		b, err := tty.readPassword(int(f.Fd()))
+		fmt.Fprintln(stderr)
+		if err != nil {
+			return "", fmt.Errorf("read password from terminal: %w", err)
+		}
+		return string(b), nil
+	}
+	line, err := bufio.NewReader(stdin).ReadString('\n')
+	if err != nil && line == "" {
+		return "", fmt.Errorf("read password: %w", err)
+	}
+	return strings.TrimRight(line, "\r\n"), nil
 }

@@ -13,7 +13,7 @@ import (
 var Reads = []string{
 	"OrganizationBySlug", "OrganizationByID", "Organizations",
 	"Property", "Properties", "CouponByCode", "CouponRedemptions",
-	"BookingByToken", "BookingByID", "BookingByIntent", "Bookings",
+	"BookingByToken", "BookingByID", "BookingByIntent", "Bookings", "BookingsArriving",
 	"Occupied", "Holds", "LapsedHolds",
 	"IdempotencyRecord", "EventProcessed",
 	"LedgerEntries", "LedgerEntryByProviderID",

@@ -12,6 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/pricing"
 	"github.com/staykit/staykit/store/internal/storedform"
 )
@@ -137,6 +138,23 @@ func (db *DB) Bookings(ctx context.Context, orgID int64, statuses ...booking.Sta
 	list, err := scanBookings(rows)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: bookings: %w", err)
+	}
+	return list, nil
+}
+
+// BookingsArriving lists an organisation's bookings in status arriving on
+// day. It goes through the organisation's properties so that each lookup
+// is a seek in bookings_property_status (property_id, status, check_in).
+func (db *DB) BookingsArriving(ctx context.Context, orgID int64, day civil.Date, status booking.Status) ([]booking.Booking, error) {
+	rows, err := db.pool.Query(ctx, `SELECT `+bookingColumns+` FROM bookings
+		WHERE property_id IN (SELECT id FROM properties WHERE org_id = $1) AND status = $2 AND check_in = $3
+		ORDER BY id`, orgID, string(status), date(day))
+	if err != nil {
+		return nil, fmt.Errorf("postgres: bookings arriving %s: %w", day, err)
+	}
+	list, err := scanBookings(rows)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: bookings arriving %s: %w", day, err)
 	}
 	return list, nil
 }

@@ -95,13 +95,18 @@ func (db *DB) CreateFeed(ctx context.Context, f *booking.Feed, now time.Time) er
 	return nil
 }
 
-// UpdateFeed saves a feed's settings.
+// UpdateFeed saves a feed's settings. A new URL drops the old one's
+// validators and lease (see booking.FeedStore): in SET, url is the row's
+// value before the update.
 func (db *DB) UpdateFeed(ctx context.Context, f *booking.Feed) error {
 	if err := f.Validate(); err != nil {
 		return err
 	}
-	tag, err := db.pool.Exec(ctx, `UPDATE ical_feeds SET name = $1, url = $2, active = $3, end_is_last_night = $4
-		WHERE id = $5 AND org_id = $6`, f.Name, f.URL, f.Active, f.EndIsLastNight, f.ID, f.OrgID)
+	tag, err := db.pool.Exec(ctx, `UPDATE ical_feeds SET name = $1, url = $2, active = $3, end_is_last_night = $4,
+		etag = CASE WHEN url = $2 THEN etag ELSE '' END,
+		last_modified = CASE WHEN url = $2 THEN last_modified ELSE '' END,
+		lease_until = CASE WHEN url = $2 THEN lease_until ELSE $7 END
+		WHERE id = $5 AND org_id = $6`, f.Name, f.URL, f.Active, f.EndIsLastNight, f.ID, f.OrgID, noLease)
 	if err != nil {
 		return fmt.Errorf("postgres: update feed %d: %w", f.ID, err)
 	}

@@ -152,6 +152,23 @@ func (db *DB) Bookings(ctx context.Context, orgID int64, statuses ...booking.Sta
 	return list, nil
 }
 
+// BookingsArriving lists an organisation's bookings in status arriving on
+// day. It goes through the organisation's properties so that each lookup
+// is a seek in bookings_property_status (property_id, status, check_in).
+func (db *DB) BookingsArriving(ctx context.Context, orgID int64, day civil.Date, status booking.Status) ([]booking.Booking, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT `+bookingColumns+` FROM bookings
+		WHERE property_id IN (SELECT id FROM properties WHERE org_id = ?) AND status = ? AND check_in = ?
+		ORDER BY id`, orgID, string(status), day.String())
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: bookings arriving %s: %w", day, err)
+	}
+	list, err := scanBookings(rows)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: bookings arriving %s: %w", day, err)
+	}
+	return list, nil
+}
+
 // LapsedHolds returns pending and requested bookings whose ExpiresAt is at
 // or before now, oldest expiry first, at most limit (all when limit <= 0).
 func (db *DB) LapsedHolds(ctx context.Context, now time.Time, limit int) ([]booking.Booking, error) {

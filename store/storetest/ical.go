@@ -202,6 +202,52 @@ var feedScenarios = []scenario{
 			t.Errorf("the stale writer stored %+v", blocks)
 		}
 	}},
+	{"Feed/URLChangeDropsValidators", func(t *testing.T, s booking.Store) {
+		// The validators are the last fetch's URL's: another URL must be
+		// fetched unconditionally, and a sync of the old URL still under
+		// way must not write them (or its blocks) back.
+		w := newWorld(t, s)
+		f := newFeed(t, s, w, "airbnb")
+		lease := claim(t, s, f, t0)
+		_, err := s.ApplyFeedSync(t.Context(), booking.FeedSync{FeedID: f.ID, Lease: lease, At: t0,
+			ETag: `"old"`, LastModified: "Mon, 01 Jun 2026 08:00:00 GMT", NextPollAt: t0.Add(30 * time.Minute)})
+		must(t, err)
+		validators := func() (string, string) {
+			t.Helper()
+			got, err := s.Feed(t.Context(), w.org.ID, f.ID)
+			must(t, err)
+			return got.ETag, got.LastModified
+		}
+
+		f.Name, f.Active, f.EndIsLastNight = "Airbnb villa", false, true
+		must(t, s.UpdateFeed(t.Context(), f))
+		if etag, lm := validators(); etag != `"old"` || lm != "Mon, 01 Jun 2026 08:00:00 GMT" {
+			t.Fatalf("after an update keeping the URL: ETag %q, Last-Modified %q, want both kept", etag, lm)
+		}
+
+		f.Active = true
+		lease = claim(t, s, f, t0.Add(time.Hour))
+		f.URL = "https://example.com/airbnb-new.ics"
+		must(t, s.UpdateFeed(t.Context(), f))
+		got, err := s.Feed(t.Context(), w.org.ID, f.ID)
+		must(t, err)
+		if got.URL != f.URL || got.ETag != "" || got.LastModified != "" || !got.LeaseUntil.IsZero() {
+			t.Fatalf("after a new URL: %+v, want the new URL, no ETag, no Last-Modified, no lease", got)
+		}
+		_, err = s.ApplyFeedSync(t.Context(), booking.FeedSync{FeedID: f.ID, Lease: lease, At: t0.Add(time.Hour),
+			Add: []booking.FeedBlock{feedBlock("old-url", "2026-06-10", "2026-06-12")}, Events: 1,
+			ETag: `"old"`, LastModified: "Mon, 01 Jun 2026 08:00:00 GMT", NextPollAt: t0.Add(2 * time.Hour)})
+		wantCode(t, err, booking.CodeConflict)
+		err = s.RecordFeedAttempt(t.Context(), booking.FeedAttempt{FeedID: f.ID, Lease: lease, At: t0.Add(time.Hour),
+			NotModified: true, NextPollAt: t0.Add(2 * time.Hour)})
+		wantCode(t, err, booking.CodeConflict)
+		if etag, lm := validators(); etag != "" || lm != "" {
+			t.Errorf("a sync of the old URL wrote ETag %q, Last-Modified %q", etag, lm)
+		}
+		if blocks, _ := s.FeedBlocks(t.Context(), f.ID); len(blocks) != 0 {
+			t.Errorf("a sync of the old URL stored %+v", blocks)
+		}
+	}},
 	{"Feed/ClaimFeedsDueActiveUnleased", func(t *testing.T, s booking.Store) {
 		w := newWorld(t, s)
 		due := newFeed(t, s, w, "due")

@@ -56,6 +56,47 @@ var bookingQueryScenarios = []scenario{
 			}
 		}
 	}},
+	{"BookingsArriving/DayStatusOrganisation", func(t *testing.T, s booking.Store) {
+		w := newWorld(t, s)
+		second, third := newProperty(t, s, w.org.ID), newProperty(t, s, w.org.ID)
+		other := newOrg(t, s, "other")
+		otherProp := newProperty(t, s, other.ID)
+		hold := t0.Add(time.Hour)
+		cancelled := moveTo(t, s, newPending(t, s, w.prop, "2026-05-10", "2026-05-12", hold), booking.StatusCancelled)
+		first := moveTo(t, s, newPending(t, s, w.prop, "2026-05-10", "2026-05-12", hold), booking.StatusConfirmed)
+		moveTo(t, s, newPending(t, s, w.prop, "2026-05-08", "2026-05-10", hold), booking.StatusConfirmed) // leaves that day
+		moveTo(t, s, newPending(t, s, second, "2026-05-12", "2026-05-14", hold), booking.StatusConfirmed) // arrives later
+		secondArrival := moveTo(t, s, newPending(t, s, second, "2026-05-10", "2026-05-11", hold), booking.StatusConfirmed)
+		pending := newPending(t, s, third, "2026-05-10", "2026-05-13", hold)
+		otherArrival := moveTo(t, s, newPending(t, s, otherProp, "2026-05-10", "2026-05-12", hold), booking.StatusConfirmed)
+
+		for _, tt := range []struct {
+			name   string
+			orgID  int64
+			day    string
+			status booking.Status
+			want   []int64
+		}{
+			{"confirmed", w.org.ID, "2026-05-10", booking.StatusConfirmed, []int64{first.ID, secondArrival.ID}},
+			{"cancelled", w.org.ID, "2026-05-10", booking.StatusCancelled, []int64{cancelled.ID}},
+			{"pending", w.org.ID, "2026-05-10", booking.StatusPending, []int64{pending.ID}},
+			{"otherDay", w.org.ID, "2026-05-11", booking.StatusConfirmed, []int64{}},
+			{"otherOrganisation", other.ID, "2026-05-10", booking.StatusConfirmed, []int64{otherArrival.ID}},
+			{"noSuchOrganisation", 999, "2026-05-10", booking.StatusConfirmed, []int64{}},
+		} {
+			list, err := s.BookingsArriving(t.Context(), tt.orgID, day(tt.day), tt.status)
+			must(t, err)
+			if got := ids(list); !slices.Equal(got, tt.want) {
+				t.Errorf("%s: IDs = %v, want %v", tt.name, got, tt.want)
+			}
+			for _, b := range list {
+				if b.CheckIn != day(tt.day) || b.Status != tt.status || b.OrgID != tt.orgID || b.Token == "" {
+					t.Errorf("%s: booking %+v, want a whole booking of organisation %d in %s arriving %s",
+						tt.name, b, tt.orgID, tt.status, tt.day)
+				}
+			}
+		}
+	}},
 	{"LapsedHolds/OldestFirstLimited", func(t *testing.T, s booking.Store) {
 		w := newWorld(t, s)
 		now := t0.Add(time.Hour)
