@@ -172,6 +172,9 @@ func (s *Service) checkout(ctx context.Context, resolve orgFunc, r CheckoutReque
 	if err != nil {
 		return nil, err
 	}
+	// What checkFree checks, CreateBooking checks again in its atomic
+	// step: the store is the authority, checkFree the early answer.
+	guard := freeGuard(p, now)
 	if p, err = s.withCalendar(ctx, p, r.CheckIn, r.CheckOut.AddDays(1)); err != nil {
 		return nil, fmt.Errorf("read calendar of property %d: %w", p.ID, err)
 	}
@@ -195,23 +198,13 @@ func (s *Service) checkout(ctx context.Context, resolve orgFunc, r CheckoutReque
 			return nil, err
 		}
 	}
-	b, terms, err := s.hold(ctx, org, p, r, q, c, hash, now, account)
+	b, terms, err := s.hold(ctx, org, p, r, q, c, hash, guard, account)
 	if err != nil {
 		var conflict *IdempotencyConflict
 		if errors.As(err, &conflict) {
 			return s.replayCheckout(ctx, conflict.Existing, hash)
 		}
 		return nil, err
-	}
-	if account != nil {
-		// Stored before any intent exists, so that every call about this
-		// booking's money goes to this account, even if the organisation
-		// connects another one later. (The customer, when one was needed,
-		// was created on it by hold.)
-		if err := s.store.SetBookingPaymentAccount(ctx, b.ID, account.AccountID); err != nil {
-			s.release(ctx, b)
-			return nil, fmt.Errorf("record payment account of booking %d: %w", b.ID, err)
-		}
 	}
 	var res *CheckoutResult
 	if q.Charge.IsZero() {
@@ -228,13 +221,34 @@ func (s *Service) checkout(ctx context.Context, resolve orgFunc, r CheckoutReque
 // scopeCheckout is the idempotency scope of checkouts.
 const scopeCheckout = "checkout"
 
+// freeGuard returns the CreateOptions (Now, preparation days, the nights
+// the property's own rules close) with which CreateBooking checks, in its
+// atomic step, what checkFree checks. p is the property as stored, before
+// withCalendar merged the calendar into it: the store reads the calendar
+// itself.
+func freeGuard(p *Property, now time.Time) CreateOptions {
+	set := p.Rates.Rules
+	o := CreateOptions{Now: now, PreparationDaysBefore: set.PreparationDaysBefore, PreparationDaysAfter: set.PreparationDaysAfter}
+	for _, d := range set.Days {
+		if d.Closed {
+			o.RuleClosed = append(o.RuleClosed, d.Date)
+		}
+	}
+	return o
+}
+
 // hold stores the pending booking, which holds its dates and its coupon
-// until ExpiresAt, with its idempotency record and its terms, in one write.
+// until ExpiresAt, with its idempotency record, its terms and its payment
+// account, in one write; opts (from freeGuard) are the availability checks
+// the store makes. The account is stored before any intent exists, so that
+// every call about this booking's money goes to it, even if the
+// organisation connects another one later.
 // The terms are prepared first, so a provider's customer (prepareTerms) is
 // created, on the account of the checkout (nil: the platform's), before
 // the dates are known to be still free: a checkout that
 // loses them leaves an unused customer at the provider, and no money.
-func (s *Service) hold(ctx context.Context, org *Organization, p *Property, r CheckoutRequest, q pricing.Quote, c *coupon.Coupon, hash string, now time.Time, account *PaymentAccount) (*Booking, *Terms, error) {
+func (s *Service) hold(ctx context.Context, org *Organization, p *Property, r CheckoutRequest, q pricing.Quote, c *coupon.Coupon, hash string, opts CreateOptions, account *PaymentAccount) (*Booking, *Terms, error) {
+	now := opts.Now
 	token, err := newToken()
 	if err != nil {
 		return nil, nil, err
@@ -253,18 +267,16 @@ func (s *Service) hold(ctx context.Context, org *Organization, p *Property, r Ch
 		BalanceAmount: q.Balance, BalanceDueDate: q.BalanceDueDate, Quote: q,
 		CreatedAt: now, UpdatedAt: now, ExpiresAt: now.Add(time.Duration(org.HoldMinutes) * time.Minute),
 	}
-	opts := CreateOptions{Now: now}
 	if c != nil {
 		b.CouponID, b.CouponCode, opts.MaxRedemptions = c.ID, c.Code, c.MaxRedemptions
 	}
 	if r.IdempotencyKey != "" {
 		opts.Idempotency = IdempotencyRecord{OrgID: org.ID, Scope: scopeCheckout, Key: r.IdempotencyKey, RequestHash: hash, CreatedAt: now}
 	}
-	acct := ""
 	if account != nil {
-		acct = account.AccountID
+		opts.PaymentAccount = account.AccountID
 	}
-	if opts.Terms, err = s.prepareTerms(ctx, b, s.paymentsFor(acct)); err != nil {
+	if opts.Terms, err = s.prepareTerms(ctx, b, s.paymentsFor(opts.PaymentAccount)); err != nil {
 		return nil, nil, err
 	}
 	if err := s.store.CreateBooking(ctx, b, opts); err != nil {

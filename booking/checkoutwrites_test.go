@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/payment"
 )
 
 // writeLog is a booking.Store that records checkout's writes.
@@ -14,7 +15,8 @@ type writeLog struct {
 	booking.Store
 	mu     sync.Mutex
 	writes []string
-	terms  []*booking.Terms // CreateOptions.Terms of each CreateBooking
+	opts   []booking.CreateOptions // of each CreateBooking, as passed
+	terms  []*booking.Terms        // CreateOptions.Terms of each CreateBooking
 }
 
 func (w *writeLog) note(s string) {
@@ -26,9 +28,15 @@ func (w *writeLog) note(s string) {
 func (w *writeLog) CreateBooking(ctx context.Context, b *booking.Booking, o booking.CreateOptions) error {
 	w.note("CreateBooking")
 	w.mu.Lock()
+	w.opts = append(w.opts, o)
 	w.terms = append(w.terms, o.Terms)
 	w.mu.Unlock()
 	return w.Store.CreateBooking(ctx, b, o)
+}
+
+func (w *writeLog) SetBookingPaymentAccount(ctx context.Context, id int64, acct string) error {
+	w.note("SetBookingPaymentAccount")
+	return w.Store.SetBookingPaymentAccount(ctx, id, acct)
 }
 
 func (w *writeLog) SaveTerms(ctx context.Context, t *booking.Terms) error {
@@ -76,4 +84,52 @@ func TestCheckoutWritesTermsWithTheBooking(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestConnectCheckoutWritesTheAccountWithTheBooking: with Stripe Connect,
+// the booking's payment account is stored by CreateBooking itself, so a
+// Connect checkout takes exactly the writes of a plain one, and no crash
+// can leave a booking whose account is unknown.
+func TestConnectCheckoutWritesTheAccountWithTheBooking(t *testing.T) {
+	for _, ct := range []payment.ChargeType{payment.ChargeDestination, payment.ChargeDirect} {
+		t.Run(string(ct), func(t *testing.T) {
+			ctx := context.Background()
+			plain := newEnv(t)
+			plainLog := &writeLog{Store: plain.store}
+			svc := booking.NewService(booking.Options{Store: plainLog, Payments: plain.pay, Clock: plain.clock, Notifier: plain.notified})
+			if _, err := svc.Checkout(ctx, "demo", plain.order("demo")); err != nil {
+				t.Fatal(err)
+			}
+
+			e, pl := connectEnv(t, ct)
+			acct := onboard(t, e, pl, "demo")
+			log := &writeLog{Store: e.store}
+			svc = booking.NewService(booking.Options{Store: log, Payments: e.pay, Clock: e.clock, Notifier: e.notified, Connect: pl})
+			res, err := svc.Checkout(ctx, "demo", e.order("demo"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(log.writes, plainLog.writes) {
+				t.Errorf("Connect checkout writes %v, a plain one %v", log.writes, plainLog.writes)
+			}
+			if len(log.opts) != 1 || log.opts[0].PaymentAccount != acct {
+				t.Fatalf("%d CreateBooking calls, the first with payment account %q; want one with %s", len(log.opts), firstAccount(log.opts), acct)
+			}
+			if len(plainLog.opts) != 1 || plainLog.opts[0].PaymentAccount != "" {
+				t.Errorf("plain CreateBooking's payment account %q, want none", firstAccount(plainLog.opts))
+			}
+			got, err := e.store.BookingPaymentAccount(ctx, res.Booking.ID)
+			if err != nil || got != acct {
+				t.Errorf("stored account = %q, %v; want %s", got, err, acct)
+			}
+		})
+	}
+}
+
+// firstAccount is the payment account of the first options, "" if none.
+func firstAccount(opts []booking.CreateOptions) string {
+	if len(opts) == 0 {
+		return ""
+	}
+	return opts[0].PaymentAccount
 }

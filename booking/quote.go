@@ -58,8 +58,13 @@ func (s *Service) quote(ctx context.Context, resolve orgFunc, propertyID int64, 
 
 // checkFree reports CodeUnavailable when a night of the stay is taken,
 // closed, or kept for preparing the property before or after another
-// stay. At checkout the store checks the nights again atomically; this is
-// for a clear answer, and the only check of closed and preparation days.
+// stay. It gives quotes and checkouts a clear early answer; at checkout
+// the store is the authority: CreateBooking checks the same three things
+// again in its atomic step (CreateOptions from freeGuard), so that two
+// checkouts, or a checkout and a host closing a night, cannot both pass.
+// Keep the two in step: the range read here is CreateOptions.Guarded of
+// the stay, and CreateOptions.ClosedNight decides as set.Days does after
+// withCalendar.
 func (s *Service) checkFree(ctx context.Context, p *Property, st Stay, now time.Time) error {
 	set := p.Rates.Rules
 	taken, err := s.store.Occupied(ctx, p.ID, st.CheckIn.AddDays(-set.PreparationDaysAfter), st.CheckOut.AddDays(set.PreparationDaysBefore), now)

@@ -107,16 +107,22 @@ type CatalogStore interface {
 type BookingStore interface {
 	// CreateBooking inserts b, a pending booking, and sets its ID. In one
 	// atomic step it checks that no owner block and no booking holding
-	// dates at now overlaps b's stay, that the coupon (if b.CouponID) has
-	// fewer than maxRedemptions holders (0 = unlimited), and records the
-	// idempotency key (if key.Key is set). Errors: CodeUnavailable (dates
-	// taken), coupon_exhausted, CodeConflict (key already recorded, with
-	// *IdempotencyConflict as Err; checked first, so a retry finds its own
-	// booking rather than its own dates taken), CodeInvalid (b not pending,
-	// or CheckOut not after CheckIn), CodeNotFound (property not of
-	// b.OrgID). An empty Status becomes pending; zero CreatedAt, UpdatedAt
-	// and Idempotency.CreatedAt become c.Now. Records of the key older than
-	// IdempotencyWindow are forgotten.
+	// dates at c.Now overlaps b's stay widened by the preparation days
+	// (c.Guarded), that no night of the stay is closed (c.ClosedNight over
+	// the calendar days stored at that step), that the coupon (if
+	// b.CouponID) has fewer than c.MaxRedemptions holders (0 =
+	// unlimited), and records the idempotency key (if set), the terms and
+	// the payment account (if set). A host closing nights of the stay
+	// (ApplyCalendar) takes turns with it, so that only one of the two
+	// succeeds. Errors: CodeUnavailable (dates taken, kept for
+	// preparation, or closed), coupon_exhausted, CodeConflict (key
+	// already recorded, with *IdempotencyConflict as Err; checked first,
+	// so a retry finds its own booking rather than its own dates taken),
+	// CodeInvalid (b not pending, or CheckOut not after CheckIn),
+	// CodeNotFound (property not of b.OrgID). An empty Status becomes
+	// pending; zero CreatedAt, UpdatedAt and Idempotency.CreatedAt become
+	// c.Now. Records of the key older than IdempotencyWindow are
+	// forgotten.
 	CreateBooking(ctx context.Context, b *Booking, c CreateOptions) error
 	// DeleteBooking removes a pending booking that never reached the
 	// payment provider, with its idempotency record, so a failed checkout
@@ -186,6 +192,60 @@ type CreateOptions struct {
 	// of two per checkout. On success the store fills in their BookingID
 	// and sets Version to 1.
 	Terms *Terms
+	// PreparationDaysBefore and PreparationDaysAfter are the property's
+	// preparation days (rules.Set): nights kept free before and after
+	// every other stay and block. The stay is refused when it overlaps
+	// another holder's range widened by them (rules.Set.Reserved), which
+	// is the stay's range widened the other way round: see Guarded.
+	// Negative values count as zero.
+	PreparationDaysBefore, PreparationDaysAfter int
+	// RuleClosed are the nights the property's own stay rules close
+	// (rules.Day.Closed of its rate plan), as the caller read them. The
+	// stay is refused when one of its nights is closed: by the calendar
+	// day stored for that date (CalendarStore), read in the same atomic
+	// step, or, when no calendar day is stored for it, by RuleClosed. See
+	// ClosedNight.
+	RuleClosed []civil.Date
+	// PaymentAccount, when not empty, is recorded as the booking's
+	// payment account (as by SetBookingPaymentAccount) in the same atomic
+	// step, so that no booking exists whose account is unknown.
+	PaymentAccount string
+}
+
+// Guarded returns the range no other holder (booking holding dates, or
+// block) may overlap for stay to be free under c's preparation days:
+// stay widened by PreparationDaysAfter before its check-in (another
+// stay's preparation after it ends) and by PreparationDaysBefore after
+// its check-out (another stay's preparation before it starts). A holder
+// overlaps the result exactly when its range widened by rules.Set.Reserved
+// overlaps stay.
+func (c CreateOptions) Guarded(stay civil.Range) civil.Range {
+	return civil.Range{Start: stay.Start.AddDays(-max(c.PreparationDaysAfter, 0)), End: stay.End.AddDays(max(c.PreparationDaysBefore, 0))}
+}
+
+// ClosedNight reports whether a night of stay is closed, given the
+// calendar days stored for the stay's dates (others are ignored): a
+// stored day decides for its date, and a date without one is closed when
+// c.RuleClosed lists it. This is how Service.withCalendar merges the
+// calendar over the property's stay rules, so that a store decides as
+// the quote does.
+func (c CreateOptions) ClosedNight(stay civil.Range, stored []CalendarDay) bool {
+	decided := make(map[civil.Date]bool, len(stored))
+	for _, d := range stored {
+		if !stay.Contains(d.Date) {
+			continue
+		}
+		if d.Closed {
+			return true
+		}
+		decided[d.Date] = true
+	}
+	for _, d := range c.RuleClosed {
+		if stay.Contains(d) && !decided[d] {
+			return true
+		}
+	}
+	return false
 }
 
 // Transition is one conditional status change.

@@ -13,18 +13,16 @@ import (
 )
 
 // SetCalendarDays replaces the settings of each date given, in one
-// transaction; an empty day deletes its row.
+// transaction; an empty day deletes its row. The property's row is locked
+// first, as by CreateBooking and ApplyCalendar, so that closing nights and
+// a checkout over them take turns.
 func (db *DB) SetCalendarDays(ctx context.Context, propertyID int64, days []booking.CalendarDay) error {
 	if err := booking.CheckCalendarDays(days); err != nil {
 		return err
 	}
 	return db.inTx(ctx, "set calendar days", func(tx pgx.Tx) error {
-		found, err := exists(ctx, tx, `SELECT 1 FROM properties WHERE id = $1`, propertyID)
-		if err != nil {
-			return fmt.Errorf("postgres: set calendar days: %w", err)
-		}
-		if !found {
-			return booking.Errorf(booking.CodeNotFound, "Property not found.")
+		if err := lockProperty(ctx, tx, 0, propertyID); err != nil {
+			return err
 		}
 		return writeCalendarDays(ctx, tx, propertyID, days)
 	})

@@ -6,8 +6,10 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/coupon"
 )
 
@@ -21,13 +23,24 @@ import (
 //     holds the dates learns of that booking rather than of the dates;
 //   - releases the claim of lapsed pending holds on the stay's nights, and
 //     checks that no owner block and no booking holding dates at c.Now
-//     overlaps the stay;
+//     overlaps the stay widened by the preparation days (c.Guarded);
+//   - checks that no night of the stay is closed (c.ClosedNight over the
+//     calendar days stored);
 //   - locks the coupon's row and checks that fewer than c.MaxRedemptions
 //     bookings hold it at c.Now (when b.CouponID is set and
 //     c.MaxRedemptions > 0);
 //   - inserts the booking, claiming its nights (blocking) when it holds
 //     them at c.Now; the exclusion constraint refuses an overlap the checks
-//     would have missed.
+//     would have missed;
+//   - stores its terms (c.Terms) and its payment account
+//     (c.PaymentAccount).
+//
+// The exclusion constraint covers overlapping stays only; preparation
+// days and closed nights are covered by the property's row lock alone.
+// Every write that could make them fail takes that lock first: checkouts,
+// transitions that claim dates, blocks (AddBlock, feed imports), and the
+// host calendar (ApplyCalendar, SetCalendarDays). Under READ COMMITTED,
+// each statement after the lock sees what the previous holder committed.
 //
 // Nothing is written when a check fails. Errors: CodeInvalid (not pending,
 // or check-out not after check-in), CodeNotFound (property of another
@@ -68,11 +81,16 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 		if err := releaseLapsed(ctx, tx, nb.PropertyID, nb.Range(), c.Now, 0); err != nil {
 			return fmt.Errorf("postgres: create booking: %w", err)
 		}
-		taken, err := datesTaken(ctx, tx, nb.PropertyID, nb.Range(), c.Now, 0)
+		taken, err := datesTaken(ctx, tx, nb.PropertyID, c.Guarded(nb.Range()), c.Now, 0)
 		if err != nil {
 			return fmt.Errorf("postgres: create booking: %w", err)
 		}
 		if taken {
+			return unavailable()
+		}
+		if closed, err := closedNight(ctx, tx, nb.PropertyID, nb.Range(), c); err != nil {
+			return fmt.Errorf("postgres: create booking: %w", err)
+		} else if closed {
 			return unavailable()
 		}
 		if nb.CouponID != 0 && c.MaxRedemptions > 0 {
@@ -107,6 +125,11 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 				return fmt.Errorf("postgres: create booking: save terms: %w", err)
 			}
 		}
+		if c.PaymentAccount != "" {
+			if _, err := tx.Exec(ctx, `INSERT INTO booking_payment_accounts (booking_id, account_id) VALUES ($1, $2)`, nb.ID, c.PaymentAccount); err != nil {
+				return fmt.Errorf("postgres: create booking: save payment account: %w", err)
+			}
+		}
 		return nil
 	})
 	if err != nil {
@@ -117,6 +140,34 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 		c.Terms.BookingID, c.Terms.Version = nb.ID, 1
 	}
 	return nil
+}
+
+// closedNight reports whether a night of stay is closed, by the calendar
+// days stored on the property (read through q, in the transaction) or by
+// c.RuleClosed where no day is stored.
+func closedNight(ctx context.Context, q querier, propertyID int64, stay civil.Range, c booking.CreateOptions) (bool, error) {
+	rows, err := q.Query(ctx, `SELECT day, closed FROM calendar_days WHERE property_id = $1 AND day >= $2 AND day < $3`,
+		propertyID, date(stay.Start), date(stay.End))
+	if err != nil {
+		return false, fmt.Errorf("read closed days: %w", err)
+	}
+	defer rows.Close()
+	var days []booking.CalendarDay
+	for rows.Next() {
+		var (
+			d   booking.CalendarDay
+			day pgtype.Date
+		)
+		if err := rows.Scan(&day, &d.Closed); err != nil {
+			return false, fmt.Errorf("read closed days: %w", err)
+		}
+		d.Date = fromDate(day)
+		days = append(days, d)
+	}
+	if err := rows.Err(); err != nil {
+		return false, fmt.Errorf("read closed days: %w", err)
+	}
+	return c.ClosedNight(stay, days), nil
 }
 
 // DeleteBooking removes a pending booking, and with it (by cascade) its

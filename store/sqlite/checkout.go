@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/coupon"
 )
 
@@ -19,9 +20,14 @@ import (
 //     the key is checked first, so that a retry of a request whose booking
 //     holds the dates learns of that booking rather than of the dates;
 //   - checks that no owner block and no booking holding dates at c.Now
-//     overlaps the stay;
+//     overlaps the stay widened by the preparation days (c.Guarded);
+//   - checks that no night of the stay is closed (c.ClosedNight over the
+//     calendar days stored): a host closing nights (ApplyCalendar) writes
+//     under the same lock, so of the two only the first can succeed;
 //   - checks that fewer than c.MaxRedemptions bookings hold the coupon at
-//     c.Now (when b.CouponID is set and c.MaxRedemptions > 0).
+//     c.Now (when b.CouponID is set and c.MaxRedemptions > 0);
+//   - inserts the booking, its terms (c.Terms) and its payment account
+//     (c.PaymentAccount).
 //
 // Nothing is written when a check fails. Errors: CodeInvalid (not pending,
 // or check-out not after check-in), CodeNotFound (property of another
@@ -61,11 +67,16 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 				return keyConflict(*existing)
 			}
 		}
-		taken, err := datesTaken(ctx, q, nb.PropertyID, nb.Range(), c.Now, 0)
+		taken, err := datesTaken(ctx, q, nb.PropertyID, c.Guarded(nb.Range()), c.Now, 0)
 		if err != nil {
 			return fmt.Errorf("sqlite: create booking: %w", err)
 		}
 		if taken {
+			return unavailable()
+		}
+		if closed, err := closedNight(ctx, q, nb.PropertyID, nb.Range(), c); err != nil {
+			return fmt.Errorf("sqlite: create booking: %w", err)
+		} else if closed {
 			return unavailable()
 		}
 		if nb.CouponID != 0 && c.MaxRedemptions > 0 {
@@ -91,6 +102,11 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 				return fmt.Errorf("sqlite: create booking: save terms: %w", err)
 			}
 		}
+		if c.PaymentAccount != "" {
+			if _, err := q.ExecContext(ctx, qInsertBookingAccount, nb.ID, c.PaymentAccount); err != nil {
+				return fmt.Errorf("sqlite: create booking: save payment account: %w", err)
+			}
+		}
 		return nil
 	})
 	if err != nil {
@@ -101,6 +117,35 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 		c.Terms.BookingID, c.Terms.Version = nb.ID, 1
 	}
 	return nil
+}
+
+// closedNight reports whether a night of stay is closed, by the calendar
+// days stored on the property (read through q, in the transaction) or by
+// c.RuleClosed where no day is stored.
+func closedNight(ctx context.Context, q querier, propertyID int64, stay civil.Range, c booking.CreateOptions) (bool, error) {
+	rows, err := q.QueryContext(ctx, qClosedOfStay, propertyID, stay.Start.String(), stay.End.String())
+	if err != nil {
+		return false, fmt.Errorf("read closed days: %w", err)
+	}
+	defer rows.Close()
+	var days []booking.CalendarDay
+	for rows.Next() {
+		var (
+			d   booking.CalendarDay
+			day string
+		)
+		if err := rows.Scan(&day, &d.Closed); err != nil {
+			return false, fmt.Errorf("read closed days: %w", err)
+		}
+		if d.Date, err = civil.Parse(day); err != nil {
+			return false, fmt.Errorf("read closed days: day %q: %w", day, err)
+		}
+		days = append(days, d)
+	}
+	if err := rows.Err(); err != nil {
+		return false, fmt.Errorf("read closed days: %w", err)
+	}
+	return c.ClosedNight(stay, days), nil
 }
 
 // DeleteBooking removes a pending booking, and with it (by cascade) its

@@ -61,6 +61,12 @@ const (
 	qTerms    = `SELECT version, data FROM booking_terms WHERE booking_id = ?`
 	// qInsertTerms stores a new booking's terms in CreateBooking.
 	qInsertTerms = `INSERT INTO booking_terms (booking_id, version, data) VALUES (?, 1, ?)`
+	// qClosedOfStay is what CreateBooking needs of the calendar days of a
+	// stay: which dates have one, and whether it closes the night.
+	qClosedOfStay = `SELECT day, closed FROM calendar_days WHERE property_id = ? AND day >= ? AND day < ?`
+	// qInsertBookingAccount records a new booking's payment account in
+	// CreateBooking.
+	qInsertBookingAccount = `INSERT INTO booking_payment_accounts (booking_id, account_id) VALUES (?, ?)`
 )
 
 // hotReads are prepared on the read pool.
@@ -73,7 +79,8 @@ func hotReads() []string {
 // hotWrites are prepared on the write pool: checkout's transaction.
 func hotWrites() []string {
 	return []string{qPropertyOfOrg, qBookingOverlaps, qBlockOverlaps, qInsertBooking,
-		qSetPaymentIntent, qCouponHolders, qFindKey, qForgetStaleKey, qInsertKey, qInsertTerms}
+		qSetPaymentIntent, qCouponHolders, qFindKey, qForgetStaleKey, qInsertKey, qInsertTerms,
+		qClosedOfStay, qInsertBookingAccount}
 }
 
 // prepared is a set of statements prepared on one pool.

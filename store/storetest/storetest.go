@@ -6,8 +6,10 @@
 //	}
 //
 // and so keeps the contract the booking service relies on, including the
-// races a store must win: two checkouts for the same nights, the last
-// redemption of a coupon, and a confirmation racing its twin.
+// races a store must win: two checkouts for the same nights (or for
+// adjacent nights with a preparation day between them), the last
+// redemption of a coupon, a confirmation racing its twin, and a host
+// closing a night racing a checkout over it.
 //
 // Stores must keep instants to the millisecond at least; the suite uses
 // whole milliseconds.
@@ -50,6 +52,8 @@ func Run(t *testing.T, newStore func(t *testing.T) booking.Store) {
 		hostCalendarScenarios,
 		createTermsScenarios,
 		connectScenarios,
+		guardScenarios,
+		guardRaceScenarios,
 	}
 	for _, g := range groups {
 		for _, sc := range g {
