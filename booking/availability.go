@@ -125,7 +125,7 @@ func (s *Service) availability(ctx context.Context, resolve orgFunc, propertyID 
 		return nil, fmt.Errorf("read calendar of property %d: %w", p.ID, err)
 	}
 	set := p.Rates.Rules
-	taken, err := s.store.Occupied(ctx, p.ID, start.AddDays(-set.PreparationDaysAfter), end.AddDays(set.PreparationDaysBefore), now)
+	taken, err := s.store.Occupied(ctx, p.ID, start.AddDays(-set.Gap()), end.AddDays(set.Gap()), now)
 	if err != nil {
 		return nil, fmt.Errorf("read occupancy of property %d: %w", p.ID, err)
 	}

@@ -67,7 +67,7 @@ func (s *Service) quote(ctx context.Context, resolve orgFunc, propertyID int64, 
 // withCalendar.
 func (s *Service) checkFree(ctx context.Context, p *Property, st Stay, now time.Time) error {
 	set := p.Rates.Rules
-	taken, err := s.store.Occupied(ctx, p.ID, st.CheckIn.AddDays(-set.PreparationDaysAfter), st.CheckOut.AddDays(set.PreparationDaysBefore), now)
+	taken, err := s.store.Occupied(ctx, p.ID, st.CheckIn.AddDays(-set.Gap()), st.CheckOut.AddDays(set.Gap()), now)
 	if err != nil {
 		return fmt.Errorf("read occupancy of property %d: %w", p.ID, err)
 	}

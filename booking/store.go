@@ -8,6 +8,7 @@ import (
 	"github.com/staykit/staykit/coupon"
 	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/outbox"
+	"github.com/staykit/staykit/rules"
 )
 
 // Store keeps organisations, properties, coupons and bookings. Methods that
@@ -193,11 +194,11 @@ type CreateOptions struct {
 	// and sets Version to 1.
 	Terms *Terms
 	// PreparationDaysBefore and PreparationDaysAfter are the property's
-	// preparation days (rules.Set): nights kept free before and after
-	// every other stay and block. The stay is refused when it overlaps
-	// another holder's range widened by them (rules.Set.Reserved), which
-	// is the stay's range widened the other way round: see Guarded.
-	// Negative values count as zero.
+	// preparation days (rules.Set): the larger of them is kept free
+	// between the stay and every other stay and block (rules.Set.Gap).
+	// The stay is refused when it overlaps another holder's range widened
+	// by it (rules.Set.Reserved), which is the stay's range widened the
+	// same way: see Guarded. Negative values count as zero.
 	PreparationDaysBefore, PreparationDaysAfter int
 	// RuleClosed are the nights the property's own stay rules close
 	// (rules.Day.Closed of its rate plan), as the caller read them. The
@@ -213,14 +214,13 @@ type CreateOptions struct {
 }
 
 // Guarded returns the range no other holder (booking holding dates, or
-// block) may overlap for stay to be free under c's preparation days:
-// stay widened by PreparationDaysAfter before its check-in (another
-// stay's preparation after it ends) and by PreparationDaysBefore after
-// its check-out (another stay's preparation before it starts). A holder
-// overlaps the result exactly when its range widened by rules.Set.Reserved
-// overlaps stay.
+// block) may overlap for stay to be free under c's preparation days: stay
+// widened on both sides by the gap kept between stays (rules.Set.Gap). A
+// holder overlaps the result exactly when its range widened by
+// rules.Set.Reserved overlaps stay.
 func (c CreateOptions) Guarded(stay civil.Range) civil.Range {
-	return civil.Range{Start: stay.Start.AddDays(-max(c.PreparationDaysAfter, 0)), End: stay.End.AddDays(max(c.PreparationDaysBefore, 0))}
+	g := rules.Set{PreparationDaysBefore: c.PreparationDaysBefore, PreparationDaysAfter: c.PreparationDaysAfter}.Gap()
+	return civil.Range{Start: stay.Start.AddDays(-g), End: stay.End.AddDays(g)}
 }
 
 // ClosedNight reports whether a night of stay is closed, given the

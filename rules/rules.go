@@ -360,15 +360,23 @@ func (c *Checker) Check(checkIn, checkOut civil.Date, maxCap int) *Violation {
 	return c.Departure(checkIn, checkOut)
 }
 
-// Reserved widens taken ranges by the preparation days: the nights a new
-// stay cannot use. The result is a new slice.
+// Gap returns the nights kept free between any two stays or blocks: the
+// larger of the preparation days. The nights after one stay and before the
+// next serve both, and they are owed whichever of the two stays was
+// booked first: a new stay's own preparation must not fall on another
+// stay any more than another's on it.
+func (s Set) Gap() int { return max(s.PreparationDaysAfter, s.PreparationDaysBefore, 0) }
+
+// Reserved widens taken ranges by Gap on both sides: the nights a new stay
+// cannot use. The result is a new slice.
 func (s Set) Reserved(taken []civil.Range) []civil.Range {
-	if s.PreparationDaysAfter == 0 && s.PreparationDaysBefore == 0 {
+	g := s.Gap()
+	if g == 0 {
 		return taken
 	}
 	out := make([]civil.Range, len(taken))
 	for i, r := range taken {
-		out[i] = civil.Range{Start: r.Start.AddDays(-s.PreparationDaysBefore), End: r.End.AddDays(s.PreparationDaysAfter)}
+		out[i] = civil.Range{Start: r.Start.AddDays(-g), End: r.End.AddDays(g)}
 	}
 	return out
 }

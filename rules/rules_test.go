@@ -168,12 +168,30 @@ func TestNightsAcrossDST(t *testing.T) {
 }
 
 func TestReserved(t *testing.T) {
-	// A stay 07-10..07-15 with 1 day before and 2 after reserves 07-09..07-17.
-	set := rules.Set{PreparationDaysBefore: 1, PreparationDaysAfter: 2}
-	got := set.Reserved([]civil.Range{{Start: d("2026-07-10"), End: d("2026-07-15")}})
-	want := civil.Range{Start: d("2026-07-09"), End: d("2026-07-17")}
-	if len(got) != 1 || got[0] != want {
-		t.Fatalf("Reserved = %v, want %v", got, want)
+	stay := []civil.Range{{Start: d("2026-07-10"), End: d("2026-07-15")}}
+	tests := []struct {
+		name          string
+		before, after int
+		want          civil.Range
+	}{
+		{"none", 0, 0, civil.Range{Start: d("2026-07-10"), End: d("2026-07-15")}},
+		// The larger of the two is kept on both sides: a stay before this
+		// one owes it its own preparation after, one after it this one's.
+		{"one before, two after", 1, 2, civil.Range{Start: d("2026-07-08"), End: d("2026-07-17")}},
+		{"one after", 0, 1, civil.Range{Start: d("2026-07-09"), End: d("2026-07-16")}},
+		{"three before", 3, 0, civil.Range{Start: d("2026-07-07"), End: d("2026-07-18")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			set := rules.Set{PreparationDaysBefore: tt.before, PreparationDaysAfter: tt.after}
+			got := set.Reserved(stay)
+			if len(got) != 1 || got[0] != tt.want {
+				t.Fatalf("Reserved = %v, want %v", got, tt.want)
+			}
+			if g := set.Gap(); g != max(tt.before, tt.after) {
+				t.Fatalf("Gap = %d, want %d", g, max(tt.before, tt.after))
+			}
+		})
 	}
 }
 

@@ -28,17 +28,25 @@ var guardScenarios = []scenario{
 			{"no preparation, ends on its arrival", 0, 0, "2026-07-05", "2026-07-10", ""},
 			{"no preparation, starts on its departure", 0, 0, "2026-07-15", "2026-07-18", ""},
 			{"overlap", 0, 0, "2026-07-14", "2026-07-16", booking.CodeUnavailable},
-			// One day before each stay: 07-09 is kept for the stay of 07-10.
+			// The larger of the preparation days is kept free between any
+			// two stays (rules.Set.Gap), whichever was booked first: one
+			// day before each stay keeps 07-09 for the stay of 07-10, and
+			// 07-15 for the new stay starting 07-16.
 			{"before: ends on its arrival", 1, 0, "2026-07-05", "2026-07-10", booking.CodeUnavailable},
 			{"before: ends on its preparation day", 1, 0, "2026-07-05", "2026-07-09", ""},
-			{"before: starts on its departure", 1, 0, "2026-07-15", "2026-07-18", ""},
-			// Two days after each stay: 07-15 and 07-16 are kept.
+			{"before: starts on its departure, its own preparation on the stay", 1, 0, "2026-07-15", "2026-07-18", booking.CodeUnavailable},
+			{"before: starts the day after its departure", 1, 0, "2026-07-16", "2026-07-18", ""},
+			// Two days after each stay: 07-15 and 07-16 are kept, and a
+			// new stay's own two days must end before 07-10.
 			{"after: starts on its departure", 0, 2, "2026-07-15", "2026-07-18", booking.CodeUnavailable},
 			{"after: starts on the last preparation day", 0, 2, "2026-07-16", "2026-07-18", booking.CodeUnavailable},
 			{"after: starts when preparation ends", 0, 2, "2026-07-17", "2026-07-19", ""},
-			{"after: ends on its arrival", 0, 2, "2026-07-05", "2026-07-10", ""},
-			{"both, around", 1, 2, "2026-07-01", "2026-07-09", ""},
-			{"both, after", 1, 2, "2026-07-17", "2026-07-20", ""},
+			{"after: ends on its arrival, its own preparation on the stay", 0, 2, "2026-07-05", "2026-07-10", booking.CodeUnavailable},
+			{"after: ends one day before its arrival", 0, 2, "2026-07-05", "2026-07-09", booking.CodeUnavailable},
+			{"after: ends two days before its arrival", 0, 2, "2026-07-05", "2026-07-08", ""},
+			{"both, before it, one day short", 1, 2, "2026-07-01", "2026-07-09", booking.CodeUnavailable},
+			{"both, before it", 1, 2, "2026-07-01", "2026-07-08", ""},
+			{"both, after it", 1, 2, "2026-07-17", "2026-07-20", ""},
 			// Blocks are kept free around too.
 			{"block: after", 0, 1, "2026-08-12", "2026-08-14", booking.CodeUnavailable},
 			{"block: before", 1, 0, "2026-08-07", "2026-08-10", booking.CodeUnavailable},
