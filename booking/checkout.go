@@ -221,20 +221,28 @@ func (s *Service) checkout(ctx context.Context, resolve orgFunc, r CheckoutReque
 // scopeCheckout is the idempotency scope of checkouts.
 const scopeCheckout = "checkout"
 
-// freeGuard returns the CreateOptions (Now, preparation days, the nights
-// the property's own rules close) with which CreateBooking checks, in its
-// atomic step, what checkFree checks. p is the property as stored, before
-// withCalendar merged the calendar into it: the store reads the calendar
-// itself.
+// freeGuard returns the CreateOptions (Now and the property's DateGuard)
+// with which CreateBooking checks, in its atomic step, what checkFree
+// checks. p is the property as stored, before withCalendar merged the
+// calendar into it: the store reads the calendar itself.
 func freeGuard(p *Property, now time.Time) CreateOptions {
+	return CreateOptions{Now: now, DateGuard: dateGuard(p)}
+}
+
+// dateGuard returns the preparation days of p and the nights its own
+// stay rules close: what a store checks, besides overlaps, whenever a
+// stay takes dates (a checkout, a late payment's re-claim). p is the
+// property as stored, without the calendar, which the store reads in its
+// atomic step.
+func dateGuard(p *Property) DateGuard {
 	set := p.Rates.Rules
-	o := CreateOptions{Now: now, PreparationDaysBefore: set.PreparationDaysBefore, PreparationDaysAfter: set.PreparationDaysAfter}
+	g := DateGuard{PreparationDaysBefore: set.PreparationDaysBefore, PreparationDaysAfter: set.PreparationDaysAfter}
 	for _, d := range set.Days {
 		if d.Closed {
-			o.RuleClosed = append(o.RuleClosed, d.Date)
+			g.RuleClosed = append(g.RuleClosed, d.Date)
 		}
 	}
-	return o
+	return g
 }
 
 // hold stores the pending booking, which holds its dates and its coupon

@@ -171,8 +171,10 @@ func paymentUnavailable(step, message string, cause error) error {
 // applyIntent moves a pending (or lapsed) booking according to its paid or
 // authorised intent: succeeded for the expected amount → confirmed;
 // authorised in request mode → requested. A payment that arrives after the
-// hold lapsed confirms the booking if its dates are still free, and is
-// returned to the guest otherwise (CodePaymentLate). The conditional
+// hold lapsed confirms the booking if a checkout could still book its dates
+// (the store checks the property's preparation days and closed nights as
+// for a checkout), and is returned to the guest otherwise
+// (CodePaymentLate). The conditional
 // transition makes it safe to race; reconcile decides when to call it.
 func (s *Service) applyIntent(ctx context.Context, org *Organization, b *Booking, intent *payment.Intent, now time.Time) (*Booking, error) {
 	ok, err := chargeMatches(b, intent)
@@ -204,6 +206,16 @@ func (s *Service) applyIntent(ctx context.Context, org *Organization, b *Booking
 	if b.Status == t.To {
 		return b, nil
 	}
+	// A booking whose hold lapsed takes its dates again as a checkout
+	// would, so the store checks the property's preparation days and
+	// closed nights too; one still holding its dates keeps them. The
+	// store decides which, in its atomic step, so the guard is always
+	// given.
+	p, err := s.store.Property(ctx, b.OrgID, b.PropertyID)
+	if err != nil {
+		return nil, fmt.Errorf("read property of booking %d: %w", b.ID, err)
+	}
+	t.DateGuard = dateGuard(p)
 	t.Outbox = tell(kind, b)
 	updated, err := s.store.Transition(ctx, b.ID, t)
 	switch {

@@ -8,7 +8,7 @@ import (
 	"github.com/staykit/staykit/rules"
 )
 
-// TestGuardedIsReserved: a holder overlaps CreateOptions.Guarded of a stay
+// TestGuardedIsReserved: a holder overlaps DateGuard.Guarded of a stay
 // exactly when its range widened by rules.Set.Reserved (what checkFree and
 // the calendar use) overlaps the stay, for every direction of the
 // preparation days.
@@ -20,7 +20,7 @@ func TestGuardedIsReserved(t *testing.T) {
 	for before := range 4 {
 		for after := range 4 {
 			set := rules.Set{PreparationDaysBefore: before, PreparationDaysAfter: after}
-			o := booking.CreateOptions{PreparationDaysBefore: before, PreparationDaysAfter: after}
+			o := booking.DateGuard{PreparationDaysBefore: before, PreparationDaysAfter: after}
 			for hs := range 12 {
 				for hn := 1; hn <= 3; hn++ {
 					holder := rng(hs, hn)
@@ -61,7 +61,7 @@ func TestClosedNight(t *testing.T) {
 		{"calendar opens another night", []civil.Date{d("2026-07-12")}, []booking.CalendarDay{{Date: d("2026-07-11")}}, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			o := booking.CreateOptions{RuleClosed: tt.ruleClosed}
+			o := booking.DateGuard{RuleClosed: tt.ruleClosed}
 			if got := o.ClosedNight(stay, tt.stored); got != tt.want {
 				t.Errorf("ClosedNight = %v, want %v", got, tt.want)
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/pricing"
+	"github.com/staykit/staykit/rules"
 )
 
 // The payment lifecycle under failures (issue "Money never lost"): each
@@ -249,6 +250,114 @@ func TestLateRefundedPaymentIsNeverConfirmed(t *testing.T) {
 	}
 	if got := e.booking(t, late.Booking.ID); got.Status != booking.StatusExpired {
 		t.Errorf("late booking is %s, want expired: its money was refunded", got.Status)
+	}
+}
+
+// TestLatePaymentKeepsTheCheckoutGuards: a payment arriving after its hold
+// lapsed takes the dates back only if a checkout could book them now: a
+// night the host closed since, a night the property's rules close, or
+// another guest's stay within the preparation days refuses the claim, and
+// the money goes back. The demo villa's late booking is 06-08..06-11.
+func TestLatePaymentKeepsTheCheckoutGuards(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		// since changes the property after the hold lapsed.
+		since func(t *testing.T, e *env)
+		want  booking.Status
+	}{
+		{"nothing changed", func(*testing.T, *env) {}, booking.StatusConfirmed},
+		{"host closed a night", func(t *testing.T, e *env) {
+			closed := booking.CalendarChange{From: d("2026-06-09"), To: d("2026-06-10"), Closed: ptr(true)}
+			if err := e.store.ApplyCalendar(context.Background(), demoOrg(t, e).ID, e.property["demo"], closed, e.clock.Now()); err != nil {
+				t.Fatal(err)
+			}
+		}, booking.StatusExpired},
+		{"host closed the check-out day", func(t *testing.T, e *env) {
+			closed := booking.CalendarChange{From: d("2026-06-11"), To: d("2026-06-12"), Closed: ptr(true)}
+			if err := e.store.ApplyCalendar(context.Background(), demoOrg(t, e).ID, e.property["demo"], closed, e.clock.Now()); err != nil {
+				t.Fatal(err)
+			}
+		}, booking.StatusConfirmed},
+		{"rules closed a night", func(t *testing.T, e *env) {
+			e.setRules(t, rules.Set{Days: []rules.Day{{Date: d("2026-06-10"), Closed: true}}}, nil)
+		}, booking.StatusExpired},
+		{"another stay within the preparation days", func(t *testing.T, e *env) {
+			e.setRules(t, rules.Set{PreparationDaysAfter: 1}, nil)
+			o := e.order("demo")
+			o.CheckIn, o.CheckOut = d("2026-06-11"), d("2026-06-13")
+			if _, err := e.svc.Checkout(context.Background(), "demo", o); err != nil {
+				t.Fatal(err)
+			}
+		}, booking.StatusExpired},
+		{"another stay clear of the preparation days", func(t *testing.T, e *env) {
+			e.setRules(t, rules.Set{PreparationDaysAfter: 1}, nil)
+			o := e.order("demo")
+			o.CheckIn, o.CheckOut = d("2026-06-12"), d("2026-06-14")
+			if _, err := e.svc.Checkout(context.Background(), "demo", o); err != nil {
+				t.Fatal(err)
+			}
+		}, booking.StatusConfirmed},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			ctx := context.Background()
+			late, err := e.svc.Checkout(ctx, "demo", e.order("demo"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.clock.Advance(31 * time.Minute) // the hold lapses unpaid
+			tt.since(t, e)
+			if _, err := e.pay.SimulatePaid(late.Booking.PaymentIntentID); err != nil {
+				t.Fatal(err)
+			}
+			_, err = e.svc.Confirm(ctx, "demo", late.Booking.Token, booking.ConfirmRequest{})
+			if tt.want == booking.StatusConfirmed {
+				if err != nil {
+					t.Fatalf("late confirm with the dates still bookable: %v", err)
+				}
+			} else {
+				wantCode(t, err, booking.CodePaymentLate)
+			}
+			e.drain(t)
+			if got := e.booking(t, late.Booking.ID).Status; got != tt.want {
+				t.Errorf("late booking is %s, want %s", got, tt.want)
+			}
+			in := e.intent(t, late.Booking.PaymentIntentID)
+			wantRefunded := int64(0)
+			if tt.want != booking.StatusConfirmed {
+				wantRefunded = in.AmountReceived
+			}
+			if in.AmountReceived == 0 || in.AmountRefunded != wantRefunded {
+				t.Errorf("refunded %d of %d received, want %d", in.AmountRefunded, in.AmountReceived, wantRefunded)
+			}
+		})
+	}
+}
+
+// TestPaymentInTimeKeepsItsDates: a booking paid while its hold still
+// holds the dates is confirmed, even if the property's rules changed
+// since its checkout (a night closed, preparation days raised around a
+// stay next to it): the dates were its own.
+func TestPaymentInTimeKeepsItsDates(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	held, err := e.svc.Checkout(ctx, "demo", e.order("demo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := e.order("demo")
+	next.CheckIn, next.CheckOut = d("2026-06-11"), d("2026-06-13")
+	if _, err := e.svc.Checkout(ctx, "demo", next); err != nil {
+		t.Fatal(err)
+	}
+	e.setRules(t, rules.Set{PreparationDaysAfter: 1, Days: []rules.Day{{Date: d("2026-06-09"), Closed: true}}}, nil)
+	e.clock.Advance(10 * time.Minute)
+	if _, err := e.pay.SimulatePaid(held.Booking.PaymentIntentID); err != nil {
+		t.Fatal(err)
+	}
+	got, err := e.svc.Confirm(ctx, "demo", held.Booking.Token, booking.ConfirmRequest{})
+	if err != nil || got.Booking.Status != booking.StatusConfirmed {
+		t.Fatalf("confirm in time = %v, %v; want confirmed", got, err)
 	}
 }
 

@@ -136,9 +136,14 @@ type BookingStore interface {
 	// Transition moves a booking from one of t.From to t.To in one
 	// conditional update. When t.ClaimDates is set it first checks, in the
 	// same atomic step, that no other booking holding dates at t.At nor
-	// any block overlaps the stay. Errors: CodeNotFound; CodeConflict when
-	// the status is not in t.From (or, with t.OnlyExpired, the hold has
-	// not lapsed); CodeUnavailable when the dates cannot be claimed.
+	// any block overlaps the stay; and, when the booking does not hold its
+	// dates at t.At (a late payment's re-claim), that none overlaps the
+	// stay widened by the preparation days (t.Guarded) and that no night
+	// of it is closed (t.ClosedNight over the calendar days stored at
+	// that step), as CreateBooking does, taking turns with the same
+	// writers. Errors: CodeNotFound; CodeConflict when the status is not
+	// in t.From (or, with t.OnlyExpired, the hold has not lapsed);
+	// CodeUnavailable when the dates cannot be claimed.
 	Transition(ctx context.Context, id int64, t Transition) (*Booking, error)
 
 	// BookingByToken finds a booking of an organisation. Errors:
@@ -193,6 +198,24 @@ type CreateOptions struct {
 	// of two per checkout. On success the store fills in their BookingID
 	// and sets Version to 1.
 	Terms *Terms
+	// DateGuard is the property's preparation days and the nights its
+	// own rules close: the stay is refused when it overlaps another
+	// holder's range widened by the preparation days (Guarded) or when
+	// one of its nights is closed (ClosedNight).
+	DateGuard
+	// PaymentAccount, when not empty, is recorded as the booking's
+	// payment account (as by SetBookingPaymentAccount) in the same atomic
+	// step, so that no booking exists whose account is unknown.
+	PaymentAccount string
+}
+
+// DateGuard is what keeps a stay off dates beyond another stay or block
+// overlapping it: the property's preparation days and the nights its own
+// stay rules close. CreateBooking checks it for a new stay, and
+// Transition for a booking that claims its dates back (ClaimDates), so
+// that a late payment cannot confirm a stay a checkout could not book.
+// The zero value guards nothing: overlaps alone count.
+type DateGuard struct {
 	// PreparationDaysBefore and PreparationDaysAfter are the property's
 	// preparation days (rules.Set): the larger of them is kept free
 	// between the stay and every other stay and block (rules.Set.Gap).
@@ -207,29 +230,25 @@ type CreateOptions struct {
 	// step, or, when no calendar day is stored for it, by RuleClosed. See
 	// ClosedNight.
 	RuleClosed []civil.Date
-	// PaymentAccount, when not empty, is recorded as the booking's
-	// payment account (as by SetBookingPaymentAccount) in the same atomic
-	// step, so that no booking exists whose account is unknown.
-	PaymentAccount string
 }
 
 // Guarded returns the range no other holder (booking holding dates, or
-// block) may overlap for stay to be free under c's preparation days: stay
+// block) may overlap for stay to be free under g's preparation days: stay
 // widened on both sides by the gap kept between stays (rules.Set.Gap). A
 // holder overlaps the result exactly when its range widened by
 // rules.Set.Reserved overlaps stay.
-func (c CreateOptions) Guarded(stay civil.Range) civil.Range {
-	g := rules.Set{PreparationDaysBefore: c.PreparationDaysBefore, PreparationDaysAfter: c.PreparationDaysAfter}.Gap()
-	return civil.Range{Start: stay.Start.AddDays(-g), End: stay.End.AddDays(g)}
+func (g DateGuard) Guarded(stay civil.Range) civil.Range {
+	gap := rules.Set{PreparationDaysBefore: g.PreparationDaysBefore, PreparationDaysAfter: g.PreparationDaysAfter}.Gap()
+	return civil.Range{Start: stay.Start.AddDays(-gap), End: stay.End.AddDays(gap)}
 }
 
 // ClosedNight reports whether a night of stay is closed, given the
 // calendar days stored for the stay's dates (others are ignored): a
 // stored day decides for its date, and a date without one is closed when
-// c.RuleClosed lists it. This is how Service.withCalendar merges the
+// g.RuleClosed lists it. This is how Service.withCalendar merges the
 // calendar over the property's stay rules, so that a store decides as
 // the quote does.
-func (c CreateOptions) ClosedNight(stay civil.Range, stored []CalendarDay) bool {
+func (g DateGuard) ClosedNight(stay civil.Range, stored []CalendarDay) bool {
 	decided := make(map[civil.Date]bool, len(stored))
 	for _, d := range stored {
 		if !stay.Contains(d.Date) {
@@ -240,7 +259,7 @@ func (c CreateOptions) ClosedNight(stay civil.Range, stored []CalendarDay) bool 
 		}
 		decided[d.Date] = true
 	}
-	for _, d := range c.RuleClosed {
+	for _, d := range g.RuleClosed {
 		if stay.Contains(d) && !decided[d] {
 			return true
 		}
@@ -255,8 +274,17 @@ type Transition struct {
 	At   time.Time
 	// OnlyExpired requires ExpiresAt <= At (the hold has lapsed).
 	OnlyExpired bool
-	// ClaimDates requires the stay to be free of other holders and blocks.
+	// ClaimDates requires the stay to be free of other holders and
+	// blocks. A booking that does not hold its dates at At (expired, or
+	// pending past its ExpiresAt) claims them as CreateBooking takes a
+	// new stay's: DateGuard applies too. One that still holds them keeps
+	// them, whatever the guard says now (preparation days raised or
+	// nights closed by the rules since its checkout).
 	ClaimDates bool
+	// DateGuard, with ClaimDates, is the property's preparation days and
+	// rule-closed nights, as for CreateBooking (see ClaimDates for when
+	// it applies); ignored without ClaimDates.
+	DateGuard
 	// ExpiresAt, when non-nil, replaces the hold's expiry (zero clears it).
 	ExpiresAt *time.Time
 	// PaidAmount, when non-nil, replaces the amount received.

@@ -70,8 +70,12 @@ func claims(to booking.Status, expires time.Time, t booking.Transition, had bool
 // transaction first locks the property's row, like CreateBooking, and
 // releases lapsed pending holds on the stay; with t.ClaimDates it then
 // checks that no other booking holding dates at t.At and no block overlaps
-// the stay. The exclusion constraint refuses an overlap in any case, also
-// without t.ClaimDates. It sets UpdatedAt to t.At, ConfirmedAt to t.At when
+// the stay, and, when the booking does not hold its dates at t.At (a late
+// payment's re-claim), checks them as CreateBooking checks a new stay:
+// the stay widened by t's preparation days (t.Guarded) and no night closed
+// (t.ClosedNight), under the property's row lock that every write able to
+// make them fail takes. The exclusion constraint refuses an overlap in any
+// case, also without t.ClaimDates. It sets UpdatedAt to t.At, ConfirmedAt to t.At when
 // t.Confirmed, and ExpiresAt and PaidAmount when given, and returns the
 // updated booking. Errors: CodeNotFound; CodeConflict when the status is
 // not in t.From (or, with t.OnlyExpired, the hold has not lapsed);
@@ -114,12 +118,8 @@ func (db *DB) Transition(ctx context.Context, id int64, t booking.Transition) (*
 			}
 		}
 		if t.ClaimDates {
-			taken, err := datesTaken(ctx, tx, cur.propertyID, cur.stay, t.At, id)
-			if err != nil {
-				return fmt.Errorf("postgres: transition: %w", err)
-			}
-			if taken {
-				return unavailable()
+			if err := claimDates(ctx, tx, id, cur, t); err != nil {
+				return err
 			}
 		}
 
@@ -178,6 +178,37 @@ func (db *DB) Transition(ctx context.Context, id int64, t booking.Transition) (*
 		return nil, err
 	}
 	return updated, nil
+}
+
+// claimDates checks, in tx (which holds the property's row lock), that
+// the stay of booking id is free for it at t.At: no other booking holding
+// dates then nor any block overlaps it. When the booking does not hold its
+// dates at t.At (its hold lapsed), it takes them back as a checkout
+// would: t.DateGuard applies too. Errors: CodeUnavailable.
+func claimDates(ctx context.Context, tx pgx.Tx, id int64, cur *current, t booking.Transition) error {
+	reclaim := !booking.Booking{Status: cur.status, ExpiresAt: cur.expiresAt}.HoldsDates(t.At)
+	guarded := cur.stay
+	if reclaim {
+		guarded = t.Guarded(cur.stay)
+	}
+	taken, err := datesTaken(ctx, tx, cur.propertyID, guarded, t.At, id)
+	if err != nil {
+		return fmt.Errorf("postgres: transition: %w", err)
+	}
+	if taken {
+		return unavailable()
+	}
+	if !reclaim {
+		return nil
+	}
+	closed, err := closedNight(ctx, tx, cur.propertyID, cur.stay, t.DateGuard)
+	if err != nil {
+		return fmt.Errorf("postgres: transition: %w", err)
+	}
+	if closed {
+		return unavailable()
+	}
+	return nil
 }
 
 // conflict is the error for a transition the booking's status does not

@@ -74,7 +74,7 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 		if taken {
 			return unavailable()
 		}
-		if closed, err := closedNight(ctx, q, nb.PropertyID, nb.Range(), c); err != nil {
+		if closed, err := closedNight(ctx, q, nb.PropertyID, nb.Range(), c.DateGuard); err != nil {
 			return fmt.Errorf("sqlite: create booking: %w", err)
 		} else if closed {
 			return unavailable()
@@ -121,8 +121,8 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 
 // closedNight reports whether a night of stay is closed, by the calendar
 // days stored on the property (read through q, in the transaction) or by
-// c.RuleClosed where no day is stored.
-func closedNight(ctx context.Context, q querier, propertyID int64, stay civil.Range, c booking.CreateOptions) (bool, error) {
+// g.RuleClosed where no day is stored.
+func closedNight(ctx context.Context, q querier, propertyID int64, stay civil.Range, g booking.DateGuard) (bool, error) {
 	rows, err := q.QueryContext(ctx, qClosedOfStay, propertyID, stay.Start.String(), stay.End.String())
 	if err != nil {
 		return false, fmt.Errorf("read closed days: %w", err)
@@ -145,7 +145,7 @@ func closedNight(ctx context.Context, q querier, propertyID int64, stay civil.Ra
 	if err := rows.Err(); err != nil {
 		return false, fmt.Errorf("read closed days: %w", err)
 	}
-	return c.ClosedNight(stay, days), nil
+	return g.ClosedNight(stay, days), nil
 }
 
 // DeleteBooking removes a pending booking, and with it (by cascade) its

@@ -15,9 +15,12 @@ import (
 // t.From), so that concurrent confirm, webhook and sweeper calls cannot apply
 // it twice. With t.ClaimDates it first checks, in the same transaction, that
 // no other booking holding dates at t.At and no block overlaps the stay.
-// It sets UpdatedAt to t.At, ConfirmedAt to t.At when t.Confirmed, and
-// ExpiresAt and PaidAmount when given, and returns the updated booking.
-// Errors: CodeNotFound; CodeConflict when the status is not in t.From (or,
+// A booking that does not hold its dates at t.At (a late payment's
+// re-claim) is checked as CreateBooking checks a new stay, under the same
+// lock: the stay widened by t's preparation days (t.Guarded) and no night
+// closed (t.ClosedNight). It sets UpdatedAt to t.At, ConfirmedAt to t.At
+// when t.Confirmed, and ExpiresAt and PaidAmount when given, and returns
+// the updated booking. Errors: CodeNotFound; CodeConflict when the status is not in t.From (or,
 // with t.OnlyExpired, the hold has not lapsed); CodeUnavailable.
 func (db *DB) Transition(ctx context.Context, id int64, t booking.Transition) (*booking.Booking, error) {
 	var updated *booking.Booking
@@ -30,12 +33,8 @@ func (db *DB) Transition(ctx context.Context, id int64, t booking.Transition) (*
 			return conflict(cur.Status, t.To)
 		}
 		if t.ClaimDates {
-			taken, err := datesTaken(ctx, tx, cur.PropertyID, cur.Range(), t.At, cur.ID)
-			if err != nil {
-				return fmt.Errorf("sqlite: transition: %w", err)
-			}
-			if taken {
-				return unavailable()
+			if err := claimDates(ctx, tx, cur, t); err != nil {
+				return err
 			}
 		}
 
@@ -95,6 +94,36 @@ func (db *DB) Transition(ctx context.Context, id int64, t booking.Transition) (*
 		return nil, err
 	}
 	return updated, nil
+}
+
+// claimDates checks, in tx, that cur's stay is free for it at t.At: no
+// other booking holding dates then nor any block overlaps it. When cur
+// does not hold its dates at t.At (its hold lapsed), it takes them back as
+// a checkout would: t.DateGuard applies too. Errors: CodeUnavailable.
+func claimDates(ctx context.Context, tx *sql.Tx, cur *booking.Booking, t booking.Transition) error {
+	stay, reclaim := cur.Range(), !cur.HoldsDates(t.At)
+	guarded := stay
+	if reclaim {
+		guarded = t.Guarded(stay)
+	}
+	taken, err := datesTaken(ctx, tx, cur.PropertyID, guarded, t.At, cur.ID)
+	if err != nil {
+		return fmt.Errorf("sqlite: transition: %w", err)
+	}
+	if taken {
+		return unavailable()
+	}
+	if !reclaim {
+		return nil
+	}
+	closed, err := closedNight(ctx, tx, cur.PropertyID, stay, t.DateGuard)
+	if err != nil {
+		return fmt.Errorf("sqlite: transition: %w", err)
+	}
+	if closed {
+		return unavailable()
+	}
+	return nil
 }
 
 // conflict is the error for a transition the booking's status does not

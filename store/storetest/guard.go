@@ -69,14 +69,14 @@ var guardScenarios = []scenario{
 				newPending(t, s, p, held.Start.String(), held.End.String(), t0.Add(time.Hour))
 				must(t, s.AddBlock(t.Context(), p.ID, &booking.Block{Start: blocked.Start, End: blocked.End}, t0))
 				b := pendingFixture(p, tt.in, tt.out)
-				err := s.CreateBooking(t.Context(), b, booking.CreateOptions{Now: t0, PreparationDaysBefore: tt.before, PreparationDaysAfter: tt.after})
+				err := s.CreateBooking(t.Context(), b, booking.CreateOptions{Now: t0, DateGuard: booking.DateGuard{PreparationDaysBefore: tt.before, PreparationDaysAfter: tt.after}})
 				wantCode(t, err, tt.want)
 			})
 		}
 		// A lapsed hold keeps no preparation days.
 		p := newProperty(t, s, w.org.ID)
 		newPending(t, s, p, "2026-07-10", "2026-07-15", t0.Add(time.Hour))
-		after := booking.CreateOptions{Now: t0.Add(time.Hour), PreparationDaysAfter: 2}
+		after := booking.CreateOptions{Now: t0.Add(time.Hour), DateGuard: booking.DateGuard{PreparationDaysAfter: 2}}
 		must(t, s.CreateBooking(t.Context(), pendingFixture(p, "2026-07-15", "2026-07-18"), after))
 	}},
 	{"CreateBooking/ClosedNights", func(t *testing.T, s booking.Store) {
@@ -101,7 +101,7 @@ var guardScenarios = []scenario{
 		} {
 			t.Run(tt.name, func(t *testing.T) {
 				b := pendingFixture(w.prop, tt.in, tt.out)
-				err := s.CreateBooking(t.Context(), b, booking.CreateOptions{Now: t0, RuleClosed: ruleClosed})
+				err := s.CreateBooking(t.Context(), b, booking.CreateOptions{Now: t0, DateGuard: booking.DateGuard{RuleClosed: ruleClosed}})
 				if err == nil {
 					// The cases do not hold dates for the next ones.
 					must(t, s.DeleteBooking(t.Context(), b.ID))
@@ -160,10 +160,10 @@ var guardRaceScenarios = []scenario{
 			// even rounds adjacent with one day before and after each
 			// stay, in odd ones one night apart with two days before and
 			// three after.
-			opts := booking.CreateOptions{Now: t0, PreparationDaysBefore: 1, PreparationDaysAfter: 1}
+			opts := booking.CreateOptions{Now: t0, DateGuard: booking.DateGuard{PreparationDaysBefore: 1, PreparationDaysAfter: 1}}
 			first, second := [2]string{"2026-05-01", "2026-05-05"}, [2]string{"2026-05-05", "2026-05-09"}
 			if round%2 == 1 {
-				opts = booking.CreateOptions{Now: t0, PreparationDaysBefore: 2, PreparationDaysAfter: 3}
+				opts = booking.CreateOptions{Now: t0, DateGuard: booking.DateGuard{PreparationDaysBefore: 2, PreparationDaysAfter: 3}}
 				second = [2]string{"2026-05-06", "2026-05-09"}
 			}
 			stays := make([]*booking.Booking, n)

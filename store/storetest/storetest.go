@@ -8,8 +8,10 @@
 // and so keeps the contract the booking service relies on, including the
 // races a store must win: two checkouts for the same nights (or for
 // adjacent nights with a preparation day between them), the last
-// redemption of a coupon, a confirmation racing its twin, and a host
-// closing a night racing a checkout over it.
+// redemption of a coupon, a confirmation racing its twin, a host
+// closing a night racing a checkout over it, and a late payment's claim
+// of its dates racing a checkout next to them or a host closing one of
+// their nights.
 //
 // Stores must keep instants to the millisecond at least; the suite uses
 // whole milliseconds.
@@ -54,6 +56,8 @@ func Run(t *testing.T, newStore func(t *testing.T) booking.Store) {
 		connectScenarios,
 		guardScenarios,
 		guardRaceScenarios,
+		claimGuardScenarios,
+		claimGuardRaceScenarios,
 	}
 	for _, g := range groups {
 		for _, sc := range g {
