@@ -735,3 +735,39 @@ func TestPartlyRefundedPaymentIsReturnedNotKept(t *testing.T) {
 		t.Errorf("refunded %d of %d: the rest of the money was kept", in.AmountRefunded, in.AmountReceived)
 	}
 }
+
+// TestLapsedProcessingHoldDoesNotRetakeBookedDates: a hold lapses before
+// anyone sees its payment processing, and another guest books the dates.
+// Seeing the payment processing then must not hold the dates again over
+// the other booking; when the payment goes through it is returned.
+func TestLapsedProcessingHoldDoesNotRetakeBookedDates(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	first, err := e.svc.Checkout(ctx, "demo", e.order("demo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.clock.Advance(31 * time.Minute) // the hold lapses, unswept
+	second := e.confirmed(t, e.order("demo"))
+
+	e.pay.SimulateProcessing(first.Booking.PaymentIntentID)
+	_, err = e.svc.Confirm(ctx, "demo", first.Booking.Token, booking.ConfirmRequest{})
+	wantCode(t, err, booking.CodePaymentProcessing)
+	if b := e.booking(t, first.Booking.ID); b.ExpiresAt.After(e.clock.Now()) {
+		t.Fatalf("the lapsed hold was extended to %v over booking %d's dates", b.ExpiresAt, second.ID)
+	}
+
+	e.pay.SimulatePaid(first.Booking.PaymentIntentID)
+	_, err = e.svc.Confirm(ctx, "demo", first.Booking.Token, booking.ConfirmRequest{})
+	wantCode(t, err, booking.CodePaymentLate)
+	e.drain(t)
+	if got := e.booking(t, first.Booking.ID).Status; got != booking.StatusExpired {
+		t.Errorf("first booking %s, want expired", got)
+	}
+	if got := e.booking(t, second.ID).Status; got != booking.StatusConfirmed {
+		t.Errorf("second booking %s, want confirmed", got)
+	}
+	if in := e.intent(t, first.Booking.PaymentIntentID); in.AmountRefunded != in.AmountReceived {
+		t.Errorf("refunded %d of %d", in.AmountRefunded, in.AmountReceived)
+	}
+}

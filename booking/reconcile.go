@@ -78,10 +78,27 @@ func errClosedNow(b *Booking) error {
 
 // keepProcessingHold extends the hold of a booking whose payment the
 // provider is still working on, so the dates are not given away meanwhile.
+// A hold that lapsed before anyone saw the payment processing gave its
+// dates away: it takes them again as a checkout would (the store checks
+// overlaps, preparation days and closed nights), or not at all, and then
+// the payment, if it goes through, is returned as a late one (applyIntent).
 func (s *Service) keepProcessingHold(ctx context.Context, org *Organization, b *Booking, now time.Time) error {
 	expires := now.Add(time.Duration(org.HoldMinutes) * time.Minute)
 	if expires.After(b.ExpiresAt) {
-		if _, err := s.store.Transition(ctx, b.ID, Transition{From: []Status{StatusPending}, To: StatusPending, At: now, ExpiresAt: &expires}); err != nil && ErrorCode(err) != CodeConflict {
+		t := Transition{From: []Status{StatusPending}, To: StatusPending, At: now, ExpiresAt: &expires}
+		if !b.ExpiresAt.After(now) {
+			p, err := s.store.Property(ctx, b.OrgID, b.PropertyID)
+			if err != nil {
+				return fmt.Errorf("read property of booking %d: %w", b.ID, err)
+			}
+			t.ClaimDates, t.DateGuard = true, dateGuard(p)
+		}
+		_, err := s.store.Transition(ctx, b.ID, t)
+		switch {
+		case err == nil, ErrorCode(err) == CodeConflict:
+		case ErrorCode(err) == CodeUnavailable:
+			return &Error{Code: CodePaymentProcessing, Message: "The payment is still being processed, but the hold lapsed and the dates were booked meanwhile: if the payment goes through, it will be refunded."}
+		default:
 			return fmt.Errorf("extend hold of booking %d: %w", b.ID, err)
 		}
 	}
