@@ -11,6 +11,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
 
 // This file is the booking.FeedStore of calendar sync. A feed's events are
@@ -87,7 +88,7 @@ func (db *DB) CreateFeed(ctx context.Context, f *booking.Feed, now time.Time) er
 		c.OrgID, c.PropertyID, c.Name, c.URL, c.Active, c.EndIsLastNight, c.NextPollAt, c.CreatedAt).Scan(&c.ID)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		return propertyNotFound()
+		return rowmap.PropertyNotFound()
 	case err != nil:
 		return fmt.Errorf("postgres: create feed: %w", err)
 	}
@@ -458,7 +459,7 @@ func (db *DB) SetExportToken(ctx context.Context, orgID, propertyID int64, token
 		return nil, fmt.Errorf("postgres: set export token: %w", err)
 	}
 	if tag.RowsAffected() == 0 {
-		return nil, propertyNotFound()
+		return nil, rowmap.PropertyNotFound()
 	}
 	return exportBy(ctx, db.pool, `property_id = $1`, propertyID)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
 
 // This file is the booking.FeedStore of calendar sync. A feed's events are
@@ -81,7 +82,7 @@ func (db *DB) CreateFeed(ctx context.Context, f *booking.Feed, now time.Time) er
 			return fmt.Errorf("sqlite: create feed: %w", err)
 		}
 		if !found {
-			return booking.Errorf(booking.CodeNotFound, "Property not found.")
+			return rowmap.PropertyNotFound()
 		}
 		return tx.QueryRowContext(ctx, `INSERT INTO ical_feeds (org_id, property_id, name, url, active,
 			end_is_last_night, next_poll_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
@@ -482,7 +483,7 @@ func (db *DB) SetExportToken(ctx context.Context, orgID, propertyID int64, token
 			return fmt.Errorf("sqlite: set export token: %w", err)
 		}
 		if !found {
-			return booking.Errorf(booking.CodeNotFound, "Property not found.")
+			return rowmap.PropertyNotFound()
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO ical_exports (property_id, org_id, token, created_at, etag, changed_at)
 			VALUES (?, ?, ?, ?, '', ?) ON CONFLICT (property_id) DO UPDATE SET token = excluded.token,

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"sync/atomic"
+
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
 
 // The hot queries — those of the public API's reads and of checkout — run
@@ -16,8 +18,8 @@ import (
 const (
 	qOrganizationBySlug = `SELECT ` + organizationColumns + ` FROM organizations WHERE slug = ?`
 	qOrganizationByID   = `SELECT ` + organizationColumns + ` FROM organizations WHERE id = ?`
-	qProperty           = `SELECT ` + propertyColumns + ` FROM properties WHERE id = ? AND org_id = ?`
-	qProperties         = `SELECT ` + propertyColumns + ` FROM properties WHERE org_id = ? ORDER BY id`
+	qProperty           = `SELECT ` + rowmap.PropertyColumns + ` FROM properties WHERE id = ? AND org_id = ?`
+	qProperties         = `SELECT ` + rowmap.PropertyColumns + ` FROM properties WHERE org_id = ? ORDER BY id`
 	qPropertyOfOrg      = `SELECT 1 FROM properties WHERE id = ? AND org_id = ?`
 	qBlocksOf           = `SELECT id, start_date, end_date, reason FROM blocks
 		WHERE property_id = ? AND feed_id IS NULL ORDER BY start_date, id`
