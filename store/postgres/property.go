@@ -53,7 +53,7 @@ func (db *DB) CreateProperty(ctx context.Context, p *booking.Property) error {
 			VALUES (`+params(1, len(args)+1)+`) RETURNING id`, append([]any{p.OrgID}, args...)...).Scan(&id)
 		switch {
 		case sqlState(err) == foreignKeyViolation:
-			return booking.Errorf(booking.CodeNotFound, "Organization not found.")
+			return rowmap.OrganizationNotFound()
 		case err != nil:
 			return fmt.Errorf("postgres: create property: %w", err)
 		}

@@ -16,8 +16,8 @@ import (
 // CPU (issue #17). A query is matched by its text, so call sites use these
 // constants.
 const (
-	qOrganizationBySlug = `SELECT ` + organizationColumns + ` FROM organizations WHERE slug = ?`
-	qOrganizationByID   = `SELECT ` + organizationColumns + ` FROM organizations WHERE id = ?`
+	qOrganizationBySlug = `SELECT ` + rowmap.OrganizationColumns + ` FROM organizations WHERE slug = ?`
+	qOrganizationByID   = `SELECT ` + rowmap.OrganizationColumns + ` FROM organizations WHERE id = ?`
 	qProperty           = `SELECT ` + rowmap.PropertyColumns + ` FROM properties WHERE id = ? AND org_id = ?`
 	qProperties         = `SELECT ` + rowmap.PropertyColumns + ` FROM properties WHERE org_id = ? ORDER BY id`
 	qPropertyOfOrg      = `SELECT 1 FROM properties WHERE id = ? AND org_id = ?`

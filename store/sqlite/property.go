@@ -30,7 +30,7 @@ func (db *DB) CreateProperty(ctx context.Context, p *booking.Property) error {
 			return fmt.Errorf("sqlite: create property: %w", err)
 		}
 		if !found {
-			return booking.Errorf(booking.CodeNotFound, "Organization not found.")
+			return rowmap.OrganizationNotFound()
 		}
 		if err := tx.QueryRowContext(ctx, `INSERT INTO properties (`+rowmap.PropertyColumns+`)
 			VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
