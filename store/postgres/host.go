@@ -11,6 +11,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/coupon"
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
 
 const apiKeyColumns = `id, org_id, name, prefix, hash, created_at, last_used_at, revoked_at`
@@ -196,14 +197,14 @@ func (db *DB) ForgetHostRequest(ctx context.Context, orgID int64, key string) er
 
 // Coupons lists an organisation's coupons by code.
 func (db *DB) Coupons(ctx context.Context, orgID int64) ([]coupon.Coupon, error) {
-	rows, err := db.pool.Query(ctx, `SELECT `+couponColumns+` FROM coupons WHERE org_id = $1 ORDER BY code`, orgID)
+	rows, err := db.pool.Query(ctx, `SELECT `+rowmap.CouponColumns+` FROM coupons WHERE org_id = $1 ORDER BY code`, orgID)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: coupons: %w", err)
 	}
 	defer rows.Close()
 	var list []coupon.Coupon
 	for rows.Next() {
-		c, err := scanCoupon(rows)
+		c, err := rowmap.ScanCoupon(codec{}, rows)
 		if err != nil {
 			return nil, fmt.Errorf("postgres: coupons: %w", err)
 		}
@@ -217,10 +218,10 @@ func (db *DB) Coupons(ctx context.Context, orgID int64) ([]coupon.Coupon, error)
 
 // CouponByID finds a coupon of an organisation.
 func (db *DB) CouponByID(ctx context.Context, orgID, id int64) (*coupon.Coupon, error) {
-	c, err := scanCoupon(db.pool.QueryRow(ctx, `SELECT `+couponColumns+` FROM coupons WHERE org_id = $1 AND id = $2`, orgID, id))
+	c, err := rowmap.ScanCoupon(codec{}, db.pool.QueryRow(ctx, `SELECT `+rowmap.CouponColumns+` FROM coupons WHERE org_id = $1 AND id = $2`, orgID, id))
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		return nil, booking.Errorf(booking.CodeNotFound, "Coupon not found.")
+		return nil, rowmap.CouponNotFound()
 	case err != nil:
 		return nil, fmt.Errorf("postgres: coupon %d: %w", id, err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/coupon"
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
 
 const apiKeyColumns = `id, org_id, name, prefix, hash, created_at, last_used_at, revoked_at`
@@ -213,14 +214,14 @@ func (db *DB) ForgetHostRequest(ctx context.Context, orgID int64, key string) er
 
 // Coupons lists an organisation's coupons by code.
 func (db *DB) Coupons(ctx context.Context, orgID int64) ([]coupon.Coupon, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT `+couponColumns+` FROM coupons WHERE org_id = ? ORDER BY code`, orgID)
+	rows, err := db.read.QueryContext(ctx, `SELECT `+rowmap.CouponColumns+` FROM coupons WHERE org_id = ? ORDER BY code`, orgID)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: coupons: %w", err)
 	}
 	defer rows.Close()
 	var list []coupon.Coupon
 	for rows.Next() {
-		c, err := scanCoupon(rows)
+		c, err := rowmap.ScanCoupon(codec{}, rows)
 		if err != nil {
 			return nil, fmt.Errorf("sqlite: coupons: %w", err)
 		}
@@ -234,10 +235,10 @@ func (db *DB) Coupons(ctx context.Context, orgID int64) ([]coupon.Coupon, error)
 
 // CouponByID finds a coupon of an organisation.
 func (db *DB) CouponByID(ctx context.Context, orgID, id int64) (*coupon.Coupon, error) {
-	c, err := scanCoupon(db.read.QueryRowContext(ctx, `SELECT `+couponColumns+` FROM coupons WHERE org_id = ? AND id = ?`, orgID, id))
+	c, err := rowmap.ScanCoupon(codec{}, db.read.QueryRowContext(ctx, `SELECT `+rowmap.CouponColumns+` FROM coupons WHERE org_id = ? AND id = ?`, orgID, id))
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return nil, booking.Errorf(booking.CodeNotFound, "Coupon not found.")
+		return nil, rowmap.CouponNotFound()
 	case err != nil:
 		return nil, fmt.Errorf("sqlite: coupon %d: %w", id, err)
 	}

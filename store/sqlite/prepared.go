@@ -46,7 +46,7 @@ const (
 		VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		RETURNING id`
 	qSetPaymentIntent = `UPDATE bookings SET payment_intent_id = ?, client_secret = ? WHERE id = ?`
-	qCouponByCode     = `SELECT ` + couponColumns + ` FROM coupons WHERE org_id = ? AND code = ?`
+	qCouponByCode     = `SELECT ` + rowmap.CouponColumns + ` FROM coupons WHERE org_id = ? AND code = ?`
 	qCouponHolders    = `SELECT count(*) FROM bookings WHERE coupon_id = ? AND ` + holdsDates
 	qFindKey          = `SELECT org_id, scope, key, request_hash, booking_id, created_at
 		FROM idempotency_keys WHERE org_id = ? AND scope = ? AND key = ? AND created_at >= ?`
