@@ -92,14 +92,6 @@ func toJSON(v any) ([]byte, error) {
 	return b, nil
 }
 
-// fromJSON decodes a JSONB column.
-func fromJSON(b []byte, v any) error {
-	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("decode json: %w", err)
-	}
-	return nil
-}
-
 // scanner is what pgx.Row and pgx.Rows have in common.
 type scanner interface {
 	Scan(dest ...any) error

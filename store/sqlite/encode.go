@@ -32,14 +32,6 @@ func fromMillis(n sql.NullInt64) time.Time {
 	return time.UnixMilli(n.Int64).UTC()
 }
 
-// date encodes a civil date; the zero date is NULL.
-func date(d civil.Date) any {
-	if d.IsZero() {
-		return nil
-	}
-	return d.String()
-}
-
 // parseDate decodes a civil date; NULL is the zero date.
 func parseDate(s sql.NullString) (civil.Date, error) {
 	if !s.Valid {
@@ -97,14 +89,6 @@ func toJSON(v any) (string, error) {
 		return "", fmt.Errorf("encode json: %w", err)
 	}
 	return string(b), nil
-}
-
-// fromJSON decodes a JSON column.
-func fromJSON(s string, v any) error {
-	if err := json.Unmarshal([]byte(s), v); err != nil {
-		return fmt.Errorf("decode json: %w", err)
-	}
-	return nil
 }
 
 // scanner is what *sql.Row and *sql.Rows have in common.
