@@ -4,72 +4,26 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgtype"
-	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
-	"github.com/staykit/staykit/pricing"
-	"github.com/staykit/staykit/store/internal/storedform"
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
 
-const bookingColumns = `id, org_id, property_id, token, status, check_in, check_out, guests,
-	guest_name, guest_email, guest_phone, message, locale, coupon_id, coupon_code, currency,
-	payment_mode, total_amount, charge_amount, paid_amount, balance_amount, balance_due_date,
-	quote, payment_intent_id, client_secret, created_at, expires_at, confirmed_at, updated_at`
+// The booking row mapping is shared (rowmap); these names stay for the
+// files of this package that use them.
+const bookingColumns = rowmap.BookingColumns
 
-// bookingDataColumns are bookingColumns after id.
-var bookingDataColumns = strings.TrimPrefix(bookingColumns, "id, ")
+var bookingDataColumns = rowmap.BookingDataColumns
 
-// bookingArgs returns b's columns after id, in bookingColumns order.
-func bookingArgs(b *booking.Booking) ([]any, error) {
-	quote, err := storedform.EncodeQuote(b.Quote)
-	if err != nil {
-		return nil, err
-	}
-	return []any{b.OrgID, b.PropertyID, b.Token, string(b.Status), date(b.CheckIn),
-		date(b.CheckOut), b.Guests, b.GuestName, b.GuestEmail, b.GuestPhone, b.Message, b.Locale,
-		nullID(b.CouponID), b.CouponCode, b.Currency, string(b.PaymentMode), b.TotalAmount,
-		b.ChargeAmount, b.PaidAmount, b.BalanceAmount, date(b.BalanceDueDate), quote,
-		nullString(b.PaymentIntentID), b.ClientSecret, instant(b.CreatedAt), instant(b.ExpiresAt),
-		instant(b.ConfirmedAt), instant(b.UpdatedAt)}, nil
-}
+func bookingArgs(b *booking.Booking) ([]any, error) { return rowmap.BookingArgs(codec{}, b) }
 
-func scanBooking(s scanner) (*booking.Booking, error) {
-	var (
-		b                                booking.Booking
-		status, mode                     string
-		checkIn, checkOut, balanceDue    pgtype.Date
-		total, charge, paid, balance     decimal.Decimal
-		quote                            []byte
-		couponID                         pgtype.Int8
-		intent                           pgtype.Text
-		created, expires, confirmed, upd pgtype.Timestamptz
-	)
-	if err := s.Scan(&b.ID, &b.OrgID, &b.PropertyID, &b.Token, &status, &checkIn, &checkOut,
-		&b.Guests, &b.GuestName, &b.GuestEmail, &b.GuestPhone, &b.Message, &b.Locale, &couponID,
-		&b.CouponCode, &b.Currency, &mode, &total, &charge, &paid, &balance, &balanceDue, &quote,
-		&intent, &b.ClientSecret, &created, &expires, &confirmed, &upd); err != nil {
-		return nil, err
-	}
-	b.Status = booking.Status(status)
-	b.PaymentMode = pricing.PaymentMode(mode)
-	b.CheckIn, b.CheckOut, b.BalanceDueDate = fromDate(checkIn), fromDate(checkOut), fromDate(balanceDue)
-	b.TotalAmount, b.ChargeAmount, b.PaidAmount, b.BalanceAmount = total, charge, paid, balance
-	b.CouponID = couponID.Int64
-	b.PaymentIntentID = intent.String
-	b.CreatedAt, b.ExpiresAt = fromInstant(created), fromInstant(expires)
-	b.ConfirmedAt, b.UpdatedAt = fromInstant(confirmed), fromInstant(upd)
-	var err error
-	if b.Quote, err = storedform.DecodeQuote(quote); err != nil {
-		return nil, err
-	}
-	return &b, nil
-}
+func scanBooking(s scanner) (*booking.Booking, error) { return rowmap.ScanBooking(codec{}, s) }
+
+func bookingNotFound() error { return rowmap.BookingNotFound() }
 
 // scanBookings reads every row of rows.
 func scanBookings(rows pgx.Rows) ([]booking.Booking, error) {
@@ -83,11 +37,6 @@ func scanBookings(rows pgx.Rows) ([]booking.Booking, error) {
 		list = append(list, *b)
 	}
 	return list, rows.Err()
-}
-
-// bookingNotFound is the error for a booking that is not there.
-func bookingNotFound() error {
-	return booking.Errorf(booking.CodeNotFound, "Booking not found.")
 }
 
 // findBooking returns the booking a query selects.

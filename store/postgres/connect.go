@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
 
 const paymentAccountColumns = `org_id, account_id, state, charges_enabled, fee_percent, fee_fixed, updated_at`
@@ -73,7 +74,7 @@ func (db *DB) SavePaymentAccount(ctx context.Context, a *booking.PaymentAccount)
 	switch sqlState(err) {
 	case "":
 	case foreignKeyViolation:
-		return booking.Errorf(booking.CodeNotFound, "Organization not found.")
+		return rowmap.OrganizationNotFound()
 	case uniqueViolation:
 		return booking.Errorf(booking.CodeConflict, "This payment account belongs to another organisation.")
 	}

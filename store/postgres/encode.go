@@ -6,8 +6,10 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
 
 // Column encodings. Money is NUMERIC, written and read through
@@ -90,15 +92,53 @@ func toJSON(v any) ([]byte, error) {
 	return b, nil
 }
 
-// fromJSON decodes a JSONB column.
-func fromJSON(b []byte, v any) error {
-	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("decode json: %w", err)
-	}
-	return nil
-}
-
 // scanner is what pgx.Row and pgx.Rows have in common.
 type scanner interface {
 	Scan(dest ...any) error
+}
+
+// codec is how this store writes and reads the columns whose encoding
+// differs from SQLite's, for the shared row mapping.
+type codec struct{}
+
+var _ rowmap.Codec = codec{}
+
+func (codec) InstantArg(t time.Time) any     { return instant(t) }
+func (codec) DayArg(d civil.Date) any        { return date(d) }
+func (codec) MoneyArg(d decimal.Decimal) any { return d }
+func (codec) JSONArg(b []byte) any           { return b }
+func (codec) Instant(t *time.Time) rowmap.Column {
+	return rowmap.Into(func(v pgtype.Timestamptz) error { *t = fromInstant(v); return nil })
+}
+
+func (codec) Time(t *time.Time) rowmap.Column {
+	return rowmap.Into(func(v time.Time) error { *t = v.UTC(); return nil })
+}
+
+func (codec) Day(d *civil.Date) rowmap.Column {
+	return rowmap.Into(func(v pgtype.Date) error { *d = fromDate(v); return nil })
+}
+
+func (codec) Date(d *civil.Date) rowmap.Column {
+	return rowmap.Into(func(v pgtype.Date) error { *d = fromDate(v); return nil })
+}
+
+func (codec) Money(d *decimal.Decimal) rowmap.Column {
+	return rowmap.Into(func(v decimal.Decimal) error { *d = v; return nil })
+}
+
+func (codec) JSON(decode func([]byte) error) rowmap.Column {
+	return rowmap.Into(decode)
+}
+
+func (codec) OptInt(p **int) rowmap.Column {
+	return rowmap.Into(func(n pgtype.Int8) error { *p = intPtr(n); return nil })
+}
+
+func (codec) NullInt64(p *int64) rowmap.Column {
+	return rowmap.Into(func(n pgtype.Int8) error { *p = n.Int64; return nil })
+}
+
+func (codec) NullString(p *string) rowmap.Column {
+	return rowmap.Into(func(s pgtype.Text) error { *p = s.String; return nil })
 }

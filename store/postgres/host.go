@@ -11,21 +11,8 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/coupon"
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
-
-const apiKeyColumns = `id, org_id, name, prefix, hash, created_at, last_used_at, revoked_at`
-
-func scanAPIKey(s scanner) (*booking.APIKey, error) {
-	var (
-		k                            booking.APIKey
-		created, lastUsed, revokedAt pgtype.Timestamptz
-	)
-	if err := s.Scan(&k.ID, &k.OrgID, &k.Name, &k.Prefix, &k.Hash, &created, &lastUsed, &revokedAt); err != nil {
-		return nil, err
-	}
-	k.CreatedAt, k.LastUsedAt, k.RevokedAt = fromInstant(created), fromInstant(lastUsed), fromInstant(revokedAt)
-	return &k, nil
-}
 
 // CreateAPIKey stores k and sets its ID.
 func (db *DB) CreateAPIKey(ctx context.Context, k *booking.APIKey) error {
@@ -44,7 +31,7 @@ func (db *DB) CreateAPIKey(ctx context.Context, k *booking.APIKey) error {
 
 // APIKeyByHash finds a key by the SHA-256 of its secret.
 func (db *DB) APIKeyByHash(ctx context.Context, hash string) (*booking.APIKey, error) {
-	k, err := scanAPIKey(db.pool.QueryRow(ctx, `SELECT `+apiKeyColumns+` FROM api_keys WHERE hash = $1`, hash))
+	k, err := rowmap.ScanAPIKey(codec{}, db.pool.QueryRow(ctx, `SELECT `+rowmap.APIKeyColumns+` FROM api_keys WHERE hash = $1`, hash))
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return nil, booking.Errorf(booking.CodeNotFound, "API key not found.")
@@ -56,14 +43,14 @@ func (db *DB) APIKeyByHash(ctx context.Context, hash string) (*booking.APIKey, e
 
 // APIKeys lists an organisation's keys by ID.
 func (db *DB) APIKeys(ctx context.Context, orgID int64) ([]booking.APIKey, error) {
-	rows, err := db.pool.Query(ctx, `SELECT `+apiKeyColumns+` FROM api_keys WHERE org_id = $1 ORDER BY id`, orgID)
+	rows, err := db.pool.Query(ctx, `SELECT `+rowmap.APIKeyColumns+` FROM api_keys WHERE org_id = $1 ORDER BY id`, orgID)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: api keys: %w", err)
 	}
 	defer rows.Close()
 	var list []booking.APIKey
 	for rows.Next() {
-		k, err := scanAPIKey(rows)
+		k, err := rowmap.ScanAPIKey(codec{}, rows)
 		if err != nil {
 			return nil, fmt.Errorf("postgres: api keys: %w", err)
 		}
@@ -77,8 +64,8 @@ func (db *DB) APIKeys(ctx context.Context, orgID int64) ([]booking.APIKey, error
 
 // RevokeAPIKey revokes a key of orgID (once) and returns it.
 func (db *DB) RevokeAPIKey(ctx context.Context, orgID, id int64, at time.Time) (*booking.APIKey, error) {
-	k, err := scanAPIKey(db.pool.QueryRow(ctx, `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3)
-		WHERE id = $1 AND org_id = $2 RETURNING `+apiKeyColumns, id, orgID, instant(at)))
+	k, err := rowmap.ScanAPIKey(codec{}, db.pool.QueryRow(ctx, `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3)
+		WHERE id = $1 AND org_id = $2 RETURNING `+rowmap.APIKeyColumns, id, orgID, instant(at)))
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return nil, booking.Errorf(booking.CodeNotFound, "API key not found.")
@@ -196,14 +183,14 @@ func (db *DB) ForgetHostRequest(ctx context.Context, orgID int64, key string) er
 
 // Coupons lists an organisation's coupons by code.
 func (db *DB) Coupons(ctx context.Context, orgID int64) ([]coupon.Coupon, error) {
-	rows, err := db.pool.Query(ctx, `SELECT `+couponColumns+` FROM coupons WHERE org_id = $1 ORDER BY code`, orgID)
+	rows, err := db.pool.Query(ctx, `SELECT `+rowmap.CouponColumns+` FROM coupons WHERE org_id = $1 ORDER BY code`, orgID)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: coupons: %w", err)
 	}
 	defer rows.Close()
 	var list []coupon.Coupon
 	for rows.Next() {
-		c, err := scanCoupon(rows)
+		c, err := rowmap.ScanCoupon(codec{}, rows)
 		if err != nil {
 			return nil, fmt.Errorf("postgres: coupons: %w", err)
 		}
@@ -217,10 +204,10 @@ func (db *DB) Coupons(ctx context.Context, orgID int64) ([]coupon.Coupon, error)
 
 // CouponByID finds a coupon of an organisation.
 func (db *DB) CouponByID(ctx context.Context, orgID, id int64) (*coupon.Coupon, error) {
-	c, err := scanCoupon(db.pool.QueryRow(ctx, `SELECT `+couponColumns+` FROM coupons WHERE org_id = $1 AND id = $2`, orgID, id))
+	c, err := rowmap.ScanCoupon(codec{}, db.pool.QueryRow(ctx, `SELECT `+rowmap.CouponColumns+` FROM coupons WHERE org_id = $1 AND id = $2`, orgID, id))
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		return nil, booking.Errorf(booking.CodeNotFound, "Coupon not found.")
+		return nil, rowmap.CouponNotFound()
 	case err != nil:
 		return nil, fmt.Errorf("postgres: coupon %d: %w", id, err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
 
 // ApplyCalendar applies a host's calendar change in one transaction, the
@@ -25,7 +26,7 @@ func (db *DB) ApplyCalendar(ctx context.Context, orgID, propertyID int64, c book
 		if err := lockProperty(ctx, tx, orgID, propertyID); err != nil {
 			return err
 		}
-		p, err := scanProperty(tx.QueryRow(ctx, `SELECT `+propertyColumns+` FROM properties WHERE id = $1`, propertyID))
+		p, err := rowmap.ScanProperty(codec{}, tx.QueryRow(ctx, `SELECT `+rowmap.PropertyColumns+` FROM properties WHERE id = $1`, propertyID))
 		if err != nil {
 			return fmt.Errorf("postgres: apply calendar: %w", err)
 		}
@@ -68,19 +69,19 @@ func (db *DB) UpdatePropertyFields(ctx context.Context, p *booking.Property) err
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	args, err := propertyArgs(p)
+	args, err := rowmap.PropertyArgs(codec{}, p)
 	if err != nil {
 		return fmt.Errorf("postgres: update property fields: %w", err)
 	}
 	return db.inTx(ctx, "update property fields", func(tx pgx.Tx) error {
 		n := len(args)
-		tag, err := tx.Exec(ctx, `UPDATE properties SET `+assignments(propertyDataColumns, 1)+`
+		tag, err := tx.Exec(ctx, `UPDATE properties SET `+assignments(rowmap.PropertyDataColumns, 1)+`
 			WHERE id = $`+strconv.Itoa(n+1)+` AND org_id = $`+strconv.Itoa(n+2), append(args, p.ID, p.OrgID)...)
 		if err != nil {
 			return fmt.Errorf("postgres: update property fields: %w", err)
 		}
 		if tag.RowsAffected() == 0 {
-			return propertyNotFound()
+			return rowmap.PropertyNotFound()
 		}
 		if p.Blocks, err = blocksOf(ctx, tx, p.ID); err != nil {
 			return fmt.Errorf("postgres: update property fields: %w", err)

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
 
 // CreateHostUser stores a dashboard user and sets its ID.
@@ -29,20 +30,15 @@ func (db *DB) CreateHostUser(ctx context.Context, u *booking.HostUser) error {
 
 // HostUserByEmail finds a dashboard user.
 func (db *DB) HostUserByEmail(ctx context.Context, email string) (*booking.HostUser, error) {
-	var (
-		u       booking.HostUser
-		created pgtype.Timestamptz
-	)
-	err := db.pool.QueryRow(ctx, `SELECT id, org_id, email, password_hash, created_at FROM host_users WHERE email = $1`, email).
-		Scan(&u.ID, &u.OrgID, &u.Email, &u.PasswordHash, &created)
+	u, err := rowmap.ScanHostUser(codec{}, db.pool.QueryRow(ctx,
+		`SELECT `+rowmap.HostUserColumns+` FROM host_users WHERE email = $1`, email))
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return nil, booking.Errorf(booking.CodeNotFound, "User not found.")
 	case err != nil:
 		return nil, fmt.Errorf("postgres: host user: %w", err)
 	}
-	u.CreatedAt = fromInstant(created)
-	return &u, nil
+	return u, nil
 }
 
 // CreateHostSession stores a session, and forgets expired ones.

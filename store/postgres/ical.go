@@ -11,6 +11,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
 
 // This file is the booking.FeedStore of calendar sync. A feed's events are
@@ -18,38 +19,14 @@ import (
 // availability.go count them like host blocks, and writers lock the
 // property row before they check and write (lockProperty).
 
-const feedColumns = `id, org_id, property_id, name, url, active, end_is_last_night, etag,
-	last_modified, last_attempt_at, last_success_at, last_error, events_imported, conflicts,
-	next_poll_at, lease_until, created_at`
-
 // noLease is lease_until of a feed no poller holds.
 var noLease = time.Unix(0, 0).UTC()
-
-func scanFeed(s scanner) (*booking.Feed, error) {
-	var (
-		f                booking.Feed
-		attempt, success pgtype.Timestamptz
-	)
-	if err := s.Scan(&f.ID, &f.OrgID, &f.PropertyID, &f.Name, &f.URL, &f.Active, &f.EndIsLastNight, &f.ETag,
-		&f.LastModified, &attempt, &success, &f.LastError, &f.EventsImported, &f.Conflicts,
-		&f.NextPollAt, &f.LeaseUntil, &f.CreatedAt); err != nil {
-		return nil, err
-	}
-	f.LastAttemptAt, f.LastSuccessAt = fromInstant(attempt), fromInstant(success)
-	f.NextPollAt, f.CreatedAt = f.NextPollAt.UTC(), f.CreatedAt.UTC()
-	if f.LeaseUntil.Equal(noLease) {
-		f.LeaseUntil = time.Time{}
-	} else {
-		f.LeaseUntil = f.LeaseUntil.UTC()
-	}
-	return &f, nil
-}
 
 func collectFeeds(rows pgx.Rows) ([]booking.Feed, error) {
 	defer rows.Close()
 	var out []booking.Feed
 	for rows.Next() {
-		f, err := scanFeed(rows)
+		f, err := rowmap.ScanFeed(codec{}, rows)
 		if err != nil {
 			return nil, fmt.Errorf("postgres: scan feed: %w", err)
 		}
@@ -87,7 +64,7 @@ func (db *DB) CreateFeed(ctx context.Context, f *booking.Feed, now time.Time) er
 		c.OrgID, c.PropertyID, c.Name, c.URL, c.Active, c.EndIsLastNight, c.NextPollAt, c.CreatedAt).Scan(&c.ID)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		return propertyNotFound()
+		return rowmap.PropertyNotFound()
 	case err != nil:
 		return fmt.Errorf("postgres: create feed: %w", err)
 	}
@@ -141,7 +118,7 @@ func (db *DB) DeleteFeed(ctx context.Context, orgID, feedID int64) error {
 
 // Feed finds a feed of an organisation.
 func (db *DB) Feed(ctx context.Context, orgID, feedID int64) (*booking.Feed, error) {
-	f, err := scanFeed(db.pool.QueryRow(ctx, `SELECT `+feedColumns+` FROM ical_feeds WHERE id = $1 AND org_id = $2`, feedID, orgID))
+	f, err := rowmap.ScanFeed(codec{}, db.pool.QueryRow(ctx, `SELECT `+rowmap.FeedColumns+` FROM ical_feeds WHERE id = $1 AND org_id = $2`, feedID, orgID))
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return nil, feedNotFound()
@@ -153,7 +130,7 @@ func (db *DB) Feed(ctx context.Context, orgID, feedID int64) (*booking.Feed, err
 
 // Feeds lists an organisation's feeds by property, then ID.
 func (db *DB) Feeds(ctx context.Context, orgID int64) ([]booking.Feed, error) {
-	rows, err := db.pool.Query(ctx, `SELECT `+feedColumns+` FROM ical_feeds WHERE org_id = $1 ORDER BY property_id, id`, orgID)
+	rows, err := db.pool.Query(ctx, `SELECT `+rowmap.FeedColumns+` FROM ical_feeds WHERE org_id = $1 ORDER BY property_id, id`, orgID)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: feeds: %w", err)
 	}
@@ -166,7 +143,7 @@ func (db *DB) ClaimFeeds(ctx context.Context, now, leaseUntil time.Time, limit i
 	rows, err := db.pool.Query(ctx, `UPDATE ical_feeds SET lease_until = $2 WHERE id IN (
 			SELECT id FROM ical_feeds WHERE active AND next_poll_at <= $1 AND lease_until <= $1
 			ORDER BY next_poll_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
-		RETURNING `+feedColumns, now, leaseUntil, limit)
+		RETURNING `+rowmap.FeedColumns, now, leaseUntil, limit)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: claim feeds: %w", err)
 	}
@@ -175,8 +152,8 @@ func (db *DB) ClaimFeeds(ctx context.Context, now, leaseUntil time.Time, limit i
 
 // ClaimFeed leases one feed whether due or not.
 func (db *DB) ClaimFeed(ctx context.Context, orgID, feedID int64, now, leaseUntil time.Time) (*booking.Feed, error) {
-	f, err := scanFeed(db.pool.QueryRow(ctx, `UPDATE ical_feeds SET lease_until = $4
-		WHERE id = $1 AND org_id = $2 AND lease_until <= $3 RETURNING `+feedColumns, feedID, orgID, now, leaseUntil))
+	f, err := rowmap.ScanFeed(codec{}, db.pool.QueryRow(ctx, `UPDATE ical_feeds SET lease_until = $4
+		WHERE id = $1 AND org_id = $2 AND lease_until <= $3 RETURNING `+rowmap.FeedColumns, feedID, orgID, now, leaseUntil))
 	if errors.Is(err, pgx.ErrNoRows) {
 		found, err := exists(ctx, db.pool, `SELECT 1 FROM ical_feeds WHERE id = $1 AND org_id = $2`, feedID, orgID)
 		if err != nil {
@@ -412,24 +389,19 @@ func (db *DB) RecordFeedAttempt(ctx context.Context, a booking.FeedAttempt) erro
 	})
 }
 
-const exportColumns = `org_id, property_id, token, created_at, etag, changed_at`
-
 func exportNotFound() error {
 	return booking.Errorf(booking.CodeNotFound, "This calendar does not exist.")
 }
 
 func exportBy(ctx context.Context, q querier, where string, args ...any) (*booking.ExportToken, error) {
-	var e booking.ExportToken
-	err := q.QueryRow(ctx, `SELECT `+exportColumns+` FROM ical_exports WHERE `+where, args...).
-		Scan(&e.OrgID, &e.PropertyID, &e.Token, &e.CreatedAt, &e.ETag, &e.ChangedAt)
+	e, err := rowmap.ScanExport(codec{}, q.QueryRow(ctx, `SELECT `+rowmap.ExportColumns+` FROM ical_exports WHERE `+where, args...))
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return nil, exportNotFound()
 	case err != nil:
 		return nil, fmt.Errorf("postgres: export token: %w", err)
 	}
-	e.CreatedAt, e.ChangedAt = e.CreatedAt.UTC(), e.ChangedAt.UTC()
-	return &e, nil
+	return e, nil
 }
 
 // ExportToken finds a property's export token.
@@ -458,7 +430,7 @@ func (db *DB) SetExportToken(ctx context.Context, orgID, propertyID int64, token
 		return nil, fmt.Errorf("postgres: set export token: %w", err)
 	}
 	if tag.RowsAffected() == 0 {
-		return nil, propertyNotFound()
+		return nil, rowmap.PropertyNotFound()
 	}
 	return exportBy(ctx, db.pool, `property_id = $1`, propertyID)
 }

@@ -10,10 +10,8 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/ledger"
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
-
-const ledgerColumns = `id, booking_id, kind, intent_id, amount, currency, key, reason, status,
-	provider_id, attempts, next_attempt_at, last_error, created_at, updated_at`
 
 // RecordLedger stores entries whose key is new, in one transaction.
 func (db *DB) RecordLedger(ctx context.Context, entries []ledger.Entry, now time.Time) ([]ledger.Entry, error) {
@@ -46,7 +44,7 @@ func recordLedger(ctx context.Context, tx pgx.Tx, entries []ledger.Entry) error 
 			}
 			return fmt.Errorf("postgres: record ledger entry %q: %w", e.Key, err)
 		}
-		stored, err := scanLedger(tx.QueryRow(ctx, `SELECT `+ledgerColumns+` FROM ledger_entries WHERE key = $1`, e.Key))
+		stored, err := scanLedger(tx.QueryRow(ctx, `SELECT `+rowmap.LedgerColumns+` FROM ledger_entries WHERE key = $1`, e.Key))
 		if err != nil {
 			return fmt.Errorf("postgres: record ledger entry %q: %w", e.Key, err)
 		}
@@ -57,7 +55,7 @@ func recordLedger(ctx context.Context, tx pgx.Tx, entries []ledger.Entry) error 
 
 // LedgerEntries lists a booking's entries, oldest first.
 func (db *DB) LedgerEntries(ctx context.Context, bookingID int64) ([]ledger.Entry, error) {
-	rows, err := db.pool.Query(ctx, `SELECT `+ledgerColumns+` FROM ledger_entries WHERE booking_id = $1 ORDER BY id`, bookingID)
+	rows, err := db.pool.Query(ctx, `SELECT `+rowmap.LedgerColumns+` FROM ledger_entries WHERE booking_id = $1 ORDER BY id`, bookingID)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: ledger entries of booking %d: %w", bookingID, err)
 	}
@@ -70,7 +68,7 @@ func (db *DB) LedgerEntryByProviderID(ctx context.Context, providerID string) (*
 	if providerID == "" {
 		return nil, ledgerNotFound()
 	}
-	e, err := scanLedger(db.pool.QueryRow(ctx, `SELECT `+ledgerColumns+` FROM ledger_entries WHERE provider_id = $1`, providerID))
+	e, err := scanLedger(db.pool.QueryRow(ctx, `SELECT `+rowmap.LedgerColumns+` FROM ledger_entries WHERE provider_id = $1`, providerID))
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return nil, ledgerNotFound()
@@ -86,7 +84,7 @@ func (db *DB) ClaimLedgerEntries(ctx context.Context, now, leaseUntil time.Time,
 	rows, err := db.pool.Query(ctx, `UPDATE ledger_entries SET next_attempt_at = $3 WHERE id IN (
 			SELECT id FROM ledger_entries WHERE status = $1 AND next_attempt_at <= $2
 			ORDER BY next_attempt_at, id LIMIT $4 FOR UPDATE SKIP LOCKED)
-		RETURNING `+ledgerColumns, string(ledger.StatusPending), now, leaseUntil, limit)
+		RETURNING `+rowmap.LedgerColumns, string(ledger.StatusPending), now, leaseUntil, limit)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: claim ledger entries: %w", err)
 	}
@@ -112,17 +110,7 @@ func ledgerNotFound() error {
 }
 
 func scanLedger(row pgx.Row) (*ledger.Entry, error) {
-	var (
-		e            ledger.Entry
-		kind, status string
-	)
-	if err := row.Scan(&e.ID, &e.BookingID, &kind, &e.IntentID, &e.Amount, &e.Currency, &e.Key, &e.Reason, &status,
-		&e.ProviderID, &e.Attempts, &e.NextAttemptAt, &e.LastError, &e.CreatedAt, &e.UpdatedAt); err != nil {
-		return nil, err
-	}
-	e.Kind, e.Status = ledger.Kind(kind), ledger.Status(status)
-	e.NextAttemptAt, e.CreatedAt, e.UpdatedAt = e.NextAttemptAt.UTC(), e.CreatedAt.UTC(), e.UpdatedAt.UTC()
-	return &e, nil
+	return rowmap.ScanLedger(codec{}, row)
 }
 
 func collectLedger(rows pgx.Rows) ([]ledger.Entry, error) {

@@ -8,17 +8,10 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgtype"
-	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/booking"
-	"github.com/staykit/staykit/pricing"
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
-
-const organizationColumns = `id, slug, name, logo, payment_mode, default_locale, branding,
-	terms_url, min_stay_nights, max_stay_nights, currency, timezone, deposit_percent,
-	balance_due_days, hold_minutes, request_hold_hours, custom_domain, allowed_origins,
-	public_engine_enabled, country, booking_horizon_days`
 
 // params returns the placeholders $from, …, $(from+n-1), comma separated.
 func params(from, n int) string {
@@ -41,50 +34,8 @@ func assignments(columns string, from int) string {
 	return strings.Join(list, ", ")
 }
 
-// organizationArgs returns o's columns after id, in organizationColumns order.
-func organizationArgs(o *booking.Organization) ([]any, error) {
-	branding, err := toJSON(o.Branding)
-	if err != nil {
-		return nil, err
-	}
-	origins, err := toJSON(o.AllowedOrigins)
-	if err != nil {
-		return nil, err
-	}
-	return []any{o.Slug, o.Name, o.Logo, string(o.PaymentMode), o.DefaultLocale, branding,
-		o.TermsURL, nullInt(o.MinStayNights), nullInt(o.MaxStayNights), o.Currency, o.Timezone,
-		o.DepositPercent, o.BalanceDueDays, o.HoldMinutes, o.RequestHoldHours,
-		o.CustomDomain, origins, o.PublicEngineEnabled, o.Country, o.BookingHorizonDays}, nil
-}
-
 // organizationSet is the SET list of UPDATE organizations, from $1.
-var organizationSet = assignments(strings.TrimPrefix(organizationColumns, "id, "), 1)
-
-func scanOrganization(s scanner) (*booking.Organization, error) {
-	var (
-		o                 booking.Organization
-		mode              string
-		deposit           decimal.Decimal
-		branding, origins []byte
-		minStay, maxStay  pgtype.Int8
-	)
-	if err := s.Scan(&o.ID, &o.Slug, &o.Name, &o.Logo, &mode, &o.DefaultLocale, &branding,
-		&o.TermsURL, &minStay, &maxStay, &o.Currency, &o.Timezone, &deposit,
-		&o.BalanceDueDays, &o.HoldMinutes, &o.RequestHoldHours, &o.CustomDomain, &origins,
-		&o.PublicEngineEnabled, &o.Country, &o.BookingHorizonDays); err != nil {
-		return nil, err
-	}
-	o.PaymentMode = pricing.PaymentMode(mode)
-	o.MinStayNights, o.MaxStayNights = intPtr(minStay), intPtr(maxStay)
-	o.DepositPercent = deposit
-	if err := fromJSON(branding, &o.Branding); err != nil {
-		return nil, err
-	}
-	if err := fromJSON(origins, &o.AllowedOrigins); err != nil {
-		return nil, err
-	}
-	return &o, nil
-}
+var organizationSet = assignments(rowmap.OrganizationDataColumns, 1)
 
 // slugTaken is the error for a slug another organisation has.
 func slugTaken(slug string) error {
@@ -97,12 +48,12 @@ func (db *DB) CreateOrganization(ctx context.Context, o *booking.Organization) e
 	if err := o.Validate(); err != nil {
 		return err
 	}
-	args, err := organizationArgs(o)
+	args, err := rowmap.OrganizationArgs(codec{}, o)
 	if err != nil {
 		return fmt.Errorf("postgres: create organization: %w", err)
 	}
 	var id int64
-	err = db.pool.QueryRow(ctx, `INSERT INTO organizations (`+strings.TrimPrefix(organizationColumns, "id, ")+`)
+	err = db.pool.QueryRow(ctx, `INSERT INTO organizations (`+rowmap.OrganizationDataColumns+`)
 		VALUES (`+params(1, len(args))+`) RETURNING id`, args...).Scan(&id)
 	switch {
 	case sqlState(err) == uniqueViolation:
@@ -121,7 +72,7 @@ func (db *DB) UpdateOrganization(ctx context.Context, o *booking.Organization) e
 	if err := o.Validate(); err != nil {
 		return err
 	}
-	args, err := organizationArgs(o)
+	args, err := rowmap.OrganizationArgs(codec{}, o)
 	if err != nil {
 		return fmt.Errorf("postgres: update organization: %w", err)
 	}
@@ -133,7 +84,7 @@ func (db *DB) UpdateOrganization(ctx context.Context, o *booking.Organization) e
 	case err != nil:
 		return fmt.Errorf("postgres: update organization: %w", err)
 	case tag.RowsAffected() == 0:
-		return booking.Errorf(booking.CodeNotFound, "Organization not found.")
+		return rowmap.OrganizationNotFound()
 	}
 	return nil
 }
@@ -141,11 +92,11 @@ func (db *DB) UpdateOrganization(ctx context.Context, o *booking.Organization) e
 // OrganizationBySlug finds an organisation, enabled or not. Errors:
 // CodeNotFound.
 func (db *DB) OrganizationBySlug(ctx context.Context, slug string) (*booking.Organization, error) {
-	o, err := scanOrganization(db.pool.QueryRow(ctx,
-		`SELECT `+organizationColumns+` FROM organizations WHERE slug = $1`, slug))
+	o, err := rowmap.ScanOrganization(codec{}, db.pool.QueryRow(ctx,
+		`SELECT `+rowmap.OrganizationColumns+` FROM organizations WHERE slug = $1`, slug))
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		return nil, booking.Errorf(booking.CodeNotFound, "Organization not found.")
+		return nil, rowmap.OrganizationNotFound()
 	case err != nil:
 		return nil, fmt.Errorf("postgres: organization %q: %w", slug, err)
 	}
@@ -154,11 +105,11 @@ func (db *DB) OrganizationBySlug(ctx context.Context, slug string) (*booking.Org
 
 // OrganizationByID finds an organisation by its ID. Errors: CodeNotFound.
 func (db *DB) OrganizationByID(ctx context.Context, id int64) (*booking.Organization, error) {
-	o, err := scanOrganization(db.pool.QueryRow(ctx,
-		`SELECT `+organizationColumns+` FROM organizations WHERE id = $1`, id))
+	o, err := rowmap.ScanOrganization(codec{}, db.pool.QueryRow(ctx,
+		`SELECT `+rowmap.OrganizationColumns+` FROM organizations WHERE id = $1`, id))
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		return nil, booking.Errorf(booking.CodeNotFound, "Organization not found.")
+		return nil, rowmap.OrganizationNotFound()
 	case err != nil:
 		return nil, fmt.Errorf("postgres: organization %d: %w", id, err)
 	}
@@ -168,14 +119,14 @@ func (db *DB) OrganizationByID(ctx context.Context, id int64) (*booking.Organiza
 // Organizations lists every organisation by slug (byte order, whatever the
 // database's collation).
 func (db *DB) Organizations(ctx context.Context) ([]booking.Organization, error) {
-	rows, err := db.pool.Query(ctx, `SELECT `+organizationColumns+` FROM organizations ORDER BY slug COLLATE "C"`)
+	rows, err := db.pool.Query(ctx, `SELECT `+rowmap.OrganizationColumns+` FROM organizations ORDER BY slug COLLATE "C"`)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: organizations: %w", err)
 	}
 	defer rows.Close()
 	var list []booking.Organization
 	for rows.Next() {
-		o, err := scanOrganization(rows)
+		o, err := rowmap.ScanOrganization(codec{}, rows)
 		if err != nil {
 			return nil, fmt.Errorf("postgres: organizations: %w", err)
 		}

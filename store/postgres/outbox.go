@@ -8,19 +8,12 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/outbox"
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
-
-const eventColumns = `id, key, kind, org_id, coalesce(booking_id, 0), entry_id, next_attempt_at, dispatched_at, created_at`
-
-const deliveryColumns = `id, event_id, channel, recipient, coalesce(endpoint_id, 0), status, attempts, next_attempt_at,
-	last_error, response_code, created_at, updated_at, delivered_at`
-
-const endpointColumns = `id, org_id, url, secret, event_types, active, failures, created_at, updated_at`
 
 // RecordOutbox stores events whose key is new, in one transaction.
 func (db *DB) RecordOutbox(ctx context.Context, events []outbox.Event, now time.Time) ([]outbox.Event, error) {
@@ -49,7 +42,7 @@ func recordOutbox(ctx context.Context, tx pgx.Tx, events []outbox.Event) error {
 			}
 			return fmt.Errorf("postgres: record outbox event %q: %w", e.Key, err)
 		}
-		stored, err := scanEvent(tx.QueryRow(ctx, `SELECT `+eventColumns+` FROM outbox_events WHERE key = $1`, e.Key))
+		stored, err := scanEvent(tx.QueryRow(ctx, `SELECT `+rowmap.EventColumns+` FROM outbox_events WHERE key = $1`, e.Key))
 		if err != nil {
 			return fmt.Errorf("postgres: record outbox event %q: %w", e.Key, err)
 		}
@@ -64,7 +57,7 @@ func (db *DB) ClaimOutboxEvents(ctx context.Context, now, leaseUntil time.Time, 
 	rows, err := db.pool.Query(ctx, `UPDATE outbox_events SET next_attempt_at = $2 WHERE id IN (
 			SELECT id FROM outbox_events WHERE dispatched_at IS NULL AND next_attempt_at <= $1
 			ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
-		RETURNING `+eventColumns, now, leaseUntil, limit)
+		RETURNING `+rowmap.EventColumns, now, leaseUntil, limit)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: claim outbox events: %w", err)
 	}
@@ -97,7 +90,7 @@ func (db *DB) DispatchOutboxEvent(ctx context.Context, eventID int64, deliveries
 
 // OutboxEvent finds an event.
 func (db *DB) OutboxEvent(ctx context.Context, id int64) (*outbox.Event, error) {
-	e, err := scanEvent(db.pool.QueryRow(ctx, `SELECT `+eventColumns+` FROM outbox_events WHERE id = $1`, id))
+	e, err := scanEvent(db.pool.QueryRow(ctx, `SELECT `+rowmap.EventColumns+` FROM outbox_events WHERE id = $1`, id))
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return nil, outboxNotFound("event")
@@ -113,7 +106,7 @@ func (db *DB) ClaimOutboxDeliveries(ctx context.Context, now, leaseUntil time.Ti
 	rows, err := db.pool.Query(ctx, `UPDATE outbox_deliveries SET next_attempt_at = $3 WHERE id IN (
 			SELECT id FROM outbox_deliveries WHERE status = $1 AND next_attempt_at <= $2
 			ORDER BY next_attempt_at, id LIMIT $4 FOR UPDATE SKIP LOCKED)
-		RETURNING `+deliveryColumns, string(outbox.StatusPending), now, leaseUntil, limit)
+		RETURNING `+rowmap.DeliveryColumns, string(outbox.StatusPending), now, leaseUntil, limit)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: claim outbox deliveries: %w", err)
 	}
@@ -139,7 +132,7 @@ func (db *DB) OutboxDeliveries(ctx context.Context, eventID, endpointID int64, l
 	if limit <= 0 {
 		limit = 1 << 30
 	}
-	rows, err := db.pool.Query(ctx, `SELECT `+deliveryColumns+` FROM outbox_deliveries
+	rows, err := db.pool.Query(ctx, `SELECT `+rowmap.DeliveryColumns+` FROM outbox_deliveries
 		WHERE ($1 = 0 OR event_id = $1) AND ($2 = 0 OR endpoint_id = $2) ORDER BY id DESC LIMIT $3`, eventID, endpointID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: outbox deliveries: %w", err)
@@ -192,7 +185,7 @@ func (db *DB) SaveWebhookEndpoint(ctx context.Context, e *outbox.Endpoint) error
 
 // WebhookEndpoints lists an organisation's endpoints.
 func (db *DB) WebhookEndpoints(ctx context.Context, orgID int64) ([]outbox.Endpoint, error) {
-	rows, err := db.pool.Query(ctx, `SELECT `+endpointColumns+` FROM webhook_endpoints WHERE org_id = $1 ORDER BY id`, orgID)
+	rows, err := db.pool.Query(ctx, `SELECT `+rowmap.EndpointColumns+` FROM webhook_endpoints WHERE org_id = $1 ORDER BY id`, orgID)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: webhook endpoints of organisation %d: %w", orgID, err)
 	}
@@ -201,7 +194,7 @@ func (db *DB) WebhookEndpoints(ctx context.Context, orgID int64) ([]outbox.Endpo
 
 // WebhookEndpoint finds an endpoint.
 func (db *DB) WebhookEndpoint(ctx context.Context, orgID, id int64) (*outbox.Endpoint, error) {
-	e, err := scanEndpoint(db.pool.QueryRow(ctx, `SELECT `+endpointColumns+` FROM webhook_endpoints
+	e, err := scanEndpoint(db.pool.QueryRow(ctx, `SELECT `+rowmap.EndpointColumns+` FROM webhook_endpoints
 		WHERE id = $1 AND ($2 = 0 OR org_id = $2)`, id, orgID))
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
@@ -257,47 +250,15 @@ func outboxNotFound(what string) error {
 }
 
 func scanEvent(row pgx.Row) (*outbox.Event, error) {
-	var (
-		e          outbox.Event
-		dispatched pgtype.Timestamptz
-	)
-	if err := row.Scan(&e.ID, &e.Key, &e.Kind, &e.OrgID, &e.BookingID, &e.EntryID, &e.NextAttemptAt, &dispatched, &e.CreatedAt); err != nil {
-		return nil, err
-	}
-	e.NextAttemptAt, e.CreatedAt = e.NextAttemptAt.UTC(), e.CreatedAt.UTC()
-	e.DispatchedAt = fromInstant(dispatched)
-	return &e, nil
+	return rowmap.ScanEvent(codec{}, row)
 }
 
 func scanDelivery(row pgx.Row) (*outbox.Delivery, error) {
-	var (
-		d               outbox.Delivery
-		channel, status string
-		delivered       pgtype.Timestamptz
-	)
-	if err := row.Scan(&d.ID, &d.EventID, &channel, &d.To, &d.EndpointID, &status, &d.Attempts, &d.NextAttemptAt,
-		&d.LastError, &d.ResponseCode, &d.CreatedAt, &d.UpdatedAt, &delivered); err != nil {
-		return nil, err
-	}
-	d.Channel, d.Status = outbox.Channel(channel), outbox.Status(status)
-	d.NextAttemptAt, d.CreatedAt, d.UpdatedAt = d.NextAttemptAt.UTC(), d.CreatedAt.UTC(), d.UpdatedAt.UTC()
-	d.DeliveredAt = fromInstant(delivered)
-	return &d, nil
+	return rowmap.ScanDelivery(codec{}, row)
 }
 
 func scanEndpoint(row pgx.Row) (*outbox.Endpoint, error) {
-	var (
-		e     outbox.Endpoint
-		types string
-	)
-	if err := row.Scan(&e.ID, &e.OrgID, &e.URL, &e.Secret, &types, &e.Active, &e.Failures, &e.CreatedAt, &e.UpdatedAt); err != nil {
-		return nil, err
-	}
-	if types != "" {
-		e.EventTypes = strings.Split(types, ",")
-	}
-	e.CreatedAt, e.UpdatedAt = e.CreatedAt.UTC(), e.UpdatedAt.UTC()
-	return &e, nil
+	return rowmap.ScanEndpoint(codec{}, row)
 }
 
 // collect scans every row with scan.

@@ -5,70 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
-
-const propertyColumns = `id, org_id, name, description, photos, city, country, max_guests,
-	bedrooms, min_stay_nights, max_stay_nights, active, rates, fees, tax`
-
-// propertyDataColumns are propertyColumns after id and org_id.
-var propertyDataColumns = strings.TrimPrefix(propertyColumns, "id, org_id, ")
-
-// propertyArgs returns p's columns after id and org_id, in propertyColumns
-// order.
-func propertyArgs(p *booking.Property) ([]any, error) {
-	photos, err := toJSON(p.Photos)
-	if err != nil {
-		return nil, err
-	}
-	rates, err := toJSON(p.Rates)
-	if err != nil {
-		return nil, err
-	}
-	fees, err := toJSON(p.Fees)
-	if err != nil {
-		return nil, err
-	}
-	tax, err := toJSON(p.Tax)
-	if err != nil {
-		return nil, err
-	}
-	return []any{p.Name, p.Description, photos, p.City, p.Country, p.MaxGuests, p.Bedrooms,
-		nullInt(p.MinStayNights), nullInt(p.MaxStayNights), p.Active, rates, fees, tax}, nil
-}
-
-func scanProperty(s scanner) (*booking.Property, error) {
-	var (
-		p                      booking.Property
-		photos, rates, fees, t []byte
-		minStay, maxStay       pgtype.Int8
-	)
-	if err := s.Scan(&p.ID, &p.OrgID, &p.Name, &p.Description, &photos, &p.City, &p.Country,
-		&p.MaxGuests, &p.Bedrooms, &minStay, &maxStay, &p.Active, &rates, &fees, &t); err != nil {
-		return nil, err
-	}
-	p.MinStayNights, p.MaxStayNights = intPtr(minStay), intPtr(maxStay)
-	for _, c := range []struct {
-		b []byte
-		v any
-	}{{photos, &p.Photos}, {rates, &p.Rates}, {fees, &p.Fees}, {t, &p.Tax}} {
-		if err := fromJSON(c.b, c.v); err != nil {
-			return nil, err
-		}
-	}
-	return &p, nil
-}
-
-// propertyNotFound is the error for a property that is not there.
-func propertyNotFound() error {
-	return booking.Errorf(booking.CodeNotFound, "Property not found.")
-}
 
 // lockProperty locks the row of a property (of orgID, unless orgID is 0)
 // until the transaction ends, so that the writers that check a property's
@@ -87,7 +30,7 @@ func lockProperty(ctx context.Context, tx pgx.Tx, orgID, propertyID int64) error
 		return fmt.Errorf("lock property %d: %w", propertyID, err)
 	}
 	if !found {
-		return propertyNotFound()
+		return rowmap.PropertyNotFound()
 	}
 	return nil
 }
@@ -99,18 +42,18 @@ func (db *DB) CreateProperty(ctx context.Context, p *booking.Property) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	args, err := propertyArgs(p)
+	args, err := rowmap.PropertyArgs(codec{}, p)
 	if err != nil {
 		return fmt.Errorf("postgres: create property: %w", err)
 	}
 	blocks := append([]booking.Block(nil), p.Blocks...)
 	var id int64
 	err = db.inTx(ctx, "create property", func(tx pgx.Tx) error {
-		err := tx.QueryRow(ctx, `INSERT INTO properties (org_id, `+propertyDataColumns+`)
+		err := tx.QueryRow(ctx, `INSERT INTO properties (org_id, `+rowmap.PropertyDataColumns+`)
 			VALUES (`+params(1, len(args)+1)+`) RETURNING id`, append([]any{p.OrgID}, args...)...).Scan(&id)
 		switch {
 		case sqlState(err) == foreignKeyViolation:
-			return booking.Errorf(booking.CodeNotFound, "Organization not found.")
+			return rowmap.OrganizationNotFound()
 		case err != nil:
 			return fmt.Errorf("postgres: create property: %w", err)
 		}
@@ -136,20 +79,20 @@ func (db *DB) UpdateProperty(ctx context.Context, p *booking.Property) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	args, err := propertyArgs(p)
+	args, err := rowmap.PropertyArgs(codec{}, p)
 	if err != nil {
 		return fmt.Errorf("postgres: update property: %w", err)
 	}
 	blocks := append([]booking.Block(nil), p.Blocks...)
 	err = db.inTx(ctx, "update property", func(tx pgx.Tx) error {
 		n := len(args)
-		tag, err := tx.Exec(ctx, `UPDATE properties SET `+assignments(propertyDataColumns, 1)+`
+		tag, err := tx.Exec(ctx, `UPDATE properties SET `+assignments(rowmap.PropertyDataColumns, 1)+`
 			WHERE id = $`+strconv.Itoa(n+1)+` AND org_id = $`+strconv.Itoa(n+2), append(args, p.ID, p.OrgID)...)
 		if err != nil {
 			return fmt.Errorf("postgres: update property: %w", err)
 		}
 		if tag.RowsAffected() == 0 {
-			return propertyNotFound()
+			return rowmap.PropertyNotFound()
 		}
 		old, err := blocksOf(ctx, tx, p.ID)
 		if err != nil {
@@ -186,11 +129,11 @@ func (db *DB) Property(ctx context.Context, orgID, propertyID int64) (*booking.P
 	var p *booking.Property
 	err := db.inReadTx(ctx, "property", func(tx pgx.Tx) error {
 		var err error
-		p, err = scanProperty(tx.QueryRow(ctx,
-			`SELECT `+propertyColumns+` FROM properties WHERE id = $1 AND org_id = $2`, propertyID, orgID))
+		p, err = rowmap.ScanProperty(codec{}, tx.QueryRow(ctx,
+			`SELECT `+rowmap.PropertyColumns+` FROM properties WHERE id = $1 AND org_id = $2`, propertyID, orgID))
 		switch {
 		case errors.Is(err, pgx.ErrNoRows):
-			return propertyNotFound()
+			return rowmap.PropertyNotFound()
 		case err != nil:
 			return fmt.Errorf("postgres: property %d: %w", propertyID, err)
 		}
@@ -212,13 +155,13 @@ func (db *DB) Properties(ctx context.Context, orgID int64) ([]booking.Property, 
 	var list []booking.Property
 	err := db.inReadTx(ctx, "properties", func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx,
-			`SELECT `+propertyColumns+` FROM properties WHERE org_id = $1 ORDER BY id`, orgID)
+			`SELECT `+rowmap.PropertyColumns+` FROM properties WHERE org_id = $1 ORDER BY id`, orgID)
 		if err != nil {
 			return fmt.Errorf("postgres: properties: %w", err)
 		}
 		defer rows.Close()
 		for rows.Next() {
-			p, err := scanProperty(rows)
+			p, err := rowmap.ScanProperty(codec{}, rows)
 			if err != nil {
 				return fmt.Errorf("postgres: properties: %w", err)
 			}
@@ -318,14 +261,10 @@ func blocksOf(ctx context.Context, q querier, propertyID int64) ([]booking.Block
 	defer rows.Close()
 	var list []booking.Block
 	for rows.Next() {
-		var (
-			b          booking.Block
-			start, end pgtype.Date
-		)
-		if err := rows.Scan(&b.ID, &start, &end, &b.Reason); err != nil {
+		b, err := rowmap.ScanBlock(codec{}, rows)
+		if err != nil {
 			return nil, fmt.Errorf("blocks: %w", err)
 		}
-		b.Start, b.End = fromDate(start), fromDate(end)
 		list = append(list, b)
 	}
 	if err := rows.Err(); err != nil {
@@ -346,15 +285,11 @@ func blocksOfOrg(ctx context.Context, q querier, orgID int64) (map[int64][]booki
 	defer rows.Close()
 	byProperty := map[int64][]booking.Block{}
 	for rows.Next() {
-		var (
-			propertyID int64
-			b          booking.Block
-			start, end pgtype.Date
-		)
-		if err := rows.Scan(&propertyID, &b.ID, &start, &end, &b.Reason); err != nil {
+		var propertyID int64
+		b, err := rowmap.ScanBlock(codec{}, rows, &propertyID)
+		if err != nil {
 			return nil, fmt.Errorf("blocks: %w", err)
 		}
-		b.Start, b.End = fromDate(start), fromDate(end)
 		byProperty[propertyID] = append(byProperty[propertyID], b)
 	}
 	if err := rows.Err(); err != nil {

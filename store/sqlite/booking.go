@@ -10,74 +10,18 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
-	"github.com/staykit/staykit/pricing"
-	"github.com/staykit/staykit/store/internal/storedform"
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
 
-const bookingColumns = `id, org_id, property_id, token, status, check_in, check_out, guests,
-	guest_name, guest_email, guest_phone, message, locale, coupon_id, coupon_code, currency,
-	payment_mode, total_amount, charge_amount, paid_amount, balance_amount, balance_due_date,
-	quote, payment_intent_id, client_secret, created_at, expires_at, confirmed_at, updated_at`
+// The booking row mapping is shared (rowmap); these names stay for the
+// files of this package that use them.
+const bookingColumns = rowmap.BookingColumns
 
-// bookingArgs returns b's columns after id, in bookingColumns order.
-func bookingArgs(b *booking.Booking) ([]any, error) {
-	quote, err := storedform.EncodeQuote(b.Quote)
-	if err != nil {
-		return nil, err
-	}
-	return []any{b.OrgID, b.PropertyID, b.Token, string(b.Status), b.CheckIn.String(),
-		b.CheckOut.String(), b.Guests, b.GuestName, b.GuestEmail, b.GuestPhone, b.Message, b.Locale,
-		nullID(b.CouponID), b.CouponCode, b.Currency, string(b.PaymentMode), b.TotalAmount.String(),
-		b.ChargeAmount.String(), b.PaidAmount.String(), b.BalanceAmount.String(),
-		date(b.BalanceDueDate), string(quote), nullString(b.PaymentIntentID), b.ClientSecret,
-		millis(b.CreatedAt), millis(b.ExpiresAt), millis(b.ConfirmedAt), millis(b.UpdatedAt)}, nil
-}
+func bookingArgs(b *booking.Booking) ([]any, error) { return rowmap.BookingArgs(codec{}, b) }
 
-func scanBooking(s scanner) (*booking.Booking, error) {
-	var (
-		b                                booking.Booking
-		status, checkIn, checkOut, mode  string
-		total, charge, paid, balance     string
-		quote                            string
-		couponID                         sql.NullInt64
-		balanceDue, intent               sql.NullString
-		created, expires, confirmed, upd sql.NullInt64
-	)
-	if err := s.Scan(&b.ID, &b.OrgID, &b.PropertyID, &b.Token, &status, &checkIn, &checkOut,
-		&b.Guests, &b.GuestName, &b.GuestEmail, &b.GuestPhone, &b.Message, &b.Locale, &couponID,
-		&b.CouponCode, &b.Currency, &mode, &total, &charge, &paid, &balance, &balanceDue, &quote,
-		&intent, &b.ClientSecret, &created, &expires, &confirmed, &upd); err != nil {
-		return nil, err
-	}
-	b.Status = booking.Status(status)
-	b.PaymentMode = pricing.PaymentMode(mode)
-	b.CouponID = couponID.Int64
-	b.PaymentIntentID = intent.String
-	b.CreatedAt, b.ExpiresAt = fromMillis(created), fromMillis(expires)
-	b.ConfirmedAt, b.UpdatedAt = fromMillis(confirmed), fromMillis(upd)
-	var err error
-	if b.CheckIn, err = civil.Parse(checkIn); err != nil {
-		return nil, err
-	}
-	if b.CheckOut, err = civil.Parse(checkOut); err != nil {
-		return nil, err
-	}
-	if b.BalanceDueDate, err = parseDate(balanceDue); err != nil {
-		return nil, err
-	}
-	for _, m := range []struct {
-		s string
-		d *booking.Money
-	}{{total, &b.TotalAmount}, {charge, &b.ChargeAmount}, {paid, &b.PaidAmount}, {balance, &b.BalanceAmount}} {
-		if *m.d, err = parseDecimal(m.s); err != nil {
-			return nil, err
-		}
-	}
-	if b.Quote, err = storedform.DecodeQuote([]byte(quote)); err != nil {
-		return nil, err
-	}
-	return &b, nil
-}
+func scanBooking(s scanner) (*booking.Booking, error) { return rowmap.ScanBooking(codec{}, s) }
+
+func bookingNotFound() error { return rowmap.BookingNotFound() }
 
 // scanBookings reads every row of rows.
 func scanBookings(rows *sql.Rows) ([]booking.Booking, error) {
@@ -91,11 +35,6 @@ func scanBookings(rows *sql.Rows) ([]booking.Booking, error) {
 		list = append(list, *b)
 	}
 	return list, rows.Err()
-}
-
-// bookingNotFound is the error for a booking that is not there.
-func bookingNotFound() error {
-	return booking.Errorf(booking.CodeNotFound, "Booking not found.")
 }
 
 // findBooking returns the booking a query selects.

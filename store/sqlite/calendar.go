@@ -9,6 +9,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
 
 // SetCalendarDays replaces the settings of each date given, in one
@@ -23,7 +24,7 @@ func (db *DB) SetCalendarDays(ctx context.Context, propertyID int64, days []book
 			return fmt.Errorf("sqlite: set calendar days: %w", err)
 		}
 		if !found {
-			return booking.Errorf(booking.CodeNotFound, "Property not found.")
+			return rowmap.PropertyNotFound()
 		}
 		return writeCalendarDays(ctx, tx, propertyID, days)
 	})

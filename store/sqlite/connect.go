@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
 
 const paymentAccountColumns = `org_id, account_id, state, charges_enabled, fee_percent, fee_fixed, updated_at`
@@ -73,7 +74,7 @@ func (db *DB) SavePaymentAccount(ctx context.Context, a *booking.PaymentAccount)
 			a.OrgID, a.AccountID, string(a.State), a.ChargesEnabled, a.FeePercent.String(), a.FeeFixed, a.UpdatedAt.UnixMilli())
 		switch {
 		case isForeignKeyViolation(err):
-			return booking.Errorf(booking.CodeNotFound, "Organization not found.")
+			return rowmap.OrganizationNotFound()
 		case isUniqueViolation(err):
 			return booking.Errorf(booking.CodeConflict, "This payment account belongs to another organisation.")
 		case err != nil:

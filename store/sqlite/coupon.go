@@ -9,59 +9,8 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/coupon"
-	"github.com/staykit/staykit/pricing"
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
-
-const couponColumns = `id, org_id, code, label, kind, value, active, valid_from, valid_until,
-	stay_from, stay_until, min_nights, min_amount, max_redemptions, property_ids`
-
-// couponArgs returns c's columns after id and org_id, in couponColumns
-// order, with the code normalised.
-func couponArgs(c *coupon.Coupon) ([]any, error) {
-	ids, err := toJSON(c.PropertyIDs)
-	if err != nil {
-		return nil, err
-	}
-	return []any{coupon.Normalize(c.Code), c.Label, string(c.Kind), c.Value.String(), c.Active,
-		date(c.ValidFrom), date(c.ValidUntil), date(c.StayFrom), date(c.StayUntil), c.MinNights,
-		c.MinAmount.String(), c.MaxRedemptions, ids}, nil
-}
-
-func scanCoupon(s scanner) (*coupon.Coupon, error) {
-	var (
-		c                                    coupon.Coupon
-		kind, value, minAmount, ids          string
-		validFrom, validUntil, stayFrom, end sql.NullString
-	)
-	if err := s.Scan(&c.ID, &c.OrgID, &c.Code, &c.Label, &kind, &value, &c.Active, &validFrom,
-		&validUntil, &stayFrom, &end, &c.MinNights, &minAmount, &c.MaxRedemptions, &ids); err != nil {
-		return nil, err
-	}
-	c.Kind = pricing.DiscountKind(kind)
-	var err error
-	if c.Value, err = parseDecimal(value); err != nil {
-		return nil, err
-	}
-	if c.MinAmount, err = parseDecimal(minAmount); err != nil {
-		return nil, err
-	}
-	if c.ValidFrom, err = parseDate(validFrom); err != nil {
-		return nil, err
-	}
-	if c.ValidUntil, err = parseDate(validUntil); err != nil {
-		return nil, err
-	}
-	if c.StayFrom, err = parseDate(stayFrom); err != nil {
-		return nil, err
-	}
-	if c.StayUntil, err = parseDate(end); err != nil {
-		return nil, err
-	}
-	if err := fromJSON(ids, &c.PropertyIDs); err != nil {
-		return nil, err
-	}
-	return &c, nil
-}
 
 // codeTaken is the error for a code an organisation has already.
 func codeTaken(code string) error {
@@ -72,20 +21,20 @@ func codeTaken(code string) error {
 // sets its ID. Errors: CodeConflict when the organisation has that code
 // already; CodeNotFound (organisation).
 func (db *DB) CreateCoupon(ctx context.Context, c *coupon.Coupon) error {
-	args, err := couponArgs(c)
+	args, err := rowmap.CouponArgs(codec{}, c)
 	if err != nil {
 		return fmt.Errorf("sqlite: create coupon: %w", err)
 	}
 	var id int64
 	err = db.inWriteTx(ctx, "create coupon", func(tx *sql.Tx) error {
-		err := tx.QueryRowContext(ctx, `INSERT INTO coupons (`+couponColumns+`)
+		err := tx.QueryRowContext(ctx, `INSERT INTO coupons (`+rowmap.CouponColumns+`)
 			VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 			append([]any{c.OrgID}, args...)...).Scan(&id)
 		switch {
 		case isUniqueViolation(err):
 			return codeTaken(c.Code)
 		case isForeignKeyViolation(err):
-			return booking.Errorf(booking.CodeNotFound, "Organization not found.")
+			return rowmap.OrganizationNotFound()
 		case err != nil:
 			return fmt.Errorf("sqlite: create coupon: %w", err)
 		}
@@ -102,7 +51,7 @@ func (db *DB) CreateCoupon(ctx context.Context, c *coupon.Coupon) error {
 // normalised. Errors: CodeNotFound; CodeConflict when another coupon of the
 // organisation has the code.
 func (db *DB) UpdateCoupon(ctx context.Context, c *coupon.Coupon) error {
-	args, err := couponArgs(c)
+	args, err := rowmap.CouponArgs(codec{}, c)
 	if err != nil {
 		return fmt.Errorf("sqlite: update coupon: %w", err)
 	}
@@ -120,7 +69,7 @@ func (db *DB) UpdateCoupon(ctx context.Context, c *coupon.Coupon) error {
 		if n, err := res.RowsAffected(); err != nil {
 			return fmt.Errorf("sqlite: update coupon: %w", err)
 		} else if n == 0 {
-			return booking.Errorf(booking.CodeNotFound, "Coupon not found.")
+			return rowmap.CouponNotFound()
 		}
 		return nil
 	})
@@ -134,10 +83,10 @@ func (db *DB) UpdateCoupon(ctx context.Context, c *coupon.Coupon) error {
 // CouponByCode finds a coupon by code, case-insensitively. Errors:
 // CodeNotFound.
 func (db *DB) CouponByCode(ctx context.Context, orgID int64, code string) (*coupon.Coupon, error) {
-	c, err := scanCoupon(db.reads().QueryRowContext(ctx, qCouponByCode, orgID, coupon.Normalize(code)))
+	c, err := rowmap.ScanCoupon(codec{}, db.reads().QueryRowContext(ctx, qCouponByCode, orgID, coupon.Normalize(code)))
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return nil, booking.Errorf(booking.CodeNotFound, "Coupon not found.")
+		return nil, rowmap.CouponNotFound()
 	case err != nil:
 		return nil, fmt.Errorf("sqlite: coupon %q: %w", code, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
 
 // Column encodings. Instants are unix milliseconds UTC (sub-millisecond
@@ -29,14 +30,6 @@ func fromMillis(n sql.NullInt64) time.Time {
 		return time.Time{}
 	}
 	return time.UnixMilli(n.Int64).UTC()
-}
-
-// date encodes a civil date; the zero date is NULL.
-func date(d civil.Date) any {
-	if d.IsZero() {
-		return nil
-	}
-	return d.String()
 }
 
 // parseDate decodes a civil date; NULL is the zero date.
@@ -98,15 +91,53 @@ func toJSON(v any) (string, error) {
 	return string(b), nil
 }
 
-// fromJSON decodes a JSON column.
-func fromJSON(s string, v any) error {
-	if err := json.Unmarshal([]byte(s), v); err != nil {
-		return fmt.Errorf("decode json: %w", err)
-	}
-	return nil
-}
-
 // scanner is what *sql.Row and *sql.Rows have in common.
 type scanner interface {
 	Scan(dest ...any) error
+}
+
+// codec is how this store writes and reads the columns whose encoding
+// differs from PostgreSQL's, for the shared row mapping.
+type codec struct{}
+
+var _ rowmap.Codec = codec{}
+
+func (codec) InstantArg(t time.Time) any     { return millis(t) }
+func (codec) DayArg(d civil.Date) any        { return d.String() }
+func (codec) MoneyArg(d decimal.Decimal) any { return d.String() }
+func (codec) JSONArg(b []byte) any           { return string(b) }
+func (codec) Instant(t *time.Time) rowmap.Column {
+	return rowmap.Into(func(n sql.NullInt64) error { *t = fromMillis(n); return nil })
+}
+
+func (codec) Time(t *time.Time) rowmap.Column {
+	return rowmap.Into(func(n int64) error { *t = time.UnixMilli(n).UTC(); return nil })
+}
+
+func (codec) Day(d *civil.Date) rowmap.Column {
+	return rowmap.Into(func(s string) (err error) { *d, err = civil.Parse(s); return err })
+}
+
+func (codec) Date(d *civil.Date) rowmap.Column {
+	return rowmap.Into(func(s sql.NullString) (err error) { *d, err = parseDate(s); return err })
+}
+
+func (codec) Money(d *decimal.Decimal) rowmap.Column {
+	return rowmap.Into(func(s string) (err error) { *d, err = parseDecimal(s); return err })
+}
+
+func (codec) JSON(decode func([]byte) error) rowmap.Column {
+	return rowmap.Into(func(s string) error { return decode([]byte(s)) })
+}
+
+func (codec) OptInt(p **int) rowmap.Column {
+	return rowmap.Into(func(n sql.NullInt64) error { *p = intPtr(n); return nil })
+}
+
+func (codec) NullInt64(p *int64) rowmap.Column {
+	return rowmap.Into(func(n sql.NullInt64) error { *p = n.Int64; return nil })
+}
+
+func (codec) NullString(p *string) rowmap.Column {
+	return rowmap.Into(func(s sql.NullString) error { *p = s.String; return nil })
 }

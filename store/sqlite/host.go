@@ -9,23 +9,8 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/coupon"
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
-
-const apiKeyColumns = `id, org_id, name, prefix, hash, created_at, last_used_at, revoked_at`
-
-func scanAPIKey(s scanner) (*booking.APIKey, error) {
-	var (
-		k                   booking.APIKey
-		created             int64
-		lastUsed, revokedAt sql.NullInt64
-	)
-	if err := s.Scan(&k.ID, &k.OrgID, &k.Name, &k.Prefix, &k.Hash, &created, &lastUsed, &revokedAt); err != nil {
-		return nil, err
-	}
-	k.CreatedAt = time.UnixMilli(created).UTC()
-	k.LastUsedAt, k.RevokedAt = fromMillis(lastUsed), fromMillis(revokedAt)
-	return &k, nil
-}
 
 // CreateAPIKey stores k and sets its ID.
 func (db *DB) CreateAPIKey(ctx context.Context, k *booking.APIKey) error {
@@ -44,7 +29,7 @@ func (db *DB) CreateAPIKey(ctx context.Context, k *booking.APIKey) error {
 
 // APIKeyByHash finds a key by the SHA-256 of its secret.
 func (db *DB) APIKeyByHash(ctx context.Context, hash string) (*booking.APIKey, error) {
-	k, err := scanAPIKey(db.read.QueryRowContext(ctx, `SELECT `+apiKeyColumns+` FROM api_keys WHERE hash = ?`, hash))
+	k, err := rowmap.ScanAPIKey(codec{}, db.read.QueryRowContext(ctx, `SELECT `+rowmap.APIKeyColumns+` FROM api_keys WHERE hash = ?`, hash))
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, booking.Errorf(booking.CodeNotFound, "API key not found.")
@@ -56,14 +41,14 @@ func (db *DB) APIKeyByHash(ctx context.Context, hash string) (*booking.APIKey, e
 
 // APIKeys lists an organisation's keys by ID.
 func (db *DB) APIKeys(ctx context.Context, orgID int64) ([]booking.APIKey, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT `+apiKeyColumns+` FROM api_keys WHERE org_id = ? ORDER BY id`, orgID)
+	rows, err := db.read.QueryContext(ctx, `SELECT `+rowmap.APIKeyColumns+` FROM api_keys WHERE org_id = ? ORDER BY id`, orgID)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: api keys: %w", err)
 	}
 	defer rows.Close()
 	var list []booking.APIKey
 	for rows.Next() {
-		k, err := scanAPIKey(rows)
+		k, err := rowmap.ScanAPIKey(codec{}, rows)
 		if err != nil {
 			return nil, fmt.Errorf("sqlite: api keys: %w", err)
 		}
@@ -84,7 +69,7 @@ func (db *DB) RevokeAPIKey(ctx context.Context, orgID, id int64, at time.Time) (
 			return fmt.Errorf("sqlite: revoke api key: %w", err)
 		}
 		var err error
-		k, err = scanAPIKey(tx.QueryRowContext(ctx, `SELECT `+apiKeyColumns+` FROM api_keys WHERE id = ? AND org_id = ?`, id, orgID))
+		k, err = rowmap.ScanAPIKey(codec{}, tx.QueryRowContext(ctx, `SELECT `+rowmap.APIKeyColumns+` FROM api_keys WHERE id = ? AND org_id = ?`, id, orgID))
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			return booking.Errorf(booking.CodeNotFound, "API key not found.")
@@ -213,14 +198,14 @@ func (db *DB) ForgetHostRequest(ctx context.Context, orgID int64, key string) er
 
 // Coupons lists an organisation's coupons by code.
 func (db *DB) Coupons(ctx context.Context, orgID int64) ([]coupon.Coupon, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT `+couponColumns+` FROM coupons WHERE org_id = ? ORDER BY code`, orgID)
+	rows, err := db.read.QueryContext(ctx, `SELECT `+rowmap.CouponColumns+` FROM coupons WHERE org_id = ? ORDER BY code`, orgID)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: coupons: %w", err)
 	}
 	defer rows.Close()
 	var list []coupon.Coupon
 	for rows.Next() {
-		c, err := scanCoupon(rows)
+		c, err := rowmap.ScanCoupon(codec{}, rows)
 		if err != nil {
 			return nil, fmt.Errorf("sqlite: coupons: %w", err)
 		}
@@ -234,10 +219,10 @@ func (db *DB) Coupons(ctx context.Context, orgID int64) ([]coupon.Coupon, error)
 
 // CouponByID finds a coupon of an organisation.
 func (db *DB) CouponByID(ctx context.Context, orgID, id int64) (*coupon.Coupon, error) {
-	c, err := scanCoupon(db.read.QueryRowContext(ctx, `SELECT `+couponColumns+` FROM coupons WHERE org_id = ? AND id = ?`, orgID, id))
+	c, err := rowmap.ScanCoupon(codec{}, db.read.QueryRowContext(ctx, `SELECT `+rowmap.CouponColumns+` FROM coupons WHERE org_id = ? AND id = ?`, orgID, id))
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return nil, booking.Errorf(booking.CodeNotFound, "Coupon not found.")
+		return nil, rowmap.CouponNotFound()
 	case err != nil:
 		return nil, fmt.Errorf("sqlite: coupon %d: %w", id, err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
 
 // ApplyCalendar applies a host's calendar change in one write transaction:
@@ -20,10 +21,10 @@ func (db *DB) ApplyCalendar(ctx context.Context, orgID, propertyID int64, c book
 		return err
 	}
 	return db.inWriteTx(ctx, "apply calendar", func(tx *sql.Tx) error {
-		p, err := scanProperty(tx.QueryRowContext(ctx, `SELECT `+propertyColumns+` FROM properties WHERE id = ? AND org_id = ?`, propertyID, orgID))
+		p, err := rowmap.ScanProperty(codec{}, tx.QueryRowContext(ctx, `SELECT `+rowmap.PropertyColumns+` FROM properties WHERE id = ? AND org_id = ?`, propertyID, orgID))
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			return booking.Errorf(booking.CodeNotFound, "Property not found.")
+			return rowmap.PropertyNotFound()
 		case err != nil:
 			return fmt.Errorf("sqlite: apply calendar: %w", err)
 		}
@@ -66,7 +67,7 @@ func (db *DB) UpdatePropertyFields(ctx context.Context, p *booking.Property) err
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	args, err := propertyArgs(p)
+	args, err := rowmap.PropertyArgs(codec{}, p)
 	if err != nil {
 		return fmt.Errorf("sqlite: update property fields: %w", err)
 	}
@@ -81,7 +82,7 @@ func (db *DB) UpdatePropertyFields(ctx context.Context, p *booking.Property) err
 		if n, err := res.RowsAffected(); err != nil {
 			return fmt.Errorf("sqlite: update property fields: %w", err)
 		} else if n == 0 {
-			return booking.Errorf(booking.CodeNotFound, "Property not found.")
+			return rowmap.PropertyNotFound()
 		}
 		if p.Blocks, err = blocksOf(ctx, tx, p.ID); err != nil {
 			return fmt.Errorf("sqlite: update property fields: %w", err)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
 
 // CreateHostUser stores a dashboard user and sets its ID.
@@ -25,22 +26,10 @@ func (db *DB) CreateHostUser(ctx context.Context, u *booking.HostUser) error {
 	return nil
 }
 
-func scanHostUser(s scanner) (*booking.HostUser, error) {
-	var (
-		u       booking.HostUser
-		created int64
-	)
-	if err := s.Scan(&u.ID, &u.OrgID, &u.Email, &u.PasswordHash, &created); err != nil {
-		return nil, err
-	}
-	u.CreatedAt = time.UnixMilli(created).UTC()
-	return &u, nil
-}
-
 // HostUserByEmail finds a dashboard user.
 func (db *DB) HostUserByEmail(ctx context.Context, email string) (*booking.HostUser, error) {
-	u, err := scanHostUser(db.read.QueryRowContext(ctx, `SELECT id, org_id, email, password_hash, created_at
-		FROM host_users WHERE email = ?`, email))
+	u, err := rowmap.ScanHostUser(codec{}, db.read.QueryRowContext(ctx,
+		`SELECT `+rowmap.HostUserColumns+` FROM host_users WHERE email = ?`, email))
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, booking.Errorf(booking.CodeNotFound, "User not found.")

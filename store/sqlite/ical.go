@@ -9,41 +9,18 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
 
 // This file is the booking.FeedStore of calendar sync. A feed's events are
 // rows of blocks with feed_id set: the availability queries of
 // availability.go count them like host blocks.
 
-const feedColumns = `id, org_id, property_id, name, url, active, end_is_last_night, etag,
-	last_modified, last_attempt_at, last_success_at, last_error, events_imported, conflicts,
-	next_poll_at, lease_until, created_at`
-
-func scanFeed(s scanner) (*booking.Feed, error) {
-	var (
-		f                         booking.Feed
-		attempt, success          sql.NullInt64
-		next, lease, createdAtInt int64
-	)
-	if err := s.Scan(&f.ID, &f.OrgID, &f.PropertyID, &f.Name, &f.URL, &f.Active, &f.EndIsLastNight, &f.ETag,
-		&f.LastModified, &attempt, &success, &f.LastError, &f.EventsImported, &f.Conflicts,
-		&next, &lease, &createdAtInt); err != nil {
-		return nil, err
-	}
-	f.LastAttemptAt, f.LastSuccessAt = fromMillis(attempt), fromMillis(success)
-	f.NextPollAt = time.UnixMilli(next).UTC()
-	if lease != 0 {
-		f.LeaseUntil = time.UnixMilli(lease).UTC()
-	}
-	f.CreatedAt = time.UnixMilli(createdAtInt).UTC()
-	return &f, nil
-}
-
 func collectFeeds(rows *sql.Rows) ([]booking.Feed, error) {
 	defer rows.Close()
 	var out []booking.Feed
 	for rows.Next() {
-		f, err := scanFeed(rows)
+		f, err := rowmap.ScanFeed(codec{}, rows)
 		if err != nil {
 			return nil, fmt.Errorf("sqlite: scan feed: %w", err)
 		}
@@ -81,7 +58,7 @@ func (db *DB) CreateFeed(ctx context.Context, f *booking.Feed, now time.Time) er
 			return fmt.Errorf("sqlite: create feed: %w", err)
 		}
 		if !found {
-			return booking.Errorf(booking.CodeNotFound, "Property not found.")
+			return rowmap.PropertyNotFound()
 		}
 		return tx.QueryRowContext(ctx, `INSERT INTO ical_feeds (org_id, property_id, name, url, active,
 			end_is_last_night, next_poll_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
@@ -135,7 +112,7 @@ func (db *DB) DeleteFeed(ctx context.Context, orgID, feedID int64) error {
 
 // Feed finds a feed of an organisation.
 func (db *DB) Feed(ctx context.Context, orgID, feedID int64) (*booking.Feed, error) {
-	f, err := scanFeed(db.read.QueryRowContext(ctx, `SELECT `+feedColumns+` FROM ical_feeds WHERE id = ? AND org_id = ?`, feedID, orgID))
+	f, err := rowmap.ScanFeed(codec{}, db.read.QueryRowContext(ctx, `SELECT `+rowmap.FeedColumns+` FROM ical_feeds WHERE id = ? AND org_id = ?`, feedID, orgID))
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, feedNotFound()
@@ -147,7 +124,7 @@ func (db *DB) Feed(ctx context.Context, orgID, feedID int64) (*booking.Feed, err
 
 // Feeds lists an organisation's feeds by property, then ID.
 func (db *DB) Feeds(ctx context.Context, orgID int64) ([]booking.Feed, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT `+feedColumns+` FROM ical_feeds WHERE org_id = ? ORDER BY property_id, id`, orgID)
+	rows, err := db.read.QueryContext(ctx, `SELECT `+rowmap.FeedColumns+` FROM ical_feeds WHERE org_id = ? ORDER BY property_id, id`, orgID)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: feeds: %w", err)
 	}
@@ -159,7 +136,7 @@ func (db *DB) Feeds(ctx context.Context, orgID int64) ([]booking.Feed, error) {
 func (db *DB) ClaimFeeds(ctx context.Context, now, leaseUntil time.Time, limit int) ([]booking.Feed, error) {
 	var out []booking.Feed
 	err := db.inWriteTx(ctx, "claim feeds", func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT `+feedColumns+` FROM ical_feeds
+		rows, err := tx.QueryContext(ctx, `SELECT `+rowmap.FeedColumns+` FROM ical_feeds
 			WHERE active = 1 AND next_poll_at <= ? AND lease_until <= ? ORDER BY next_poll_at, id LIMIT ?`,
 			now.UnixMilli(), now.UnixMilli(), limit)
 		if err != nil {
@@ -185,7 +162,7 @@ func (db *DB) ClaimFeed(ctx context.Context, orgID, feedID int64, now, leaseUnti
 	var f *booking.Feed
 	err := db.inWriteTx(ctx, "claim feed", func(tx *sql.Tx) error {
 		var err error
-		f, err = scanFeed(tx.QueryRowContext(ctx, `SELECT `+feedColumns+` FROM ical_feeds WHERE id = ? AND org_id = ?`, feedID, orgID))
+		f, err = rowmap.ScanFeed(codec{}, tx.QueryRowContext(ctx, `SELECT `+rowmap.FeedColumns+` FROM ical_feeds WHERE id = ? AND org_id = ?`, feedID, orgID))
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			return feedNotFound()
@@ -428,26 +405,12 @@ func (db *DB) RecordFeedAttempt(ctx context.Context, a booking.FeedAttempt) erro
 	})
 }
 
-const exportColumns = `org_id, property_id, token, created_at, etag, changed_at`
-
-func scanExport(s scanner) (*booking.ExportToken, error) {
-	var (
-		e                  booking.ExportToken
-		created, changedAt int64
-	)
-	if err := s.Scan(&e.OrgID, &e.PropertyID, &e.Token, &created, &e.ETag, &changedAt); err != nil {
-		return nil, err
-	}
-	e.CreatedAt, e.ChangedAt = time.UnixMilli(created).UTC(), time.UnixMilli(changedAt).UTC()
-	return &e, nil
-}
-
 func exportNotFound() error {
 	return booking.Errorf(booking.CodeNotFound, "This calendar does not exist.")
 }
 
 func (db *DB) exportBy(ctx context.Context, q querier, where string, args ...any) (*booking.ExportToken, error) {
-	e, err := scanExport(q.QueryRowContext(ctx, `SELECT `+exportColumns+` FROM ical_exports WHERE `+where, args...))
+	e, err := rowmap.ScanExport(codec{}, q.QueryRowContext(ctx, `SELECT `+rowmap.ExportColumns+` FROM ical_exports WHERE `+where, args...))
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, exportNotFound()
@@ -482,7 +445,7 @@ func (db *DB) SetExportToken(ctx context.Context, orgID, propertyID int64, token
 			return fmt.Errorf("sqlite: set export token: %w", err)
 		}
 		if !found {
-			return booking.Errorf(booking.CodeNotFound, "Property not found.")
+			return rowmap.PropertyNotFound()
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO ical_exports (property_id, org_id, token, created_at, etag, changed_at)
 			VALUES (?, ?, ?, ?, '', ?) ON CONFLICT (property_id) DO UPDATE SET token = excluded.token,

@@ -9,10 +9,8 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/ledger"
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
-
-const ledgerColumns = `id, booking_id, kind, intent_id, amount, currency, key, reason, status,
-	provider_id, attempts, next_attempt_at, last_error, created_at, updated_at`
 
 // RecordLedger stores entries whose key is new, in one transaction.
 func (db *DB) RecordLedger(ctx context.Context, entries []ledger.Entry, now time.Time) ([]ledger.Entry, error) {
@@ -45,7 +43,7 @@ func recordLedger(ctx context.Context, tx *sql.Tx, entries []ledger.Entry) error
 			}
 			return fmt.Errorf("sqlite: record ledger entry %q: %w", e.Key, err)
 		}
-		stored, err := scanLedger(tx.QueryRowContext(ctx, `SELECT `+ledgerColumns+` FROM ledger_entries WHERE key = ?`, e.Key))
+		stored, err := scanLedger(tx.QueryRowContext(ctx, `SELECT `+rowmap.LedgerColumns+` FROM ledger_entries WHERE key = ?`, e.Key))
 		if err != nil {
 			return fmt.Errorf("sqlite: record ledger entry %q: %w", e.Key, err)
 		}
@@ -56,7 +54,7 @@ func recordLedger(ctx context.Context, tx *sql.Tx, entries []ledger.Entry) error
 
 // LedgerEntries lists a booking's entries, oldest first.
 func (db *DB) LedgerEntries(ctx context.Context, bookingID int64) ([]ledger.Entry, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT `+ledgerColumns+` FROM ledger_entries WHERE booking_id = ? ORDER BY id`, bookingID)
+	rows, err := db.read.QueryContext(ctx, `SELECT `+rowmap.LedgerColumns+` FROM ledger_entries WHERE booking_id = ? ORDER BY id`, bookingID)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: ledger entries of booking %d: %w", bookingID, err)
 	}
@@ -69,7 +67,7 @@ func (db *DB) LedgerEntryByProviderID(ctx context.Context, providerID string) (*
 	if providerID == "" {
 		return nil, ledgerNotFound()
 	}
-	e, err := scanLedger(db.read.QueryRowContext(ctx, `SELECT `+ledgerColumns+` FROM ledger_entries WHERE provider_id = ?`, providerID))
+	e, err := scanLedger(db.read.QueryRowContext(ctx, `SELECT `+rowmap.LedgerColumns+` FROM ledger_entries WHERE provider_id = ?`, providerID))
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, ledgerNotFound()
@@ -83,7 +81,7 @@ func (db *DB) LedgerEntryByProviderID(ctx context.Context, providerID string) (*
 func (db *DB) ClaimLedgerEntries(ctx context.Context, now, leaseUntil time.Time, limit int) ([]ledger.Entry, error) {
 	var out []ledger.Entry
 	err := db.inWriteTx(ctx, "claim ledger entries", func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT `+ledgerColumns+` FROM ledger_entries
+		rows, err := tx.QueryContext(ctx, `SELECT `+rowmap.LedgerColumns+` FROM ledger_entries
 			WHERE status = ? AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`,
 			string(ledger.StatusPending), now.UnixMilli(), limit)
 		if err != nil {
@@ -127,20 +125,7 @@ func ledgerNotFound() error {
 type rowScanner interface{ Scan(dest ...any) error }
 
 func scanLedger(row rowScanner) (*ledger.Entry, error) {
-	var (
-		e                      ledger.Entry
-		kind, status           string
-		next, created, updated int64
-	)
-	if err := row.Scan(&e.ID, &e.BookingID, &kind, &e.IntentID, &e.Amount, &e.Currency, &e.Key, &e.Reason, &status,
-		&e.ProviderID, &e.Attempts, &next, &e.LastError, &created, &updated); err != nil {
-		return nil, err
-	}
-	e.Kind, e.Status = ledger.Kind(kind), ledger.Status(status)
-	e.NextAttemptAt = time.UnixMilli(next).UTC()
-	e.CreatedAt = time.UnixMilli(created).UTC()
-	e.UpdatedAt = time.UnixMilli(updated).UTC()
-	return &e, nil
+	return rowmap.ScanLedger(codec{}, row)
 }
 
 func collectLedger(rows *sql.Rows) ([]ledger.Entry, error) {

@@ -11,14 +11,8 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/outbox"
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
-
-const eventColumns = `id, key, kind, org_id, coalesce(booking_id, 0), entry_id, next_attempt_at, dispatched_at, created_at`
-
-const deliveryColumns = `id, event_id, channel, recipient, coalesce(endpoint_id, 0), status, attempts, next_attempt_at,
-	last_error, response_code, created_at, updated_at, delivered_at`
-
-const endpointColumns = `id, org_id, url, secret, event_types, active, failures, created_at, updated_at`
 
 // RecordOutbox stores events whose key is new, in one transaction.
 func (db *DB) RecordOutbox(ctx context.Context, events []outbox.Event, now time.Time) ([]outbox.Event, error) {
@@ -47,7 +41,7 @@ func recordOutbox(ctx context.Context, tx *sql.Tx, events []outbox.Event) error 
 			}
 			return fmt.Errorf("sqlite: record outbox event %q: %w", e.Key, err)
 		}
-		stored, err := scanEvent(tx.QueryRowContext(ctx, `SELECT `+eventColumns+` FROM outbox_events WHERE key = ?`, e.Key))
+		stored, err := scanEvent(tx.QueryRowContext(ctx, `SELECT `+rowmap.EventColumns+` FROM outbox_events WHERE key = ?`, e.Key))
 		if err != nil {
 			return fmt.Errorf("sqlite: record outbox event %q: %w", e.Key, err)
 		}
@@ -60,7 +54,7 @@ func recordOutbox(ctx context.Context, tx *sql.Tx, events []outbox.Event) error 
 func (db *DB) ClaimOutboxEvents(ctx context.Context, now, leaseUntil time.Time, limit int) ([]outbox.Event, error) {
 	var out []outbox.Event
 	err := db.inWriteTx(ctx, "claim outbox events", func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT `+eventColumns+` FROM outbox_events
+		rows, err := tx.QueryContext(ctx, `SELECT `+rowmap.EventColumns+` FROM outbox_events
 			WHERE dispatched_at IS NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`, now.UnixMilli(), limit)
 		if err != nil {
 			return fmt.Errorf("sqlite: claim outbox events: %w", err)
@@ -106,7 +100,7 @@ func (db *DB) DispatchOutboxEvent(ctx context.Context, eventID int64, deliveries
 
 // OutboxEvent finds an event.
 func (db *DB) OutboxEvent(ctx context.Context, id int64) (*outbox.Event, error) {
-	e, err := scanEvent(db.read.QueryRowContext(ctx, `SELECT `+eventColumns+` FROM outbox_events WHERE id = ?`, id))
+	e, err := scanEvent(db.read.QueryRowContext(ctx, `SELECT `+rowmap.EventColumns+` FROM outbox_events WHERE id = ?`, id))
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, outboxNotFound("event")
@@ -121,7 +115,7 @@ func (db *DB) OutboxEvent(ctx context.Context, id int64) (*outbox.Event, error) 
 func (db *DB) ClaimOutboxDeliveries(ctx context.Context, now, leaseUntil time.Time, limit int) ([]outbox.Delivery, error) {
 	var out []outbox.Delivery
 	err := db.inWriteTx(ctx, "claim outbox deliveries", func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT `+deliveryColumns+` FROM outbox_deliveries
+		rows, err := tx.QueryContext(ctx, `SELECT `+rowmap.DeliveryColumns+` FROM outbox_deliveries
 			WHERE status = ? AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`,
 			string(outbox.StatusPending), now.UnixMilli(), limit)
 		if err != nil {
@@ -171,7 +165,7 @@ func (db *DB) OutboxDeliveries(ctx context.Context, eventID, endpointID int64, l
 	if limit <= 0 {
 		limit = -1
 	}
-	rows, err := db.read.QueryContext(ctx, `SELECT `+deliveryColumns+` FROM outbox_deliveries WHERE `+
+	rows, err := db.read.QueryContext(ctx, `SELECT `+rowmap.DeliveryColumns+` FROM outbox_deliveries WHERE `+
 		strings.Join(where, ` AND `)+` ORDER BY id DESC LIMIT ?`, append(args, limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: outbox deliveries: %w", err)
@@ -228,7 +222,7 @@ func (db *DB) SaveWebhookEndpoint(ctx context.Context, e *outbox.Endpoint) error
 
 // WebhookEndpoints lists an organisation's endpoints.
 func (db *DB) WebhookEndpoints(ctx context.Context, orgID int64) ([]outbox.Endpoint, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT `+endpointColumns+` FROM webhook_endpoints WHERE org_id = ? ORDER BY id`, orgID)
+	rows, err := db.read.QueryContext(ctx, `SELECT `+rowmap.EndpointColumns+` FROM webhook_endpoints WHERE org_id = ? ORDER BY id`, orgID)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: webhook endpoints of organisation %d: %w", orgID, err)
 	}
@@ -237,7 +231,7 @@ func (db *DB) WebhookEndpoints(ctx context.Context, orgID int64) ([]outbox.Endpo
 
 // WebhookEndpoint finds an endpoint.
 func (db *DB) WebhookEndpoint(ctx context.Context, orgID, id int64) (*outbox.Endpoint, error) {
-	e, err := scanEndpoint(db.read.QueryRowContext(ctx, `SELECT `+endpointColumns+` FROM webhook_endpoints
+	e, err := scanEndpoint(db.read.QueryRowContext(ctx, `SELECT `+rowmap.EndpointColumns+` FROM webhook_endpoints
 		WHERE id = ? AND (? = 0 OR org_id = ?)`, id, orgID, orgID))
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
@@ -297,51 +291,15 @@ func outboxNotFound(what string) error {
 }
 
 func scanEvent(row rowScanner) (*outbox.Event, error) {
-	var (
-		e             outbox.Event
-		next, created int64
-		dispatched    sql.NullInt64
-	)
-	if err := row.Scan(&e.ID, &e.Key, &e.Kind, &e.OrgID, &e.BookingID, &e.EntryID, &next, &dispatched, &created); err != nil {
-		return nil, err
-	}
-	e.NextAttemptAt, e.CreatedAt = time.UnixMilli(next).UTC(), time.UnixMilli(created).UTC()
-	e.DispatchedAt = fromMillis(dispatched)
-	return &e, nil
+	return rowmap.ScanEvent(codec{}, row)
 }
 
 func scanDelivery(row rowScanner) (*outbox.Delivery, error) {
-	var (
-		d                      outbox.Delivery
-		channel, status        string
-		next, created, updated int64
-		delivered              sql.NullInt64
-	)
-	if err := row.Scan(&d.ID, &d.EventID, &channel, &d.To, &d.EndpointID, &status, &d.Attempts, &next,
-		&d.LastError, &d.ResponseCode, &created, &updated, &delivered); err != nil {
-		return nil, err
-	}
-	d.Channel, d.Status = outbox.Channel(channel), outbox.Status(status)
-	d.NextAttemptAt = time.UnixMilli(next).UTC()
-	d.CreatedAt, d.UpdatedAt = time.UnixMilli(created).UTC(), time.UnixMilli(updated).UTC()
-	d.DeliveredAt = fromMillis(delivered)
-	return &d, nil
+	return rowmap.ScanDelivery(codec{}, row)
 }
 
 func scanEndpoint(row rowScanner) (*outbox.Endpoint, error) {
-	var (
-		e                outbox.Endpoint
-		types            string
-		created, updated int64
-	)
-	if err := row.Scan(&e.ID, &e.OrgID, &e.URL, &e.Secret, &types, &e.Active, &e.Failures, &created, &updated); err != nil {
-		return nil, err
-	}
-	if types != "" {
-		e.EventTypes = strings.Split(types, ",")
-	}
-	e.CreatedAt, e.UpdatedAt = time.UnixMilli(created).UTC(), time.UnixMilli(updated).UTC()
-	return &e, nil
+	return rowmap.ScanEndpoint(codec{}, row)
 }
 
 // collect scans every row with scan.

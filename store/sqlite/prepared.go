@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"sync/atomic"
+
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
 
 // The hot queries — those of the public API's reads and of checkout — run
@@ -14,10 +16,10 @@ import (
 // CPU (issue #17). A query is matched by its text, so call sites use these
 // constants.
 const (
-	qOrganizationBySlug = `SELECT ` + organizationColumns + ` FROM organizations WHERE slug = ?`
-	qOrganizationByID   = `SELECT ` + organizationColumns + ` FROM organizations WHERE id = ?`
-	qProperty           = `SELECT ` + propertyColumns + ` FROM properties WHERE id = ? AND org_id = ?`
-	qProperties         = `SELECT ` + propertyColumns + ` FROM properties WHERE org_id = ? ORDER BY id`
+	qOrganizationBySlug = `SELECT ` + rowmap.OrganizationColumns + ` FROM organizations WHERE slug = ?`
+	qOrganizationByID   = `SELECT ` + rowmap.OrganizationColumns + ` FROM organizations WHERE id = ?`
+	qProperty           = `SELECT ` + rowmap.PropertyColumns + ` FROM properties WHERE id = ? AND org_id = ?`
+	qProperties         = `SELECT ` + rowmap.PropertyColumns + ` FROM properties WHERE org_id = ? ORDER BY id`
 	qPropertyOfOrg      = `SELECT 1 FROM properties WHERE id = ? AND org_id = ?`
 	qBlocksOf           = `SELECT id, start_date, end_date, reason FROM blocks
 		WHERE property_id = ? AND feed_id IS NULL ORDER BY start_date, id`
@@ -44,7 +46,7 @@ const (
 		VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		RETURNING id`
 	qSetPaymentIntent = `UPDATE bookings SET payment_intent_id = ?, client_secret = ? WHERE id = ?`
-	qCouponByCode     = `SELECT ` + couponColumns + ` FROM coupons WHERE org_id = ? AND code = ?`
+	qCouponByCode     = `SELECT ` + rowmap.CouponColumns + ` FROM coupons WHERE org_id = ? AND code = ?`
 	qCouponHolders    = `SELECT count(*) FROM bookings WHERE coupon_id = ? AND ` + holdsDates
 	qFindKey          = `SELECT org_id, scope, key, request_hash, booking_id, created_at
 		FROM idempotency_keys WHERE org_id = ? AND scope = ? AND key = ? AND created_at >= ?`

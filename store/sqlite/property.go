@@ -8,56 +8,8 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
-	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/store/internal/rowmap"
 )
-
-const propertyColumns = `id, org_id, name, description, photos, city, country, max_guests,
-	bedrooms, min_stay_nights, max_stay_nights, active, rates, fees, tax`
-
-// propertyArgs returns p's columns after id and org_id, in propertyColumns
-// order.
-func propertyArgs(p *booking.Property) ([]any, error) {
-	photos, err := toJSON(p.Photos)
-	if err != nil {
-		return nil, err
-	}
-	rates, err := toJSON(p.Rates)
-	if err != nil {
-		return nil, err
-	}
-	fees, err := toJSON(p.Fees)
-	if err != nil {
-		return nil, err
-	}
-	tax, err := toJSON(p.Tax)
-	if err != nil {
-		return nil, err
-	}
-	return []any{p.Name, p.Description, photos, p.City, p.Country, p.MaxGuests, p.Bedrooms,
-		nullInt(p.MinStayNights), nullInt(p.MaxStayNights), p.Active, rates, fees, tax}, nil
-}
-
-func scanProperty(s scanner) (*booking.Property, error) {
-	var (
-		p                      booking.Property
-		photos, rates, fees, t string
-		minStay, maxStay       sql.NullInt64
-	)
-	if err := s.Scan(&p.ID, &p.OrgID, &p.Name, &p.Description, &photos, &p.City, &p.Country,
-		&p.MaxGuests, &p.Bedrooms, &minStay, &maxStay, &p.Active, &rates, &fees, &t); err != nil {
-		return nil, err
-	}
-	p.MinStayNights, p.MaxStayNights = intPtr(minStay), intPtr(maxStay)
-	for _, c := range []struct {
-		s string
-		v any
-	}{{photos, &p.Photos}, {rates, &p.Rates}, {fees, &p.Fees}, {t, &p.Tax}} {
-		if err := fromJSON(c.s, c.v); err != nil {
-			return nil, err
-		}
-	}
-	return &p, nil
-}
 
 // CreateProperty stores p with its blocks and sets its ID and its blocks'
 // IDs. Errors: CodeInvalid when p.Validate refuses it, CodeNotFound
@@ -66,7 +18,7 @@ func (db *DB) CreateProperty(ctx context.Context, p *booking.Property) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	args, err := propertyArgs(p)
+	args, err := rowmap.PropertyArgs(codec{}, p)
 	if err != nil {
 		return fmt.Errorf("sqlite: create property: %w", err)
 	}
@@ -78,9 +30,9 @@ func (db *DB) CreateProperty(ctx context.Context, p *booking.Property) error {
 			return fmt.Errorf("sqlite: create property: %w", err)
 		}
 		if !found {
-			return booking.Errorf(booking.CodeNotFound, "Organization not found.")
+			return rowmap.OrganizationNotFound()
 		}
-		if err := tx.QueryRowContext(ctx, `INSERT INTO properties (`+propertyColumns+`)
+		if err := tx.QueryRowContext(ctx, `INSERT INTO properties (`+rowmap.PropertyColumns+`)
 			VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 			append([]any{p.OrgID}, args...)...).Scan(&id); err != nil {
 			return fmt.Errorf("sqlite: create property: %w", err)
@@ -107,7 +59,7 @@ func (db *DB) UpdateProperty(ctx context.Context, p *booking.Property) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	args, err := propertyArgs(p)
+	args, err := rowmap.PropertyArgs(codec{}, p)
 	if err != nil {
 		return fmt.Errorf("sqlite: update property: %w", err)
 	}
@@ -123,7 +75,7 @@ func (db *DB) UpdateProperty(ctx context.Context, p *booking.Property) error {
 		if n, err := res.RowsAffected(); err != nil {
 			return fmt.Errorf("sqlite: update property: %w", err)
 		} else if n == 0 {
-			return booking.Errorf(booking.CodeNotFound, "Property not found.")
+			return rowmap.PropertyNotFound()
 		}
 		old, err := blocksOf(ctx, tx, p.ID)
 		if err != nil {
@@ -161,10 +113,10 @@ func (db *DB) Property(ctx context.Context, orgID, propertyID int64) (*booking.P
 	err := db.inReadTx(ctx, "property", func(tx *sql.Tx) error {
 		q := db.readsIn(tx)
 		var err error
-		p, err = scanProperty(q.QueryRowContext(ctx, qProperty, propertyID, orgID))
+		p, err = rowmap.ScanProperty(codec{}, q.QueryRowContext(ctx, qProperty, propertyID, orgID))
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			return booking.Errorf(booking.CodeNotFound, "Property not found.")
+			return rowmap.PropertyNotFound()
 		case err != nil:
 			return fmt.Errorf("sqlite: property %d: %w", propertyID, err)
 		}
@@ -192,7 +144,7 @@ func (db *DB) Properties(ctx context.Context, orgID int64) ([]booking.Property, 
 		}
 		defer rows.Close()
 		for rows.Next() {
-			p, err := scanProperty(rows)
+			p, err := rowmap.ScanProperty(codec{}, rows)
 			if err != nil {
 				return fmt.Errorf("sqlite: properties: %w", err)
 			}
@@ -234,7 +186,7 @@ func (db *DB) AddBlock(ctx context.Context, propertyID int64, b *booking.Block, 
 			return fmt.Errorf("sqlite: add block: %w", err)
 		}
 		if !found {
-			return booking.Errorf(booking.CodeNotFound, "Property not found.")
+			return rowmap.PropertyNotFound()
 		}
 		taken, err := bookingOverlaps(ctx, tx, propertyID, b.Range(), now, 0)
 		if err != nil {
@@ -292,7 +244,7 @@ func blocksOf(ctx context.Context, q querier, propertyID int64) ([]booking.Block
 	defer rows.Close()
 	var list []booking.Block
 	for rows.Next() {
-		b, err := scanBlock(rows)
+		b, err := rowmap.ScanBlock(codec{}, rows)
 		if err != nil {
 			return nil, fmt.Errorf("blocks: %w", err)
 		}
@@ -315,7 +267,7 @@ func blocksOfOrg(ctx context.Context, q querier, orgID int64) (map[int64][]booki
 	byProperty := map[int64][]booking.Block{}
 	for rows.Next() {
 		var propertyID int64
-		b, err := scanBlock(rows, &propertyID)
+		b, err := rowmap.ScanBlock(codec{}, rows, &propertyID)
 		if err != nil {
 			return nil, fmt.Errorf("blocks: %w", err)
 		}
@@ -325,24 +277,4 @@ func blocksOfOrg(ctx context.Context, q querier, orgID int64) (map[int64][]booki
 		return nil, fmt.Errorf("blocks: %w", err)
 	}
 	return byProperty, nil
-}
-
-// scanBlock scans the columns id, start_date, end_date, reason, after
-// the destinations of before.
-func scanBlock(s scanner, before ...any) (booking.Block, error) {
-	var (
-		b          booking.Block
-		start, end string
-	)
-	if err := s.Scan(append(before, &b.ID, &start, &end, &b.Reason)...); err != nil {
-		return b, err
-	}
-	var err error
-	if b.Start, err = civil.Parse(start); err != nil {
-		return b, err
-	}
-	if b.End, err = civil.Parse(end); err != nil {
-		return b, err
-	}
-	return b, nil
 }

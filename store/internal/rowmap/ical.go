@@ -1,0 +1,43 @@
+package rowmap
+
+import (
+	"time"
+
+	"github.com/staykit/staykit/booking"
+)
+
+// FeedColumns are the columns of ical_feeds, in the order ScanFeed reads
+// them.
+const FeedColumns = `id, org_id, property_id, name, url, active, end_is_last_night, etag,
+	last_modified, last_attempt_at, last_success_at, last_error, events_imported, conflicts,
+	next_poll_at, lease_until, created_at`
+
+// ScanFeed reads a row of FeedColumns. Both stores write the lease_until
+// of a feed no poller holds as the Unix epoch; it reads as the zero time.
+func ScanFeed(c Codec, s Scanner) (*booking.Feed, error) {
+	var f booking.Feed
+	if err := Scan(s, &f.ID, &f.OrgID, &f.PropertyID, &f.Name, &f.URL, &f.Active,
+		&f.EndIsLastNight, &f.ETag, &f.LastModified, c.Instant(&f.LastAttemptAt),
+		c.Instant(&f.LastSuccessAt), &f.LastError, &f.EventsImported, &f.Conflicts,
+		c.Time(&f.NextPollAt), c.Time(&f.LeaseUntil), c.Time(&f.CreatedAt)); err != nil {
+		return nil, err
+	}
+	if f.LeaseUntil.Equal(time.Unix(0, 0)) {
+		f.LeaseUntil = time.Time{}
+	}
+	return &f, nil
+}
+
+// ExportColumns are the columns of ical_exports, in the order ScanExport
+// reads them.
+const ExportColumns = `org_id, property_id, token, created_at, etag, changed_at`
+
+// ScanExport reads a row of ExportColumns.
+func ScanExport(c Codec, s Scanner) (*booking.ExportToken, error) {
+	var e booking.ExportToken
+	if err := Scan(s, &e.OrgID, &e.PropertyID, &e.Token, c.Time(&e.CreatedAt), &e.ETag,
+		c.Time(&e.ChangedAt)); err != nil {
+		return nil, err
+	}
+	return &e, nil
+}
