@@ -127,3 +127,82 @@ func TestAppendJSONStringMatchesEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestPropertiesEncodingMatchesEncodingJSON: the hand-written encoding of
+// the properties list writes what encoding/json writes for the same
+// views: optional limits and guest caps set and not, extras with and
+// without labels, a search's quote total, nil and empty lists.
+func TestPropertiesEncodingMatchesEncodingJSON(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	str := func() string { return tricky[rng.IntN(len(tricky))] }
+	optInt := func() *int {
+		if rng.IntN(2) == 0 {
+			return nil
+		}
+		n := rng.IntN(30)
+		return &n
+	}
+	amount := func(cur string) money {
+		return newMoney(decimal.New(rng.Int64N(1_000_000), -int32(rng.IntN(4))), cur)
+	}
+	for i := range 300 {
+		var views []propertyView
+		if i%50 != 0 {
+			views = []propertyView{}
+		}
+		for range rng.IntN(4) {
+			cur := []string{"EUR", "JPY", "KWD"}[rng.IntN(3)]
+			v := propertyView{ID: rng.Int64N(1e6), Name: str(), Description: str(), City: str(), Country: str(),
+				MaxGuests: rng.IntN(20), Bedrooms: rng.IntN(8), MinStayNights: optInt(), MaxStayNights: optInt(),
+				Currency: cur, PriceFrom: amount(cur),
+				Guests: guestsView{MaxChildren: optInt(), MaxInfants: optInt(), MaxPets: rng.IntN(3), ChildAgeBelow: 12, InfantAgeBelow: 2}}
+			for range rng.IntN(3) {
+				v.Photos = append(v.Photos, str())
+			}
+			if rng.IntN(3) > 0 {
+				v.Extras = []extraView{}
+			}
+			for range rng.IntN(3) {
+				e := extraView{Code: str(), Per: str(), Amount: amount(cur), MaxQuantity: rng.IntN(5)}
+				if rng.IntN(2) == 0 {
+					e.Labels = map[string]string{"fr": str(), "en": str()}
+				}
+				v.Extras = append(v.Extras, e)
+			}
+			if rng.IntN(2) == 0 {
+				total := amount(cur)
+				v.QuoteTotal = &total
+			}
+			views = append(views, v)
+		}
+		want, err := encodeData(views)
+		if err != nil {
+			t.Fatalf("encoding/json: %v", err)
+		}
+		if got := encodeProperties(views); !bytes.Equal(got, want) {
+			t.Fatalf("properties %d:\nhand-written %s\nencoding/json %s", i, got, want)
+		}
+	}
+}
+
+// TestPropertiesEncodingCoversEveryField fails when a property view gains
+// a field: encodeProperties must learn to write it first.
+func TestPropertiesEncodingCoversEveryField(t *testing.T) {
+	for _, tt := range []struct {
+		typ  reflect.Type
+		want string
+	}{
+		{reflect.TypeFor[propertyView](), "id name description photos city country max_guests bedrooms min_stay_nights " +
+			"max_stay_nights currency price_from extras guests quote_total,omitempty"},
+		{reflect.TypeFor[extraView](), "code labels per amount max_quantity"},
+		{reflect.TypeFor[guestsView](), "max_children max_infants max_pets child_age_below infant_age_below"},
+	} {
+		var names []string
+		for f := range tt.typ.Fields() {
+			names = append(names, f.Tag.Get("json"))
+		}
+		if got := strings.Join(names, " "); got != tt.want {
+			t.Errorf("%s's fields changed; update encodeProperties and this list:\n got %s\nwant %s", tt.typ, got, tt.want)
+		}
+	}
+}

@@ -40,7 +40,7 @@ func (h *handler) properties(_ http.ResponseWriter, r *http.Request, st *reqStat
 	for i, l := range ls {
 		out[i] = newPropertyView(l)
 	}
-	return http.StatusOK, out, nil
+	return http.StatusOK, encodeProperties(out), nil
 }
 
 // GET /api/v1/book/{org_slug}/properties/{id}/availability?months=&from=YYYY-MM

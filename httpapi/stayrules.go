@@ -181,5 +181,5 @@ func (h *handler) search(r *http.Request, st *reqState) (int, any, error) {
 		total := newMoney(f.Quote.Total, f.Quote.Currency)
 		out[i].QuoteTotal = &total
 	}
-	return http.StatusOK, out, nil
+	return http.StatusOK, encodeProperties(out), nil
 }
