@@ -162,9 +162,11 @@ type FeedStore interface {
 	// cleared, so that the next fetch of the new URL is unconditional
 	// rather than answered 304 to the old validators, and the lease is
 	// released, so that a sync of the old URL under way cannot write its
-	// blocks or validators (it fails with CodeConflict). Errors:
-	// CodeInvalid, CodeNotFound.
-	UpdateFeed(ctx context.Context, f *Feed) error
+	// blocks or validators (it fails with CodeConflict), and the feed is due
+	// at now (NextPollAt set to now unless it is earlier), so that the
+	// poller fetches the new URL at its next round rather than a poll
+	// interval later. Errors: CodeInvalid, CodeNotFound.
+	UpdateFeed(ctx context.Context, f *Feed, now time.Time) error
 	// DeleteFeed removes a feed with its blocks and conflicts. Errors:
 	// CodeNotFound, also for another organisation's feed.
 	DeleteFeed(ctx context.Context, orgID, feedID int64) error

@@ -193,7 +193,8 @@ func (c *Channels) AddFeed(ctx context.Context, org *booking.Organization, prope
 }
 
 // UpdateFeed changes a feed's name, URL, whether it is polled, and how its
-// end dates are read. Errors: CodeNotFound, CodeInvalid.
+// end dates are read. A new URL is due at once: the poller fetches it at
+// its next round. Errors: CodeNotFound, CodeInvalid.
 func (c *Channels) UpdateFeed(ctx context.Context, org *booking.Organization, propertyID, feedID int64, ch FeedChange, by Actor) (*FeedStatus, error) {
 	before, err := c.feed(ctx, org, propertyID, feedID)
 	if err != nil {
@@ -203,7 +204,7 @@ func (c *Channels) UpdateFeed(ctx context.Context, org *booking.Organization, pr
 	if err := ch.apply(&f); err != nil {
 		return nil, err
 	}
-	if err := c.s.store.UpdateFeed(ctx, &f); err != nil {
+	if err := c.s.store.UpdateFeed(ctx, &f, c.now()); err != nil {
 		if booking.ErrorCode(err) == booking.CodeNotFound {
 			return nil, channelNotFound("feed")
 		}

@@ -195,6 +195,41 @@ func TestNotModifiedAndPolling(t *testing.T) {
 	}
 }
 
+// TestNewURLPolledAtOnce: a feed whose URL the host changes is fetched at
+// the poller's next round, not a poll interval later; a change that keeps
+// the URL leaves the schedule alone.
+func TestNewURLPolledAtOnce(t *testing.T) {
+	e := newEnv(t)
+	e.feeds.set("old", calendar("-//Airbnb//EN", event("a@airbnb.com", "20260610", "20260614", "Reserved")))
+	e.feeds.set("new", calendar("-//Airbnb//EN", event("b@airbnb.com", "20260620", "20260623", "Reserved")))
+	f := e.addFeed(t, "Airbnb", "old")
+	if n, err := e.sync.Poll(t.Context()); err != nil || n != 1 {
+		t.Fatalf("first poll: %d, %v; want the new feed synced", n, err)
+	}
+	e.clock.Advance(time.Minute)
+	stored, err := e.store.Feed(t.Context(), e.org.ID, f.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored.Name = "Airbnb villa"
+	if err := e.store.UpdateFeed(t.Context(), stored, e.clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := e.sync.Poll(t.Context()); n != 0 {
+		t.Fatalf("a poll after a rename synced %d feeds, want 0 (not due)", n)
+	}
+	stored.URL = e.feeds.url("new")
+	if err := e.store.UpdateFeed(t.Context(), stored, e.clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := e.sync.Poll(t.Context()); err != nil || n != 1 {
+		t.Fatalf("a poll right after the URL change synced %d feeds (%v), want 1", n, err)
+	}
+	if got, want := e.unavailableNights(t, "2026-06-01", "2026-06-30"), nights("2026-06-20", "2026-06-23"); !slices.Equal(got, want) {
+		t.Errorf("unavailable nights %v, want %v (the new URL's event only)", got, want)
+	}
+}
+
 // TestNewURLFetchedUnconditionally: after the host points a feed at another
 // URL, the first fetch of it does not send the old URL's ETag. The new
 // source answers 304 to that ETag (a server whose tags are not unique to
@@ -224,7 +259,7 @@ func TestNewURLFetchedUnconditionally(t *testing.T) {
 	})
 
 	stored.URL = e.feeds.url("new")
-	if err := e.store.UpdateFeed(t.Context(), stored); err != nil {
+	if err := e.store.UpdateFeed(t.Context(), stored, e.clock.Now()); err != nil {
 		t.Fatal(err)
 	}
 	res := e.syncNow(t, f)

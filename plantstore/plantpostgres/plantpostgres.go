@@ -13,15 +13,12 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
-	"path"
-	"sort"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/staykit/staykit/internal/pgmigrate"
 	"github.com/staykit/staykit/plantstore"
 )
 
@@ -30,10 +27,19 @@ var _ plantstore.Store = (*DB)(nil)
 //go:embed migrations/*.sql
 var migrationFiles embed.FS
 
-// migrateLock is the key of the transaction-level advisory lock each
-// migration step takes, so that replicas starting together apply each
-// migration once.
-const migrateLock = `SELECT pg_advisory_xact_lock(hashtextextended('staykit:plantstore:migrate', 0))`
+// migrations returns the plant store's migrations, recorded in
+// plantstore_migrations. Every step takes the advisory lock of
+// "staykit:plantstore:migrate", so that replicas starting together apply
+// each migration once. Neither the table nor the key may change: existing
+// databases and running replicas rely on them.
+func migrations() pgmigrate.Migrations {
+	return pgmigrate.Migrations{
+		Files:   migrationFiles,
+		Glob:    "migrations/*.sql",
+		Table:   "plantstore_migrations",
+		LockKey: "staykit:plantstore:migrate",
+	}
+}
 
 // uniqueViolation is the SQLSTATE of a duplicate key.
 const uniqueViolation = "23505"
@@ -66,23 +72,11 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	pcfg, err := pgxpool.ParseConfig(url)
+	pool, err := pgmigrate.Open(ctx, url, pgmigrate.Pool{Schema: cfg.schema}, migrations())
 	if err != nil {
 		return nil, fmt.Errorf("plantpostgres: open: %w", err)
 	}
-	if cfg.schema != "" {
-		pcfg.ConnConfig.RuntimeParams["search_path"] = pgx.Identifier{cfg.schema}.Sanitize() + ", public"
-	}
-	pool, err := pgxpool.NewWithConfig(ctx, pcfg)
-	if err != nil {
-		return nil, fmt.Errorf("plantpostgres: open: %w", err)
-	}
-	db := &DB{pool: pool}
-	if err := db.migrate(ctx, cfg.schema); err != nil {
-		pool.Close()
-		return nil, fmt.Errorf("plantpostgres: open: %w", err)
-	}
-	return db, nil
+	return &DB{pool: pool}, nil
 }
 
 // Close closes the pool's connections. It never fails; it returns an error
@@ -117,79 +111,4 @@ func (db *DB) Plant(ctx context.Context, id int64) (p plantstore.Plant, found bo
 		return plantstore.Plant{}, false, fmt.Errorf("plantpostgres: plant %d: %w", id, err)
 	}
 	return p, true, nil
-}
-
-// migrate creates schema (when not "") and plantstore_migrations, then
-// applies, in name order, each embedded migration not yet recorded there,
-// each in one transaction with its record.
-func (db *DB) migrate(ctx context.Context, schema string) error {
-	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		if schema != "" {
-			if _, err := tx.Exec(ctx, `CREATE SCHEMA IF NOT EXISTS `+pgx.Identifier{schema}.Sanitize()); err != nil {
-				return fmt.Errorf("migrate: create schema %q: %w", schema, err)
-			}
-		}
-		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS plantstore_migrations (
-			name       text        PRIMARY KEY,
-			applied_at timestamptz NOT NULL
-		)`); err != nil {
-			return fmt.Errorf("migrate: create plantstore_migrations: %w", err)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	names, err := fs.Glob(migrationFiles, "migrations/*.sql")
-	if err != nil {
-		return fmt.Errorf("migrate: list: %w", err)
-	}
-	sort.Strings(names)
-	for _, file := range names {
-		name := path.Base(file)
-		body, err := migrationFiles.ReadFile(file)
-		if err != nil {
-			return fmt.Errorf("migrate: read %s: %w", name, err)
-		}
-		err = db.inTx(ctx, func(tx pgx.Tx) error {
-			var one int
-			switch err := tx.QueryRow(ctx, `SELECT 1 FROM plantstore_migrations WHERE name = $1`, name).Scan(&one); {
-			case err == nil:
-				return nil
-			case !errors.Is(err, pgx.ErrNoRows):
-				return err
-			}
-			// Without arguments pgx uses the simple protocol, which runs
-			// the file's several statements.
-			if _, err := tx.Exec(ctx, string(body)); err != nil {
-				return err
-			}
-			_, err := tx.Exec(ctx, `INSERT INTO plantstore_migrations (name, applied_at) VALUES ($1, $2)`, name, time.Now())
-			return err
-		})
-		if err != nil {
-			return fmt.Errorf("migrate: %s: %w", name, err)
-		}
-	}
-	return nil
-}
-
-// inTx runs fn in a transaction holding the migration lock, committed when
-// fn returns nil and rolled back otherwise.
-func (db *DB) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
-	tx, err := db.pool.Begin(ctx)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
-	if _, err := tx.Exec(ctx, migrateLock); err != nil {
-		return fmt.Errorf("lock: %w", err)
-	}
-	if err := fn(tx); err != nil {
-		return err
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	return nil
 }

@@ -2,9 +2,7 @@ package plantpostgres_test
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
-	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -20,21 +18,7 @@ import (
 // everything in it when the test ends.
 func newSchema(t *testing.T) string {
 	t.Helper()
-	url := testenv.PostgresURL(t)
-	name := "plantstore_test_" + strings.ToLower(rand.Text()[:16])
-	t.Cleanup(func() {
-		ctx := context.Background()
-		conn, err := pgx.Connect(ctx, url)
-		if err != nil {
-			t.Errorf("drop schema %s: %v", name, err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, `DROP SCHEMA IF EXISTS `+pgx.Identifier{name}.Sanitize()+` CASCADE`); err != nil {
-			t.Errorf("drop schema %s: %v", name, err)
-		}
-	})
-	return name
+	return testenv.PostgresSchema(t, "plantstore_test_")
 }
 
 // openIn opens the plant store in schema, closed when the test ends.

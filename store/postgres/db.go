@@ -16,13 +16,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/internal/pgmigrate"
 )
 
 var _ booking.Store = (*DB)(nil)
@@ -67,26 +67,11 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	pcfg, err := pgxpool.ParseConfig(url)
+	pool, err := pgmigrate.Open(ctx, url, pgmigrate.Pool{Schema: cfg.schema, MaxConns: cfg.maxConns}, migrations())
 	if err != nil {
 		return nil, fmt.Errorf("postgres: open: %w", err)
 	}
-	if cfg.schema != "" {
-		pcfg.ConnConfig.RuntimeParams["search_path"] = pgx.Identifier{cfg.schema}.Sanitize() + ", public"
-	}
-	if cfg.maxConns > 0 {
-		pcfg.MaxConns = int32(min(cfg.maxConns, math.MaxInt32))
-	}
-	pool, err := pgxpool.NewWithConfig(ctx, pcfg)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: open: %w", err)
-	}
-	db := &DB{pool: pool}
-	if err := db.migrate(ctx, cfg.schema); err != nil {
-		pool.Close()
-		return nil, fmt.Errorf("postgres: open: %w", err)
-	}
-	return db, nil
+	return &DB{pool: pool}, nil
 }
 
 // Close closes the pool's connections, waiting for those in use to be

@@ -73,17 +73,18 @@ func (db *DB) CreateFeed(ctx context.Context, f *booking.Feed, now time.Time) er
 }
 
 // UpdateFeed saves a feed's settings. A new URL drops the old one's
-// validators and lease (see booking.FeedStore): in SET, url is the row's
-// value before the update.
-func (db *DB) UpdateFeed(ctx context.Context, f *booking.Feed) error {
+// validators and lease and makes the feed due at now (see
+// booking.FeedStore): in SET, url is the row's value before the update.
+func (db *DB) UpdateFeed(ctx context.Context, f *booking.Feed, now time.Time) error {
 	if err := f.Validate(); err != nil {
 		return err
 	}
 	tag, err := db.pool.Exec(ctx, `UPDATE ical_feeds SET name = $1, url = $2, active = $3, end_is_last_night = $4,
 		etag = CASE WHEN url = $2 THEN etag ELSE '' END,
 		last_modified = CASE WHEN url = $2 THEN last_modified ELSE '' END,
-		lease_until = CASE WHEN url = $2 THEN lease_until ELSE $7 END
-		WHERE id = $5 AND org_id = $6`, f.Name, f.URL, f.Active, f.EndIsLastNight, f.ID, f.OrgID, noLease)
+		lease_until = CASE WHEN url = $2 THEN lease_until ELSE $7 END,
+		next_poll_at = CASE WHEN url = $2 THEN next_poll_at ELSE LEAST(next_poll_at, $8) END
+		WHERE id = $5 AND org_id = $6`, f.Name, f.URL, f.Active, f.EndIsLastNight, f.ID, f.OrgID, noLease, now)
 	if err != nil {
 		return fmt.Errorf("postgres: update feed %d: %w", f.ID, err)
 	}

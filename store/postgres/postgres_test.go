@@ -34,21 +34,7 @@ func testURL(t *testing.T) string {
 // everything in it when the test ends.
 func newSchema(t *testing.T) string {
 	t.Helper()
-	url := testURL(t)
-	name := "staykit_test_" + strings.ToLower(rand.Text()[:16])
-	t.Cleanup(func() {
-		ctx := context.Background()
-		conn, err := pgx.Connect(ctx, url)
-		if err != nil {
-			t.Errorf("drop schema %s: %v", name, err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, `DROP SCHEMA IF EXISTS `+pgx.Identifier{name}.Sanitize()+` CASCADE`); err != nil {
-			t.Errorf("drop schema %s: %v", name, err)
-		}
-	})
-	return name
+	return testenv.PostgresSchema(t, "staykit_test_")
 }
 
 // openIn opens the database in schema and closes it when the test ends

@@ -73,9 +73,10 @@ func (db *DB) CreateFeed(ctx context.Context, f *booking.Feed, now time.Time) er
 }
 
 // UpdateFeed saves a feed's settings. A new URL drops the old one's
-// validators and lease (see booking.FeedStore): the CASEs compare with the
-// row's URL before the update.
-func (db *DB) UpdateFeed(ctx context.Context, f *booking.Feed) error {
+// validators and lease and makes the feed due at now (see
+// booking.FeedStore): the CASEs compare with the row's URL before the
+// update.
+func (db *DB) UpdateFeed(ctx context.Context, f *booking.Feed, now time.Time) error {
 	if err := f.Validate(); err != nil {
 		return err
 	}
@@ -83,8 +84,9 @@ func (db *DB) UpdateFeed(ctx context.Context, f *booking.Feed) error {
 		res, err := tx.ExecContext(ctx, `UPDATE ical_feeds SET name = ?, url = ?, active = ?, end_is_last_night = ?,
 			etag = CASE WHEN url = ? THEN etag ELSE '' END,
 			last_modified = CASE WHEN url = ? THEN last_modified ELSE '' END,
-			lease_until = CASE WHEN url = ? THEN lease_until ELSE 0 END
-			WHERE id = ? AND org_id = ?`, f.Name, f.URL, f.Active, f.EndIsLastNight, f.URL, f.URL, f.URL, f.ID, f.OrgID)
+			lease_until = CASE WHEN url = ? THEN lease_until ELSE 0 END,
+			next_poll_at = CASE WHEN url = ? THEN next_poll_at ELSE MIN(next_poll_at, ?) END
+			WHERE id = ? AND org_id = ?`, f.Name, f.URL, f.Active, f.EndIsLastNight, f.URL, f.URL, f.URL, f.URL, now.UnixMilli(), f.ID, f.OrgID)
 		if err != nil {
 			return fmt.Errorf("sqlite: update feed %d: %w", f.ID, err)
 		}

@@ -1,6 +1,8 @@
 package storetest
 
 import (
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -61,7 +63,7 @@ var feedScenarios = []scenario{
 			t.Fatalf("stored feed %+v, want it as created, due at t0, not leased", got)
 		}
 		f.Name, f.Active, f.EndIsLastNight = "Airbnb", false, true
-		must(t, s.UpdateFeed(t.Context(), f))
+		must(t, s.UpdateFeed(t.Context(), f, t0))
 		list, err := s.Feeds(t.Context(), w.org.ID)
 		must(t, err)
 		if len(list) != 1 || list[0].Name != "Airbnb" || list[0].Active || !list[0].EndIsLastNight {
@@ -220,7 +222,7 @@ var feedScenarios = []scenario{
 		}
 
 		f.Name, f.Active, f.EndIsLastNight = "Airbnb villa", false, true
-		must(t, s.UpdateFeed(t.Context(), f))
+		must(t, s.UpdateFeed(t.Context(), f, t0))
 		if etag, lm := validators(); etag != `"old"` || lm != "Mon, 01 Jun 2026 08:00:00 GMT" {
 			t.Fatalf("after an update keeping the URL: ETag %q, Last-Modified %q, want both kept", etag, lm)
 		}
@@ -228,7 +230,7 @@ var feedScenarios = []scenario{
 		f.Active = true
 		lease = claim(t, s, f, t0.Add(time.Hour))
 		f.URL = "https://example.com/airbnb-new.ics"
-		must(t, s.UpdateFeed(t.Context(), f))
+		must(t, s.UpdateFeed(t.Context(), f, t0))
 		got, err := s.Feed(t.Context(), w.org.ID, f.ID)
 		must(t, err)
 		if got.URL != f.URL || got.ETag != "" || got.LastModified != "" || !got.LeaseUntil.IsZero() {
@@ -248,12 +250,46 @@ var feedScenarios = []scenario{
 			t.Errorf("a sync of the old URL stored %+v", blocks)
 		}
 	}},
+	{"Feed/NewURLIsDueAtOnce", func(t *testing.T, s booking.Store) {
+		w := newWorld(t, s)
+		t1 := t0.Add(5 * time.Minute)
+		for _, tc := range []struct {
+			name   string
+			synced bool // synced at t0: next poll at t0+30m; else due since t0
+			change func(f *booking.Feed)
+			// wantNext is NextPollAt after the update at t1.
+			wantNext time.Time
+		}{
+			{"rename keeps the schedule", true, func(f *booking.Feed) { f.Name += " renamed" }, t0.Add(30 * time.Minute)},
+			{"end reading keeps the schedule", true, func(f *booking.Feed) { f.EndIsLastNight = !f.EndIsLastNight }, t0.Add(30 * time.Minute)},
+			{"new URL is due at once", true, func(f *booking.Feed) { f.URL = "https://example.com/moved.ics" }, t1},
+			{"new URL of an overdue feed keeps its turn", false, func(f *booking.Feed) { f.URL = "https://example.com/moved2.ics" }, t0},
+		} {
+			f := newFeed(t, s, w, "feed-"+strings.ReplaceAll(tc.name, " ", "-"))
+			if tc.synced {
+				applyAdd(t, s, f)
+			}
+			tc.change(f)
+			must(t, s.UpdateFeed(t.Context(), f, t1))
+			got, err := s.Feed(t.Context(), w.org.ID, f.ID)
+			must(t, err)
+			if !got.NextPollAt.Equal(tc.wantNext) {
+				t.Errorf("%s: NextPollAt %v, want %v", tc.name, got.NextPollAt, tc.wantNext)
+			}
+			claimed, err := s.ClaimFeeds(t.Context(), t1, t1.Add(time.Minute), 100)
+			must(t, err)
+			due := slices.ContainsFunc(claimed, func(c booking.Feed) bool { return c.ID == f.ID })
+			if wantDue := !tc.wantNext.After(t1); due != wantDue {
+				t.Errorf("%s: among the feeds due at t1 = %v, want %v (claimed %d feeds)", tc.name, due, wantDue, len(claimed))
+			}
+		}
+	}},
 	{"Feed/ClaimFeedsDueActiveUnleased", func(t *testing.T, s booking.Store) {
 		w := newWorld(t, s)
 		due := newFeed(t, s, w, "due")
 		inactive := newFeed(t, s, w, "inactive")
 		inactive.Active = false
-		must(t, s.UpdateFeed(t.Context(), inactive))
+		must(t, s.UpdateFeed(t.Context(), inactive, t0))
 		later := &booking.Feed{OrgID: w.org.ID, PropertyID: w.prop.ID, Name: "later", URL: "https://example.com/l.ics",
 			Active: true, NextPollAt: t0.Add(time.Hour)}
 		must(t, s.CreateFeed(t.Context(), later, t0))
