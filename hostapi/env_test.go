@@ -3,7 +3,6 @@ package hostapi_test
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -21,7 +20,6 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
-	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/booking"
@@ -86,18 +84,7 @@ func backends(t *testing.T) map[string]func(t *testing.T, n int) []booking.Store
 // postgresStores opens n pools on a fresh schema, as n replicas would.
 func postgresStores(t *testing.T, n int) []booking.Store {
 	url := testenv.PostgresURL(t)
-	schema := "staykit_hostapi_" + strings.ToLower(rand.Text()[:12])
-	t.Cleanup(func() {
-		conn, err := pgx.Connect(context.Background(), url)
-		if err != nil {
-			t.Errorf("drop schema: %v", err)
-			return
-		}
-		defer conn.Close(context.Background())
-		if _, err := conn.Exec(context.Background(), `DROP SCHEMA IF EXISTS `+pgx.Identifier{schema}.Sanitize()+` CASCADE`); err != nil {
-			t.Errorf("drop schema: %v", err)
-		}
-	})
+	schema := testenv.PostgresSchema(t, "staykit_hostapi_")
 	out := make([]booking.Store, n)
 	for i := range out {
 		db, err := postgres.Open(t.Context(), url, postgres.WithSchema(schema))

@@ -1,16 +1,12 @@
 package icalsync_test
 
 import (
-	"context"
-	"crypto/rand"
 	"fmt"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/icalsync"
@@ -23,19 +19,7 @@ import (
 func openPostgresPair(t *testing.T) (booking.Store, booking.Store) {
 	t.Helper()
 	url := testenv.PostgresURL(t)
-	schema := "staykit_ical_" + strings.ToLower(rand.Text()[:16])
-	t.Cleanup(func() {
-		ctx := context.Background()
-		conn, err := pgx.Connect(ctx, url)
-		if err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, `DROP SCHEMA IF EXISTS `+pgx.Identifier{schema}.Sanitize()+` CASCADE`); err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-		}
-	})
+	schema := testenv.PostgresSchema(t, "staykit_ical_")
 	open := func() booking.Store {
 		db, err := postgres.Open(t.Context(), url, postgres.WithSchema(schema))
 		if err != nil {

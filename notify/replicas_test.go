@@ -2,12 +2,8 @@ package notify_test
 
 import (
 	"context"
-	"crypto/rand"
-	"strings"
 	"sync"
 	"testing"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/booking/bookingtest"
@@ -38,14 +34,7 @@ func (m *countingMailer) Send(_ context.Context, mail notify.Mail) error {
 // over one PostgreSQL database: every e-mail and webhook goes out once.
 func TestTwoReplicasOverPostgresDeliverEachMessageOnce(t *testing.T) {
 	url := testenv.PostgresURL(t)
-	schema := "staykit_notify_" + strings.ToLower(rand.Text()[:12])
-	t.Cleanup(func() {
-		conn, err := pgx.Connect(context.Background(), url)
-		if err == nil {
-			conn.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
-			conn.Close(context.Background())
-		}
-	})
+	schema := testenv.PostgresSchema(t, "staykit_notify_")
 	var replicas [2]*postgres.DB
 	for i := range replicas {
 		db, err := postgres.Open(t.Context(), url, postgres.WithSchema(schema))

@@ -2,12 +2,9 @@ package cache_test
 
 import (
 	"context"
-	"crypto/rand"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/booking"
@@ -33,17 +30,7 @@ func (s readySubscriber) Listen(ctx context.Context, ready func(), fn func(strin
 // hears it through LISTEN/NOTIFY.
 func TestSecondReplicaWriteReachesReadModel(t *testing.T) {
 	url := testenv.PostgresURL(t)
-	schema := "staykit_cache_" + strings.ToLower(rand.Text()[:12])
-	t.Cleanup(func() {
-		ctx := context.Background()
-		conn, err := pgx.Connect(ctx, url)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer conn.Close(ctx)
-		conn.Exec(ctx, `DROP SCHEMA IF EXISTS `+pgx.Identifier{schema}.Sanitize()+` CASCADE`)
-	})
+	schema := testenv.PostgresSchema(t, "staykit_cache_")
 	var dbs [2]*postgres.DB
 	for i := range dbs {
 		db, err := postgres.Open(t.Context(), url, postgres.WithSchema(schema))
