@@ -120,30 +120,22 @@ func appendLines(b []byte, ls []lineView) []byte {
 	return append(b, ']')
 }
 
-// appendLabels appends labels by line code, then by locale, keys sorted
-// as encoding/json sorts them.
+// appendLabels appends labels by line code, then by locale.
 func appendLabels(b []byte, m map[string]map[string]string) []byte {
+	return appendSortedMap(b, m, appendStringMap)
+}
+
+func appendStringMap(b []byte, m map[string]string) []byte {
+	return appendSortedMap(b, m, appendJSONString)
+}
+
+// appendSortedMap appends m as a JSON object, keys sorted as encoding/json
+// sorts them, each value by appendValue.
+func appendSortedMap[V any](b []byte, m map[string]V, appendValue func([]byte, V) []byte) []byte {
 	if m == nil {
 		return append(b, "null"...)
 	}
 	var buf [8]string
-	b = append(b, '{')
-	for i, code := range sortedKeys(m, buf[:0]) {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendJSONString(b, code)
-		b = append(b, ':')
-		b = appendStringMap(b, m[code])
-	}
-	return append(b, '}')
-}
-
-func appendStringMap(b []byte, m map[string]string) []byte {
-	if m == nil {
-		return append(b, "null"...)
-	}
-	var buf [4]string
 	b = append(b, '{')
 	for i, k := range sortedKeys(m, buf[:0]) {
 		if i > 0 {
@@ -151,7 +143,7 @@ func appendStringMap(b []byte, m map[string]string) []byte {
 		}
 		b = appendJSONString(b, k)
 		b = append(b, ':')
-		b = appendJSONString(b, m[k])
+		b = appendValue(b, m[k])
 	}
 	return append(b, '}')
 }
