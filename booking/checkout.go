@@ -229,6 +229,17 @@ func freeGuard(p *Property, now time.Time) CreateOptions {
 	return CreateOptions{Now: now, DateGuard: dateGuard(p)}
 }
 
+// claimGuard is the dateGuard of the property of b, a booking about to
+// take its dates again (a late payment, a lapsed hold kept for a payment
+// still processing).
+func (s *Service) claimGuard(ctx context.Context, b *Booking) (DateGuard, error) {
+	p, err := s.store.Property(ctx, b.OrgID, b.PropertyID)
+	if err != nil {
+		return DateGuard{}, fmt.Errorf("read property of booking %d: %w", b.ID, err)
+	}
+	return dateGuard(p), nil
+}
+
 // dateGuard returns the preparation days of p and the nights its own
 // stay rules close: what a store checks, besides overlaps, whenever a
 // stay takes dates (a checkout, a late payment's re-claim). p is the

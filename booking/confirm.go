@@ -211,11 +211,9 @@ func (s *Service) applyIntent(ctx context.Context, org *Organization, b *Booking
 	// closed nights too; one still holding its dates keeps them. The
 	// store decides which, in its atomic step, so the guard is always
 	// given.
-	p, err := s.store.Property(ctx, b.OrgID, b.PropertyID)
-	if err != nil {
-		return nil, fmt.Errorf("read property of booking %d: %w", b.ID, err)
+	if t.DateGuard, err = s.claimGuard(ctx, b); err != nil {
+		return nil, err
 	}
-	t.DateGuard = dateGuard(p)
 	t.Outbox = tell(kind, b)
 	updated, err := s.store.Transition(ctx, b.ID, t)
 	switch {

@@ -87,11 +87,11 @@ func (s *Service) keepProcessingHold(ctx context.Context, org *Organization, b *
 	if expires.After(b.ExpiresAt) {
 		t := Transition{From: []Status{StatusPending}, To: StatusPending, At: now, ExpiresAt: &expires}
 		if !b.ExpiresAt.After(now) {
-			p, err := s.store.Property(ctx, b.OrgID, b.PropertyID)
+			g, err := s.claimGuard(ctx, b)
 			if err != nil {
-				return fmt.Errorf("read property of booking %d: %w", b.ID, err)
+				return err
 			}
-			t.ClaimDates, t.DateGuard = true, dateGuard(p)
+			t.ClaimDates, t.DateGuard = true, g
 		}
 		_, err := s.store.Transition(ctx, b.ID, t)
 		switch {
