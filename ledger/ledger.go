@@ -24,6 +24,17 @@ type Kind string
 
 // Entry kinds.
 const (
+	// KindCharge: the guest's payment at checkout went through (full or
+	// deposit mode). Recorded with the confirmation, or when money arrives
+	// for a booking that can no longer keep it, so that every amount the
+	// provider received is in the ledger.
+	KindCharge Kind = "charge"
+	// KindDecision: what a booking that closed (cancelled, declined,
+	// expired) keeps of the money it received, in Amount. Written once,
+	// in the transaction that closes the booking; afterwards nothing
+	// refunds below it, and money received beyond it goes back. A closed
+	// booking without one keeps nothing.
+	KindDecision Kind = "decision"
 	// KindCapture: an authorised amount was taken (request mode, on
 	// approval). Recorded as it happens.
 	KindCapture Kind = "capture"
