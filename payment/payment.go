@@ -86,7 +86,14 @@ type Refund struct {
 	Amount   int64
 	Currency string
 	Status   RefundStatus
+	// Metadata is what the refund was created with; the engine's refunds
+	// carry MetadataKey, refunds made in the provider's dashboard do not.
+	Metadata map[string]string
 }
+
+// Key is the engine's key the refund carries (MetadataKey), "" for a
+// refund made outside the engine.
+func (r *Refund) Key() string { return r.Metadata[MetadataKey] }
 
 // RefundParams describe a refund.
 type RefundParams struct {
@@ -95,6 +102,33 @@ type RefundParams struct {
 	Amount int64
 	// IdempotencyKey makes a retried refund return the first one.
 	IdempotencyKey string
+	// Metadata is stored with the refund (see MetadataKey).
+	Metadata map[string]string
+}
+
+// MetadataKey names the metadata entry in which every intent and refund the
+// engine creates carries its ledger key. Providers forget idempotency keys
+// after IdempotencyWindow, and an answer can be lost after the provider
+// acted: the metadata lets the engine find what a call created (Lookup)
+// before it concludes that nothing was, and match refund events to its own
+// refunds by key rather than by timing.
+const MetadataKey = "staykit_key"
+
+// IdempotencyWindow is how long a provider remembers an idempotency key
+// (Stripe: at least 24 hours). A call retried later with the same key may be
+// applied a second time, so the engine looks the first one up instead.
+const IdempotencyWindow = 24 * time.Hour
+
+// Lookup finds, at the provider, what the engine's own calls created, by
+// the key they carried in MetadataKey.
+type Lookup interface {
+	// ListRefunds lists an intent's refunds, oldest first, with their
+	// statuses and metadata. Errors: ErrNotFound, ErrUnavailable.
+	ListRefunds(ctx context.Context, intentID string) ([]Refund, error)
+	// IntentByKey finds the intent of customer created with key in
+	// MetadataKey (an off-session charge or hold). Errors: ErrNotFound
+	// (none was created), ErrUnavailable.
+	IntentByKey(ctx context.Context, customer, key string) (*Intent, error)
 }
 
 // Dispute is a guest contesting a charge with their bank.
@@ -217,6 +251,10 @@ type Provider interface {
 	ParseWebhook(payload []byte, signature string) (*Event, error)
 	// PublicKey is the key the guest's browser uses with the provider.
 	PublicKey() string
+	// Lookup finds what the engine created, so that an entry whose first
+	// attempt may have reached the provider is resolved there before it is
+	// sent again or given up.
+	Lookup
 }
 
 // AmountChecker is implemented by providers that can tell before any

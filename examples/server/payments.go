@@ -66,6 +66,14 @@ func (detachedFake) Refund(_ context.Context, r payment.RefundParams) (*payment.
 	return &payment.Refund{ID: "re_detached_" + r.IdempotencyKey, IntentID: r.IntentID, Amount: r.Amount, Status: payment.RefundSucceeded}, nil
 }
 
+func (detachedFake) ListRefunds(_ context.Context, id string) ([]payment.Refund, error) {
+	return nil, fmt.Errorf("fake payments: intent %s lives in the server process: %w", id, payment.ErrNotFound)
+}
+
+func (detachedFake) IntentByKey(_ context.Context, _, key string) (*payment.Intent, error) {
+	return nil, fmt.Errorf("fake payments: intent %s lives in the server process: %w", key, payment.ErrNotFound)
+}
+
 func (detachedFake) ParseWebhook([]byte, string) (*payment.Event, error) {
 	return nil, payment.ErrSignature
 }

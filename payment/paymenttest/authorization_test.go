@@ -150,8 +150,10 @@ func TestCapturedIntentDoesNotLapse(t *testing.T) {
 }
 
 func TestCaptureReplayAfterLapse(t *testing.T) {
-	// A capture that went through answers its retry even once the window
-	// has passed: the money was taken in time.
+	// A capture that went through keeps its money once the window has
+	// passed; its key is forgotten after payment.IdempotencyWindow, as on
+	// Stripe, so the retry is refused (ErrState) and the intent, read,
+	// says succeeded: the engine reads before concluding.
 	clock := &fakeClock{now: authorizedAt}
 	p := paymenttest.New(paymenttest.WithClock(clock.Now))
 	in := intentIn(t, p, authorizedManual)
@@ -159,12 +161,16 @@ func TestCaptureReplayAfterLapse(t *testing.T) {
 	if _, err := p.CaptureIntent(context.Background(), in.ID, "capture-1"); !errors.Is(err, payment.ErrUnavailable) {
 		t.Fatalf("CaptureIntent: err = %v, want ErrUnavailable", err)
 	}
-	clock.now = authorizedAt.Add(paymenttest.AuthorizationWindow + time.Hour)
-	got, err := p.CaptureIntent(context.Background(), in.ID, "capture-1")
-	if err != nil {
-		t.Fatalf("retried CaptureIntent: %v", err)
+	clock.now = authorizedAt.Add(payment.IdempotencyWindow - time.Minute)
+	if got, err := p.CaptureIntent(context.Background(), in.ID, "capture-1"); err != nil || got.Status != payment.StatusSucceeded {
+		t.Fatalf("retry within the key's window = %v, %v; want the first answer replayed", got, err)
 	}
-	if got.Status != payment.StatusSucceeded {
-		t.Errorf("retry status = %s, want succeeded", got.Status)
+	clock.now = authorizedAt.Add(paymenttest.AuthorizationWindow + time.Hour)
+	if _, err := p.CaptureIntent(context.Background(), in.ID, "capture-1"); !errors.Is(err, payment.ErrState) {
+		t.Fatalf("retry after the key's window: err = %v, want ErrState (the key is forgotten)", err)
+	}
+	got, err := p.GetIntent(context.Background(), in.ID)
+	if err != nil || got.Status != payment.StatusSucceeded || got.AmountReceived != in.Amount {
+		t.Errorf("intent = %+v, %v; want succeeded with the amount received", got, err)
 	}
 }

@@ -277,6 +277,16 @@ func (a *AccountProvider) Refund(ctx context.Context, rp payment.RefundParams) (
 	return a.p.Refund(a.ctx(ctx), rp)
 }
 
+// ListRefunds lists the refunds of an intent of the account.
+func (a *AccountProvider) ListRefunds(ctx context.Context, intentID string) ([]payment.Refund, error) {
+	return a.p.ListRefunds(a.ctx(ctx), intentID)
+}
+
+// IntentByKey finds an intent of the account by its key.
+func (a *AccountProvider) IntentByKey(ctx context.Context, customer, key string) (*payment.Intent, error) {
+	return a.p.IntentByKey(a.ctx(ctx), customer, key)
+}
+
 // ParseWebhook is the platform's.
 func (a *AccountProvider) ParseWebhook(payload []byte, signature string) (*payment.Event, error) {
 	return a.p.ParseWebhook(payload, signature)

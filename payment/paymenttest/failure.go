@@ -16,6 +16,8 @@ const (
 	OpCancel  = "cancel"
 	OpRefund  = "refund"
 	OpPay     = "pay"
+	// OpList is ListRefunds and IntentByKey (payment.Lookup).
+	OpList = "list"
 	// OpCustomer, OpChargeSaved, OpConfirmSaved and OpCaptureAmount are the
 	// calls of payment.SavedCards.
 	OpCustomer      = "customer"
@@ -24,7 +26,7 @@ const (
 	OpCaptureAmount = "capture_amount"
 )
 
-var operations = []string{OpCreate, OpGet, OpCapture, OpCancel, OpRefund, OpPay, OpCustomer, OpChargeSaved, OpConfirmSaved, OpCaptureAmount}
+var operations = []string{OpList, OpCreate, OpGet, OpCapture, OpCancel, OpRefund, OpPay, OpCustomer, OpChargeSaved, OpConfirmSaved, OpCaptureAmount}
 
 // SetDown takes the provider down (true) or back up (false). While it is
 // down, CreateIntent, GetIntent, CaptureIntent, CancelIntent, Refund and Pay

@@ -20,8 +20,16 @@ const (
 )
 
 // AuthorizationWindow is how long a card authorisation lasts before it
-// lapses, as for most card networks on Stripe.
+// lapses, as for most card networks on Stripe, when the guest authorised it
+// in the browser (customer-initiated).
 const AuthorizationWindow = 7 * 24 * time.Hour
+
+// OffSessionAuthorizationWindow is how long an off-session
+// (merchant-initiated) authorisation lasts. Visa's 4 days 18 hours is the
+// shortest of the networks' windows; the fake models 5 days and, as Stripe
+// does, reports the real deadline in Intent.CaptureBefore, which is what the
+// engine must go by.
+const OffSessionAuthorizationWindow = 5 * 24 * time.Hour
 
 // MaxAmount is the largest amount Stripe accepts for an intent, in minor
 // units (eight digits).
@@ -46,7 +54,11 @@ type Provider struct {
 	replies       map[string]payment.Intent // capture and cancel answers by operation and key
 	refunds       map[string]*payment.Refund
 	refundReplies map[string]payment.Refund // by idempotency key
-	pendingNext   int                       // refunds to leave pending, for LeaveNextRefundPending
+	// keyUsed is when each idempotency key (per operation) was first
+	// used: keys older than payment.IdempotencyWindow are forgotten, as
+	// Stripe forgets them, so a late retry applies the call again.
+	keyUsed     map[string]time.Time
+	pendingNext int // refunds to leave pending, for LeaveNextRefundPending
 
 	// Connect (see Platform): the account of the call under way, set by
 	// begin from the context; the connected accounts; the platform.
@@ -62,6 +74,9 @@ type Provider struct {
 // record is the stored state of one intent.
 type record struct {
 	intent payment.Intent
+	// offSession: created by ChargeSaved, so its authorisation is
+	// merchant-initiated and lapses after OffSessionAuthorizationWindow.
+	offSession bool
 	// failed counts declined payment attempts.
 	failed int
 	// refunds are the ids of the intent's refunds, oldest first.
@@ -116,6 +131,7 @@ func New(opts ...Option) *Provider {
 		replies:       make(map[string]payment.Intent),
 		refunds:       make(map[string]*payment.Refund),
 		refundReplies: make(map[string]payment.Refund),
+		keyUsed:       make(map[string]time.Time),
 		customers:     make(map[string]string),
 		accounts:      make(map[string]*payment.Account),
 		saved:         make(map[string]idemSave),
@@ -152,7 +168,7 @@ func (p *Provider) CreateIntent(ctx context.Context, params payment.CreateParams
 		return nil, fmt.Errorf("paymenttest: create intent: %w", err)
 	}
 
-	if params.IdempotencyKey != "" {
+	if params.IdempotencyKey != "" && p.remembers(OpCreate, params.IdempotencyKey) {
 		if prev, ok := p.idem[params.IdempotencyKey]; ok {
 			if !sameParams(prev.params, params) {
 				return nil, fmt.Errorf("paymenttest: create intent: idempotency key %q reused with different parameters: %w", params.IdempotencyKey, payment.ErrInvalid)
@@ -177,6 +193,7 @@ func (p *Provider) CreateIntent(ctx context.Context, params payment.CreateParams
 	p.order = append(p.order, id)
 	if params.IdempotencyKey != "" {
 		p.idem[params.IdempotencyKey] = idemEntry{params: params, response: *clone(rec.intent)}
+		p.keyUsed[OpCreate+"\x00"+params.IdempotencyKey] = p.now()
 	}
 	if p.lose(OpCreate) {
 		return nil, fmt.Errorf("paymenttest: create intent: applied, response lost: %w", payment.ErrUnavailable)
@@ -243,7 +260,7 @@ func (p *Provider) mutate(ctx context.Context, op, key, id string, apply func() 
 	if err := p.begin(ctx, op); err != nil {
 		return nil, err
 	}
-	if key != "" {
+	if key != "" && p.remembers(op, key) {
 		if prev, ok := p.replies[op+"\x00"+key]; ok {
 			if prev.ID != id {
 				return nil, fmt.Errorf("idempotency key %q reused for another intent: %w", key, payment.ErrInvalid)
@@ -257,6 +274,7 @@ func (p *Provider) mutate(ctx context.Context, op, key, id string, apply func() 
 	}
 	if key != "" {
 		p.replies[op+"\x00"+key] = *clone(*in)
+		p.keyUsed[op+"\x00"+key] = p.now()
 	}
 	if p.lose(op) {
 		return nil, fmt.Errorf("applied, response lost: %w", payment.ErrUnavailable)
@@ -295,12 +313,12 @@ func (p *Provider) Refund(ctx context.Context, rp payment.RefundParams) (*paymen
 	if err := p.begin(ctx, OpRefund); err != nil {
 		return nil, fmt.Errorf("paymenttest: refund intent %s: %w", id, err)
 	}
-	if rp.IdempotencyKey != "" {
+	if rp.IdempotencyKey != "" && p.remembers(OpRefund, rp.IdempotencyKey) {
 		if prev, ok := p.refundReplies[rp.IdempotencyKey]; ok {
 			if prev.IntentID != id || prev.Amount != rp.Amount {
 				return nil, fmt.Errorf("paymenttest: refund intent %s: idempotency key %q reused with different parameters: %w", id, rp.IdempotencyKey, payment.ErrInvalid)
 			}
-			r := *p.refunds[prev.ID]
+			r := cloneRefund(*p.refunds[prev.ID])
 			return &r, nil
 		}
 	}
@@ -321,6 +339,7 @@ func (p *Provider) Refund(ctx context.Context, rp payment.RefundParams) (*paymen
 		return nil, fmt.Errorf("paymenttest: refund intent %s: amount %d exceeds the %d left to refund: %w", id, rp.Amount, remaining, payment.ErrInvalid)
 	}
 	r := p.addRefund(rec, rp.Amount, payment.RefundSucceeded)
+	r.Metadata = maps.Clone(rp.Metadata)
 	p.reverse(rec, rp.Amount)
 	if p.pendingNext > 0 {
 		p.pendingNext--
@@ -328,8 +347,9 @@ func (p *Provider) Refund(ctx context.Context, rp payment.RefundParams) (*paymen
 	}
 	if rp.IdempotencyKey != "" {
 		p.refundReplies[rp.IdempotencyKey] = *r
+		p.keyUsed[OpRefund+"\x00"+rp.IdempotencyKey] = p.now()
 	}
-	out := *r
+	out := cloneRefund(*r)
 	if p.lose(OpRefund) {
 		return nil, fmt.Errorf("paymenttest: refund intent %s: applied, response lost: %w", id, payment.ErrUnavailable)
 	}
@@ -377,6 +397,60 @@ func (r *record) move(to payment.IntentStatus, from ...payment.IntentStatus) err
 		}
 	}
 	return fmt.Errorf("cannot move from %s to %s: %w", r.intent.Status, to, payment.ErrState)
+}
+
+// remembers reports whether the provider still remembers idempotency key
+// of op: keys are forgotten payment.IdempotencyWindow after their first
+// use, as on Stripe. The caller holds p.mu.
+func (p *Provider) remembers(op, key string) bool {
+	used, ok := p.keyUsed[op+"\x00"+key]
+	return ok && p.now().Sub(used) < payment.IdempotencyWindow
+}
+
+// ListRefunds lists an intent's refunds, oldest first, with their
+// metadata. It obeys SetDown and FailNext(OpList). Errors: ErrNotFound,
+// ErrUnavailable.
+func (p *Provider) ListRefunds(ctx context.Context, intentID string) ([]payment.Refund, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.begin(ctx, OpList); err != nil {
+		return nil, fmt.Errorf("paymenttest: list refunds of %s: %w", intentID, err)
+	}
+	rec, err := p.lookupScoped(intentID)
+	if err != nil {
+		return nil, fmt.Errorf("paymenttest: list refunds of %s: %w", intentID, err)
+	}
+	out := make([]payment.Refund, 0, len(rec.refunds))
+	for _, id := range rec.refunds {
+		out = append(out, cloneRefund(*p.refunds[id]))
+	}
+	return out, nil
+}
+
+// IntentByKey finds the intent of customer created with key in
+// payment.MetadataKey. It obeys SetDown and FailNext(OpList). Errors:
+// ErrNotFound, ErrUnavailable.
+func (p *Provider) IntentByKey(ctx context.Context, customer, key string) (*payment.Intent, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.begin(ctx, OpList); err != nil {
+		return nil, fmt.Errorf("paymenttest: find intent %s: %w", key, err)
+	}
+	for _, id := range p.order {
+		rec := p.intents[id]
+		if rec.intent.Customer != customer || rec.intent.Metadata[payment.MetadataKey] != key || key == "" {
+			continue
+		}
+		if rec, err := p.lookupScoped(id); err == nil {
+			return clone(rec.intent), nil
+		}
+	}
+	return nil, fmt.Errorf("paymenttest: find intent %s of %s: %w", key, customer, payment.ErrNotFound)
+}
+
+func cloneRefund(r payment.Refund) payment.Refund {
+	r.Metadata = maps.Clone(r.Metadata)
+	return r
 }
 
 // clone returns a copy of in that shares no memory with it.

@@ -3,6 +3,7 @@ package paymenttest_test
 import (
 	"context"
 	"errors"
+	"reflect"
 	"regexp"
 	"testing"
 
@@ -73,7 +74,7 @@ func TestRefund(t *testing.T) {
 				t.Fatalf("err = %v, want nil", err)
 			} else {
 				want := payment.Refund{ID: got.ID, IntentID: in.ID, Amount: last, Currency: "EUR", Status: payment.RefundSucceeded}
-				if *got != want {
+				if !reflect.DeepEqual(*got, want) {
 					t.Errorf("refund = %+v, want %+v", *got, want)
 				}
 				if !regexp.MustCompile(`^re_[A-Za-z0-9]{24}$`).MatchString(got.ID) {
@@ -113,7 +114,7 @@ func TestRefundReplaysByKey(t *testing.T) {
 	first := refund(t, p, in.ID, 5000, "refund-1")
 	second := refund(t, p, in.ID, 5000, "refund-1")
 
-	if *second != *first {
+	if !reflect.DeepEqual(*second, *first) {
 		t.Errorf("replayed refund = %+v, want the first %+v", *second, *first)
 	}
 	if got, want := refunded(t, p, in.ID), int64(5000); got != want {
@@ -292,10 +293,10 @@ func TestSimulateDashboardRefund(t *testing.T) {
 	p.SetDown(false)
 
 	want := payment.Refund{ID: r.ID, IntentID: in.ID, Amount: 3000, Currency: "EUR", Status: payment.RefundSucceeded}
-	if *r != want {
+	if !reflect.DeepEqual(*r, want) {
 		t.Errorf("refund = %+v, want %+v", *r, want)
 	}
-	if got := p.Refunds(in.ID); len(got) != 1 || got[0] != want {
+	if got := p.Refunds(in.ID); len(got) != 1 || !reflect.DeepEqual(got[0], want) {
 		t.Errorf("Refunds = %+v, want [%+v]", got, want)
 	}
 	if got, want := refunded(t, p, in.ID), int64(3000); got != want {

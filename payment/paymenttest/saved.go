@@ -78,7 +78,7 @@ func (p *Provider) ChargeSaved(ctx context.Context, c payment.SavedChargeParams)
 	if err := p.canCharge(); err != nil {
 		return nil, fmt.Errorf("paymenttest: charge saved card: %w", err)
 	}
-	if prev, ok := p.saved[c.IdempotencyKey]; ok && c.IdempotencyKey != "" {
+	if prev, ok := p.saved[c.IdempotencyKey]; ok && c.IdempotencyKey != "" && p.remembers(OpChargeSaved, c.IdempotencyKey) {
 		if prev.params.Amount != c.Amount || prev.params.Currency != c.Currency || prev.params.Customer != c.Customer || prev.params.ManualCapture != c.ManualCapture {
 			return nil, fmt.Errorf("paymenttest: charge saved card: idempotency key %q reused with different parameters: %w", c.IdempotencyKey, payment.ErrInvalid)
 		}
@@ -89,11 +89,12 @@ func (p *Provider) ChargeSaved(ctx context.Context, c payment.SavedChargeParams)
 		ID: id, ClientSecret: newClientSecret(id), Amount: c.Amount, Currency: c.Currency,
 		Status: payment.StatusRequiresPayment, ManualCapture: c.ManualCapture, Metadata: maps.Clone(c.Metadata),
 		Created: p.now(), Customer: c.Customer, PaymentMethod: c.PaymentMethod,
-	}, account: p.scope, fee: c.ApplicationFee}
+	}, account: p.scope, fee: c.ApplicationFee, offSession: true}
 	p.intents[id] = rec
 	p.order = append(p.order, id)
 	if c.IdempotencyKey != "" {
 		p.saved[c.IdempotencyKey] = idemSave{params: c, id: id}
+		p.keyUsed[OpChargeSaved+"\x00"+c.IdempotencyKey] = p.now()
 	}
 	p.attemptOffSession(rec)
 	if p.lose(OpChargeSaved) {

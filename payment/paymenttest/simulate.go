@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/staykit/staykit/payment"
 )
@@ -55,9 +56,18 @@ func (p *Provider) paid(id string) (*payment.Intent, error) {
 	if to == payment.StatusSucceeded {
 		rec.intent.AmountReceived = rec.intent.Amount
 	} else {
-		rec.intent.CaptureBefore = p.now().Add(AuthorizationWindow)
+		rec.intent.CaptureBefore = p.now().Add(rec.window())
 	}
 	return clone(rec.intent), nil
+}
+
+// window is how long an authorisation of the intent lasts: shorter when
+// the merchant initiated it off session.
+func (r *record) window() time.Duration {
+	if r.offSession {
+		return OffSessionAuthorizationWindow
+	}
+	return AuthorizationWindow
 }
 
 // SimulateAuthorized is the card being authorised on a manual-capture

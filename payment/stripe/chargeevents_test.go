@@ -2,6 +2,7 @@ package stripe_test
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 	"time"
 
@@ -107,7 +108,7 @@ func TestParseWebhookChargeRefundUpdated(t *testing.T) {
 				t.Errorf("Type = %s, want %s", ev.Type, payment.EventRefundUpdated)
 			}
 			want := payment.Refund{ID: "re_1", IntentID: "pi_123", Amount: 500, Currency: "EUR", Status: tt.want}
-			if ev.Refund == nil || *ev.Refund != want {
+			if ev.Refund == nil || !reflect.DeepEqual(*ev.Refund, want) {
 				t.Errorf("Refund = %+v, want %+v", ev.Refund, want)
 			}
 		})

@@ -30,7 +30,7 @@ func (p *Provider) ForAccount(account string) payment.Provider {
 }
 
 // scope adds the Stripe-Account header to a direct charge's calls.
-func (p *Provider) scope(params *stripego.Params) {
+func (p *Provider) scope(params interface{ SetStripeAccount(string) }) {
 	if p.account != "" && p.chargeType == payment.ChargeDirect {
 		params.SetStripeAccount(p.account)
 	}

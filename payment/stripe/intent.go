@@ -55,7 +55,7 @@ func toIntent(pi *stripego.PaymentIntent) *payment.Intent {
 func toRefund(re *stripego.Refund, intentID string) *payment.Refund {
 	currency := strings.ToUpper(string(re.Currency))
 	out := &payment.Refund{ID: re.ID, IntentID: intentID, Amount: isoAmount(re.Amount, currency), Currency: currency,
-		Status: payment.RefundStatus(re.Status)}
+		Status: payment.RefundStatus(re.Status), Metadata: maps.Clone(re.Metadata)}
 	if re.PaymentIntent != nil && re.PaymentIntent.ID != "" {
 		out.IntentID = re.PaymentIntent.ID
 	}

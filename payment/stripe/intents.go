@@ -170,6 +170,9 @@ func (p *Provider) Refund(ctx context.Context, rp payment.RefundParams) (*paymen
 	}
 	params := &stripego.RefundParams{PaymentIntent: stripego.String(rp.IntentID)}
 	params.Context = ctx
+	for k, v := range rp.Metadata {
+		params.AddMetadata(k, v)
+	}
 	if err := setKey(&params.Params, rp.IdempotencyKey); err != nil {
 		return nil, fmt.Errorf("stripe: refund intent %s: %w", rp.IntentID, err)
 	}

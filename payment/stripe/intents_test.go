@@ -271,7 +271,7 @@ func TestRefundReadsIntentThenCreatesRefund(t *testing.T) {
 				t.Errorf("Idempotency-Key = %q, want %q", got, want)
 			}
 			want := payment.Refund{ID: "re_1", IntentID: "pi_123", Amount: 500, Currency: "EUR", Status: tt.wantStatus}
-			if *got != want {
+			if !reflect.DeepEqual(*got, want) {
 				t.Errorf("refund = %+v, want %+v", *got, want)
 			}
 		})
