@@ -101,6 +101,13 @@ func later(a, b time.Time) time.Time {
 	return a
 }
 
+func earlier(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
 // savedCard returns the provider's SavedCards and the card of the booking's
 // first payment (the one the guest agreed to have kept).
 func (s *Service) savedCard(ctx context.Context, e *ledger.Entry) (payment.SavedCards, string, error) {
@@ -121,61 +128,121 @@ func (s *Service) savedCard(ctx context.Context, e *ledger.Entry) (payment.Saved
 
 // sendBalance charges a booking's balance off session, or looks at the
 // charge made already: an entry's intent is created once, with the entry's
-// key (a lost answer returns the same intent on the retry), and after that
-// only read, or tried again with a key per decline.
-func (s *Service) sendBalance(ctx context.Context, e *ledger.Entry, now time.Time) error {
+// key in its idempotency key and its metadata, and after that only read, or
+// tried again with a key per decline. Before anything else the intent is
+// found: by its id once known, or, when an earlier attempt may have reached
+// the provider with its answer lost, by its key on the customer. A booking
+// that is no longer confirmed is not charged: an intent found open is
+// voided, and money found taken is recorded and returned beyond the
+// booking's decision.
+func (s *Service) sendBalance(ctx context.Context, e *ledger.Entry, reached bool, now time.Time) error {
 	b, err := s.store.BookingByID(ctx, e.BookingID)
 	if err != nil {
 		return fmt.Errorf("%w: %w", errRetry, err)
-	}
-	if b.Status != StatusConfirmed {
-		e.Status = ledger.StatusSkipped
-		_, err := s.updateTerms(ctx, b.ID, now, func(t *Terms) {
-			if t.BalanceStatus != BalancePaid {
-				t.BalanceStatus = BalanceCancelled
-			}
-		})
-		return err
 	}
 	t, err := s.store.Terms(ctx, b.ID)
 	if err != nil {
 		return fmt.Errorf("%w: %w", errRetry, err)
 	}
+	pay, err := s.bookingPayments(ctx, e.BookingID)
+	if err != nil {
+		return fmt.Errorf("%w: %w", errRetry, err)
+	}
+	in, err := s.offSessionIntent(ctx, pay, t.Customer, e, reached)
+	if err != nil {
+		return err
+	}
+	if b.Status != StatusConfirmed {
+		return s.dropBalance(ctx, pay, b, e, in, now)
+	}
 	saved, card, err := s.savedCard(ctx, e)
 	if err != nil {
 		return err
 	}
-	fee, err := s.applicationFee(ctx, b.OrgID, e.Amount)
-	if err != nil {
-		return fmt.Errorf("%w: %w", errRetry, err)
-	}
-	var in *payment.Intent
 	attempted := false
-	if e.ProviderID == "" {
-		in, err = saved.ChargeSaved(ctx, payment.SavedChargeParams{Customer: t.Customer, PaymentMethod: card,
-			Amount: e.Amount, Currency: e.Currency, IdempotencyKey: e.Key, ApplicationFee: fee,
-			Metadata: map[string]string{"booking_token": b.Token, "purpose": "balance"}})
-		attempted = true
-	} else {
-		pay, err := s.bookingPayments(ctx, e.BookingID)
+	switch {
+	case in == nil:
+		fee, err := s.applicationFee(ctx, b.OrgID, e.Amount)
 		if err != nil {
 			return fmt.Errorf("%w: %w", errRetry, err)
 		}
-		in, err = pay.GetIntent(ctx, e.ProviderID)
-		if err == nil && in.Status == payment.StatusRequiresPayment {
-			// Declined before and due again: try the card once more.
-			in, err = saved.ConfirmSaved(ctx, in.ID, card, e.Key+":retry:"+strconv.Itoa(t.BalanceDeclines))
-			attempted = true
+		in, err = saved.ChargeSaved(ctx, payment.SavedChargeParams{Customer: t.Customer, PaymentMethod: card,
+			Amount: e.Amount, Currency: e.Currency, IdempotencyKey: e.Key, ApplicationFee: fee,
+			Metadata: map[string]string{"booking_token": b.Token, "purpose": "balance", payment.MetadataKey: e.Key}})
+		if err != nil {
+			return offSessionError(err)
 		}
-	}
-	switch {
-	case errors.Is(err, payment.ErrUnavailable), errors.Is(err, payment.ErrState):
-		return fmt.Errorf("%w: %w", errRetry, err)
-	case err != nil:
-		return err
+		attempted = true
+	case in.Status == payment.StatusRequiresPayment && t.BalanceStatus == BalanceRetrying:
+		// Declined before and due again: try the card once more.
+		if in, err = saved.ConfirmSaved(ctx, in.ID, card, e.Key+":retry:"+strconv.Itoa(t.BalanceDeclines)); err != nil {
+			return offSessionError(err)
+		}
+		attempted = true
 	}
 	e.ProviderID = in.ID
 	return s.balanceOutcome(ctx, b, e, in, attempted, now)
+}
+
+// offSessionIntent finds the intent of an off-session entry (a balance, a
+// security deposit hold): by its id once known, by its key when an earlier
+// attempt may have reached the provider, else nil (never created).
+func (s *Service) offSessionIntent(ctx context.Context, pay payment.Provider, customer string, e *ledger.Entry, reached bool) (*payment.Intent, error) {
+	var in *payment.Intent
+	var err error
+	switch {
+	case e.ProviderID != "":
+		in, err = pay.GetIntent(ctx, e.ProviderID)
+	case reached:
+		in, err = pay.IntentByKey(ctx, customer, e.Key)
+		if errors.Is(err, payment.ErrNotFound) {
+			return nil, nil
+		}
+	default:
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: find intent of %s: %w", errRetry, e.Key, err)
+	}
+	return in, nil
+}
+
+// offSessionError classes an off-session call's error: unreachable or
+// in the wrong state for now is retried; anything else is final.
+func offSessionError(err error) error {
+	if errors.Is(err, payment.ErrUnavailable) || errors.Is(err, payment.ErrState) {
+		return fmt.Errorf("%w: %w", errRetry, err)
+	}
+	return err
+}
+
+// dropBalance settles the balance entry of a booking that will not happen:
+// an intent still open is voided; money it took is recorded as received
+// and returned beyond the booking's decision.
+func (s *Service) dropBalance(ctx context.Context, pay payment.Provider, b *Booking, e *ledger.Entry, in *payment.Intent, now time.Time) error {
+	if in != nil {
+		e.ProviderID = in.ID
+		switch in.Status {
+		case payment.StatusSucceeded:
+			e.Status = ledger.StatusSucceeded
+			if err := s.settleClosed(ctx, b, []ledger.Entry{*e}, ledger.ReasonClosed, now); err != nil {
+				return fmt.Errorf("%w: %w", errRetry, err)
+			}
+			return nil
+		case payment.StatusCanceled:
+		default:
+			if _, err := pay.CancelIntent(ctx, in.ID, "release:"+in.ID); err != nil {
+				return fmt.Errorf("%w: void the balance of a closed booking: %w", errRetry, err)
+			}
+		}
+	}
+	e.Status = ledger.StatusSkipped
+	_, err := s.updateTerms(ctx, b.ID, now, func(t *Terms) {
+		if t.BalanceStatus != BalancePaid {
+			t.BalanceStatus = BalanceCancelled
+		}
+	})
+	return err
 }
 
 // balanceOutcome records what a balance charge came to.
@@ -187,28 +254,33 @@ func (s *Service) balanceOutcome(ctx context.Context, b *Booking, e *ledger.Entr
 	switch in.Status {
 	case payment.StatusSucceeded:
 		paid := pricing.Round(b.PaidAmount.Add(pricing.FromMinor(in.AmountReceived, b.Currency)), b.Currency)
+		e.Status = ledger.StatusSucceeded
 		updated, err := s.store.Transition(ctx, b.ID, Transition{From: []Status{StatusConfirmed}, To: StatusConfirmed, At: now, PaidAmount: &paid})
-		if err != nil && ErrorCode(err) != CodeConflict {
-			return fmt.Errorf("%w: %w", errRetry, err)
-		}
-		if err != nil {
-			// Cancelled while the charge went through: the money goes back.
-			refund := ledger.Entry{BookingID: b.ID, Kind: ledger.KindRefund, IntentID: in.ID, Amount: in.AmountReceived,
-				Currency: b.Currency, Key: refundKey(in.ID, ledger.ReasonClosed), Reason: ledger.ReasonClosed, Status: ledger.StatusPending}
-			if _, err := s.store.RecordLedger(context.WithoutCancel(ctx), []ledger.Entry{refund}, now); err != nil {
+		switch {
+		case ErrorCode(err) == CodeConflict:
+			// Cancelled while the charge went through: the money goes
+			// back beyond the cancellation's decision.
+			if err := s.settleClosed(ctx, b, []ledger.Entry{*e}, ledger.ReasonClosed, now); err != nil {
 				return fmt.Errorf("%w: %w", errRetry, err)
 			}
-		}
-		if _, err := s.updateTerms(ctx, b.ID, now, func(t *Terms) { t.BalanceStatus, t.BalanceIntentID = BalancePaid, in.ID }); err != nil {
+		case err != nil:
+			e.Status = ledger.StatusPending
 			return fmt.Errorf("%w: %w", errRetry, err)
 		}
-		e.Status = ledger.StatusSucceeded
+		if _, err := s.updateTerms(ctx, b.ID, now, func(t *Terms) { t.BalanceStatus, t.BalanceIntentID = BalancePaid, in.ID }); err != nil {
+			e.Status = ledger.StatusPending
+			return fmt.Errorf("%w: %w", errRetry, err)
+		}
 		if updated != nil {
 			s.tellLater(ctx, NotifyBalancePaid, NotifyBalancePaid+":"+e.Key, updated, e.ID)
 			s.notify(ctx, NotifyBalancePaid, org, updated)
 		}
 		return nil
 	case payment.StatusRequiresAction:
+		deadline := s.balanceDeadline(org, b)
+		if !now.Before(deadline) {
+			return s.expireBalanceAction(ctx, b, e, in, now)
+		}
 		first := false
 		if _, err := s.updateTerms(ctx, b.ID, now, func(t *Terms) {
 			first = t.BalanceStatus != BalanceActionRequired
@@ -220,7 +292,7 @@ func (s *Service) balanceOutcome(ctx context.Context, b *Booking, e *ledger.Entr
 			s.tellLater(ctx, NotifyBalanceActionRequired, NotifyBalanceActionRequired+":"+in.ID, b, e.ID)
 			s.notify(ctx, NotifyBalanceActionRequired, org, b)
 		}
-		return &retryLater{at: now.Add(actionPoll), why: "waiting for the guest to authenticate the balance"}
+		return &retryLater{at: earlier(now.Add(actionPoll), deadline), why: "waiting for the guest to authenticate the balance"}
 	case payment.StatusRequiresPayment:
 		if !attempted {
 			return fmt.Errorf("%w: the balance intent is not paid yet", errRetry)
@@ -247,6 +319,44 @@ func (s *Service) balanceOutcome(ctx context.Context, b *Booking, e *ledger.Entr
 		return errors.New("the balance intent was canceled at the provider")
 	}
 	return fmt.Errorf("%w: the balance intent is %s", errRetry, in.Status)
+}
+
+// balanceDeadline is when a balance waiting for the guest's 3-D Secure
+// gives up: the start of the check-in day in the organisation's zone. The
+// host then collects it on arrival.
+func (s *Service) balanceDeadline(org *Organization, b *Booking) time.Time {
+	return b.CheckIn.In(s.location(org))
+}
+
+// expireBalanceAction ends a balance the guest did not authenticate by
+// its deadline: the open intent is voided (so a late authentication
+// cannot take money nobody records), the balance is failed and the host
+// told. Should the guest have paid at the last moment, it is paid.
+func (s *Service) expireBalanceAction(ctx context.Context, b *Booking, e *ledger.Entry, in *payment.Intent, now time.Time) error {
+	pay, err := s.bookingPayments(ctx, b.ID)
+	if err != nil {
+		return fmt.Errorf("%w: %w", errRetry, err)
+	}
+	if _, err := pay.CancelIntent(ctx, in.ID, "release:"+in.ID); err != nil {
+		if !errors.Is(err, payment.ErrState) {
+			return fmt.Errorf("%w: void the unauthenticated balance: %w", errRetry, err)
+		}
+		cur, gerr := pay.GetIntent(ctx, in.ID)
+		if gerr != nil {
+			return fmt.Errorf("%w: %w", errRetry, gerr)
+		}
+		switch cur.Status {
+		case payment.StatusCanceled:
+		case payment.StatusSucceeded:
+			return s.balanceOutcome(ctx, b, e, cur, false, now)
+		default:
+			return fmt.Errorf("%w: the unauthenticated balance is %s", errRetry, cur.Status)
+		}
+	}
+	if _, err := s.updateTerms(ctx, b.ID, now, func(t *Terms) { t.BalanceStatus = BalanceFailed }); err != nil {
+		return fmt.Errorf("%w: %w", errRetry, err)
+	}
+	return errors.New("the guest did not authenticate the balance before check-in; collect it on arrival")
 }
 
 // BalanceState is what a guest sees of a booking's balance.

@@ -94,3 +94,10 @@ func (b Booking) HoldsDates(now time.Time) bool {
 // HoldingStatuses are the statuses whose bookings may hold dates; a pending
 // one only while unexpired. Stores use them to test for overlap.
 var HoldingStatuses = []Status{StatusPending, StatusRequested, StatusConfirmed}
+
+// Closed reports whether the booking ended without a stay: expired,
+// declined or cancelled. A closed booking keeps of its money only what its
+// decision kept (see ledger.KindDecision).
+func (b Booking) Closed() bool {
+	return b.Status == StatusExpired || b.Status == StatusDeclined || b.Status == StatusCancelled
+}

@@ -3,6 +3,7 @@ package booking
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -64,16 +65,15 @@ func (s *Service) CancellationPreview(ctx context.Context, slug, token string) (
 	if err != nil {
 		return nil, err
 	}
-	p, _, err := s.preview(ctx, org, b, s.clock.Now())
-	return p, err
+	return s.preview(ctx, org, b, s.clock.Now())
 }
 
-// preview computes the policy refund of b at now, and the ledger entries
-// that would pay it back.
-func (s *Service) preview(ctx context.Context, org *Organization, b *Booking, now time.Time) (*CancellationPreview, []ledger.Entry, error) {
+// preview computes the policy refund of b at now: what cancelling now
+// gives back of what the booking holds at the provider.
+func (s *Service) preview(ctx context.Context, org *Organization, b *Booking, now time.Time) (*CancellationPreview, error) {
 	t, err := s.bookingTerms(ctx, b)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	pol := policy.Policy{Name: policy.NonRefundable}
 	if t != nil {
@@ -83,81 +83,36 @@ func (s *Service) preview(ctx context.Context, org *Organization, b *Booking, no
 	}
 	decimals := pricing.MinorUnits(b.Currency)
 	out := pol.Evaluate(b.TotalAmount, b.CheckIn, s.location(org), now, decimals)
-	pv := &CancellationPreview{Policy: pol, Paid: b.PaidAmount, Percent: out.Percent, Until: out.Until, NextPercent: out.Next,
+	entries, err := s.ledgerOf(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	pos := ledger.PositionOf(entries)
+	pv := &CancellationPreview{Policy: pol, Paid: pricing.FromMinor(pos.Charged(), b.Currency), Percent: out.Percent, Until: out.Until, NextPercent: out.Next,
 		Cancellable: b.Status == StatusConfirmed && s.today(org, now).Before(b.CheckOut)}
 	// The guest keeps what the policy refunds of the total; the host keeps
-	// the rest, out of what was paid.
-	kept := b.TotalAmount.Sub(out.Refund)
-	refund := b.PaidAmount.Sub(kept)
-	entries, err := s.refundEntries(ctx, b, t, refund, ledger.ReasonGuestCancel)
+	// the rest, out of what is held.
+	kept, err := pricing.ToMinor(b.TotalAmount.Sub(out.Refund), b.Currency)
 	if err != nil {
-		return nil, nil, err
+		return nil, fmt.Errorf("convert kept amount of booking %d: %w", b.ID, err)
 	}
-	pv.Refund = pricing.FromMinor(sumEntries(entries), b.Currency)
+	refund := min(max(0, pos.Charged()-pos.Returned()-kept), refundable(pos))
 	if !pv.Cancellable {
-		pv.Refund = pricing.FromMinor(0, b.Currency)
+		refund = 0
 	}
-	return pv, entries, nil
+	pv.Refund = pricing.FromMinor(refund, b.Currency)
+	return pv, nil
 }
 
-func sumEntries(entries []ledger.Entry) int64 {
+// refundable is what can still be refunded of the stay's money.
+func refundable(p ledger.Position) int64 {
 	var n int64
-	for _, e := range entries {
-		n += e.Amount
+	for in := range p.Received {
+		if !p.Claimed[in] {
+			n += p.Refundable(in)
+		}
 	}
 	return n
-}
-
-// refundEntries are the refunds that give back amount of what the booking
-// paid (capped at what is left), the balance's intent first, then the
-// first payment's. Nothing when amount is not positive.
-func (s *Service) refundEntries(ctx context.Context, b *Booking, t *Terms, amount Money, reason string) ([]ledger.Entry, error) {
-	if !amount.IsPositive() {
-		return nil, nil
-	}
-	want, err := pricing.ToMinor(pricing.Round(amount, b.Currency), b.Currency)
-	if err != nil {
-		return nil, fmt.Errorf("convert refund of booking %d: %w", b.ID, err)
-	}
-	entries, err := s.store.LedgerEntries(ctx, b.ID)
-	if err != nil {
-		return nil, fmt.Errorf("read ledger of booking %d: %w", b.ID, err)
-	}
-	paidTotal, err := pricing.ToMinor(b.PaidAmount, b.Currency)
-	if err != nil {
-		return nil, fmt.Errorf("convert paid amount of booking %d: %w", b.ID, err)
-	}
-	type source struct {
-		intent string
-		paid   int64
-	}
-	var sources []source
-	for _, e := range entries {
-		if e.Kind == ledger.KindBalance && e.Status == ledger.StatusSucceeded && e.ProviderID != "" {
-			sources = append(sources, source{e.ProviderID, e.Amount})
-			paidTotal -= e.Amount
-		}
-	}
-	if b.PaymentIntentID != "" {
-		sources = append(sources, source{b.PaymentIntentID, paidTotal})
-	}
-	var out []ledger.Entry
-	for _, src := range sources {
-		left := src.paid
-		for _, e := range entries {
-			if e.Kind == ledger.KindRefund && e.IntentID == src.intent && e.Status != ledger.StatusFailed {
-				left -= e.Amount
-			}
-		}
-		n := min(left, want)
-		if n <= 0 {
-			continue
-		}
-		out = append(out, ledger.Entry{BookingID: b.ID, Kind: ledger.KindRefund, IntentID: src.intent, Amount: n,
-			Currency: b.Currency, Key: refundKey(src.intent, reason), Reason: reason, Status: ledger.StatusPending})
-		want -= n
-	}
-	return out, nil
 }
 
 // CancelByGuest cancels a confirmed booking from its page and refunds what
@@ -175,14 +130,18 @@ func (s *Service) CancelByGuest(ctx context.Context, slug, token string) (*Detai
 		return nil, err
 	}
 	now := s.clock.Now()
-	pv, refunds, err := s.preview(ctx, org, b, now)
+	pv, err := s.preview(ctx, org, b, now)
 	if err != nil {
 		return nil, err
 	}
 	if !pv.Cancellable {
 		return nil, errClosed(b, "cancelled")
 	}
-	updated, err := s.cancelConfirmed(ctx, org, b, refunds, now)
+	refund, err := pricing.ToMinor(pv.Refund, b.Currency)
+	if err != nil {
+		return nil, fmt.Errorf("convert refund of booking %d: %w", b.ID, err)
+	}
+	updated, err := s.cancelConfirmed(ctx, org, b, refund, ledger.ReasonGuestCancel, now)
 	if err != nil {
 		return nil, err
 	}
@@ -208,53 +167,71 @@ func (s *Service) CancelWithOptions(ctx context.Context, slug, token string, o C
 		}
 		return s.finishCancel(ctx, org, b, t)
 	}
-	terms, err := s.bookingTerms(ctx, b)
+	entries, err := s.ledgerOf(ctx, b)
 	if err != nil {
 		return nil, err
 	}
-	var refunds []ledger.Entry
+	pos := ledger.PositionOf(entries)
+	var refund int64
 	switch o.Refund {
 	case RefundNone:
 	case RefundFull, "":
-		refunds, err = s.refundEntries(ctx, b, terms, b.PaidAmount, ledger.ReasonCancelled)
+		refund = refundable(pos)
 	case RefundPolicy:
-		var pv *CancellationPreview
-		if pv, _, err = s.preview(ctx, org, b, now); err == nil {
-			refunds, err = s.refundEntries(ctx, b, terms, pv.Refund, ledger.ReasonCancelled)
+		pv, err := s.preview(ctx, org, b, now)
+		if err != nil {
+			return nil, err
+		}
+		if refund, err = pricing.ToMinor(pv.Refund, b.Currency); err != nil {
+			return nil, fmt.Errorf("convert refund of booking %d: %w", b.ID, err)
 		}
 	case RefundAmount:
-		refunds, err = s.refundEntries(ctx, b, terms, o.Amount, ledger.ReasonCancelled)
-		if err == nil {
-			want, cerr := pricing.ToMinor(pricing.Round(o.Amount, b.Currency), b.Currency)
-			if cerr != nil || !o.Amount.IsPositive() || sumEntries(refunds) != want {
-				f := FieldErrors{}
-				f.Add("amount", "invalid_amount")
-				return nil, f.Err()
-			}
+		want, err := pricing.ToMinor(pricing.Round(o.Amount, b.Currency), b.Currency)
+		if err != nil || !o.Amount.IsPositive() || want > refundable(pos) {
+			f := FieldErrors{}
+			f.Add("amount", "invalid_amount")
+			return nil, f.Err()
 		}
+		refund = want
 	default:
 		f := FieldErrors{}
 		f.Add("refund", "invalid_choice")
 		return nil, f.Err()
 	}
+	return s.cancelConfirmed(ctx, org, b, refund, ledger.ReasonCancelled, now)
+}
+
+// cancelConfirmed cancels a confirmed booking and decides its money once,
+// in the same transition: it keeps what it holds less refund (capped at
+// what can be refunded), written as its decision (ledger.KindDecision),
+// with the refunds that give the rest back, the release of a security
+// deposit held for it and of a balance intent still open. Afterwards
+// nothing refunds below the decision; money that reaches the provider
+// later (a balance whose answer was lost, a 3-D Secure completed late) is
+// received beyond it and goes back. Of two cancellations at once, one wins
+// and the other is CodeBookingClosed.
+func (s *Service) cancelConfirmed(ctx context.Context, org *Organization, b *Booking, refund int64, reason string, now time.Time) (*Booking, error) {
+	entries, err := s.ledgerOf(ctx, b)
 	if err != nil {
 		return nil, err
 	}
-	return s.cancelConfirmed(ctx, org, b, refunds, now)
-}
-
-// cancelConfirmed cancels a confirmed booking with its refunds, and
-// releases a security deposit held for it, in one transition: of two
-// cancellations at once, one wins and the other is CodeBookingClosed.
-func (s *Service) cancelConfirmed(ctx context.Context, org *Organization, b *Booking, refunds []ledger.Entry, now time.Time) (*Booking, error) {
-	record := refunds
+	pos := ledger.PositionOf(entries)
+	refund = min(max(refund, 0), refundable(pos))
+	decision := ledger.Entry{Kind: ledger.KindDecision, Amount: pos.Charged() - pos.Returned() - refund, Currency: b.Currency,
+		Key: decisionKey(b.ID), Reason: reason, Status: ledger.StatusSucceeded}
+	record := append([]ledger.Entry{decision}, pos.Refunds(entries, b.ID, b.Currency, reason, refund)...)
 	terms, err := s.bookingTerms(ctx, b)
 	if err != nil {
 		return nil, err
 	}
-	if terms != nil && terms.DepositStatus == DepositHeld {
-		record = append(record, ledger.Entry{Kind: ledger.KindDepositRelease, IntentID: terms.DepositIntentID, Currency: b.Currency,
-			Key: "deposit-release:" + terms.DepositIntentID + ":cancelled", Reason: ledger.ReasonSecurity, Status: ledger.StatusPending})
+	if terms != nil {
+		if terms.DepositStatus == DepositHeld {
+			record = append(record, ledger.Entry{Kind: ledger.KindDepositRelease, IntentID: terms.DepositIntentID, Currency: b.Currency,
+				Key: "deposit-release:" + terms.DepositIntentID + ":cancelled", Reason: ledger.ReasonSecurity, Status: ledger.StatusPending})
+		}
+		if open := terms.BalanceIntentID; open != "" && terms.BalanceStatus != BalancePaid {
+			record = append(record, releaseEntry(b, open, reason))
+		}
 	}
 	updated, err := s.finishCancel(ctx, org, b, Transition{From: []Status{StatusConfirmed}, To: StatusCancelled, At: now,
 		ExpiresAt: &time.Time{}, Record: record})
@@ -276,6 +253,9 @@ func (s *Service) cancelConfirmed(ctx context.Context, org *Organization, b *Boo
 	}
 	return updated, nil
 }
+
+// decisionKey is the key of a booking's decision: one per booking.
+func decisionKey(bookingID int64) string { return "decision:" + strconv.FormatInt(bookingID, 10) }
 
 // finishCancel stores a cancellation, sends its ledger entries and tells
 // the host.

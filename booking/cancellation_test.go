@@ -176,7 +176,7 @@ func TestSecurityDeposit(t *testing.T) {
 	setup := func(t *testing.T) (*env, *booking.Booking) {
 		e := newEnv(t)
 		err := e.svc.SaveSettings(context.Background(), "demo", booking.Settings{PropertyID: e.property["demo"],
-			SecurityDeposit: dec("300"), DepositHoldDays: 1, DepositReleaseDays: 2})
+			SecurityDeposit: dec("300"), DepositHoldDays: 1, DepositReleaseDays: 0})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -196,8 +196,9 @@ func TestSecurityDeposit(t *testing.T) {
 		}
 		return e, b
 	}
-	// Released two days after check-out (11 June): midnight starting 13 June.
-	releaseAt := time.Date(2026, 6, 12, 22, 0, 0, 0, time.UTC)
+	// Released on the day of check-out (11 June), midnight in Paris: within
+	// the five days an off-session authorisation lasts.
+	releaseAt := time.Date(2026, 6, 10, 22, 0, 0, 0, time.UTC)
 	t.Run("released", func(t *testing.T) {
 		e, b := setup(t)
 		e.clock.Set(releaseAt.Add(-time.Second))

@@ -58,14 +58,21 @@ func (s *Service) details(ctx context.Context, b *Booking) (*Details, error) {
 	if err != nil {
 		return nil, fmt.Errorf("find property of booking %d: %w", b.ID, err)
 	}
-	entries, err := s.store.LedgerEntries(ctx, b.ID)
+	entries, err := s.ledgerOf(ctx, b)
 	if err != nil {
-		return nil, fmt.Errorf("read ledger of booking %d: %w", b.ID, err)
+		return nil, err
 	}
 	sum := ledger.Summarize(entries)
 	terms, err := s.bookingTerms(ctx, b)
 	if err != nil {
 		return nil, err
+	}
+	// What was paid is what the ledger received, so the guest's page and
+	// the host's payments show the provider's money, a charge found late
+	// (a balance whose answer was lost, paid after a cancellation)
+	// included.
+	if pos := ledger.PositionOf(entries); len(pos.Received) > 0 {
+		b.PaidAmount = pricing.FromMinor(pos.Charged(), b.Currency)
 	}
 	return &Details{Booking: *b, PropertyName: p.Name,
 		Refunded:      pricing.FromMinor(sum.Refunded, b.Currency),
@@ -196,6 +203,7 @@ func (s *Service) applyIntent(ctx context.Context, org *Organization, b *Booking
 		if t.Record, err = s.jobsOnConfirm(ctx, org, b, now); err != nil {
 			return nil, err
 		}
+		t.Record = append([]ledger.Entry{receiptEntry(b, intent, ledger.ReasonPaid)}, t.Record...)
 	case b.PaymentMode == pricing.ModeRequest && intent.Status == payment.StatusAuthorized:
 		expires := requestHoldEnd(org, intent, now)
 		t.To, t.ExpiresAt = StatusRequested, &expires
@@ -265,9 +273,5 @@ func (s *Service) returnLatePayment(ctx context.Context, org *Organization, b *B
 			b = expired
 		}
 	}
-	entries, err := s.store.LedgerEntries(ctx, b.ID)
-	if err != nil {
-		return fmt.Errorf("read ledger of booking %d: %w", b.ID, err)
-	}
-	return s.returnMoney(ctx, org, b, intent, entries, ledger.ReasonLatePayment, now)
+	return s.returnMoney(ctx, b, intent, ledger.ReasonLatePayment, now)
 }

@@ -18,42 +18,56 @@ import (
 // to arrival, never at checkout; a stay whose hold, nights and release
 // days exceed that relies on the host claiming before the lapse.
 
-// sendDepositHold places the hold, once, with the entry's key.
-func (s *Service) sendDepositHold(ctx context.Context, e *ledger.Entry, now time.Time) error {
+// offSessionAuthorization is how long an off-session (merchant-initiated)
+// authorisation lasts when the provider does not say (Visa's 4 days 18
+// hours, the shortest of the networks').
+const offSessionAuthorization = 4*24*time.Hour + 18*time.Hour
+
+// sendDepositHold places the hold, once, with the entry's key in its
+// idempotency key and metadata; an earlier attempt that may have reached
+// the provider is looked up first. A booking no longer confirmed gets no
+// hold, and one found placed is voided.
+func (s *Service) sendDepositHold(ctx context.Context, e *ledger.Entry, reached bool, now time.Time) error {
 	b, err := s.store.BookingByID(ctx, e.BookingID)
 	if err != nil {
 		return fmt.Errorf("%w: %w", errRetry, err)
-	}
-	if b.Status != StatusConfirmed {
-		e.Status = ledger.StatusSkipped
-		_, err := s.updateTerms(ctx, b.ID, now, func(t *Terms) { t.DepositStatus = DepositCancelled })
-		return err
 	}
 	t, err := s.store.Terms(ctx, b.ID)
 	if err != nil {
 		return fmt.Errorf("%w: %w", errRetry, err)
 	}
-	saved, card, err := s.savedCard(ctx, e)
+	pay, err := s.bookingPayments(ctx, e.BookingID)
+	if err != nil {
+		return fmt.Errorf("%w: %w", errRetry, err)
+	}
+	in, err := s.offSessionIntent(ctx, pay, t.Customer, e, reached)
 	if err != nil {
 		return err
 	}
-	var in *payment.Intent
-	if e.ProviderID == "" {
+	if b.Status != StatusConfirmed {
+		if in != nil {
+			e.ProviderID = in.ID
+			if in.Status != payment.StatusCanceled && in.Status != payment.StatusSucceeded {
+				if _, err := pay.CancelIntent(ctx, in.ID, "release:"+in.ID); err != nil {
+					return fmt.Errorf("%w: void the deposit hold of a closed booking: %w", errRetry, err)
+				}
+			}
+		}
+		e.Status = ledger.StatusSkipped
+		_, err := s.updateTerms(ctx, b.ID, now, func(t *Terms) { t.DepositStatus = DepositCancelled })
+		return err
+	}
+	if in == nil {
+		saved, card, err := s.savedCard(ctx, e)
+		if err != nil {
+			return err
+		}
 		in, err = saved.ChargeSaved(ctx, payment.SavedChargeParams{Customer: t.Customer, PaymentMethod: card,
 			Amount: e.Amount, Currency: e.Currency, ManualCapture: true, IdempotencyKey: e.Key,
-			Metadata: map[string]string{"booking_token": b.Token, "purpose": "security_deposit"}})
-	} else {
-		pay, err := s.bookingPayments(ctx, e.BookingID)
+			Metadata: map[string]string{"booking_token": b.Token, "purpose": "security_deposit", payment.MetadataKey: e.Key}})
 		if err != nil {
-			return fmt.Errorf("%w: %w", errRetry, err)
+			return offSessionError(err)
 		}
-		in, err = pay.GetIntent(ctx, e.ProviderID)
-	}
-	switch {
-	case errors.Is(err, payment.ErrUnavailable):
-		return fmt.Errorf("%w: %w", errRetry, err)
-	case err != nil:
-		return err
 	}
 	e.ProviderID = in.ID
 	if in.Status != payment.StatusAuthorized {
@@ -66,9 +80,12 @@ func (s *Service) sendDepositHold(ctx context.Context, e *ledger.Entry, now time
 	if err != nil {
 		return fmt.Errorf("%w: %w", errRetry, err)
 	}
+	// Released on its day, or just before the card's authorisation runs
+	// out if that comes first.
+	releaseAt := b.CheckOut.AddDays(t.DepositReleaseDays).In(s.location(org))
 	release := ledger.Entry{BookingID: b.ID, Kind: ledger.KindDepositRelease, IntentID: in.ID, Currency: b.Currency,
 		Key: "deposit-release:" + in.ID, Reason: ledger.ReasonSecurity, Status: ledger.StatusPending,
-		NextAttemptAt: b.CheckOut.AddDays(t.DepositReleaseDays).In(s.location(org))}
+		NextAttemptAt: earlier(releaseAt, holdLapses(in))}
 	if _, err := s.store.RecordLedger(context.WithoutCancel(ctx), []ledger.Entry{release}, now); err != nil {
 		return fmt.Errorf("%w: %w", errRetry, err)
 	}
@@ -79,8 +96,47 @@ func (s *Service) sendDepositHold(ctx context.Context, e *ledger.Entry, now time
 	return nil
 }
 
-// sendDepositRelease voids the hold unless the host claimed it.
+// holdLapses is when the engine lets an off-session hold go, a margin
+// before the authorisation runs out: at the provider's capture_before when
+// it says, else the shortest network window from the hold's creation.
+func holdLapses(in *payment.Intent) time.Time {
+	end := in.CaptureBefore
+	if end.IsZero() {
+		end = in.Created.Add(offSessionAuthorization)
+	}
+	return end.Add(-authorizationMargin)
+}
+
+// sendDepositRelease voids the hold unless the host claimed it (a claim
+// recorded, even one still on its way, keeps it). A release that comes
+// before the booking's release date is the authorisation running out: the
+// hold is let go, marked lapsed, and the host told, so that nobody
+// believes a deposit is held that the card network no longer holds.
 func (s *Service) sendDepositRelease(ctx context.Context, e *ledger.Entry, now time.Time) error {
+	entries, err := s.store.LedgerEntries(ctx, e.BookingID)
+	if err != nil {
+		return fmt.Errorf("%w: %w", errRetry, err)
+	}
+	for _, c := range entries {
+		if c.Kind == ledger.KindDepositClaim && c.IntentID == e.IntentID && c.Status != ledger.StatusFailed {
+			e.Status = ledger.StatusSkipped
+			return nil
+		}
+	}
+	b, err := s.store.BookingByID(ctx, e.BookingID)
+	if err != nil {
+		return fmt.Errorf("%w: %w", errRetry, err)
+	}
+	org, err := s.organizationByID(ctx, b.OrgID)
+	if err != nil {
+		return fmt.Errorf("%w: %w", errRetry, err)
+	}
+	t, err := s.store.Terms(ctx, b.ID)
+	if err != nil {
+		return fmt.Errorf("%w: %w", errRetry, err)
+	}
+	releaseAt := b.CheckOut.AddDays(t.DepositReleaseDays).In(s.location(org))
+	lapsing := b.Status == StatusConfirmed && now.Before(releaseAt)
 	pay, err := s.bookingPayments(ctx, e.BookingID)
 	if err != nil {
 		return fmt.Errorf("%w: %w", errRetry, err)
@@ -109,24 +165,35 @@ func (s *Service) sendDepositRelease(ctx context.Context, e *ledger.Entry, now t
 	if _, err := s.updateTerms(ctx, e.BookingID, now, func(t *Terms) {
 		if t.DepositStatus == DepositHeld {
 			t.DepositStatus = DepositReleased
+			if lapsing {
+				t.DepositStatus = DepositLapsed
+			}
 		}
 	}); err != nil {
 		return fmt.Errorf("%w: %w", errRetry, err)
+	}
+	if lapsing {
+		return fmt.Errorf("the card authorisation of the security deposit ran out before its release date (%s): the hold was let go and can no longer be claimed", releaseAt.Format(time.DateOnly))
 	}
 	e.Status = ledger.StatusSucceeded
 	return nil
 }
 
 // ClaimDeposit takes amount of a booking's held security deposit for the
-// host (damage); the rest is released at once. The capture carries a key
-// derived from the hold, so a retry after a lost answer claims once.
-// Errors: CodeNotFound, CodeInvalid (amount not positive or above the
-// deposit), CodeBookingClosed (no deposit held: not yet placed, released,
-// or claimed), CodePaymentUnavailable.
+// host (damage); the rest is released at once. The claim is written to the
+// ledger before the provider is asked, with a key derived from the hold, so
+// a crash or a lost answer leaves it owed and the worker completes it, and
+// a retry claims once. Errors: CodeNotFound, CodeInvalid (amount not
+// positive or above the deposit), CodeBookingClosed (the booking is not
+// confirmed, or no deposit is held: not yet placed, released, lapsed or
+// claimed), CodePaymentUnavailable (the claim is recorded and sent later).
 func (s *Service) ClaimDeposit(ctx context.Context, slug, token string, amount Money) (*Terms, error) {
-	org, b, err := s.hostBooking(ctx, slug, token)
+	_, b, err := s.hostBooking(ctx, slug, token)
 	if err != nil {
 		return nil, err
+	}
+	if b.Status != StatusConfirmed {
+		return nil, errClosed(b, "charged a security deposit")
 	}
 	t, err := s.bookingTerms(ctx, b)
 	if err != nil {
@@ -151,42 +218,74 @@ func (s *Service) ClaimDeposit(ctx context.Context, slug, token string, amount M
 		f.Add("amount", "invalid_amount")
 		return nil, f.Err()
 	}
-	pay, err := s.bookingPayments(ctx, b.ID)
-	if err != nil {
-		return nil, err
-	}
-	saved, ok := pay.(payment.SavedCards)
-	if !ok {
-		return nil, errors.New("the payment provider cannot capture part of a hold")
-	}
-	key := "deposit-claim:" + t.DepositIntentID
-	in, err := saved.CaptureAmount(ctx, t.DepositIntentID, minor, key)
-	if err != nil {
-		cur, gerr := pay.GetIntent(ctx, t.DepositIntentID)
-		switch {
-		case gerr != nil:
-			return nil, paymentUnavailable("capture", "The deposit could not be claimed. Please try again in a moment.", errors.Join(err, gerr))
-		case cur.Status == payment.StatusSucceeded:
-			in = cur // claimed, answer lost
-		case cur.Status == payment.StatusAuthorized:
-			return nil, paymentUnavailable("capture", "The deposit could not be claimed. Please try again in a moment.", err)
-		default:
-			return nil, &Error{Code: CodeBookingClosed, Message: "The security deposit hold is no longer valid.", Err: err,
-				Params: map[string]string{"status": string(cur.Status)}}
-		}
-	}
-	now := s.clock.Now()
 	recorded, err := s.store.RecordLedger(context.WithoutCancel(ctx), []ledger.Entry{{BookingID: b.ID, Kind: ledger.KindDepositClaim,
-		IntentID: in.ID, Amount: in.AmountReceived, Currency: b.Currency, Key: key, Reason: ledger.ReasonSecurity,
-		Status: ledger.StatusSucceeded}}, now)
+		IntentID: t.DepositIntentID, Amount: minor, Currency: b.Currency, Key: "deposit-claim:" + t.DepositIntentID,
+		Reason: ledger.ReasonSecurity, Status: ledger.StatusPending}}, s.clock.Now())
 	if err != nil {
 		return nil, fmt.Errorf("record deposit claim of booking %d: %w", b.ID, err)
 	}
-	claimed := pricing.FromMinor(in.AmountReceived, b.Currency)
-	t, err = s.updateTerms(ctx, b.ID, now, func(t *Terms) { t.DepositStatus, t.DepositClaimed = DepositClaimed, claimed })
-	if err != nil {
-		return nil, err
+	e := recorded[0]
+	if e.Status == ledger.StatusPending {
+		if _, err := s.send(ctx, &e); err != nil {
+			s.logger.WarnContext(ctx, "claim deposit; the worker retries", "booking_id", b.ID, "err", err)
+		}
 	}
-	s.notifyEntry(ctx, NotifyDepositClaimed, org, b, &recorded[0])
-	return t, nil
+	switch e.Status {
+	case ledger.StatusSucceeded:
+		return s.bookingTerms(ctx, b)
+	case ledger.StatusFailed:
+		return nil, &Error{Code: CodeBookingClosed, Message: "The security deposit hold is no longer valid.",
+			Params: map[string]string{"status": string(DepositLapsed)}}
+	}
+	return nil, paymentUnavailable("capture", "The deposit claim is recorded but could not reach the payment provider yet; it is retried automatically.", errors.New(e.LastError))
+}
+
+// sendDepositClaim captures a claimed part of a hold with the claim's key;
+// the rest of the hold is released by the capture. A capture that went
+// through with its answer lost is read back (the key replays it within the
+// provider's window; after it, the intent is found captured).
+func (s *Service) sendDepositClaim(ctx context.Context, e *ledger.Entry, now time.Time) error {
+	pay, err := s.bookingPayments(ctx, e.BookingID)
+	if err != nil {
+		return fmt.Errorf("%w: %w", errRetry, err)
+	}
+	saved, ok := pay.(payment.SavedCards)
+	if !ok {
+		return errors.New("the payment provider cannot capture part of a hold")
+	}
+	in, err := saved.CaptureAmount(ctx, e.IntentID, e.Amount, e.Key)
+	if err != nil {
+		if errors.Is(err, payment.ErrUnavailable) {
+			return fmt.Errorf("%w: %w", errRetry, err)
+		}
+		cur, gerr := pay.GetIntent(ctx, e.IntentID)
+		switch {
+		case gerr != nil:
+			return fmt.Errorf("%w: %w", errRetry, errors.Join(err, gerr))
+		case cur.Status == payment.StatusSucceeded:
+			in = cur // claimed, answer lost
+		case cur.Status == payment.StatusAuthorized:
+			return fmt.Errorf("%w: %w", errRetry, err)
+		default:
+			_, _ = s.updateTerms(ctx, e.BookingID, now, func(t *Terms) {
+				if t.DepositStatus == DepositHeld {
+					t.DepositStatus = DepositLapsed
+				}
+			})
+			return fmt.Errorf("the security deposit hold is %s and can no longer be claimed: %w", cur.Status, err)
+		}
+	}
+	claimed := pricing.FromMinor(in.AmountReceived, e.Currency)
+	if _, err := s.updateTerms(ctx, e.BookingID, now, func(t *Terms) { t.DepositStatus, t.DepositClaimed = DepositClaimed, claimed }); err != nil {
+		return fmt.Errorf("%w: %w", errRetry, err)
+	}
+	e.Status = ledger.StatusSucceeded
+	b, err := s.store.BookingByID(ctx, e.BookingID)
+	if err != nil {
+		return nil // claimed; the host's e-mail is not worth a second capture
+	}
+	if org, err := s.organizationByID(ctx, b.OrgID); err == nil {
+		s.notifyEntry(ctx, NotifyDepositClaimed, org, b, e)
+	}
+	return nil
 }

@@ -100,87 +100,172 @@ func (s *Service) applyIntentEvent(ctx context.Context, intentID, account string
 	return err
 }
 
-// applyRefundedEvent records money that went back without a ledger entry of
-// ours (a refund from the provider's dashboard) and tells the host.
+// applyRefundedEvent matches an intent's refunds, as the provider lists
+// them, to the ledger: a refund carrying the key of one of our entries
+// (or its provider id) settles that entry, whether the event arrived
+// before the refund call's answer, after it, or instead of it (a crash, a
+// lost answer); a refund with no key of ours was made outside staykit (the
+// provider's dashboard) and is recorded once, by its own id, and the host
+// told. Nothing is matched by timing or by amounts.
 func (s *Service) applyRefundedEvent(ctx context.Context, ev payment.Event) error {
-	if ev.Refund != nil {
-		if err := s.applyRefundUpdate(ctx, ev.Refund, ev.Account); err != nil {
-			return err
-		}
+	intentID := ""
+	switch {
+	case ev.Intent != nil:
+		intentID = ev.Intent.ID
+	case ev.Refund != nil:
+		intentID = ev.Refund.IntentID
 	}
-	if ev.Intent == nil {
+	if intentID == "" {
 		return nil
 	}
-	org, b, err := s.eventBooking(ctx, ev.Intent.ID, ev.Account)
+	b, err := s.intentBooking(ctx, intentID, ev.Account)
 	if err != nil || b == nil {
 		return err
 	}
+	return s.matchRefunds(ctx, b, intentID)
+}
+
+// intentBooking finds the booking an intent belongs to: the one it paid,
+// or the one whose ledger names it (a balance, a security deposit); nil
+// when staykit does not know it, or it is another account's.
+func (s *Service) intentBooking(ctx context.Context, intentID, account string) (*Booking, error) {
+	_, b, err := s.eventBooking(ctx, intentID, account)
+	if err != nil || b != nil {
+		return b, err
+	}
+	e, err := s.store.LedgerEntryByProviderID(ctx, intentID)
+	switch {
+	case ErrorCode(err) == CodeNotFound:
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("find ledger entry of intent %s: %w", intentID, err)
+	}
+	if ok, err := s.eventMatches(ctx, e.BookingID, account); err != nil || !ok {
+		return nil, err
+	}
+	return s.store.BookingByID(ctx, e.BookingID)
+}
+
+// matchRefunds brings a booking's refund entries of one intent in line
+// with the intent's refunds at the provider (see applyRefundedEvent).
+func (s *Service) matchRefunds(ctx context.Context, b *Booking, intentID string) error {
 	pay, err := s.bookingPayments(ctx, b.ID)
 	if err != nil {
 		return err
 	}
-	in, err := pay.GetIntent(ctx, ev.Intent.ID)
+	refunds, err := pay.ListRefunds(ctx, intentID)
 	if err != nil {
-		return fmt.Errorf("read intent %s: %w", ev.Intent.ID, err)
+		return fmt.Errorf("list refunds of intent %s: %w", intentID, err)
 	}
 	entries, err := s.store.LedgerEntries(ctx, b.ID)
 	if err != nil {
 		return fmt.Errorf("read ledger of booking %d: %w", b.ID, err)
 	}
-	var ours int64
-	for _, e := range entries {
-		// Ours as soon as it may have reached the provider.
-		if e.Kind == ledger.KindRefund && e.Status != ledger.StatusFailed && (e.Status != ledger.StatusPending || e.Attempts > 0) {
-			ours += e.Amount
+	now := s.clock.Now()
+	for i := range refunds {
+		r := &refunds[i]
+		if e := refundEntry(entries, r); e != nil {
+			if err := s.settleRefundEntry(ctx, e, r); err != nil {
+				return err
+			}
+			continue
+		}
+		if r.Key() != "" {
+			continue // ours, from an entry of another booking's ledger: never ours to count
+		}
+		recorded, err := s.store.RecordLedger(ctx, []ledger.Entry{{BookingID: b.ID, Kind: ledger.KindRefund, IntentID: intentID,
+			Amount: r.Amount, Currency: b.Currency, Key: "dashboard:" + r.ID, Reason: ledger.ReasonDashboard,
+			Status: refundStatus(r.Status), ProviderID: r.ID}}, now)
+		if err != nil {
+			return fmt.Errorf("record dashboard refund of booking %d: %w", b.ID, err)
+		}
+		if recorded[0].Status == ledger.StatusSucceeded {
+			if org, err := s.organizationByID(ctx, b.OrgID); err == nil {
+				s.notifyEntry(ctx, NotifyRefunded, org, b, &recorded[0])
+			}
 		}
 	}
-	unknown := in.AmountRefunded - ours
-	if unknown <= 0 {
-		return nil
-	}
-	now := s.clock.Now()
-	recorded, err := s.store.RecordLedger(ctx, []ledger.Entry{{BookingID: b.ID, Kind: ledger.KindRefund, IntentID: in.ID,
-		Amount: unknown, Currency: b.Currency, Key: "dashboard:" + ev.ID, Reason: ledger.ReasonDashboard,
-		Status: ledger.StatusSucceeded}}, now)
-	if err != nil {
-		return fmt.Errorf("record dashboard refund of booking %d: %w", b.ID, err)
-	}
-	s.notifyEntry(ctx, NotifyRefunded, org, b, &recorded[0])
 	return nil
 }
 
-// applyRefundUpdate settles a refund of ours: it went through, or failed
-// days later (the money is back on the account and the host must act).
+// refundEntry is the entry of entries that made refund r: by key, or by
+// the provider's id once known.
+func refundEntry(entries []ledger.Entry, r *payment.Refund) *ledger.Entry {
+	for i := range entries {
+		e := &entries[i]
+		if e.Kind == ledger.KindRefund && ((r.Key() != "" && e.Key == r.Key()) || e.ProviderID == r.ID) {
+			return e
+		}
+	}
+	return nil
+}
+
+// refundStatus is the ledger status of a refund in status st.
+func refundStatus(st payment.RefundStatus) ledger.Status {
+	switch st {
+	case payment.RefundSucceeded:
+		return ledger.StatusSucceeded
+	case payment.RefundFailed, payment.RefundCanceled:
+		return ledger.StatusFailed
+	}
+	return ledger.StatusSubmitted
+}
+
+// settleRefundEntry records what the provider says of one of our refunds:
+// it reached the provider (an entry still pending learns its id), went
+// through, or failed, in which case the money is owed again.
+func (s *Service) settleRefundEntry(ctx context.Context, e *ledger.Entry, r *payment.Refund) error {
+	status := refundStatus(r.Status)
+	if e.Status == status && e.ProviderID == r.ID {
+		return nil
+	}
+	if e.Status == ledger.StatusFailed {
+		return nil // replaced already by the refund that owes it again
+	}
+	e.ProviderID, e.Status, e.UpdatedAt = r.ID, status, s.clock.Now()
+	if status == ledger.StatusFailed {
+		e.LastError = "the refund " + string(r.Status) + " at the provider"
+	}
+	if err := s.saveEntry(ctx, e); err != nil {
+		return fmt.Errorf("update ledger entry %d: %w", e.ID, err)
+	}
+	if status == ledger.StatusFailed {
+		return s.reowe(ctx, e, s.clock.Now())
+	}
+	return nil
+}
+
+// applyRefundUpdate settles a refund of ours whose status changed: it went
+// through, or failed days later (the money is back on the account, and
+// owed again).
 func (s *Service) applyRefundUpdate(ctx context.Context, r *payment.Refund, account string) error {
 	if r == nil {
 		return nil
 	}
 	e, err := s.store.LedgerEntryByProviderID(ctx, r.ID)
-	if err != nil {
-		if ErrorCode(err) == CodeNotFound {
-			return nil // not ours: charge.refunded records it
+	switch {
+	case ErrorCode(err) == CodeNotFound:
+		if r.IntentID == "" {
+			return nil
 		}
+		// Not known by its id yet: the intent's refunds tell.
+		b, err := s.intentBooking(ctx, r.IntentID, account)
+		if err != nil || b == nil {
+			return err
+		}
+		return s.matchRefunds(ctx, b, r.IntentID)
+	case err != nil:
 		return fmt.Errorf("find ledger entry of refund %s: %w", r.ID, err)
 	}
 	if ok, err := s.eventMatches(ctx, e.BookingID, account); err != nil || !ok {
 		return err
 	}
-	status := e.Status
-	switch r.Status {
-	case payment.RefundSucceeded:
-		status = ledger.StatusSucceeded
-	case payment.RefundFailed, payment.RefundCanceled:
-		status = ledger.StatusFailed
-		e.LastError = "the refund " + string(r.Status) + " at the provider"
+	// The event's snapshot may be stale: the provider's refund decides.
+	b, err := s.store.BookingByID(ctx, e.BookingID)
+	if err != nil {
+		return fmt.Errorf("find booking of refund %s: %w", r.ID, err)
 	}
-	if status == e.Status {
-		return nil
-	}
-	e.Status, e.UpdatedAt = status, s.clock.Now()
-	if err := s.saveEntry(ctx, e); err != nil {
-		return fmt.Errorf("update ledger entry %d: %w", e.ID, err)
-	}
-	return nil
+	return s.matchRefunds(ctx, b, e.IntentID)
 }
 
 // applyDispute records a dispute and tells the host.

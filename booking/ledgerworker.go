@@ -50,12 +50,14 @@ func (s *Service) ProcessPayments(ctx context.Context) (int, error) {
 	}
 }
 
-// sendNow sends freshly recorded entries at once, so a host or guest sees
-// the outcome without waiting for the worker; failures are left to it.
+// sendNow sends freshly recorded entries that are due at once, so a host
+// or guest sees the outcome without waiting for the worker; failures, and
+// entries due later, are left to it.
 func (s *Service) sendNow(ctx context.Context, entries []ledger.Entry) {
 	ctx = context.WithoutCancel(ctx)
+	now := s.clock.Now()
 	for i := range entries {
-		if entries[i].Status != ledger.StatusPending {
+		if entries[i].Status != ledger.StatusPending || entries[i].NextAttemptAt.After(now) {
 			continue
 		}
 		if _, err := s.send(ctx, &entries[i]); err != nil {
@@ -75,25 +77,26 @@ func (s *Service) sendBookingEntries(ctx context.Context, bookingID int64) {
 }
 
 // send carries out one pending entry and saves the outcome. It reports
-// whether the entry was settled (not left for a retry).
-func (s *Service) send(ctx context.Context, e *ledger.Entry) (bool, error) {
+// whether the entry was settled (not left for a retry). The attempt is
+// counted, and saved, before the provider is called: an entry with
+// attempts may have reached the provider, whatever happened after (an
+// answer lost, a crash), and is resolved there before it is sent again. A
+// panic while sending is the entry's failure, not the worker's: the entry
+// is left for a retry and the worker goes on with the next.
+func (s *Service) send(ctx context.Context, e *ledger.Entry) (settled bool, err error) {
 	now := s.clock.Now()
-	e.Attempts++
-	var outcome error
 	switch e.Kind {
-	case ledger.KindRefund:
-		outcome = s.sendRefund(ctx, e)
-	case ledger.KindRelease:
-		outcome = s.sendRelease(ctx, e, now)
-	case ledger.KindBalance:
-		outcome = s.sendBalance(ctx, e, now)
-	case ledger.KindDepositHold:
-		outcome = s.sendDepositHold(ctx, e, now)
-	case ledger.KindDepositRelease:
-		outcome = s.sendDepositRelease(ctx, e, now)
-	default:
-		e.Status = ledger.StatusSkipped // captures and disputes are records, not tasks
+	case ledger.KindCapture, ledger.KindDispute, ledger.KindCharge, ledger.KindDecision:
+		e.Status, e.UpdatedAt = ledger.StatusSkipped, now // records, not tasks
+		return true, s.saveEntry(context.WithoutCancel(ctx), e)
 	}
+	reached := e.Attempts > 0
+	e.Attempts++
+	e.UpdatedAt = now
+	if err := s.store.UpdateLedgerEntry(context.WithoutCancel(ctx), e); err != nil {
+		return false, fmt.Errorf("count attempt of ledger entry %d: %w", e.ID, err)
+	}
+	outcome := s.carryOut(ctx, e, reached, now)
 	var later *retryLater
 	if outcome != nil {
 		e.LastError = outcome.Error()
@@ -109,6 +112,13 @@ func (s *Service) send(ctx context.Context, e *ledger.Entry) (bool, error) {
 	if err := s.saveEntry(context.WithoutCancel(ctx), e); err != nil {
 		return false, fmt.Errorf("save ledger entry %d: %w", e.ID, err)
 	}
+	if e.Status == ledger.StatusFailed && e.Kind == ledger.KindRefund {
+		// The money is still owed: the booking's decision asks for it
+		// again, under a new key.
+		if err := s.reowe(ctx, e, now); err != nil {
+			return true, err
+		}
+	}
 	if e.Status == ledger.StatusPending {
 		if later != nil {
 			return false, nil
@@ -118,41 +128,122 @@ func (s *Service) send(ctx context.Context, e *ledger.Entry) (bool, error) {
 	return true, nil
 }
 
+// carryOut makes the provider call of a pending entry; reached says an
+// earlier attempt may have reached the provider. A panic is recovered as
+// an outcome to retry.
+func (s *Service) carryOut(ctx context.Context, e *ledger.Entry, reached bool, now time.Time) (outcome error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.logger.ErrorContext(ctx, "ledger entry panicked; retried later", "entry", e.ID, "kind", e.Kind, "panic", r)
+			outcome = fmt.Errorf("%w: panic: %v", errRetry, r)
+		}
+	}()
+	switch e.Kind {
+	case ledger.KindRefund:
+		return s.sendRefund(ctx, e, reached)
+	case ledger.KindRelease:
+		return s.sendRelease(ctx, e, now)
+	case ledger.KindBalance:
+		return s.sendBalance(ctx, e, reached, now)
+	case ledger.KindDepositHold:
+		return s.sendDepositHold(ctx, e, reached, now)
+	case ledger.KindDepositRelease:
+		return s.sendDepositRelease(ctx, e, now)
+	case ledger.KindDepositClaim:
+		return s.sendDepositClaim(ctx, e, now)
+	}
+	e.Status = ledger.StatusSkipped
+	return nil
+}
+
+// reowe asks again for the money of a refund that failed: the booking's
+// decision still owes it, so a new refund (ledger.Corrections, under a new
+// key) is written, due after a wait that grows with each failure.
+func (s *Service) reowe(ctx context.Context, failed *ledger.Entry, now time.Time) error {
+	b, err := s.store.BookingByID(context.WithoutCancel(ctx), failed.BookingID)
+	if err != nil {
+		return fmt.Errorf("find booking of failed refund %d: %w", failed.ID, err)
+	}
+	return s.settleClosed(ctx, b, nil, failed.Reason, now)
+}
+
 // errRetry marks an outcome worth another attempt later.
 var errRetry = errors.New("will retry")
 
-// sendRefund sends a refund with the entry's key: a retry after a lost
-// response returns the first refund instead of making a second.
-func (s *Service) sendRefund(ctx context.Context, e *ledger.Entry) error {
+// sendRefund sends a refund with the entry's key and, in metadata, the
+// same key. When an earlier attempt may have reached the provider, the
+// intent's refunds are read first: the refund found by its key is this
+// entry's (a lost answer, or a key the provider forgot after its
+// idempotency window), and nothing is sent again.
+func (s *Service) sendRefund(ctx context.Context, e *ledger.Entry, reached bool) error {
 	pay, err := s.bookingPayments(ctx, e.BookingID)
 	if err != nil {
 		return fmt.Errorf("%w: %w", errRetry, err)
 	}
-	r, err := pay.Refund(ctx, payment.RefundParams{IntentID: e.IntentID, Amount: e.Amount, IdempotencyKey: e.Key})
+	var r *payment.Refund
+	if reached {
+		if r, err = findRefund(ctx, pay, e); err != nil {
+			return err
+		}
+	}
+	if r == nil {
+		r, err = pay.Refund(ctx, payment.RefundParams{IntentID: e.IntentID, Amount: e.Amount, IdempotencyKey: e.Key,
+			Metadata: map[string]string{payment.MetadataKey: e.Key}})
+	}
 	switch {
 	case err == nil:
-		e.ProviderID = r.ID
-		switch r.Status {
-		case payment.RefundSucceeded:
-			e.Status = ledger.StatusSucceeded
-		case payment.RefundPending:
-			e.Status = ledger.StatusSubmitted
-		default:
-			e.Status = ledger.StatusFailed
-			e.LastError = "the provider answered " + string(r.Status)
-		}
+		settleRefund(e, r)
 		return nil
 	case errors.Is(err, payment.ErrUnavailable), errors.Is(err, payment.ErrState):
 		// Unreachable, or the payment is not settled yet: try again.
 		return fmt.Errorf("%w: %w", errRetry, err)
+	case errors.Is(err, payment.ErrInvalid):
+		// More than is left: refunds the ledger does not know of (the
+		// provider's dashboard) are learnt first, so that what is owed
+		// again counts them.
+		if b, berr := s.store.BookingByID(ctx, e.BookingID); berr == nil {
+			if merr := s.matchRefunds(ctx, b, e.IntentID); merr != nil {
+				return fmt.Errorf("%w: %w", errRetry, errors.Join(err, merr))
+			}
+		}
 	}
-	return err // not found, invalid (more than is left): the host must look
+	return err // not found, invalid: owed again by the decision
+}
+
+// findRefund looks at the provider for the refund an entry may have made:
+// nil when there is none.
+func findRefund(ctx context.Context, pay payment.Provider, e *ledger.Entry) (*payment.Refund, error) {
+	refunds, err := pay.ListRefunds(ctx, e.IntentID)
+	if err != nil {
+		return nil, fmt.Errorf("%w: look up refund %s: %w", errRetry, e.Key, err)
+	}
+	for i := range refunds {
+		if refunds[i].Key() == e.Key || (e.ProviderID != "" && refunds[i].ID == e.ProviderID) {
+			return &refunds[i], nil
+		}
+	}
+	return nil, nil
+}
+
+// settleRefund records what the provider says of an entry's refund.
+func settleRefund(e *ledger.Entry, r *payment.Refund) {
+	e.ProviderID = r.ID
+	switch r.Status {
+	case payment.RefundSucceeded:
+		e.Status = ledger.StatusSucceeded
+	case payment.RefundPending:
+		e.Status = ledger.StatusSubmitted
+	default:
+		e.Status = ledger.StatusFailed
+		e.LastError = "the provider answered " + string(r.Status)
+	}
 }
 
 // sendRelease voids an intent that must not be paid. When the guest paid
-// meanwhile the money is not kept: a lapsed hold still gets the
-// late-payment rule (confirmed if its dates are free), anything else is
-// refunded.
+// meanwhile the money is not kept: the booking's first payment still gets
+// the late-payment rule (confirmed if its dates are free), and money on any
+// other intent (a balance whose 3-D Secure the guest completed after the
+// cancellation) is recorded and returned beyond the booking's decision.
 func (s *Service) sendRelease(ctx context.Context, e *ledger.Entry, now time.Time) error {
 	pay, err := s.bookingPayments(ctx, e.BookingID)
 	if err != nil {
@@ -183,6 +274,13 @@ func (s *Service) sendRelease(ctx context.Context, e *ledger.Entry, now time.Tim
 	b, berr := s.store.BookingByID(ctx, e.BookingID)
 	if berr != nil {
 		return fmt.Errorf("%w: %w", errRetry, berr)
+	}
+	if in.ID != b.PaymentIntentID {
+		if err := s.settleClosed(ctx, b, []ledger.Entry{receiptEntry(b, in, ledger.ReasonClosed)}, ledger.ReasonClosed, now); err != nil {
+			return fmt.Errorf("%w: %w", errRetry, err)
+		}
+		e.Status = ledger.StatusSkipped
+		return nil
 	}
 	org, oerr := s.organizationByID(ctx, b.OrgID)
 	if oerr != nil {

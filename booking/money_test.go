@@ -74,7 +74,23 @@ func (e *env) intent(t *testing.T, id string) payment.Intent {
 	return in
 }
 
+// ledger is a booking's entries that move money after its first payment:
+// the receipt of that payment (KindCharge) and a cancellation's decision
+// (KindDecision) are records every booking of these tests has, checked by
+// their own tests (allLedger).
 func (e *env) ledger(t *testing.T, b *booking.Booking) []ledger.Entry {
+	t.Helper()
+	var out []ledger.Entry
+	for _, en := range e.allLedger(t, b) {
+		if en.Kind != ledger.KindCharge && en.Kind != ledger.KindDecision {
+			out = append(out, en)
+		}
+	}
+	return out
+}
+
+// allLedger is every entry of a booking, oldest first.
+func (e *env) allLedger(t *testing.T, b *booking.Booking) []ledger.Entry {
 	t.Helper()
 	entries, err := e.store.LedgerEntries(context.Background(), b.ID)
 	if err != nil {

@@ -41,11 +41,11 @@ func (s *Service) reconcile(ctx context.Context, org *Organization, b *Booking, 
 	case StatusPending, StatusExpired:
 		switch {
 		case b.Status == StatusExpired && held && !ledger.Revivable(entries):
-			return nil, s.returnMoney(ctx, org, b, in, entries, ledger.ReasonClosed, now)
+			return nil, s.returnMoney(ctx, b, in, ledger.ReasonClosed, now)
 		case held && (in.Refunded() || ledger.Returned(entries)):
 			// Money went back (from the dashboard, or by the late-payment
 			// rule): never confirmed; whatever is left goes back too.
-			return nil, s.closeAndReturn(ctx, org, b, in, entries, now)
+			return nil, s.closeAndReturn(ctx, org, b, in, now)
 		case held:
 			return s.applyIntent(ctx, org, b, in, now)
 		case in.Status == payment.StatusProcessing && b.Status == StatusPending:
@@ -64,7 +64,7 @@ func (s *Service) reconcile(ctx context.Context, org *Organization, b *Booking, 
 		return b, nil
 	case StatusDeclined, StatusCancelled:
 		if held {
-			return nil, s.returnMoney(ctx, org, b, in, entries, ledger.ReasonClosed, now)
+			return nil, s.returnMoney(ctx, b, in, ledger.ReasonClosed, now)
 		}
 		return nil, errClosedNow(b)
 	}
@@ -152,37 +152,33 @@ func (s *Service) confirmCaptured(ctx context.Context, org *Organization, b *Boo
 	if current.Status == StatusConfirmed {
 		return current, nil
 	}
-	entries, lerr := s.store.LedgerEntries(ctx, b.ID)
-	if lerr != nil {
-		return nil, fmt.Errorf("read ledger of booking %d: %w", b.ID, lerr)
-	}
-	return nil, s.returnMoney(ctx, org, current, in, entries, ledger.ReasonClosed, now)
+	return nil, s.returnMoney(ctx, current, in, ledger.ReasonClosed, now)
 }
 
-// returnMoney makes sure that what the guest paid or authorised for a
-// booking that will not happen goes back: a refund of what is neither
-// refunded nor on its way back, or a release of an authorisation, written
-// to the ledger (once, by key) and sent at once; the worker retries it
-// until the provider has it. It returns the booking's closed error
+// returnMoney makes sure that the money of a booking that closed is what
+// its decision keeps: money received on in is recorded as a receipt, and
+// the refunds the decision calls for (nothing kept without one: never
+// more than what was received beyond it) are written in the same step and
+// sent at once; an authorisation is released. The worker retries them
+// until the provider has them. It returns the booking's closed error
 // (CodePaymentLate for a late payment).
-func (s *Service) returnMoney(ctx context.Context, org *Organization, b *Booking, in *payment.Intent, entries []ledger.Entry, reason string, now time.Time) error {
-	var e ledger.Entry
-	if in.Status == payment.StatusSucceeded {
-		owed := in.AmountReceived - in.AmountRefunded - unsettledRefunds(entries)
-		if owed > 0 {
-			e = ledger.Entry{Kind: ledger.KindRefund, IntentID: in.ID, Amount: owed, Currency: b.Currency,
-				Key: refundKey(in.ID, reason), Reason: reason, Status: ledger.StatusPending}
+func (s *Service) returnMoney(ctx context.Context, b *Booking, in *payment.Intent, reason string, now time.Time) error {
+	if in.AmountRefunded > 0 {
+		// Refunds the ledger may not know of yet (the provider's
+		// dashboard) are learnt before anything is owed.
+		if err := s.matchRefunds(ctx, b, in.ID); err != nil {
+			return err
 		}
-	} else {
-		e = releaseEntry(b, in.ID, reason)
 	}
-	if e.Kind != "" {
-		e.BookingID = b.ID
-		recorded, err := s.store.RecordLedger(context.WithoutCancel(ctx), []ledger.Entry{e}, now)
-		if err != nil {
-			return fmt.Errorf("record return of booking %d's payment: %w", b.ID, err)
-		}
-		s.sendNow(ctx, recorded)
+	var record []ledger.Entry
+	switch {
+	case in.Status == payment.StatusSucceeded && in.AmountReceived > 0:
+		record = append(record, receiptEntry(b, in, reason))
+	case in.Status != payment.StatusSucceeded && in.Status != payment.StatusCanceled:
+		record = append(record, releaseEntry(b, in.ID, reason))
+	}
+	if err := s.settleClosed(ctx, b, record, reason, now); err != nil {
+		return err
 	}
 	if reason == ledger.ReasonLatePayment {
 		return &Error{Code: CodePaymentLate, Message: "The payment arrived after the hold on these dates lapsed, and they have been booked since. The payment is being returned."}
@@ -190,9 +186,57 @@ func (s *Service) returnMoney(ctx context.Context, org *Organization, b *Booking
 	return errClosedNow(b)
 }
 
+// settleClosed writes, in one step, record (receipts, releases) and the
+// refunds that bring a closed booking's money to its decision
+// (ledger.Corrections over its entries as record changes them), then sends
+// them at once. Keys make it safe to run twice, or on two replicas: the
+// same ledger gives the same entries, stored once.
+func (s *Service) settleClosed(ctx context.Context, b *Booking, record []ledger.Entry, reason string, now time.Time) error {
+	ctx = context.WithoutCancel(ctx)
+	// The stored status decides: only a closed booking's money is brought
+	// to its decision; a live one keeps what it paid.
+	id := b.ID
+	b, err := s.store.BookingByID(ctx, id)
+	if err != nil {
+		return fmt.Errorf("re-read booking %d: %w", id, err)
+	}
+	entries, err := s.ledgerOf(ctx, b)
+	if err != nil {
+		return err
+	}
+	for i := range record {
+		record[i].BookingID = b.ID
+		entries = upsertEntry(entries, record[i])
+	}
+	if b.Closed() {
+		record = append(record, ledger.Corrections(entries, b.ID, b.Currency, reason, now)...)
+	}
+	if len(record) == 0 {
+		return nil
+	}
+	recorded, err := s.store.RecordLedger(ctx, record, now)
+	if err != nil {
+		return fmt.Errorf("record the money owed by closed booking %d: %w", b.ID, err)
+	}
+	s.sendNow(ctx, recorded)
+	return nil
+}
+
+// upsertEntry is entries with e in place of the entry of its key, or
+// added.
+func upsertEntry(entries []ledger.Entry, e ledger.Entry) []ledger.Entry {
+	for i := range entries {
+		if entries[i].Key == e.Key {
+			entries[i] = e
+			return entries
+		}
+	}
+	return append(entries, e)
+}
+
 // closeAndReturn expires a pending booking that can no longer be confirmed
 // on its payment, and returns what is left of the money.
-func (s *Service) closeAndReturn(ctx context.Context, org *Organization, b *Booking, in *payment.Intent, entries []ledger.Entry, now time.Time) error {
+func (s *Service) closeAndReturn(ctx context.Context, org *Organization, b *Booking, in *payment.Intent, now time.Time) error {
 	if b.Status == StatusPending {
 		updated, err := s.store.Transition(ctx, b.ID, Transition{From: []Status{StatusPending}, To: StatusExpired, At: now, ExpiresAt: &time.Time{},
 			Outbox: tell(NotifyExpired, b)})
@@ -204,20 +248,42 @@ func (s *Service) closeAndReturn(ctx context.Context, org *Organization, b *Book
 			return fmt.Errorf("expire booking %d paid with refunded money: %w", b.ID, err)
 		}
 	}
-	return s.returnMoney(ctx, org, b, in, entries, ledger.ReasonClosed, now)
+	return s.returnMoney(ctx, b, in, ledger.ReasonClosed, now)
 }
 
-// unsettledRefunds is what the ledger is sending back that the provider may
-// not count yet: pending refunds. (Submitted and succeeded ones are in the
-// intent's refunded amount.)
-func unsettledRefunds(entries []ledger.Entry) int64 {
-	var n int64
-	for _, e := range entries {
-		if e.Kind == ledger.KindRefund && e.Status == ledger.StatusPending {
-			n += e.Amount
-		}
+// receiptEntry records that intent in received its money for booking b:
+// one per intent, whichever path finds it first.
+func receiptEntry(b *Booking, in *payment.Intent, reason string) ledger.Entry {
+	return ledger.Entry{BookingID: b.ID, Kind: ledger.KindCharge, IntentID: in.ID, Amount: in.AmountReceived, Currency: b.Currency,
+		Key: "charge:" + in.ID, Reason: reason, Status: ledger.StatusSucceeded}
+}
+
+// ledgerOf is a booking's ledger as the money rules read it. A booking
+// confirmed before the ledger recorded charges has no receipt of its first
+// payment: one is read from its paid amount (not stored), so that a
+// cancellation refunds what it paid.
+func (s *Service) ledgerOf(ctx context.Context, b *Booking) ([]ledger.Entry, error) {
+	entries, err := s.store.LedgerEntries(ctx, b.ID)
+	if err != nil {
+		return nil, fmt.Errorf("read ledger of booking %d: %w", b.ID, err)
 	}
-	return n
+	if b.ConfirmedAt.IsZero() || b.PaymentIntentID == "" || b.PaymentMode == pricing.ModeRequest {
+		return entries, nil
+	}
+	p := ledger.PositionOf(entries)
+	if _, ok := p.Received[b.PaymentIntentID]; ok {
+		return entries, nil
+	}
+	paid, err := pricing.ToMinor(b.PaidAmount, b.Currency)
+	if err != nil {
+		return nil, fmt.Errorf("convert paid amount of booking %d: %w", b.ID, err)
+	}
+	paid -= p.Charged()
+	if paid <= 0 {
+		return entries, nil
+	}
+	legacy := receiptEntry(b, &payment.Intent{ID: b.PaymentIntentID, AmountReceived: paid}, ledger.ReasonPaid)
+	return append([]ledger.Entry{legacy}, entries...), nil
 }
 
 // releaseEntry is the ledger entry that voids a booking's intent. One per
@@ -230,8 +296,7 @@ func releaseEntry(b *Booking, intentID, reason string) ledger.Entry {
 
 // Idempotency keys of provider calls, derived from stored state so that a
 // retry by staykit, by the host or by another replica is applied once.
-func captureKey(intentID string) string        { return "capture:" + intentID }
-func refundKey(intentID, reason string) string { return "refund:" + intentID + ":" + reason }
+func captureKey(intentID string) string { return "capture:" + intentID }
 
 // chargeMatches reports whether an intent is the booking's and for the
 // amount and currency it must pay now.

@@ -65,6 +65,10 @@ const (
 	DepositClaimed   DepositStatus = "claimed"
 	DepositFailed    DepositStatus = "failed"
 	DepositCancelled DepositStatus = "cancelled"
+	// DepositLapsed: the card authorisation ran out before the release
+	// date (off-session holds last about five days); the hold was let go
+	// and the host told.
+	DepositLapsed DepositStatus = "lapsed"
 )
 
 // Terms are what a booking was sold with, copied from the host's settings

@@ -94,6 +94,7 @@ const (
 	ReasonLatePayment   = "late_payment"   // paid after the hold lapsed, dates taken since
 	ReasonClosed        = "booking_closed" // paid for a booking that had ended
 	ReasonApproved      = "approved"       // captured on approval
+	ReasonPaid          = "paid"           // the guest paid at checkout
 	ReasonDashboard     = "dashboard"      // refunded at the provider, outside staykit
 	ReasonDispute       = "dispute"
 	ReasonBalanceDue    = "balance_due"      // the balance of a deposit is due
