@@ -127,6 +127,15 @@ func (s *Service) confirmCaptured(ctx context.Context, org *Organization, b *Boo
 	// A capture takes the whole authorisation, which matched the charge
 	// when the request was made.
 	paid := b.ChargeAmount
+	captured := in.AmountReceived
+	if captured == 0 {
+		// A provider that does not say (the host commands' detached fake)
+		// took the authorisation, which was the charge.
+		var err error
+		if captured, err = pricing.ToMinor(paid, b.Currency); err != nil {
+			return nil, fmt.Errorf("convert charge of booking %d: %w", b.ID, err)
+		}
+	}
 	jobs, err := s.jobsOnConfirm(ctx, org, b, now)
 	if err != nil {
 		return nil, err
@@ -134,7 +143,7 @@ func (s *Service) confirmCaptured(ctx context.Context, org *Organization, b *Boo
 	updated, err := s.store.Transition(ctx, b.ID, Transition{
 		From: []Status{StatusRequested}, To: StatusConfirmed, At: now,
 		Confirmed: true, PaidAmount: &paid, ExpiresAt: &time.Time{},
-		Record: append([]ledger.Entry{{Kind: ledger.KindCapture, IntentID: in.ID, Amount: in.Amount, Currency: b.Currency,
+		Record: append([]ledger.Entry{{Kind: ledger.KindCapture, IntentID: in.ID, Amount: captured, Currency: b.Currency,
 			Key: captureKey(in.ID), Reason: ledger.ReasonApproved, Status: ledger.StatusSucceeded}}, jobs...),
 		Outbox: tell(NotifyConfirmed, b),
 	})

@@ -5,6 +5,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -36,7 +37,12 @@ func TestDepositClaimCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// As if the server's worker had placed the hold.
+	// As if the guest had paid and the server's worker had placed the
+	// hold.
+	if _, err := db.Transition(ctx, b.ID, booking.Transition{From: []booking.Status{booking.StatusPending}, To: booking.StatusConfirmed,
+		At: time.Now(), Confirmed: true}); err != nil {
+		t.Fatal(err)
+	}
 	tm.Deposit, tm.DepositStatus, tm.DepositIntentID = decimalOf(t, "300.00"), booking.DepositHeld, "pi_held"
 	if err := db.SaveTerms(ctx, tm); err != nil {
 		t.Fatal(err)
