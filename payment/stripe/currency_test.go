@@ -10,10 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
 	stripego "github.com/stripe/stripe-go/v76"
 
 	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/payment/stripe"
+	"github.com/staykit/staykit/pricing"
 )
 
 var _ payment.AmountChecker = (*stripe.Provider)(nil)
@@ -323,6 +325,46 @@ func TestConnectFeeConvertsCurrencyUnits(t *testing.T) {
 				if got := r.Form.Get("application_fee_amount"); got != tt.wantFee {
 					t.Errorf("%s %s: application_fee_amount = %q, want %q", r.Method, r.Path, got, tt.wantFee)
 				}
+			}
+		})
+	}
+}
+
+// TestDecimalAmountsRoundTripThroughStripeUnits: a price as the engine
+// holds it (a decimal rounded to the currency by pricing) reaches Stripe in
+// Stripe's integer units and comes back the same decimal, with no float on
+// the way.
+func TestDecimalAmountsRoundTripThroughStripeUnits(t *testing.T) {
+	tests := []struct {
+		price, currency, wantSent string
+	}{
+		{"1500", "UGX", "150000"},
+		{"25000", "ISK", "2500000"},
+		{"7000", "JPY", "7000"},
+		{"175.45", "HUF", "17545"},
+		{"1000.50", "TWD", "100050"},
+		{"12.34", "KWD", "12340"},
+		{"1500", "MGA", "1500"},
+		{"99999.99", "EUR", "9999999"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.currency, func(t *testing.T) {
+			price := pricing.Round(decimal.RequireFromString(tt.price), tt.currency)
+			minor, err := pricing.ToMinor(price, tt.currency)
+			if err != nil {
+				t.Fatalf("ToMinor: %v", err)
+			}
+			srv := newFakeStripe(t, echoIntent(t))
+			in, err := newProvider(t, srv.URL, testKey).CreateIntent(context.Background(),
+				payment.CreateParams{Amount: minor, Currency: tt.currency})
+			if err != nil {
+				t.Fatalf("CreateIntent: %v", err)
+			}
+			if got := srv.onlyRequest(t).Form.Get("amount"); got != tt.wantSent {
+				t.Errorf("amount sent = %s, want %s", got, tt.wantSent)
+			}
+			if back := pricing.FromMinor(in.Amount, in.Currency); !back.Equal(price) {
+				t.Errorf("read back %s %s, want %s", back, in.Currency, price)
 			}
 		})
 	}
