@@ -128,6 +128,12 @@ func TestCancelRefundChoice(t *testing.T) {
 			if d["status"] != "cancelled" || refundsOf(d) != c.wantRefund {
 				t.Errorf("%s: status %v, refunds %d; want cancelled, %d: %s", c.name, d["status"], refundsOf(d), c.wantRefund, r.body)
 			}
+			for _, p := range d["payments"].([]any) {
+				p := p.(map[string]any)
+				if got, want := p["amount"], decimal.New(int64(p["amount_minor"].(float64)), -2).StringFixed(2); got != want {
+					t.Errorf("%s: payment of %v minor units has amount %v, want %q", c.name, p["amount_minor"], got, want)
+				}
+			}
 			// Sent at once when the provider answers, else on its way.
 			back := amountOf(t, d, "refunded_amount").Add(amountOf(t, d, "refund_pending_amount"))
 			if !back.Equal(decimal.New(c.wantRefund, -2)) {

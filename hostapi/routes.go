@@ -45,7 +45,7 @@ func (h *handler) routes() {
 		{http.MethodPost, "/stripe/onboarding", h.startOnboarding},
 	}
 	for _, c := range h.channelRoutes() {
-		rs = append(rs, rt{c.method, c.path, c.fn})
+		rs = append(rs, rt(c))
 	}
 	allow := map[string][]string{}
 	var paths []string

@@ -313,11 +313,14 @@ func newBookingView(b *booking.Booking) bookingView {
 	return v
 }
 
-// paymentView is a ledger entry; amounts are in minor units (cents).
+// paymentView is a ledger entry: its amount in minor units (cents), and
+// the same as an exact decimal string fixed to the currency's minor units
+// ("175.45"), so that no client needs to know a currency's exponent.
 type paymentView struct {
 	ID         int64     `json:"id"`
 	Kind       string    `json:"kind"`
 	Amount     int64     `json:"amount_minor"`
+	Decimal    string    `json:"amount"`
 	Currency   string    `json:"currency"`
 	Reason     string    `json:"reason"`
 	Status     string    `json:"status"`
@@ -334,7 +337,8 @@ type bookingDetailView struct {
 func newBookingDetailView(b *booking.Booking, entries []ledger.Entry) bookingDetailView {
 	v := bookingDetailView{bookingView: newBookingView(b), Payments: []paymentView{}}
 	for _, e := range entries {
-		v.Payments = append(v.Payments, paymentView{ID: e.ID, Kind: string(e.Kind), Amount: e.Amount, Currency: e.Currency,
+		v.Payments = append(v.Payments, paymentView{ID: e.ID, Kind: string(e.Kind), Amount: e.Amount,
+			Decimal: pricing.FromMinor(e.Amount, e.Currency).StringFixed(pricing.MinorUnits(e.Currency)), Currency: e.Currency,
 			Reason: e.Reason, Status: string(e.Status), ProviderID: e.ProviderID, CreatedAt: e.CreatedAt.UTC(), UpdatedAt: e.UpdatedAt.UTC()})
 	}
 	return v

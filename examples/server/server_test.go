@@ -21,7 +21,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/booking"
-	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/pricing"
 )
@@ -708,15 +707,6 @@ func TestRequestLocale(t *testing.T) {
 			t.Errorf("requestLocale(%q, %q) = %q, want %q", tt.query, tt.accept, got, tt.want)
 		}
 	}
-}
-
-func mustDate(t *testing.T, s string) civil.Date {
-	t.Helper()
-	d, err := civil.Parse(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
 }
 
 func writeFile(t *testing.T, path, content string) {

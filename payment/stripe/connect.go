@@ -56,13 +56,14 @@ func (p *Provider) checkOwned(ctx context.Context, id string) error {
 	return err
 }
 
-// connectCharge sets what a charge into the connected account needs.
-func (p *Provider) connectCharge(params *stripego.PaymentIntentParams, fee int64) {
+// connectCharge sets what a charge into the connected account needs; fee
+// is the application fee in ISO minor units of the charge's currency.
+func (p *Provider) connectCharge(params *stripego.PaymentIntentParams, fee int64, currency string) {
 	if p.account == "" {
 		return
 	}
-	if fee > 0 {
-		params.ApplicationFeeAmount = stripego.Int64(fee)
+	if units := stripeFee(fee, currency); units > 0 {
+		params.ApplicationFeeAmount = stripego.Int64(units)
 	}
 	switch p.chargeType {
 	case payment.ChargeDirect:

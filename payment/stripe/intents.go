@@ -48,7 +48,7 @@ func (p *Provider) CreateIntent(ctx context.Context, cp payment.CreateParams) (*
 		// balance and the security deposit.
 		params.SetupFutureUsage = stripego.String(string(stripego.PaymentIntentSetupFutureUsageOffSession))
 	}
-	p.connectCharge(params, cp.ApplicationFee)
+	p.connectCharge(params, cp.ApplicationFee, cp.Currency)
 	params.Context = ctx
 	if cp.IdempotencyKey != "" {
 		params.IdempotencyKey = stripego.String(cp.IdempotencyKey)

@@ -62,7 +62,7 @@ func (p *Provider) ChargeSaved(ctx context.Context, c payment.SavedChargeParams)
 	if c.ManualCapture {
 		params.CaptureMethod = stripego.String(string(stripego.PaymentIntentCaptureMethodManual))
 	}
-	p.connectCharge(params, c.ApplicationFee)
+	p.connectCharge(params, c.ApplicationFee, c.Currency)
 	params.Context = ctx
 	if err := setKey(&params.Params, c.IdempotencyKey); err != nil {
 		return nil, fmt.Errorf("stripe: charge saved card: %w", err)

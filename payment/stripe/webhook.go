@@ -50,7 +50,7 @@ func parseWebhook(payload []byte, signature, secret string) (*payment.Event, err
 	if secret == "" {
 		return nil, fmt.Errorf("stripe: webhook: %w: no webhook secret configured", payment.ErrSignature)
 	}
-	if t, ok := signatureTime(signature); ok && t.Sub(time.Now()) > webhook.DefaultTolerance {
+	if t, ok := signatureTime(signature); ok && time.Until(t) > webhook.DefaultTolerance {
 		return nil, fmt.Errorf("stripe: webhook: %w: timestamp %s is in the future", payment.ErrSignature, t.UTC().Format(time.RFC3339))
 	}
 	ev, err := webhook.ConstructEventWithOptions(payload, signature, secret, webhook.ConstructEventOptions{

@@ -3,7 +3,6 @@ package storetest
 import (
 	"crypto/rand"
 	"encoding/json"
-	"errors"
 	"testing"
 	"time"
 
@@ -256,16 +255,6 @@ func newWorld(t *testing.T, s booking.Store) world {
 	t.Helper()
 	o := newOrg(t, s, "villa")
 	return world{org: o, prop: newProperty(t, s, o.ID)}
-}
-
-// asError returns err's *booking.Error or fails the test.
-func asError(t *testing.T, err error) *booking.Error {
-	t.Helper()
-	var e *booking.Error
-	if !errors.As(err, &e) {
-		t.Fatalf("error %v is not a *booking.Error", err)
-	}
-	return e
 }
 
 // ids returns the IDs of bookings, in order.

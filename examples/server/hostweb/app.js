@@ -191,8 +191,17 @@
     return { select, tiers, changed };
   }
 
+  // money shows an exact decimal string from the API as it is, padded with
+  // zeros to the digits the browser usually shows for the currency but never
+  // cut or rounded: the server, which knows each currency's minor units,
+  // sends the amounts; the browser's own table of digits differs from
+  // ISO 4217 (HUF, IDR, IQD...) and a float would round.
   const minorDigits = (currency) => new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits;
-  const fromMinor = (n, currency) => { const d = minorDigits(currency); return (n / 10 ** d).toFixed(d) + " " + currency; };
+  const money = (v, currency) => {
+    const [whole, frac = ""] = String(v).split(".");
+    const digits = frac.padEnd(Math.max(frac.length, minorDigits(currency)), "0");
+    return (digits ? whole + "." + digits : whole) + " " + currency;
+  };
 
   function bookingRow(b, withActions) {
     const actions = el("td", { class: "actions" });
@@ -232,7 +241,7 @@
     const b = data || await call("GET", "/bookings/" + id);
     main.replaceChildren();
     const cur = b.currency;
-    const amount = (v) => Number(v).toFixed(minorDigits(cur)) + " " + cur; // display only
+    const amount = (v) => money(v, cur);
     const row = (label, value, id) => el("tr", {}, el("th", {}, label), el("td", id ? { id } : {}, value));
     const facts = [
       row(T.guest, [b.guest_name, el("br"), el("small", {}, b.guest_email + " " + b.guest_phone)]),
@@ -252,7 +261,7 @@
     }
     const payments = b.payments.map((p) => el("tr", { class: "payment", "data-kind": p.kind, "data-status": p.status },
       el("td", {}, p.created_at.slice(0, 16).replace("T", " ")), el("td", {}, T.pk[p.kind] || p.kind),
-      el("td", { class: "amt" }, fromMinor(p.amount_minor, p.currency)), el("td", {}, T.ps[p.status] || p.status)));
+      el("td", { class: "amt" }, money(p.amount, p.currency)), el("td", {}, T.ps[p.status] || p.status)));
     main.append(el("p", {}, el("button", { type: "button", id: "booking-back", on: { click: () => show("bookings") } }, "‹ " + T.back)),
       el("h2", { id: "booking-title", "data-id": b.id }, T.booking + " #" + b.id),
       el("div", { class: "scroll" }, el("table", { class: "facts" }, el("tbody", {}, facts))),

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// hufSeed writes the demo seed with its organisations in Hungarian forint,
+// a two-decimal currency in ISO 4217 that browsers show without decimals.
+func hufSeed(t *testing.T) string {
+	t.Helper()
+	raw, err := os.ReadFile("demo-seed.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seed map[string]any
+	if err := json.Unmarshal(raw, &seed); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range seed["organizations"].([]any) {
+		o.(map[string]any)["currency"] = "HUF"
+	}
+	if raw, err = json.Marshal(seed); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "huf-seed.json")
+	if err := os.WriteFile(path, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestBrowserDashboardShowsExactAmounts: a booking in forints, paid and
+// refunded in full, shows on its dashboard page the amounts the API holds,
+// to the fillér: the total and the refund row, whose ledger amount is in
+// minor units, are not re-scaled or rounded by the browser's own idea of
+// the currency's decimals (none for HUF).
+func TestBrowserDashboardShowsExactAmounts(t *testing.T) {
+	ts := startServer(t, nil, "-seed", hufSeed(t))
+	newHostUser(t, ts, "demo", "host@example.com", "a long enough password")
+	token := paidBooking(t, ts, "demo", 30)
+	pub := call(t, "GET", ts.URL+"/api/v1/book/demo/booking/"+token, nil, nil).data(t)
+	if got := str(pub, "currency"); got != "HUF" {
+		t.Fatalf("booking currency = %q, want HUF", got)
+	}
+	total := dec(t, num(pub, "total_amount"))
+	if total.IsInteger() {
+		t.Fatalf("total %s HUF has no fillér: the test cannot tell rounding apart", total)
+	}
+	var out, errOut bytes.Buffer
+	if err := run(context.Background(), []string{"cancel", "-org", "demo", "-token", token, "-refund", "-db", ts.dbPath},
+		func(string) string { return "" }, &out, &errOut); err != nil {
+		t.Fatalf("cancel -refund: %v\n%s%s", err, out.String(), errOut.String())
+	}
+
+	b := newBrowser(t)
+	b.do("sign in", chromedp.Navigate(ts.URL+"/host/login?lang=en"),
+		chromedp.WaitVisible(chromedp.CSS("#email")),
+		chromedp.SendKeys(chromedp.CSS("#email"), "host@example.com"),
+		chromedp.SendKeys(chromedp.CSS("#password"), "a long enough password"),
+		chromedp.Click(chromedp.CSS("#login")),
+		chromedp.WaitVisible(chromedp.CSS("#nav-bookings")))
+	b.do("the booking's page", chromedp.Click(chromedp.CSS("#nav-bookings")),
+		chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`tr[data-token=%q] button.details`, token))),
+		chromedp.Click(chromedp.CSS(fmt.Sprintf(`tr[data-token=%q] button.details`, token))),
+		chromedp.WaitVisible(chromedp.CSS(`tr.payment[data-kind="refund"]`)))
+	b.shot("huf-booking")
+
+	if got := b.text("#bk-total"); !leadingAmount(t, got).Equal(total) || !strings.HasSuffix(got, " HUF") {
+		t.Errorf("total shown %q, want %s HUF", got, total)
+	}
+	if got := b.text(`tr.payment[data-kind="refund"] .amt`); !leadingAmount(t, got).Equal(total) || !strings.HasSuffix(got, " HUF") {
+		t.Errorf("refund row shows %q, want the whole %s HUF back", got, total)
+	}
+	b.checkNoProblems()
+}
