@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/staykit/staykit/ledger"
@@ -40,7 +41,11 @@ func (s *Service) ExpireHolds(ctx context.Context) (int, error) {
 				continue
 			}
 			seen[b.ID], progress = true, true
-			ok, err := s.expire(ctx, b, now)
+			var ok bool
+			err := s.recovered(ctx, "expire booking "+strconv.FormatInt(b.ID, 10), func() (err error) {
+				ok, err = s.expire(ctx, b, now)
+				return err
+			})
 			if err != nil {
 				errs = append(errs, fmt.Errorf("expire booking %d: %w", b.ID, err))
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/staykit/staykit/ledger"
@@ -131,29 +132,37 @@ func (s *Service) send(ctx context.Context, e *ledger.Entry) (settled bool, err 
 // carryOut makes the provider call of a pending entry; reached says an
 // earlier attempt may have reached the provider. A panic is recovered as
 // an outcome to retry.
-func (s *Service) carryOut(ctx context.Context, e *ledger.Entry, reached bool, now time.Time) (outcome error) {
+func (s *Service) carryOut(ctx context.Context, e *ledger.Entry, reached bool, now time.Time) error {
+	return s.recovered(ctx, "ledger entry "+strconv.FormatInt(e.ID, 10), func() error {
+		switch e.Kind {
+		case ledger.KindRefund:
+			return s.sendRefund(ctx, e, reached)
+		case ledger.KindRelease:
+			return s.sendRelease(ctx, e, now)
+		case ledger.KindBalance:
+			return s.sendBalance(ctx, e, reached, now)
+		case ledger.KindDepositHold:
+			return s.sendDepositHold(ctx, e, reached, now)
+		case ledger.KindDepositRelease:
+			return s.sendDepositRelease(ctx, e, now)
+		case ledger.KindDepositClaim:
+			return s.sendDepositClaim(ctx, e, now)
+		}
+		e.Status = ledger.StatusSkipped
+		return nil
+	})
+}
+
+// recovered runs fn and turns a panic into an error to retry, logged with
+// what, so that one booking or one entry cannot stop a worker.
+func (s *Service) recovered(ctx context.Context, what string, fn func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			s.logger.ErrorContext(ctx, "ledger entry panicked; retried later", "entry", e.ID, "kind", e.Kind, "panic", r)
-			outcome = fmt.Errorf("%w: panic: %v", errRetry, r)
+			s.logger.ErrorContext(ctx, "recovered from a panic; retried later", "what", what, "panic", r)
+			err = fmt.Errorf("%w: %s panicked: %v", errRetry, what, r)
 		}
 	}()
-	switch e.Kind {
-	case ledger.KindRefund:
-		return s.sendRefund(ctx, e, reached)
-	case ledger.KindRelease:
-		return s.sendRelease(ctx, e, now)
-	case ledger.KindBalance:
-		return s.sendBalance(ctx, e, reached, now)
-	case ledger.KindDepositHold:
-		return s.sendDepositHold(ctx, e, reached, now)
-	case ledger.KindDepositRelease:
-		return s.sendDepositRelease(ctx, e, now)
-	case ledger.KindDepositClaim:
-		return s.sendDepositClaim(ctx, e, now)
-	}
-	e.Status = ledger.StatusSkipped
-	return nil
+	return fn()
 }
 
 // reowe asks again for the money of a refund that failed: the booking's

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/payment/paymenttest"
@@ -25,8 +26,9 @@ type hookedProvider struct {
 	// duringRefund runs after the provider applied a refund and before
 	// the caller has its answer.
 	duringRefund func(r *payment.Refund)
-	// failGet makes reads of these intents fail as unreachable.
-	failGet map[string]bool
+	// failGet makes reads of these intents fail as unreachable;
+	// panicGet makes them panic, as a bug in an adapter would.
+	failGet, panicGet map[string]bool
 }
 
 func (h *hookedProvider) Refund(ctx context.Context, rp payment.RefundParams) (*payment.Refund, error) {
@@ -41,12 +43,15 @@ func (h *hookedProvider) GetIntent(ctx context.Context, id string) (*payment.Int
 	if h.failGet[id] {
 		return nil, fmt.Errorf("hooked: %w", payment.ErrUnavailable)
 	}
+	if h.panicGet[id] {
+		panic("hooked: a bug reading " + id)
+	}
 	return h.Provider.GetIntent(ctx, id)
 }
 
 // hook puts a hookedProvider between the Service and the fake.
 func (e *env) hook() *hookedProvider {
-	h := &hookedProvider{Provider: e.pay, failGet: map[string]bool{}}
+	h := &hookedProvider{Provider: e.pay, failGet: map[string]bool{}, panicGet: map[string]bool{}}
 	e.svc = booking.NewService(booking.Options{Store: e.store, Payments: h, Clock: e.clock, Notifier: e.notified})
 	return h
 }
@@ -180,6 +185,30 @@ func TestBalanceRetryWithTheProviderFailingDoesNotPanic(t *testing.T) {
 	e.process(t)
 	if got := e.terms(t, b).BalanceStatus; got != booking.BalancePaid {
 		t.Errorf("balance %s after the provider came back, want paid", got)
+	}
+}
+
+// Finding 3, the sweeper's side: a panic with one booking is that
+// booking's error; the others are expired.
+func TestSweeperSurvivesAPanicWithOneBooking(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t)
+	h := e.hook()
+	var ids []string
+	for _, stay := range [][2]string{{"2026-06-08", "2026-06-10"}, {"2026-06-12", "2026-06-14"}} {
+		r := e.order("demo")
+		r.CheckIn, r.CheckOut = civil.MustParse(stay[0]), civil.MustParse(stay[1])
+		res, err := e.svc.Checkout(ctx, "demo", r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, res.Booking.PaymentIntentID)
+	}
+	h.panicGet[ids[0]] = true
+	e.clock.Advance(31 * time.Minute)
+	n, err := e.svc.ExpireHolds(ctx)
+	if n != 1 || err == nil {
+		t.Errorf("ExpireHolds = %d, %v; want the other hold expired and the panic as an error", n, err)
 	}
 }
 

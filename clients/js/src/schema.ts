@@ -951,7 +951,7 @@ export interface components {
         /** @description The balance of a deposit-mode booking. `scheduled`: the saved card is charged on `due_date`; `manual`: the host collects it; `paid`; `action_required`: the guest must authenticate it (`POST .../balance`); `retrying`: declined, tried again; `failed`: every attempt declined, the host is told; `cancelled`; `none`: nothing owed after checkout. */
         Balance: {
             /** @enum {string} */
-            status: "none" | "scheduled" | "manual" | "paid" | "action_required" | "retrying" | "failed" | "cancelled";
+            status: "none" | "scheduled" | "manual" | "paid" | "action_required" | "retrying" | "failed" | "cancelled" | "lapsed";
             amount: components["schemas"]["Amount"];
             /** Format: date */
             due_date: string | null;
