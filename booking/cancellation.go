@@ -3,7 +3,6 @@ package booking
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -96,23 +95,12 @@ func (s *Service) preview(ctx context.Context, org *Organization, b *Booking, no
 	if err != nil {
 		return nil, fmt.Errorf("convert kept amount of booking %d: %w", b.ID, err)
 	}
-	refund := min(max(0, pos.Charged()-pos.Returned()-kept), refundable(pos))
+	refund := min(max(0, pos.Charged()-pos.Returned()-kept), pos.RefundableTotal())
 	if !pv.Cancellable {
 		refund = 0
 	}
 	pv.Refund = pricing.FromMinor(refund, b.Currency)
 	return pv, nil
-}
-
-// refundable is what can still be refunded of the stay's money.
-func refundable(p ledger.Position) int64 {
-	var n int64
-	for in := range p.Received {
-		if !p.Claimed[in] {
-			n += p.Refundable(in)
-		}
-	}
-	return n
 }
 
 // CancelByGuest cancels a confirmed booking from its page and refunds what
@@ -176,7 +164,7 @@ func (s *Service) CancelWithOptions(ctx context.Context, slug, token string, o C
 	switch o.Refund {
 	case RefundNone:
 	case RefundFull, "":
-		refund = refundable(pos)
+		refund = pos.RefundableTotal()
 	case RefundPolicy:
 		pv, err := s.preview(ctx, org, b, now)
 		if err != nil {
@@ -187,7 +175,7 @@ func (s *Service) CancelWithOptions(ctx context.Context, slug, token string, o C
 		}
 	case RefundAmount:
 		want, err := pricing.ToMinor(pricing.Round(o.Amount, b.Currency), b.Currency)
-		if err != nil || !o.Amount.IsPositive() || want > refundable(pos) {
+		if err != nil || !o.Amount.IsPositive() || want > pos.RefundableTotal() {
 			f := FieldErrors{}
 			f.Add("amount", "invalid_amount")
 			return nil, f.Err()
@@ -215,11 +203,7 @@ func (s *Service) cancelConfirmed(ctx context.Context, org *Organization, b *Boo
 	if err != nil {
 		return nil, err
 	}
-	pos := ledger.PositionOf(entries)
-	refund = min(max(refund, 0), refundable(pos))
-	decision := ledger.Entry{Kind: ledger.KindDecision, Amount: pos.Charged() - pos.Returned() - refund, Currency: b.Currency,
-		Key: decisionKey(b.ID), Reason: reason, Status: ledger.StatusSucceeded}
-	record := append([]ledger.Entry{decision}, pos.Refunds(entries, b.ID, b.Currency, reason, refund)...)
+	record := ledger.Decide(entries, b.ID, b.Currency, reason, refund)
 	terms, err := s.bookingTerms(ctx, b)
 	if err != nil {
 		return nil, err
@@ -253,9 +237,6 @@ func (s *Service) cancelConfirmed(ctx context.Context, org *Organization, b *Boo
 	}
 	return updated, nil
 }
-
-// decisionKey is the key of a booking's decision: one per booking.
-func decisionKey(bookingID int64) string { return "decision:" + strconv.FormatInt(bookingID, 10) }
 
 // finishCancel stores a cancellation, sends its ledger entries and tells
 // the host.

@@ -184,6 +184,31 @@ func Corrections(entries []Entry, bookingID int64, currency, reason string, now 
 	return out
 }
 
+// Decide is the decision of a booking that closes now, refunding refund of
+// what it holds: its KindDecision entry (what it keeps) and the refunds
+// that give the rest back, capped at what can still be refunded. Written
+// in the transaction that closes the booking, it is final: afterwards
+// Corrections only ever give back money received beyond it.
+func Decide(entries []Entry, bookingID int64, currency, reason string, refund int64) []Entry {
+	p := PositionOf(entries)
+	refund = min(max(refund, 0), p.RefundableTotal())
+	decision := Entry{BookingID: bookingID, Kind: KindDecision, Amount: p.Charged() - p.Returned() - refund, Currency: currency,
+		Key: "decision:" + strconv.FormatInt(bookingID, 10), Reason: reason, Status: StatusSucceeded}
+	return append([]Entry{decision}, p.Refunds(entries, bookingID, currency, reason, refund)...)
+}
+
+// RefundableTotal is what can still be refunded of the stay's money,
+// every intent but claimed security deposits.
+func (p Position) RefundableTotal() int64 {
+	var n int64
+	for in := range p.Received {
+		if !p.Claimed[in] {
+			n += p.Refundable(in)
+		}
+	}
+	return n
+}
+
 // RefundRetry is how long a refund that failed failures times waits before
 // it is sent again under a new key: an hour doubling, at most a day. The
 // money stays owed; the host is told of each failure.
