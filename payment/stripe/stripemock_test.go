@@ -83,6 +83,23 @@ func TestStripeMockAcceptsRequests(t *testing.T) {
 			t.Errorf("Refund %s: Status = %q, want one of payment's refund statuses", key, r.Status)
 		}
 	}
+	// The lookups the engine makes before it sends again (payment.Lookup).
+	if _, err := p.Refund(ctx, payment.RefundParams{IntentID: "pi_123", Amount: 500, IdempotencyKey: "staykit-stripe-mock-refund-meta",
+		Metadata: map[string]string{payment.MetadataKey: "refund:pi_123:cancelled"}}); err != nil {
+		t.Fatalf("Refund with metadata: %v", err)
+	}
+	refunds, err := p.ListRefunds(ctx, "pi_123")
+	if err != nil {
+		t.Fatalf("ListRefunds: %v", err)
+	}
+	for _, r := range refunds {
+		if !strings.HasPrefix(r.ID, "re_") {
+			t.Errorf("ListRefunds: ID = %q, want a re_ id", r.ID)
+		}
+	}
+	if _, err := p.IntentByKey(ctx, "cus_123", "balance:pi_123"); err != nil && !errors.Is(err, payment.ErrNotFound) {
+		t.Fatalf("IntentByKey: %v, want found or ErrNotFound (stripe-mock's fixtures carry no key)", err)
+	}
 }
 
 // wireRecorder stands between a Provider and stripe-mock: it keeps every
