@@ -210,18 +210,17 @@ type exportView struct {
 	CreatedAt  time.Time `json:"created_at"`
 }
 
-// newExportView is the calendar URL to paste into the channels: on
-// PublicURL, else on the host the request came to.
-func (h *handler) newExportView(r *http.Request, t *booking.ExportToken) exportView {
-	base := h.public
-	if base == "" {
-		scheme := "http"
-		if r.TLS != nil {
-			scheme = "https"
-		}
-		base = scheme + "://" + r.Host
-	}
-	return exportView{PropertyID: t.PropertyID, URL: base + icalsync.ExportPath(t.Token), CreatedAt: t.CreatedAt.UTC()}
+// newExportView is the calendar URL to paste into the channels, on
+// PublicURL.
+func (h *handler) newExportView(t *booking.ExportToken) exportView {
+	return exportView{PropertyID: t.PropertyID, URL: h.public + icalsync.ExportPath(t.Token), CreatedAt: t.CreatedAt.UTC()}
+}
+
+// errNoPublicURL refuses to show an export URL without Options.PublicURL:
+// the request's Host header is the client's to choose, so a URL built on
+// it could send the secret token to another host.
+func errNoPublicURL() error {
+	return booking.Errorf(booking.CodeNotConfigured, "The server has no public URL: the calendar export URL cannot be shown.")
 }
 
 func (h *handler) getExport(r *http.Request, c *call) (int, any, error) {
@@ -229,11 +228,14 @@ func (h *handler) getExport(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
+	if h.public == "" {
+		return 0, nil, errNoPublicURL()
+	}
 	t, err := h.channels.ExportToken(r.Context(), c.org, id)
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, h.newExportView(r, t), nil
+	return http.StatusOK, h.newExportView(t), nil
 }
 
 func (h *handler) rotateExport(r *http.Request, c *call) (int, any, error) {
@@ -241,11 +243,14 @@ func (h *handler) rotateExport(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
+	if h.public == "" {
+		return 0, nil, errNoPublicURL()
+	}
 	t, err := h.channels.RotateExportToken(r.Context(), c.org, id, c.actor)
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, h.newExportView(r, t), nil
+	return http.StatusOK, h.newExportView(t), nil
 }
 
 type webhookView struct {

@@ -67,7 +67,9 @@ type Options struct {
 	// public addresses only, https webhook endpoints only).
 	Channels *host.Channels
 	// PublicURL is where the calendar export is reached
-	// ("https://book.example.com"); empty: the request's own host.
+	// ("https://book.example.com"). The export URL is built on it alone,
+	// never on a request's Host header (which a client chooses); empty:
+	// the export routes answer 503 not_configured.
 	PublicURL string
 }
 
