@@ -3,6 +3,8 @@ package host
 import (
 	"context"
 	"fmt"
+	"net/url"
+	"strings"
 
 	"github.com/shopspring/decimal"
 
@@ -57,7 +59,7 @@ func (c PropertyChange) apply(p *booking.Property) error {
 	}
 	f := booking.FieldErrors{}
 	for _, photo := range p.Photos {
-		if checkURL(f, "photos", photo); len(f) > 0 {
+		if checkPhoto(f, photo); len(f) > 0 {
 			break
 		}
 	}
@@ -65,6 +67,20 @@ func (c PropertyChange) apply(p *booking.Property) error {
 		return err
 	}
 	return p.Validate()
+}
+
+// checkPhoto records a problem unless s is an http(s) URL or a path on
+// this server ("/img/villa.jpg", as the demo seed has them), which the
+// booking page, the widget and the dashboard load from the server's own
+// origin. A path starts with one slash ("//host" names another host) and
+// holds no space nor backslash.
+func checkPhoto(f booking.FieldErrors, s string) {
+	if strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "//") && !strings.ContainsAny(s, " \\") {
+		if u, err := url.Parse(s); err == nil && u.Scheme == "" && u.Host == "" {
+			return
+		}
+	}
+	checkURL(f, "photos", s)
 }
 
 // Properties lists an organisation's properties, inactive ones included.

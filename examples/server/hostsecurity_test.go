@@ -112,3 +112,27 @@ func TestHostSideRefusesTwoOrigins(t *testing.T) {
 		t.Error("a refused request renamed the organisation")
 	}
 }
+
+// TestSeededPropertyEditable: a property of the demo seed, whose photos
+// are paths on this server ("/img/…"), can be edited over the host API
+// (as the dashboard does, sending its photos back).
+func TestSeededPropertyEditable(t *testing.T) {
+	ts := startServer(t, nil)
+	key := newAPIKey(t, ts, "demo")
+	auth := map[string]string{"Authorization": "Bearer " + key}
+	prop := fmt.Sprintf("%s/api/v1/host/demo/properties/%d", ts.URL, propertyIDs(t, ts, "demo")[0])
+	before := call(t, http.MethodGet, prop, nil, auth).data(t)
+	photos, _ := before["photos"].([]any)
+	if len(photos) == 0 || !strings.HasPrefix(photos[0].(string), "/") {
+		t.Fatalf("seeded photos %v, want paths on the server", before["photos"])
+	}
+	r := call(t, http.MethodPatch, prop, map[string]any{"description": "Edited.", "photos": photos}, auth)
+	if r.Status != http.StatusOK || str(r.data(t), "description") != "Edited." {
+		t.Fatalf("PATCH a seeded property: %d %s", r.Status, r.Raw)
+	}
+	for _, bad := range []string{"//evil.example/x.jpg", "javascript:alert(1)", "/img/a b.jpg", `/img\x.jpg`} {
+		if r := call(t, http.MethodPatch, prop, map[string]any{"photos": []string{bad}}, auth); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("photo %q: %d %s, want 422", bad, r.Status, r.Raw)
+		}
+	}
+}
