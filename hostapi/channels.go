@@ -204,16 +204,24 @@ func (h *handler) syncFeed(r *http.Request, c *call) (int, any, error) {
 	return http.StatusOK, newSyncView(f, out), nil
 }
 
+// exportView is a property's calendar export. Its URL holds the secret
+// token: null in the replay of a retried rotation.
 type exportView struct {
 	PropertyID int64     `json:"property_id"`
-	URL        string    `json:"url"`
+	URL        *string   `json:"url"`
 	CreatedAt  time.Time `json:"created_at"`
+}
+
+func (v exportView) withoutSecret() any {
+	v.URL = nil
+	return v
 }
 
 // newExportView is the calendar URL to paste into the channels, on
 // PublicURL.
 func (h *handler) newExportView(t *booking.ExportToken) exportView {
-	return exportView{PropertyID: t.PropertyID, URL: h.public + icalsync.ExportPath(t.Token), CreatedAt: t.CreatedAt.UTC()}
+	url := h.public + icalsync.ExportPath(t.Token)
+	return exportView{PropertyID: t.PropertyID, URL: &url, CreatedAt: t.CreatedAt.UTC()}
 }
 
 // errNoPublicURL refuses to show an export URL without Options.PublicURL:
@@ -269,10 +277,15 @@ func newWebhookView(e *outbox.Endpoint) webhookView {
 }
 
 // webhookSecretView is an endpoint with its signing secret: only the
-// answers of creation and rotation carry it.
+// answers of creation and rotation carry it (null in their replay).
 type webhookSecretView struct {
 	webhookView
-	Secret string `json:"secret"`
+	Secret *string `json:"secret"`
+}
+
+func (v webhookSecretView) withoutSecret() any {
+	v.Secret = nil
+	return v
 }
 
 // webhookBody is POST /webhooks and PATCH /webhooks/{id}.
@@ -308,7 +321,7 @@ func (h *handler) createWebhook(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusCreated, webhookSecretView{webhookView: newWebhookView(e), Secret: e.Secret}, nil
+	return http.StatusCreated, webhookSecretView{webhookView: newWebhookView(e), Secret: &e.Secret}, nil
 }
 
 func (h *handler) patchWebhook(r *http.Request, c *call) (int, any, error) {
@@ -347,7 +360,7 @@ func (h *handler) rotateWebhookSecret(r *http.Request, c *call) (int, any, error
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, webhookSecretView{webhookView: newWebhookView(e), Secret: e.Secret}, nil
+	return http.StatusOK, webhookSecretView{webhookView: newWebhookView(e), Secret: &e.Secret}, nil
 }
 
 type deliveryView struct {

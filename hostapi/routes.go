@@ -482,7 +482,7 @@ func (h *handler) createKey(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusCreated, newKeyView{apiKeyView: newAPIKeyView(k), Key: secret}, nil
+	return http.StatusCreated, newKeyView{apiKeyView: newAPIKeyView(k), Key: &secret}, nil
 }
 
 func (h *handler) revokeKey(r *http.Request, c *call) (int, any, error) {
