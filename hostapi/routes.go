@@ -98,7 +98,7 @@ func (h *handler) patchSettings(r *http.Request, c *call) (int, any, error) {
 		err = invalid("cancellation_policy", "invalid_type")
 	}
 	if err == nil {
-		err = h.host.CheckTerms(terms)
+		err = h.host.CheckTerms(c.org, terms)
 	}
 	if err == nil && b.ContactEmail != nil {
 		err = host.CheckContactEmail(*b.ContactEmail)
@@ -180,7 +180,7 @@ func (h *handler) patchProperty(r *http.Request, c *call) (int, any, error) {
 	var terms host.TermsChange
 	if b.Terms != nil {
 		if terms, err = b.Terms.change(); err == nil {
-			err = h.host.CheckTerms(terms)
+			err = h.host.CheckTerms(c.org, terms)
 		}
 		if err != nil {
 			return 0, nil, err

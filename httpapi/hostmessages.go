@@ -71,6 +71,12 @@ var (
 		"invalid_slug": {
 			fr: "Cet identifiant n'est pas valide.",
 			en: "This identifier is not valid."},
+		booking.ReasonAmountTooLarge: {
+			fr: "Ce montant dépasse ce qu'un paiement par carte peut encaisser (au plus {max}).",
+			en: "This amount is more than a card payment can charge (at most {max})."},
+		booking.ReasonTooManyDecimals: {
+			fr: "Cette valeur a trop de décimales.",
+			en: "This value has too many decimal places."},
 	}
 )
 
