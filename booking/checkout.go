@@ -320,8 +320,10 @@ func (s *Service) hold(ctx context.Context, org *Organization, p *Property, r Ch
 func (s *Service) startPayment(ctx context.Context, org *Organization, b *Booking, terms *Terms) (*CheckoutResult, error) {
 	amount, err := pricing.ToMinor(b.ChargeAmount, b.Currency)
 	if err != nil {
+		// A price stored before hosts' amounts were bounded (a night at
+		// 1e308): the guest cannot pay it, which is no server fault.
 		s.release(ctx, b)
-		return nil, fmt.Errorf("convert charge of booking %d: %w", b.ID, err)
+		return nil, errNotChargeable(fmt.Errorf("convert charge of booking %d: %w", b.ID, err))
 	}
 	pay, err := s.bookingPayments(ctx, b.ID)
 	if err != nil {

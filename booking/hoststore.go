@@ -43,6 +43,9 @@ type HostStore interface {
 	// ForgetHostRequest deletes a reserved request, so that it can be
 	// retried (its first attempt failed on our side).
 	ForgetHostRequest(ctx context.Context, orgID int64, key string) error
+	// PurgeHostRequests deletes the records of every organisation's host
+	// requests created before before, and returns how many it deleted.
+	PurgeHostRequests(ctx context.Context, before time.Time) (int, error)
 
 	// Coupons lists an organisation's coupons by code.
 	Coupons(ctx context.Context, orgID int64) ([]coupon.Coupon, error)
@@ -125,8 +128,15 @@ type AuditEntry struct {
 	At     time.Time       `json:"at"`
 }
 
+// HostRequestWindow is how long a host request made with an
+// Idempotency-Key is remembered, to replay its response to a retry; the
+// sweeper purges older records.
+const HostRequestWindow = 24 * time.Hour
+
 // HostRequest remembers a host POST made with an Idempotency-Key and the
-// response it got, replayed to a retry of the same request.
+// response it got, replayed to a retry of the same request. The response
+// never holds a secret: the host API keeps answers that carry one with
+// the secret left out.
 type HostRequest struct {
 	OrgID int64
 	Key   string
@@ -142,5 +152,16 @@ type HostRequest struct {
 // Error codes of the host side.
 const (
 	CodeUnauthorized = "unauthorized" // no valid credentials
-	CodeForbidden    = "forbidden"    // valid credentials of another organisation
+	CodeForbidden    = "forbidden"    // valid credentials of another organisation, or a cross-origin browser request
+	// CodeBusy: the server does as much of this costly work (hashing
+	// passwords) as it allows at once; retry after a moment.
+	CodeBusy = "busy"
+	// CodeNotConfigured: the server lacks a setting this needs (a public
+	// URL to build the calendar export's URL on).
+	CodeNotConfigured = "not_configured"
 )
+
+// ReasonCrossOrigin is the ParamReason of the CodeForbidden of a browser
+// request from another site (or with several Origin headers) that would
+// change something on the host side.
+const ReasonCrossOrigin = "cross_origin"

@@ -7,10 +7,11 @@ import (
 
 // RunSweeper does the engine's background work now and then every
 // interval, until ctx is done; it then returns nil. Each sweep expires
-// lapsed holds (ExpireHolds) and sends the payments ledger's due refunds
-// and releases (ProcessPayments). A sweep that fails is logged and the next
-// one runs on time: a store or provider that is down for a while must not
-// stop the sweeper for good. Lapsed holds stop blocking dates without it,
+// lapsed holds (ExpireHolds), sends the payments ledger's due refunds
+// and releases (ProcessPayments), and purges the host requests older than
+// their idempotency window (PurgeHostRequests). A sweep that fails is
+// logged and the next one runs on time: a store or provider that is down
+// for a while must not stop the sweeper for good. Lapsed holds stop blocking dates without it,
 // but only a sweep releases card authorisations, returns money owed to
 // guests, frees coupons and tells the host. Several replicas may each run
 // it: transitions are conditional and ledger entries are leased.
@@ -40,6 +41,13 @@ func (s *Service) RunSweeper(ctx context.Context, every time.Duration) error {
 			s.logger.WarnContext(ctx, "send payments ledger; retried on the next sweeps", "err", err)
 		case sent > 0:
 			s.logger.InfoContext(ctx, "sent payments ledger entries", "count", sent)
+		}
+		purged, err := s.PurgeHostRequests(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			s.logger.WarnContext(ctx, "purge host requests; retried on the next sweeps", "err", err)
+		case purged > 0:
+			s.logger.InfoContext(ctx, "purged host requests", "count", purged)
 		}
 		select {
 		case <-ctx.Done():

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/staykit/staykit/booking"
@@ -179,4 +180,49 @@ func ExampleService_RunSweeper() {
 	// ... serve httpapi.New(httpapi.Options{Service: svc}) until ctx ends ...
 	<-ctx.Done()
 	wg.Wait()
+}
+
+// TestRunSweeperPurgesHostRequests: each sweep deletes the host requests
+// older than their idempotency window (their answers are never replayed
+// again) and keeps the newer ones.
+func TestRunSweeperPurgesHostRequests(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t)
+		ctx := context.Background()
+		org, err := e.store.OrganizationBySlug(ctx, "demo")
+		if err != nil {
+			t.Fatal(err)
+		}
+		reserve := func(key string) {
+			now := e.clock.Now()
+			if _, err := e.store.ReserveHostRequest(ctx, &booking.HostRequest{OrgID: org.ID, Key: key, RequestHash: "h", CreatedAt: now},
+				now.Add(-booking.HostRequestWindow)); err != nil {
+				t.Fatal(err)
+			}
+			if err := e.store.CompleteHostRequest(ctx, org.ID, key, 201, []byte(`{"key":"sk_host_secret"}`)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		reserve("old")
+		e.clock.Advance(booking.HostRequestWindow)
+		reserve("recent")
+		e.clock.Advance(time.Minute)
+
+		sweepCtx, stop := context.WithCancel(ctx)
+		done := make(chan error, 1)
+		go func() { done <- e.svc.RunSweeper(sweepCtx, time.Minute) }()
+		synctest.Wait() // the first sweep is done, the sweeper waits for its ticker
+		stop()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+
+		longAgo := e.clock.Now().Add(-30 * 24 * time.Hour)
+		for key, kept := range map[string]bool{"old": false, "recent": true} {
+			_, err := e.store.ReserveHostRequest(ctx, &booking.HostRequest{OrgID: org.ID, Key: key, RequestHash: "other", CreatedAt: e.clock.Now()}, longAgo)
+			if got := booking.ErrorCode(err) == booking.CodeConflict; got != kept {
+				t.Errorf("request %q kept = %v after a sweep, want %v (%v)", key, got, kept, err)
+			}
+		}
+	})
 }

@@ -73,6 +73,9 @@ type FeedChange struct {
 }
 
 func (c FeedChange) apply(f *booking.Feed) error {
+	if err := booking.CheckBounds(c, ""); err != nil {
+		return err
+	}
 	set(&f.Name, c.Name)
 	set(&f.URL, c.URL)
 	set(&f.Active, c.Active)
@@ -348,6 +351,9 @@ type WebhookChange struct {
 }
 
 func (c *Channels) apply(ch WebhookChange, e *outbox.Endpoint) error {
+	if err := booking.CheckBounds(ch, ""); err != nil {
+		return err
+	}
 	set(&e.URL, ch.URL)
 	set(&e.EventTypes, ch.EventTypes)
 	set(&e.Active, ch.Active)

@@ -19,6 +19,12 @@ func (s *Service) PaymentAccount(ctx context.Context, org *booking.Organization)
 // (URLs not absolute http(s), or no Connect platform),
 // CodePaymentUnavailable.
 func (s *Service) StartOnboarding(ctx context.Context, org *booking.Organization, returnURL, refreshURL string, by Actor) (string, error) {
+	if err := booking.CheckBounds(struct {
+		ReturnURL  string `json:"return_url"`
+		RefreshURL string `json:"refresh_url"`
+	}{returnURL, refreshURL}, org.Currency); err != nil {
+		return "", err
+	}
 	f := booking.FieldErrors{}
 	if !absoluteURL(returnURL) {
 		f.Add("return_url", "invalid_url")

@@ -26,6 +26,11 @@ func CheckContactEmail(email string) error {
 	if email == "" {
 		return nil
 	}
+	if err := booking.CheckBounds(struct {
+		Email string `json:"contact_email"`
+	}{email}, ""); err != nil {
+		return err
+	}
 	if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > 254 {
 		return invalid("contact_email", "invalid_email")
 	}

@@ -101,6 +101,9 @@ func (s *Service) count(ctx context.Context, c *coupon.Coupon) (CouponCount, err
 // CreateCoupon adds a coupon to org. Errors: CodeInvalid, CodeConflict
 // (the code exists).
 func (s *Service) CreateCoupon(ctx context.Context, org *booking.Organization, c CouponChange, by Actor) (*CouponCount, error) {
+	if err := booking.CheckBounds(c, org.Currency); err != nil {
+		return nil, err
+	}
 	cp := &coupon.Coupon{OrgID: org.ID, Active: true}
 	if err := c.apply(cp); err != nil {
 		return nil, err
@@ -120,6 +123,9 @@ func (s *Service) CreateCoupon(ctx context.Context, org *booking.Organization, c
 // UpdateCoupon changes a coupon; bookings made with it keep their price.
 // Errors: CodeNotFound, CodeInvalid, CodeConflict (the code exists).
 func (s *Service) UpdateCoupon(ctx context.Context, org *booking.Organization, id int64, c CouponChange, by Actor) (*CouponCount, error) {
+	if err := booking.CheckBounds(c, org.Currency); err != nil {
+		return nil, err
+	}
 	before, err := s.store.CouponByID(ctx, org.ID, id)
 	if err != nil {
 		return nil, notFoundAs(err, "coupon", "find coupon")

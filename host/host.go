@@ -39,6 +39,8 @@ type Service struct {
 	bookings *booking.Service
 	clock    booking.Clock
 	log      *slog.Logger
+	// hashSlots holds a token per password hash running (Login).
+	hashSlots chan struct{}
 }
 
 // Options configure a Service; Store and Bookings are required.
@@ -50,6 +52,10 @@ type Options struct {
 	Clock booking.Clock
 	// Logger defaults to slog.Default().
 	Logger *slog.Logger
+	// MaxConcurrentHashes bounds the logins that hash a password at once
+	// (64 MiB each); 0 means DefaultMaxConcurrentHashes. Beyond it, Login
+	// answers CodeBusy at once.
+	MaxConcurrentHashes int
 }
 
 // New returns a Service. It panics without Store or Bookings, a
@@ -58,7 +64,11 @@ func New(o Options) *Service {
 	if o.Store == nil || o.Bookings == nil {
 		panic("host: New needs a Store and a booking Service")
 	}
-	s := &Service{store: o.Store, bookings: o.Bookings, clock: o.Clock, log: o.Logger}
+	if o.MaxConcurrentHashes <= 0 {
+		o.MaxConcurrentHashes = DefaultMaxConcurrentHashes
+	}
+	s := &Service{store: o.Store, bookings: o.Bookings, clock: o.Clock, log: o.Logger,
+		hashSlots: make(chan struct{}, o.MaxConcurrentHashes)}
 	if s.clock == nil {
 		s.clock = booking.SystemClock{}
 	}

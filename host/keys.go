@@ -27,6 +27,11 @@ func HashKey(secret string) string {
 // which is shown once and never stored. Errors: CodeInvalid (no name).
 func (s *Service) CreateAPIKey(ctx context.Context, org *booking.Organization, name string, by Actor) (string, *booking.APIKey, error) {
 	name = strings.TrimSpace(name)
+	if err := booking.CheckBounds(struct {
+		Name string `json:"name"`
+	}{name}, org.Currency); err != nil {
+		return "", nil, err
+	}
 	if name == "" || len(name) > 100 {
 		reason := "required"
 		if name != "" {

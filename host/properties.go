@@ -3,6 +3,8 @@ package host
 import (
 	"context"
 	"fmt"
+	"net/url"
+	"strings"
 
 	"github.com/shopspring/decimal"
 
@@ -57,7 +59,7 @@ func (c PropertyChange) apply(p *booking.Property) error {
 	}
 	f := booking.FieldErrors{}
 	for _, photo := range p.Photos {
-		if checkURL(f, "photos", photo); len(f) > 0 {
+		if checkPhoto(f, photo); len(f) > 0 {
 			break
 		}
 	}
@@ -65,6 +67,20 @@ func (c PropertyChange) apply(p *booking.Property) error {
 		return err
 	}
 	return p.Validate()
+}
+
+// checkPhoto records a problem unless s is an http(s) URL or a path on
+// this server ("/img/villa.jpg", as the demo seed has them), which the
+// booking page, the widget and the dashboard load from the server's own
+// origin. A path starts with one slash ("//host" names another host) and
+// holds no space nor backslash.
+func checkPhoto(f booking.FieldErrors, s string) {
+	if strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "//") && !strings.ContainsAny(s, " \\") {
+		if u, err := url.Parse(s); err == nil && u.Scheme == "" && u.Host == "" {
+			return
+		}
+	}
+	checkURL(f, "photos", s)
 }
 
 // Properties lists an organisation's properties, inactive ones included.
@@ -85,8 +101,12 @@ func (s *Service) Property(ctx context.Context, org *booking.Organization, id in
 	return p, nil
 }
 
-// CreateProperty adds a property to org. Errors: CodeInvalid.
+// CreateProperty adds a property to org. Errors: CodeInvalid (among
+// others, a value out of booking.CheckBounds).
 func (s *Service) CreateProperty(ctx context.Context, org *booking.Organization, c PropertyChange, by Actor) (*booking.Property, error) {
+	if err := booking.CheckBounds(c, org.Currency); err != nil {
+		return nil, err
+	}
 	p := &booking.Property{OrgID: org.ID, Active: true, Photos: []string{}}
 	if err := c.apply(p); err != nil {
 		return nil, err
@@ -102,8 +122,12 @@ func (s *Service) CreateProperty(ctx context.Context, org *booking.Organization,
 
 // UpdateProperty changes a property. A deactivated property (Active
 // false) leaves the public listing and takes no checkout, but keeps its
-// bookings. Errors: CodeNotFound, CodeInvalid.
+// bookings. Errors: CodeNotFound, CodeInvalid (among others, a value out
+// of booking.CheckBounds).
 func (s *Service) UpdateProperty(ctx context.Context, org *booking.Organization, id int64, c PropertyChange, by Actor) (*booking.Property, error) {
+	if err := booking.CheckBounds(c, org.Currency); err != nil {
+		return nil, err
+	}
 	before, err := s.Property(ctx, org, id)
 	if err != nil {
 		return nil, err
@@ -138,6 +162,9 @@ func (s *Service) DeactivateProperty(ctx context.Context, org *booking.Organizat
 // CodeInvalid, CodeConflict (reason "booked": a booking holds some of
 // the nights).
 func (s *Service) AddBlock(ctx context.Context, org *booking.Organization, propertyID int64, b booking.Block, by Actor) (*booking.Block, error) {
+	if err := booking.CheckBounds(b, org.Currency); err != nil {
+		return nil, err
+	}
 	if _, err := s.Property(ctx, org, propertyID); err != nil {
 		return nil, err
 	}
@@ -194,6 +221,9 @@ const MaxCalendarDays = booking.MaxCalendarDays
 // the booking keeps its nights (a host cancels it first). Errors:
 // CodeNotFound, CodeInvalid, CodeConflict (reason "booked").
 func (s *Service) SetCalendar(ctx context.Context, org *booking.Organization, propertyID int64, c booking.CalendarChange, by Actor) error {
+	if err := booking.CheckBounds(c, org.Currency); err != nil {
+		return err
+	}
 	if err := c.Validate(); err != nil {
 		return err
 	}

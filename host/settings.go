@@ -29,8 +29,12 @@ type Settings struct {
 }
 
 // UpdateSettings applies a change to an organisation's settings; the
-// public API sees it at its next request. Errors: CodeInvalid.
+// public API sees it at its next request. Errors: CodeInvalid (among
+// others, a value out of booking.CheckBounds).
 func (s *Service) UpdateSettings(ctx context.Context, org *booking.Organization, c Settings, by Actor) (*booking.Organization, error) {
+	if err := booking.CheckBounds(c, org.Currency); err != nil {
+		return nil, err
+	}
 	before := *org
 	o := *org
 	f := booking.FieldErrors{}

@@ -26,6 +26,17 @@ type TermsChange struct {
 	DepositReleaseDays *int
 }
 
+// checkBounds refuses values out of booking.CheckBounds, named as the
+// host API names them.
+func (c TermsChange) checkBounds(currency string) error {
+	return booking.CheckBounds(struct {
+		Policy             *policy.Policy   `json:"cancellation_policy"`
+		SecurityDeposit    *decimal.Decimal `json:"security_deposit"`
+		DepositHoldDays    *int             `json:"deposit_hold_days"`
+		DepositReleaseDays *int             `json:"deposit_release_days"`
+	}{c.Policy, c.SecurityDeposit, c.DepositHoldDays, c.DepositReleaseDays}, currency)
+}
+
 // IsEmpty reports whether c changes nothing.
 func (c TermsChange) IsEmpty() bool {
 	return c.Policy == nil && !c.InheritPolicy && c.SecurityDeposit == nil && c.DepositHoldDays == nil && c.DepositReleaseDays == nil
@@ -102,8 +113,12 @@ func (s *Service) PropertyTerms(ctx context.Context, org *booking.Organization, 
 	return st, nil
 }
 
-// CheckTerms reports whether c would be accepted. Errors: CodeInvalid.
-func (s *Service) CheckTerms(c TermsChange) error {
+// CheckTerms reports whether c would be accepted for org. Errors:
+// CodeInvalid.
+func (s *Service) CheckTerms(org *booking.Organization, c TermsChange) error {
+	if err := c.checkBounds(org.Currency); err != nil {
+		return err
+	}
 	st, err := c.apply(booking.Settings{})
 	if err != nil {
 		return err
@@ -133,6 +148,9 @@ func checkDeposit(st booking.Settings) error {
 func (s *Service) UpdateTerms(ctx context.Context, org *booking.Organization, propertyID int64, c TermsChange, by Actor) (*booking.Settings, error) {
 	if c.InheritPolicy && propertyID == 0 {
 		return nil, invalid("cancellation_policy", "invalid_type")
+	}
+	if err := c.checkBounds(org.Currency); err != nil {
+		return nil, err
 	}
 	var before *booking.Settings
 	var st booking.Settings

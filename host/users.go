@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/mail"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/crypto/argon2"
@@ -71,8 +72,26 @@ func CheckPassword(phc, password string) bool {
 }
 
 // dummyHash is checked against when the e-mail address is unknown, so
-// that a login takes as long whether or not the user exists.
-var dummyHash = HashPassword("staykit-no-such-user")
+// that a login takes as long whether or not the user exists. It is
+// computed at the first such login, not when the package loads: a hash
+// costs argonMemory and a good fraction of a second, which every program
+// and test importing the package would pay.
+var dummyHash = sync.OnceValue(func() string { return HashPassword("staykit-no-such-user") })
+
+// DefaultMaxConcurrentHashes is how many password hashes a Service runs at
+// once unless Options.MaxConcurrentHashes says otherwise: each takes 64
+// MiB (argonMemory) for a fraction of a second, so four bound a burst of
+// logins to 256 MiB.
+const DefaultMaxConcurrentHashes = 4
+
+// BusyRetryAfter is how long a login refused with CodeBusy should wait
+// before it is tried again.
+const BusyRetryAfter = time.Second
+
+// errBusy refuses a login while MaxConcurrentHashes hashes run.
+func errBusy() error {
+	return booking.Errorf(booking.CodeBusy, "Too many sign-ins at once. Please try again in a moment.")
+}
 
 // CreateUser adds a dashboard user to org. Errors: CodeInvalid (e-mail
 // address, password shorter than MinPasswordLength), CodeConflict.
@@ -103,16 +122,25 @@ func (s *Service) CreateUser(ctx context.Context, org *booking.Organization, ema
 }
 
 // Login checks a user's password and opens a session; the returned token
-// goes in the cookie and is never stored. Errors: CodeUnauthorized (the
-// same for an unknown address and a wrong password).
+// goes in the cookie and is never stored. At most MaxConcurrentHashes
+// logins run at once (each hashes the password in 64 MiB); one more is
+// refused at once, without waiting, with CodeBusy (retry after
+// BusyRetryAfter). Errors: CodeUnauthorized (the same for an unknown
+// address and a wrong password), CodeBusy.
 func (s *Service) Login(ctx context.Context, email, password string) (string, *booking.HostUser, error) {
+	select {
+	case s.hashSlots <- struct{}{}:
+		defer func() { <-s.hashSlots }()
+	default:
+		return "", nil, errBusy()
+	}
 	email = strings.ToLower(strings.TrimSpace(email))
 	u, err := s.store.HostUserByEmail(ctx, email)
 	if err != nil && booking.ErrorCode(err) != booking.CodeNotFound {
 		return "", nil, fmt.Errorf("find user: %w", err)
 	}
 	if u == nil {
-		CheckPassword(dummyHash, password)
+		CheckPassword(dummyHash(), password)
 		return "", nil, errBadLogin()
 	}
 	if !CheckPassword(u.PasswordHash, password) {

@@ -204,24 +204,31 @@ func (h *handler) syncFeed(r *http.Request, c *call) (int, any, error) {
 	return http.StatusOK, newSyncView(f, out), nil
 }
 
+// exportView is a property's calendar export. Its URL holds the secret
+// token: null in the replay of a retried rotation.
 type exportView struct {
 	PropertyID int64     `json:"property_id"`
-	URL        string    `json:"url"`
+	URL        *string   `json:"url"`
 	CreatedAt  time.Time `json:"created_at"`
 }
 
-// newExportView is the calendar URL to paste into the channels: on
-// PublicURL, else on the host the request came to.
-func (h *handler) newExportView(r *http.Request, t *booking.ExportToken) exportView {
-	base := h.public
-	if base == "" {
-		scheme := "http"
-		if r.TLS != nil {
-			scheme = "https"
-		}
-		base = scheme + "://" + r.Host
-	}
-	return exportView{PropertyID: t.PropertyID, URL: base + icalsync.ExportPath(t.Token), CreatedAt: t.CreatedAt.UTC()}
+func (v exportView) withoutSecret() any {
+	v.URL = nil
+	return v
+}
+
+// newExportView is the calendar URL to paste into the channels, on
+// PublicURL.
+func (h *handler) newExportView(t *booking.ExportToken) exportView {
+	url := h.public + icalsync.ExportPath(t.Token)
+	return exportView{PropertyID: t.PropertyID, URL: &url, CreatedAt: t.CreatedAt.UTC()}
+}
+
+// errNoPublicURL refuses to show an export URL without Options.PublicURL:
+// the request's Host header is the client's to choose, so a URL built on
+// it could send the secret token to another host.
+func errNoPublicURL() error {
+	return booking.Errorf(booking.CodeNotConfigured, "The server has no public URL: the calendar export URL cannot be shown.")
 }
 
 func (h *handler) getExport(r *http.Request, c *call) (int, any, error) {
@@ -229,11 +236,14 @@ func (h *handler) getExport(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
+	if h.public == "" {
+		return 0, nil, errNoPublicURL()
+	}
 	t, err := h.channels.ExportToken(r.Context(), c.org, id)
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, h.newExportView(r, t), nil
+	return http.StatusOK, h.newExportView(t), nil
 }
 
 func (h *handler) rotateExport(r *http.Request, c *call) (int, any, error) {
@@ -241,11 +251,14 @@ func (h *handler) rotateExport(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
+	if h.public == "" {
+		return 0, nil, errNoPublicURL()
+	}
 	t, err := h.channels.RotateExportToken(r.Context(), c.org, id, c.actor)
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, h.newExportView(r, t), nil
+	return http.StatusOK, h.newExportView(t), nil
 }
 
 type webhookView struct {
@@ -264,10 +277,15 @@ func newWebhookView(e *outbox.Endpoint) webhookView {
 }
 
 // webhookSecretView is an endpoint with its signing secret: only the
-// answers of creation and rotation carry it.
+// answers of creation and rotation carry it (null in their replay).
 type webhookSecretView struct {
 	webhookView
-	Secret string `json:"secret"`
+	Secret *string `json:"secret"`
+}
+
+func (v webhookSecretView) withoutSecret() any {
+	v.Secret = nil
+	return v
 }
 
 // webhookBody is POST /webhooks and PATCH /webhooks/{id}.
@@ -303,7 +321,7 @@ func (h *handler) createWebhook(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusCreated, webhookSecretView{webhookView: newWebhookView(e), Secret: e.Secret}, nil
+	return http.StatusCreated, webhookSecretView{webhookView: newWebhookView(e), Secret: &e.Secret}, nil
 }
 
 func (h *handler) patchWebhook(r *http.Request, c *call) (int, any, error) {
@@ -342,7 +360,7 @@ func (h *handler) rotateWebhookSecret(r *http.Request, c *call) (int, any, error
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, webhookSecretView{webhookView: newWebhookView(e), Secret: e.Secret}, nil
+	return http.StatusOK, webhookSecretView{webhookView: newWebhookView(e), Secret: &e.Secret}, nil
 }
 
 type deliveryView struct {

@@ -287,6 +287,31 @@ func TestCalendarExportURL(t *testing.T) {
 	})
 }
 
+// TestCalendarExportURLFromConfigurationOnly: the export URL is built on
+// Options.PublicURL whatever Host the request names; without a public URL
+// it is not shown at all (503 not_configured), since a Host header is the
+// client's to choose.
+func TestCalendarExportURLFromConfigurationOnly(t *testing.T) {
+	forEachChannelStore(t, func(t *testing.T, e *env) {
+		ical := hostPath("villa", fmt.Sprintf("/properties/%d/ical", e.props["soleil"]))
+		forged := map[string]string{"Host": "evil.example", "X-Forwarded-Host": "evil.example"}
+		got := e.do("villa", req{method: "GET", path: ical, header: forged})
+		want(t, got, http.StatusOK)
+		if url := got.data(t)["url"].(string); !strings.HasPrefix(url, "https://book.example.com/ical/") {
+			t.Errorf("export URL %q, want it on the public URL", url)
+		}
+
+		bare := withoutChannels(e)
+		for _, r := range []req{{method: "GET", path: ical, header: forged}, {method: "POST", path: ical + "/rotate", header: forged}} {
+			got := bare.do("villa", r)
+			want(t, got, http.StatusServiceUnavailable, "not_configured")
+			if strings.Contains(string(got.body), "evil.example") || strings.Contains(string(got.body), "/ical/") {
+				t.Errorf("%s without a public URL: %s", r.method, got.body)
+			}
+		}
+	})
+}
+
 // receiver records webhook requests whose Standard Webhooks signature
 // checks with its secret.
 type receiver struct {

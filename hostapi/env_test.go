@@ -211,6 +211,9 @@ func (e *env) do(org string, r req) response {
 	for k, v := range r.header {
 		hr.Header.Set(k, v)
 	}
+	if host, ok := r.header["Host"]; ok {
+		hr.Host = host
+	}
 	rec := httptest.NewRecorder()
 	e.replicas[r.replica].server.ServeHTTP(rec, hr)
 	resp := response{status: rec.Code, header: rec.Header(), body: rec.Body.Bytes()}

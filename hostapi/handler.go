@@ -41,8 +41,9 @@ const Prefix = "/api/v1/host/"
 // may make a minute.
 var DefaultAuthFailures = ratelimit.PerMinute(10)
 
-// IdempotencyWindow is how long an Idempotency-Key is remembered.
-const IdempotencyWindow = 24 * time.Hour
+// IdempotencyWindow is how long an Idempotency-Key is remembered; the
+// booking sweeper purges older records (booking.Service.PurgeHostRequests).
+const IdempotencyWindow = booking.HostRequestWindow
 
 // Options configure the handler. Host is required.
 type Options struct {
@@ -67,7 +68,9 @@ type Options struct {
 	// public addresses only, https webhook endpoints only).
 	Channels *host.Channels
 	// PublicURL is where the calendar export is reached
-	// ("https://book.example.com"); empty: the request's own host.
+	// ("https://book.example.com"). The export URL is built on it alone,
+	// never on a request's Host header (which a client chooses); empty:
+	// the export routes answer 503 not_configured.
 	PublicURL string
 }
 
@@ -216,32 +219,48 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request, fn op) {
 		return
 	}
 	buf := &bufferWriter{header: w.Header()}
-	h.run(buf, r, loc, c, fn)
-	// The answer is kept unless we failed: a 5xx may be retried.
+	data := h.run(buf, r, loc, c, fn)
+	// The answer is kept unless we failed: a 5xx may be retried. An answer
+	// with a secret is kept without it: secrets are never stored.
+	kept, err := buf.body.Bytes(), error(nil)
+	if s, ok := data.(secretBearing); ok {
+		kept, err = httpapi.EncodeData(s.withoutSecret())
+	}
 	store := context.WithoutCancel(ctx)
-	if buf.status >= 500 {
+	if buf.status >= 500 || err != nil {
 		if err := h.host.ForgetRequest(store, org.ID, key); err != nil {
 			h.log.ErrorContext(ctx, "forget host request", "err", err)
 		}
-	} else if err := h.host.CompleteRequest(store, org.ID, key, buf.status, buf.body.Bytes()); err != nil {
+	} else if err := h.host.CompleteRequest(store, org.ID, key, buf.status, kept); err != nil {
 		h.log.ErrorContext(ctx, "record host request", "err", err)
 	}
 	writeRaw(w, buf.status, buf.body.Bytes())
 }
 
-// run runs fn and writes its answer.
-func (h *handler) run(w http.ResponseWriter, r *http.Request, loc string, c *call, fn op) {
+// secretBearing is the data of an answer that holds a secret: a new API
+// key, a webhook endpoint's signing secret, the calendar export URL after
+// a rotation, a Stripe onboarding link. Its replay to a retry with the
+// same Idempotency-Key is withoutSecret: the same answer with the secret
+// null, which tells the client that the key or endpoint exists (revoke
+// it, or rotate its secret, to get one again).
+type secretBearing interface {
+	withoutSecret() any
+}
+
+// run runs fn and writes its answer; it returns the data of a success.
+func (h *handler) run(w http.ResponseWriter, r *http.Request, loc string, c *call, fn op) any {
 	status, data, err := fn(r, c)
 	if err != nil {
 		httpapi.WriteError(w, r, h.log, loc, err)
-		return
+		return nil
 	}
 	if status == http.StatusNoContent {
 		w.Header().Del("Content-Type")
 		w.WriteHeader(status)
-		return
+		return nil
 	}
 	httpapi.WriteData(w, status, data)
+	return data
 }
 
 // authenticate finds who makes the request: an API key, else the

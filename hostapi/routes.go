@@ -98,7 +98,7 @@ func (h *handler) patchSettings(r *http.Request, c *call) (int, any, error) {
 		err = invalid("cancellation_policy", "invalid_type")
 	}
 	if err == nil {
-		err = h.host.CheckTerms(terms)
+		err = h.host.CheckTerms(c.org, terms)
 	}
 	if err == nil && b.ContactEmail != nil {
 		err = host.CheckContactEmail(*b.ContactEmail)
@@ -180,7 +180,7 @@ func (h *handler) patchProperty(r *http.Request, c *call) (int, any, error) {
 	var terms host.TermsChange
 	if b.Terms != nil {
 		if terms, err = b.Terms.change(); err == nil {
-			err = h.host.CheckTerms(terms)
+			err = h.host.CheckTerms(c.org, terms)
 		}
 		if err != nil {
 			return 0, nil, err
@@ -482,7 +482,7 @@ func (h *handler) createKey(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusCreated, newKeyView{apiKeyView: newAPIKeyView(k), Key: secret}, nil
+	return http.StatusCreated, newKeyView{apiKeyView: newAPIKeyView(k), Key: &secret}, nil
 }
 
 func (h *handler) revokeKey(r *http.Request, c *call) (int, any, error) {

@@ -64,5 +64,17 @@ func (h *handler) startOnboarding(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, map[string]string{"url": link}, nil
+	return http.StatusOK, onboardingView{URL: &link}, nil
+}
+
+// onboardingView is a Stripe Account Link: a short-lived URL that opens
+// the organisation's onboarding to whoever has it (null in the replay of
+// a retried request: ask for a new link).
+type onboardingView struct {
+	URL *string `json:"url"`
+}
+
+func (v onboardingView) withoutSecret() any {
+	v.URL = nil
+	return v
 }

@@ -358,10 +358,16 @@ func newAPIKeyView(k *booking.APIKey) apiKeyView {
 		LastUsedAt: optTime(k.LastUsedAt), RevokedAt: optTime(k.RevokedAt)}
 }
 
-// newKeyView is a key just created: the only time its secret is shown.
+// newKeyView is a key just created: the only time its secret is shown
+// (null in the replay of a retried request).
 type newKeyView struct {
 	apiKeyView
-	Key string `json:"key"`
+	Key *string `json:"key"`
+}
+
+func (v newKeyView) withoutSecret() any {
+	v.Key = nil
+	return v
 }
 
 type apiKeyBody struct {

@@ -12,9 +12,20 @@ var (
 		booking.CodeUnauthorized: {{text: text{
 			fr: "Une clé d'API valide est requise.",
 			en: "A valid API key is required."}}},
-		booking.CodeForbidden: {{text: text{
-			fr: "Cette clé ne donne pas accès à cet établissement.",
-			en: "This key does not give access to this organisation."}}},
+		booking.CodeForbidden: {
+			{when: equals(booking.ParamReason, booking.ReasonCrossOrigin), text: text{
+				fr: "Requête d'un autre site refusée : les modifications ne sont acceptées que depuis les pages de ce serveur, ou de scripts avec une clé d'API.",
+				en: "Cross-origin request refused: changes are accepted only from this server's own pages, or from scripts with an API key."}},
+			{text: text{
+				fr: "Cette clé ne donne pas accès à cet établissement.",
+				en: "This key does not give access to this organisation."}},
+		},
+		booking.CodeBusy: {{text: text{
+			fr: "Le serveur est occupé. Réessayez dans un instant.",
+			en: "The server is busy. Please try again in a moment."}}},
+		booking.CodeNotConfigured: {{text: text{
+			fr: "Ce serveur n'a pas d'adresse publique configurée : l'adresse du calendrier exporté ne peut pas être donnée. Demandez à son administrateur de la configurer.",
+			en: "This server has no public URL configured, so the calendar export's URL cannot be given. Ask its operator to set one."}}},
 		booking.CodeNotFound: {
 			{when: equals(booking.ParamSubject, "coupon"), text: text{
 				fr: "Ce code promo n'existe pas.",
@@ -60,6 +71,12 @@ var (
 		"invalid_slug": {
 			fr: "Cet identifiant n'est pas valide.",
 			en: "This identifier is not valid."},
+		booking.ReasonAmountTooLarge: {
+			fr: "Ce montant dépasse ce qu'un paiement par carte peut encaisser (au plus {max}).",
+			en: "This amount is more than a card payment can charge (at most {max})."},
+		booking.ReasonTooManyDecimals: {
+			fr: "Cette valeur a trop de décimales.",
+			en: "This value has too many decimal places."},
 	}
 )
 

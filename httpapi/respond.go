@@ -83,6 +83,9 @@ var statusOf = map[string]int{
 	codeRateLimited: http.StatusTooManyRequests,
 
 	booking.CodePaymentUnavailable: http.StatusBadGateway,
+
+	booking.CodeBusy:          http.StatusServiceUnavailable,
+	booking.CodeNotConfigured: http.StatusServiceUnavailable,
 }
 
 // httpStatus returns the status of an error code (500 when unknown).

@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -46,7 +47,7 @@ func body(t *testing.T, r *http.Response) string {
 func TestExportHoldsExactlyNativeBookingsAndBlocks(t *testing.T) {
 	e := newEnv(t)
 	confirmed := e.confirmed(t, "2026-06-08", "2026-06-11")
-	pending, err := e.checkout("2026-06-12", "2026-06-14")
+	_, err := e.checkout("2026-06-12", "2026-06-14")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,11 +87,11 @@ func TestExportHoldsExactlyNativeBookingsAndBlocks(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []ical.Event{
-		{UID: "booking-" + itoa(confirmed.ID) + "@staykit", Start: day("2026-06-08"), End: day("2026-06-11"), Summary: ical.SummaryReserved},
-		{UID: "booking-" + itoa(pending.Booking.ID) + "@staykit", Start: day("2026-06-12"), End: day("2026-06-14"), Summary: ical.SummaryReserved},
-		{UID: "block-" + itoa(block.ID) + "@staykit", Start: day("2026-07-01"), End: day("2026-07-05"), Summary: ical.SummaryNotAvailable},
+		{Start: day("2026-06-08"), End: day("2026-06-11"), Summary: ical.SummaryReserved},
+		{Start: day("2026-06-12"), End: day("2026-06-14"), Summary: ical.SummaryReserved},
+		{Start: day("2026-07-01"), End: day("2026-07-05"), Summary: ical.SummaryNotAvailable},
 	}
-	if !slices.Equal(got, want) {
+	if !slices.Equal(withoutUIDs(got), want) {
 		t.Errorf("exported events\n got %+v\nwant %+v", got, want)
 	}
 	if !strings.Contains(text, "DTEND;VALUE=DATE:20260611\r\n") {
@@ -107,6 +108,67 @@ func TestExportHoldsExactlyNativeBookingsAndBlocks(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// withoutUIDs is events with their UIDs left out.
+func withoutUIDs(events []ical.Event) []ical.Event {
+	out := slices.Clone(events)
+	for i := range out {
+		out[i].UID = ""
+	}
+	return out
+}
+
+// TestExportUIDsOpaqueAndStable: an event's UID carries no booking or
+// block ID (IDs count the whole deployment's bookings), is the same at
+// every export, and differs from every other event's.
+func TestExportUIDsOpaqueAndStable(t *testing.T) {
+	e := newEnv(t)
+	first := e.confirmed(t, "2026-06-08", "2026-06-11")
+	second := e.confirmed(t, "2026-06-12", "2026-06-14")
+	block := &booking.Block{Start: day("2026-07-01"), End: day("2026-07-05")}
+	if err := e.store.AddBlock(t.Context(), e.prop.ID, block, e.clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	tok, err := e.sync.ExportToken(t.Context(), e.org.ID, e.prop.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &icalsync.Handler{Store: e.store, Clock: e.clock}
+	uids := func() []string {
+		events, err := ical.Parse([]byte(body(t, get(t, h, icalsync.ExportPath(tok.Token)))), ical.ParseOptions{})
+		if err != nil || len(events) != 3 {
+			t.Fatalf("export: %d events, %v; want 3", len(events), err)
+		}
+		var out []string
+		for _, ev := range events {
+			out = append(out, ev.UID)
+		}
+		return out
+	}
+	got := uids()
+	opaque := regexp.MustCompile(`^[0-9a-f]{32}@staykit$`)
+	for _, uid := range got {
+		if !opaque.MatchString(uid) {
+			t.Errorf("UID %q is not an opaque id", uid)
+		}
+		for _, id := range []int64{first.ID, second.ID, block.ID} {
+			if strings.Contains(uid, "-"+itoa(id)+"@") {
+				t.Errorf("UID %q carries an ID", uid)
+			}
+		}
+		if strings.Contains(uid, first.Token) || strings.Contains(uid, second.Token) || strings.Contains(uid, tok.Token) {
+			t.Errorf("UID %q carries a token", uid)
+		}
+	}
+	if distinct := slices.Compact(slices.Sorted(slices.Values(got))); len(distinct) != len(got) {
+		t.Errorf("UIDs %v are not distinct", got)
+	}
+	// Another export, an hour later: the same UIDs.
+	e.clock.Advance(time.Hour)
+	if later := uids(); !slices.Equal(later, got) {
+		t.Errorf("UIDs of the next export %v, want %v again", later, got)
+	}
+}
 
 // TestExportConditionalAndTokens: ETag and Last-Modified give 304; a
 // change gives a new ETag; an unknown or rotated token is 404.

@@ -3,6 +3,7 @@ package icalsync
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -125,18 +126,31 @@ func PropertyCalendar(ctx context.Context, store booking.Store, tok *booking.Exp
 		if stamp.IsZero() {
 			stamp = b.CreatedAt
 		}
-		cal.Events = append(cal.Events, ical.ExportEvent{UID: "booking-" + strconv.FormatInt(b.ID, 10) + "@staykit",
+		cal.Events = append(cal.Events, ical.ExportEvent{UID: eventUID(b.Token, "booking"),
 			Start: b.CheckIn, End: b.CheckOut, Summary: ical.SummaryReserved, Stamp: stamp.Truncate(time.Second)})
 	}
 	for _, bl := range p.Blocks {
 		if bl.End.Before(since) {
 			continue
 		}
-		cal.Events = append(cal.Events, ical.ExportEvent{UID: "block-" + strconv.FormatInt(bl.ID, 10) + "@staykit",
+		cal.Events = append(cal.Events, ical.ExportEvent{UID: eventUID(tok.Token, "block:"+strconv.FormatInt(bl.ID, 10)),
 			Start: bl.Start, End: bl.End, Summary: ical.SummaryNotAvailable, Stamp: tok.CreatedAt.Truncate(time.Second)})
 	}
 	sortEvents(cal.Events)
 	return cal, nil
+}
+
+// eventUID is the UID of an exported event: opaque, because a booking's
+// or a block's ID would tell anyone with the URL how many the whole
+// deployment holds, and stable, so that a channel updates an event rather
+// than adding one at each export. It is an HMAC of what (the event's kind
+// and ID) under key: a booking's token for a booking (secret, and never
+// changed), the export token for a block (a rotation gives the blocks new
+// UIDs, at a new URL that channels import afresh anyway).
+func eventUID(key, what string) string {
+	mac := hmac.New(sha256.New, []byte(key))
+	mac.Write([]byte(what))
+	return hex.EncodeToString(mac.Sum(nil)[:16]) + "@staykit"
 }
 
 func sortEvents(list []ical.ExportEvent) {

@@ -46,7 +46,8 @@
 //	      "properties": [
 //	        {
 //	          "name": "Villa Soleil",          // required, unique in the organisation
-//	          "description": "…", "photos": ["https://…"],
+//	          "description": "…",
+//	          "photos": ["https://…", "/img/villa.svg"],  // http(s) URLs, or paths on the server
 //	          "city": "Nice", "country": "FR",
 //	          "max_guests": 6,                 // required, at least 1
 //	          "bedrooms": 3,

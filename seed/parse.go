@@ -127,6 +127,10 @@ func parseOrg(c *checker, path string, o orgJSON, now time.Time) orgEntry {
 	org.Currency = strings.ToUpper(org.Currency)
 	org.Country = strings.ToUpper(org.Country)
 	c.validation(path, org.Validate())
+	c.validation(path, booking.CheckBounds(struct {
+		booking.Organization
+		ContactEmail string `json:"contact_email"`
+	}{org, o.ContactEmail}, org.Currency))
 	for j, origin := range o.AllowedOrigins {
 		if !validOrigin(origin) {
 			c.add(fmt.Sprintf("%s.allowed_origins[%d]", path, j), "invalid_origin: want scheme://host[:port], got "+fmt.Sprintf("%q", origin))
@@ -137,7 +141,7 @@ func parseOrg(c *checker, path string, o orgJSON, now time.Time) orgEntry {
 	}
 
 	year := civil.Today(now, org.Location()).Year
-	e := orgEntry{path: path, org: org, contact: strings.TrimSpace(o.ContactEmail), terms: parseTerms(c, path+".terms", o.Terms)}
+	e := orgEntry{path: path, org: org, contact: strings.TrimSpace(o.ContactEmail), terms: parseTerms(c, path+".terms", o.Terms, org.Currency)}
 	names := map[string]string{}
 	for j, pj := range o.Properties {
 		ppath := fmt.Sprintf("%s.properties[%d]", path, j)
@@ -145,8 +149,8 @@ func parseOrg(c *checker, path string, o orgJSON, now time.Time) orgEntry {
 			c.add(ppath+".name", "duplicate: "+prev+" has it already")
 		}
 		names[pj.Name] = ppath
-		e.properties = append(e.properties, parseProperty(c, ppath, pj, year))
-		e.propertyTerms = append(e.propertyTerms, parseTerms(c, ppath+".terms", pj.Terms))
+		e.properties = append(e.properties, parseProperty(c, ppath, pj, year, org.Currency))
+		e.propertyTerms = append(e.propertyTerms, parseTerms(c, ppath+".terms", pj.Terms, org.Currency))
 	}
 	codes := map[string]string{}
 	for j, cj := range o.Coupons {
@@ -161,12 +165,13 @@ func parseOrg(c *checker, path string, o orgJSON, now time.Time) orgEntry {
 				c.add(fmt.Sprintf("%s.properties[%d]", cpath, k), fmt.Sprintf("unknown_property: no property of this organisation is named %q", name))
 			}
 		}
-		e.coupons = append(e.coupons, couponEntry{path: cpath, coupon: parseCoupon(c, cpath, cj), properties: cj.Properties})
+		e.coupons = append(e.coupons, couponEntry{path: cpath, coupon: parseCoupon(c, cpath, cj, org.Currency), properties: cj.Properties})
 	}
 	return e
 }
 
-func parseProperty(c *checker, path string, pj propertyJSON, year int) booking.Property {
+// parseProperty checks a property of an organisation paid in currency.
+func parseProperty(c *checker, path string, pj propertyJSON, year int, currency string) booking.Property {
 	p := booking.Property{
 		Name: pj.Name, Description: pj.Description, Photos: pj.Photos, City: pj.City, Country: pj.Country,
 		MaxGuests: pj.MaxGuests, Bedrooms: pj.Bedrooms,
@@ -236,6 +241,7 @@ func parseProperty(c *checker, path string, pj propertyJSON, year int) booking.P
 	} else {
 		c.validation(path, err)
 	}
+	c.validation(path, booking.CheckBounds(p, currency))
 	return p
 }
 
@@ -246,7 +252,8 @@ func recordedUnder(ps []Problem, path string) bool {
 	})
 }
 
-func parseCoupon(c *checker, path string, cj couponJSON) coupon.Coupon {
+// parseCoupon checks a coupon of an organisation paid in currency.
+func parseCoupon(c *checker, path string, cj couponJSON, currency string) coupon.Coupon {
 	cp := coupon.Coupon{
 		Code: coupon.Normalize(cj.Code), Label: cj.Label, Kind: cj.Kind, Value: cj.Value,
 		Active:     cj.Active == nil || *cj.Active,
@@ -257,6 +264,7 @@ func parseCoupon(c *checker, path string, cj couponJSON) coupon.Coupon {
 		MinNights:  cj.MinNights, MinAmount: cj.MinAmount, MaxRedemptions: cj.MaxRedemptions,
 	}
 	c.validation(path, cp.Validate())
+	c.validation(path, booking.CheckBounds(cp, currency))
 	return cp
 }
 

@@ -341,6 +341,23 @@ func TestLoadReportsProblemsWithTheirPath(t *testing.T) {
 			},
 		},
 		{
+			name: "values out of bounds",
+			doc: `{"organizations": [{"slug": "a", "name": "A\u202e", "contact_email": "h\u0000@x.fr", "terms": {"security_deposit": 1e308},
+				"properties": [{"name": "P\r\nQ", "max_guests": 4611686018427387904, "rates": {"base_rate": 1e308},
+				"blocks": [{"start": "2027-01-01", "end": "2027-01-03", "reason": "a\u0000"}]}],
+				"coupons": [{"code": "X", "kind": "fixed", "value": 1e308}]}]}`,
+			want: []string{
+				"organizations[0].contact_email: invalid_characters",
+				"organizations[0].name: invalid_characters",
+				"organizations[0].terms.security_deposit: amount_too_large",
+				"organizations[0].properties[0].blocks: invalid_characters",
+				"organizations[0].properties[0].max_guests: out_of_range",
+				"organizations[0].properties[0].name: invalid_characters",
+				"organizations[0].properties[0].rates: amount_too_large",
+				"organizations[0].coupons[0].value: amount_too_large",
+			},
+		},
+		{
 			name: "no organisations",
 			doc:  `{"organizations": []}`,
 			want: []string{"organizations: required"},

@@ -27,12 +27,13 @@ type termsJSON struct {
 	DepositReleaseDays int             `json:"deposit_release_days"`
 }
 
-// parseTerms checks t and returns the settings it stands for; nil when t
-// is nil.
-func parseTerms(c *checker, path string, t *termsJSON) *booking.Settings {
+// parseTerms checks t, in currency, and returns the settings it stands
+// for; nil when t is nil.
+func parseTerms(c *checker, path string, t *termsJSON, currency string) *booking.Settings {
 	if t == nil {
 		return nil
 	}
+	c.validation(path, booking.CheckBounds(t, currency))
 	st := &booking.Settings{SecurityDeposit: t.SecurityDeposit, DepositHoldDays: t.DepositHoldDays, DepositReleaseDays: t.DepositReleaseDays}
 	switch {
 	case t.CancellationPolicy != "" && t.Policy != nil:

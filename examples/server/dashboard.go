@@ -28,12 +28,6 @@ var hostWeb embed.FS
 // Secure, on /, without Domain.
 const sessionCookie = "staykit_host"
 
-// Login throttling: per client address and per e-mail address.
-var (
-	loginPerAddr  = ratelimit.PerMinute(10)
-	loginPerEmail = ratelimit.Limit{Requests: 10, Period: 15 * 60e9}
-)
-
 // dashboardHandler is the host dashboard at /host/: a login page, then one
 // page whose script calls the host API with the session cookie.
 type dashboardHandler struct {
@@ -134,13 +128,15 @@ var loginTemplate = template.Must(template.New("login").Parse(`<!doctype html>
 </html>
 `))
 
-type loginTexts struct{ Title, Email, Password, Submit, Wrong, Throttled string }
+type loginTexts struct{ Title, Email, Password, Submit, Wrong, Throttled, Busy string }
 
 var loginText = map[string]loginTexts{
 	"fr": {"Espace hôte", "Adresse e-mail", "Mot de passe", "Se connecter",
-		"Adresse e-mail ou mot de passe incorrect.", "Trop de tentatives. Réessayez dans quelques minutes."},
+		"Adresse e-mail ou mot de passe incorrect.", "Trop de tentatives. Réessayez dans quelques minutes.",
+		"Le serveur est occupé. Réessayez dans un instant."},
 	"en": {"Host dashboard", "E-mail address", "Password", "Sign in",
-		"Wrong e-mail address or password.", "Too many attempts. Please try again in a few minutes."},
+		"Wrong e-mail address or password.", "Too many attempts. Please try again in a few minutes.",
+		"The server is busy. Please try again in a moment."},
 }
 
 func (d *dashboardHandler) renderLogin(w http.ResponseWriter, r *http.Request, status int, email, problem string) {
@@ -164,30 +160,32 @@ func (d *dashboardHandler) loginPage(w http.ResponseWriter, r *http.Request) {
 	d.renderLogin(w, r, http.StatusOK, "", "")
 }
 
-// login checks the form, throttled per client address and per e-mail
-// address, and sets the session cookie.
+// login checks the form under the sign-in policy (loginlimit.go) and
+// sets the session cookie.
 func (d *dashboardHandler) login(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
 	email := strings.ToLower(strings.TrimSpace(r.PostFormValue("email")))
 	password := r.PostFormValue("password")
 	texts := loginText[pageLocale(r)]
-	for _, k := range []struct {
-		key   string
-		limit ratelimit.Limit
-	}{{"host-login|" + httpapi.ClientKey(r, d.proxies), loginPerAddr}, {"host-login-email|" + email, loginPerEmail}} {
-		dec, err := d.limiter.Allow(r.Context(), k.key, k.limit)
-		if err != nil {
-			d.log.ErrorContext(r.Context(), "login limiter failed; attempt allowed", "err", err)
-			continue
-		}
-		if !dec.Allowed {
-			d.renderLogin(w, r, http.StatusTooManyRequests, email, texts.Throttled)
-			return
-		}
+	attempt, wait := d.admitLogin(r.Context(), httpapi.ClientKey(r, d.proxies), email)
+	if wait > 0 {
+		w.Header().Set("Retry-After", retryAfter(wait))
+		d.renderLogin(w, r, http.StatusTooManyRequests, email, texts.Throttled)
+		return
 	}
 	token, u, err := d.host.Login(r.Context(), email, password)
-	if err != nil {
-		if booking.ErrorCode(err) != booking.CodeUnauthorized {
+	switch code := booking.ErrorCode(err); {
+	case code == booking.CodeBusy:
+		// As many passwords are being hashed as memory allows: not a
+		// failure of this attempt.
+		d.log.WarnContext(r.Context(), "dashboard login refused: too many at once")
+		w.Header().Set("Retry-After", retryAfter(host.BusyRetryAfter))
+		d.renderLogin(w, r, http.StatusServiceUnavailable, email, texts.Busy)
+		return
+	case err != nil:
+		if code == booking.CodeUnauthorized {
+			d.loginFailed(r.Context(), attempt)
+		} else {
 			d.log.ErrorContext(r.Context(), "login", "err", err)
 		}
 		d.log.InfoContext(r.Context(), "dashboard login refused", "email", email)

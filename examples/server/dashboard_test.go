@@ -136,10 +136,55 @@ func TestDashboardLoginThrottled(t *testing.T) {
 	ts := startServer(t, nil)
 	newHostUser(t, ts, "demo", "host@example.com", "a long enough password")
 	c := newClient(t)
-	for range loginPerAddr.Requests {
+	for range loginFailures {
 		login(t, c, ts, "host@example.com", "wrong password!")
 	}
-	if res := login(t, c, ts, "host@example.com", "a long enough password"); res.StatusCode != http.StatusTooManyRequests {
-		t.Errorf("login after %d failures: %d, want 429", loginPerAddr.Requests, res.StatusCode)
+	res := login(t, c, ts, "host@example.com", "a long enough password")
+	if res.StatusCode != http.StatusTooManyRequests || res.Header.Get("Retry-After") == "" {
+		t.Errorf("login after %d failures from the address: %d (Retry-After %q), want 429 with Retry-After",
+			loginFailures, res.StatusCode, res.Header.Get("Retry-After"))
+	}
+}
+
+// loginFrom signs in from a client address (the server believes the
+// X-Forwarded-For of its loopback proxy) and returns the status.
+func loginFrom(t *testing.T, ts *testServer, addr, email, password string) int {
+	t.Helper()
+	form := url.Values{"email": {email}, "password": {password}}
+	res, _ := send(t, newClient(t), "POST", ts.URL+"/host/login?lang=en", strings.NewReader(form.Encode()),
+		map[string]string{"Content-Type": "application/x-www-form-urlencoded", "Origin": ts.URL, "Sec-Fetch-Site": "same-origin",
+			"X-Forwarded-For": addr})
+	return res.StatusCode
+}
+
+// TestDashboardLoginNotLockedOut: failures on a host's e-mail address,
+// from any number of addresses, never refuse the right password from an
+// address that has not failed, while each failing address stays limited.
+func TestDashboardLoginNotLockedOut(t *testing.T) {
+	ts := startServer(t, nil, "-trusted-proxies", "127.0.0.1/32")
+	const email, password = "host@example.com", "a long enough password"
+	newHostUser(t, ts, "demo", email, password)
+	for i := range loginFailures {
+		if got := loginFrom(t, ts, "203.0.113.1", email, "wrong password!"); got != http.StatusUnauthorized {
+			t.Fatalf("failure %d: %d, want 401", i+1, got)
+		}
+	}
+	// The first address has used its failures.
+	if got := loginFrom(t, ts, "203.0.113.1", email, "wrong password!"); got != http.StatusTooManyRequests {
+		t.Errorf("another failure from the first address: %d, want 429", got)
+	}
+	// The e-mail address has had its failures: another address gets a
+	// couple of tries on it, no more.
+	for i := range guardedFailures {
+		if got := loginFrom(t, ts, "203.0.113.2", email, "wrong password!"); got != http.StatusUnauthorized {
+			t.Errorf("guess %d from a second address: %d, want 401", i+1, got)
+		}
+	}
+	if got := loginFrom(t, ts, "203.0.113.2", email, "wrong password!"); got != http.StatusTooManyRequests {
+		t.Errorf("guess %d from the second address: %d, want 429", guardedFailures+1, got)
+	}
+	// The host, from an address of their own, signs in.
+	if got := loginFrom(t, ts, "198.51.100.7", email, password); got != http.StatusSeeOther {
+		t.Errorf("right password from a new address after %d failures: %d, want 303", loginFailures+guardedFailures, got)
 	}
 }

@@ -129,10 +129,10 @@ func (s *server) seed(ctx context.Context) error {
 	return nil
 }
 
-// handler returns the server's routes. publicURL and the listen address
-// are allowed origins of every organisation, since browsers send Origin
-// on same-origin POSTs too.
-func (s *server) handler(origins []string) http.Handler {
+// handler returns the server's routes. origins (publicURL and the listen
+// address) are allowed origins of every organisation, since browsers send
+// Origin on same-origin POSTs too.
+func (s *server) handler(publicURL string, origins []string) http.Handler {
 	api := httpapi.New(httpapi.Options{
 		Service:        s.svc,
 		Logger:         s.log,
@@ -163,7 +163,7 @@ func (s *server) handler(origins []string) http.Handler {
 	}
 	mux.Handle("GET /widget.js", widgetHandler(s.publishableKey()))
 	mux.Handle("/", pageHandler(s.stripe))
-	hostAPI, dashboard := s.hostSide()
+	hostAPI, dashboard := s.hostSide(publicURL)
 	mux.Handle("/host/", dashboard)
 	mux.Handle("GET /host", http.RedirectHandler("/host/", http.StatusSeeOther))
 	logged := logRequests(s.log, fakePayCORS(mux))
@@ -198,7 +198,7 @@ func (s *server) Serve(ctx context.Context, ln net.Listener) error {
 	publicURL, origins := s.urls(ln.Addr())
 	ln = newLimitListener(ln, s.cfg.maxConns, s.cfg.maxConnsPerAddr, s.cfg.trustedProxies, s.log)
 	hs := &http.Server{
-		Handler:           s.handler(origins),
+		Handler:           s.handler(publicURL, origins),
 		ReadHeaderTimeout: s.cfg.readHeaderTimeout,
 		ReadTimeout:       s.cfg.readTimeout,
 		WriteTimeout:      writeTimeout,

@@ -50,7 +50,7 @@ var (
 		// The host side's keys, users, sessions, audit log and replayed
 		// requests: never read by the public routes.
 		"CreateAPIKey", "RevokeAPIKey", "TouchAPIKey", "RecordAudit",
-		"ReserveHostRequest", "CompleteHostRequest", "ForgetHostRequest",
+		"ReserveHostRequest", "CompleteHostRequest", "ForgetHostRequest", "PurgeHostRequests",
 		"CreateHostUser", "CreateHostSession", "DeleteHostSession",
 		// Bookings' terms (policy, balance, deposit): read from the store
 		// on every use, never cached.

@@ -181,6 +181,15 @@ func (db *DB) ForgetHostRequest(ctx context.Context, orgID int64, key string) er
 	return nil
 }
 
+// PurgeHostRequests deletes the host requests created before before.
+func (db *DB) PurgeHostRequests(ctx context.Context, before time.Time) (int, error) {
+	tag, err := db.pool.Exec(ctx, `DELETE FROM host_requests WHERE created_at < $1`, instant(before))
+	if err != nil {
+		return 0, fmt.Errorf("postgres: purge host requests: %w", err)
+	}
+	return int(tag.RowsAffected()), nil
+}
+
 // Coupons lists an organisation's coupons by code.
 func (db *DB) Coupons(ctx context.Context, orgID int64) ([]coupon.Coupon, error) {
 	rows, err := db.pool.Query(ctx, `SELECT `+rowmap.CouponColumns+` FROM coupons WHERE org_id = $1 ORDER BY code`, orgID)

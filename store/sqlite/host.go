@@ -196,6 +196,19 @@ func (db *DB) ForgetHostRequest(ctx context.Context, orgID int64, key string) er
 	return nil
 }
 
+// PurgeHostRequests deletes the host requests created before before.
+func (db *DB) PurgeHostRequests(ctx context.Context, before time.Time) (int, error) {
+	res, err := db.write.ExecContext(ctx, `DELETE FROM host_requests WHERE created_at < ?`, before.UnixMilli())
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: purge host requests: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: purge host requests: %w", err)
+	}
+	return int(n), nil
+}
+
 // Coupons lists an organisation's coupons by code.
 func (db *DB) Coupons(ctx context.Context, orgID int64) ([]coupon.Coupon, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT `+rowmap.CouponColumns+` FROM coupons WHERE org_id = ? ORDER BY code`, orgID)

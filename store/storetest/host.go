@@ -123,6 +123,38 @@ var hostScenarios = []scenario{
 		_, err = s.ReserveHostRequest(t.Context(), &booking.HostRequest{OrgID: w.org.ID, Key: "k", RequestHash: "h2", CreatedAt: t0.Add(48 * time.Hour)}, t0.Add(time.Hour))
 		must(t, err)
 	}},
+	{"Host/RequestsPurgedAfterTheirWindow", func(t *testing.T, s booking.Store) {
+		w := newWorld(t, s)
+		other := newOrg(t, s, "other")
+		for _, r := range []booking.HostRequest{
+			{OrgID: w.org.ID, Key: "old", RequestHash: "h", CreatedAt: t0},
+			{OrgID: other.ID, Key: "old", RequestHash: "h", CreatedAt: t0.Add(time.Minute)},
+			{OrgID: w.org.ID, Key: "new", RequestHash: "h", CreatedAt: t0.Add(23 * time.Hour)},
+		} {
+			_, err := s.ReserveHostRequest(t.Context(), &r, r.CreatedAt.Add(-time.Hour))
+			must(t, err)
+			must(t, s.CompleteHostRequest(t.Context(), r.OrgID, r.Key, 201, []byte(`{"ok":1}`)))
+		}
+		n, err := s.PurgeHostRequests(t.Context(), t0.Add(time.Hour))
+		must(t, err)
+		if n != 2 {
+			t.Errorf("purged %d host requests, want the 2 older than the cut", n)
+		}
+		// The purged keys are gone, even for a lookup reaching back
+		// before them; the newer one is kept.
+		for _, org := range []int64{w.org.ID, other.ID} {
+			_, err := s.ReserveHostRequest(t.Context(), &booking.HostRequest{OrgID: org, Key: "old", RequestHash: "h2", CreatedAt: t0.Add(2 * time.Hour)}, t0.Add(-48*time.Hour))
+			must(t, err)
+		}
+		got, err := s.ReserveHostRequest(t.Context(), &booking.HostRequest{OrgID: w.org.ID, Key: "new", RequestHash: "h2", CreatedAt: t0.Add(24 * time.Hour)}, t0)
+		wantCode(t, err, booking.CodeConflict)
+		if got == nil || got.Status != 201 {
+			t.Errorf("kept request = %+v, want the completed one", got)
+		}
+		if n, err := s.PurgeHostRequests(t.Context(), t0.Add(time.Hour)); err != nil || n != 0 {
+			t.Errorf("second purge = %d, %v; want 0", n, err)
+		}
+	}},
 	{"Host/CouponsListAndByID", func(t *testing.T, s booking.Store) {
 		w := newWorld(t, s)
 		b := newCoupon(t, s, w.org.ID, "BETA", 0)

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"testing/synctest"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/host"
+	"github.com/staykit/staykit/payment/paymenttest"
+	"github.com/staykit/staykit/ratelimit"
+)
+
+// waitingUsers is a store whose user lookups wait for release.
+type waitingUsers struct {
+	booking.Store
+	release chan struct{}
+}
+
+func (s *waitingUsers) HostUserByEmail(context.Context, string) (*booking.HostUser, error) {
+	<-s.release
+	return nil, booking.Errorf(booking.CodeNotFound, "No such user.")
+}
+
+// TestDashboardLoginBusy: while as many logins as the host service hashes
+// at once are under way, one more is answered 503 with Retry-After at
+// once.
+func TestDashboardLoginBusy(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		store := &waitingUsers{release: make(chan struct{})}
+		hs := host.New(host.Options{Store: store, MaxConcurrentHashes: 1,
+			Bookings: booking.NewService(booking.Options{Store: store, Payments: paymenttest.New()})})
+		d := &dashboardHandler{host: hs, log: slog.New(slog.DiscardHandler), limiter: ratelimit.NewMemory(ratelimit.MemoryOptions{})}
+		h := d.routes()
+		post := func() *httptest.ResponseRecorder {
+			form := url.Values{"email": {"host@example.com"}, "password": {"a long enough password"}}
+			r := httptest.NewRequest(http.MethodPost, "/host/login?lang=en", strings.NewReader(form.Encode()))
+			r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, r)
+			return rec
+		}
+		first := make(chan *httptest.ResponseRecorder, 1)
+		go func() { first <- post() }()
+		synctest.Wait() // the first login holds the only hash slot
+		busy := post()
+		if busy.Code != http.StatusServiceUnavailable || busy.Header().Get("Retry-After") != "1" ||
+			!strings.Contains(busy.Body.String(), "The server is busy") {
+			t.Errorf("login while another hashes: %d, Retry-After %q\n%s", busy.Code, busy.Header().Get("Retry-After"), busy.Body)
+		}
+		close(store.release)
+		if rec := <-first; rec.Code != http.StatusUnauthorized {
+			t.Errorf("first login: %d, want 401", rec.Code)
+		}
+	})
+}
