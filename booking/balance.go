@@ -179,6 +179,9 @@ func (s *Service) sendBalance(ctx context.Context, e *ledger.Entry, reached bool
 			return offSessionError(err)
 		}
 		attempted = true
+	case in.Status == payment.StatusRequiresPayment:
+		// Declined by the attempt whose answer was lost: counted now.
+		attempted = true
 	}
 	e.ProviderID = in.ID
 	return s.balanceOutcome(ctx, b, e, in, attempted, now)

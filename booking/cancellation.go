@@ -199,6 +199,7 @@ func (s *Service) CancelWithOptions(ctx context.Context, slug, token string, o C
 // received beyond it and goes back. Of two cancellations at once, one wins
 // and the other is CodeBookingClosed.
 func (s *Service) cancelConfirmed(ctx context.Context, org *Organization, b *Booking, refund int64, reason string, now time.Time) (*Booking, error) {
+	s.learnRefunds(ctx, b)
 	entries, err := s.ledgerOf(ctx, b)
 	if err != nil {
 		return nil, err
@@ -256,4 +257,22 @@ func (s *Service) finishCancel(ctx context.Context, org *Organization, b *Bookin
 	s.sendBookingEntries(ctx, updated.ID)
 	s.notify(ctx, NotifyCancelled, org, updated)
 	return updated, nil
+}
+
+// learnRefunds records the refunds the provider made of a booking's money
+// that the ledger does not know yet (the provider's dashboard, its event
+// still on its way), so that a decision keeps what is really held. The
+// provider being unreachable does not stop a cancellation: a refund learnt
+// later was the host's own, beyond the decision.
+func (s *Service) learnRefunds(ctx context.Context, b *Booking) {
+	entries, err := s.ledgerOf(ctx, b)
+	if err != nil {
+		return
+	}
+	for in := range ledger.PositionOf(entries).Received {
+		if err := s.matchRefunds(ctx, b, in); err != nil {
+			s.logger.WarnContext(ctx, "learn the provider's refunds before deciding", "booking_id", b.ID, "err", err)
+			return
+		}
+	}
 }
