@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/icalsync"
 	"github.com/staykit/staykit/notify"
+	"github.com/staykit/staykit/outbound"
 	"github.com/staykit/staykit/outbox"
 )
 
@@ -22,10 +24,11 @@ type ChannelOptions struct {
 	// Syncer imports feeds; nil: icalsync.New over the Service's store and
 	// clock with the zero Fetcher (https, public addresses only).
 	Syncer *icalsync.Syncer
-	// AllowPrivateWebhooks accepts plain http endpoint URLs (receivers on
-	// the same machine or LAN); the webhook client delivering to them must
-	// allow them too (notify.WebhookOptions.AllowPrivate).
-	AllowPrivateWebhooks bool
+	// WebhookPolicy is where webhook endpoints may be (the zero Policy:
+	// https on public addresses): a URL it refuses is not accepted. The
+	// webhook client delivering to them must have the same Policy
+	// (notify.WebhookOptions.Policy).
+	WebhookPolicy outbound.Policy
 }
 
 // Channels are the host's links with the outside world: the external
@@ -33,14 +36,14 @@ type ChannelOptions struct {
 // calendar, and the webhook endpoints told about bookings. Every change is
 // audited like the Service's own. It is safe for concurrent use.
 type Channels struct {
-	s         *Service
-	sync      *icalsync.Syncer
-	allowHTTP bool
+	s        *Service
+	sync     *icalsync.Syncer
+	webhooks outbound.Policy
 }
 
 // Channels returns the channel use cases over s.
 func (s *Service) Channels(o ChannelOptions) *Channels {
-	c := &Channels{s: s, sync: o.Syncer, allowHTTP: o.AllowPrivateWebhooks}
+	c := &Channels{s: s, sync: o.Syncer, webhooks: o.WebhookPolicy}
 	if c.sync == nil {
 		c.sync = icalsync.New(icalsync.Options{Store: s.store, Clock: s.clock, Logger: s.log})
 	}
@@ -204,6 +207,11 @@ func (c *Channels) UpdateFeed(ctx context.Context, org *booking.Organization, pr
 	if err := ch.apply(&f); err != nil {
 		return nil, err
 	}
+	if f.URL != before.URL {
+		if err := c.sync.CheckURL(f.URL); err != nil {
+			return nil, err
+		}
+	}
 	if err := c.s.store.UpdateFeed(ctx, &f, c.now()); err != nil {
 		if booking.ErrorCode(err) == booking.CodeNotFound {
 			return nil, channelNotFound("feed")
@@ -356,8 +364,12 @@ func (c *Channels) apply(ch WebhookChange, e *outbox.Endpoint) error {
 	switch {
 	case e.URL == "":
 		fe.Add("url", "required")
-	case len(e.URL) > 2000 || notify.ValidEndpointURL(e.URL, c.allowHTTP) != nil:
+	case len(e.URL) > 2000:
 		fe.Add("url", "invalid_url")
+	default:
+		if reason := urlProblem(notify.ValidEndpointURL(e.URL, c.webhooks)); reason != "" {
+			fe.Add("url", reason)
+		}
 	}
 	var types []string
 	for _, t := range e.EventTypes {
@@ -371,6 +383,20 @@ func (c *Channels) apply(ch WebhookChange, e *outbox.Endpoint) error {
 	}
 	e.EventTypes = types
 	return fe.Err()
+}
+
+// urlProblem is the field reason of an endpoint URL that
+// notify.ValidEndpointURL refuses ("" when err is nil): the outbound
+// Policy's reason, else "invalid_url".
+func urlProblem(err error) string {
+	var r *outbound.Refusal
+	switch {
+	case err == nil:
+		return ""
+	case errors.As(err, &r):
+		return r.Reason()
+	}
+	return "invalid_url"
 }
 
 // webhookAudit is what the audit log keeps of an endpoint: never its

@@ -21,6 +21,7 @@ import (
 	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/icalsync"
 	"github.com/staykit/staykit/notify"
+	"github.com/staykit/staykit/outbound"
 	"github.com/staykit/staykit/ratelimit"
 )
 
@@ -32,8 +33,8 @@ func withChannels(e *env) *env {
 	limiter := ratelimit.NewMemory(ratelimit.MemoryOptions{Now: e.clock.Now})
 	for _, r := range e.replicas {
 		syncer := icalsync.New(icalsync.Options{Store: r.store, Clock: e.clock, Logger: logger,
-			Fetcher: &icalsync.Fetcher{AllowLoopback: true, Timeout: 5 * time.Second}})
-		ch := r.host.Channels(host.ChannelOptions{Syncer: syncer, AllowPrivateWebhooks: true})
+			Fetcher: &icalsync.Fetcher{Policy: outbound.Policy{AllowPrivate: true}, Timeout: 5 * time.Second}})
+		ch := r.host.Channels(host.ChannelOptions{Syncer: syncer, WebhookPolicy: outbound.Policy{AllowPrivate: true}})
 		mux := http.NewServeMux()
 		mux.Handle("/api/", httpapi.New(httpapi.Options{Service: r.svc, Logger: logger, Limiter: limiter}))
 		mux.Handle(hostapi.Prefix, hostapi.New(hostapi.Options{Host: r.host, Logger: logger, Limiter: limiter, Clock: e.clock,
@@ -234,12 +235,19 @@ func TestFeedFailures(t *testing.T) {
 		}
 		want(t, e.do("villa", req{method: "POST", path: hostPath("villa", fmt.Sprintf("/properties/%d/feeds/999999/sync", soleil))}), http.StatusNotFound, "not_found")
 
-		// The default fetcher refuses loopback: the API obeys it.
+		// The default fetcher refuses loopback: the API refuses such a URL
+		// when it is given, saying why, and stores nothing.
 		strict := withoutChannels(e)
 		loop := strict.do("villa", req{method: "POST", path: feeds, body: map[string]any{"name": "local", "url": src.URL}})
-		want(t, loop, http.StatusCreated)
-		if msg, _ := loop.data(t)["last_error"].(string); msg == "" || loop.data(t)["events_imported"] != 0.0 {
-			t.Errorf("a loopback feed fetched by the default fetcher: %s", loop.body)
+		want(t, loop, http.StatusUnprocessableEntity, "invalid")
+		if !strings.Contains(string(loop.body), `"https_required"`) || !strings.Contains(string(loop.body), "https://") {
+			t.Errorf("a plain http loopback feed with the default fetcher: %s", loop.body)
+		}
+		loop = strict.do("villa", req{method: "POST", path: feeds, body: map[string]any{"name": "local",
+			"url": strings.Replace(src.URL, "http://", "https://", 1)}})
+		want(t, loop, http.StatusUnprocessableEntity, "invalid")
+		if !strings.Contains(string(loop.body), `"private_address"`) {
+			t.Errorf("an https loopback feed with the default fetcher: %s", loop.body)
 		}
 
 		// Idempotency-Key replays the creation.
@@ -346,7 +354,7 @@ func TestWebhooksThroughTheAPI(t *testing.T) {
 
 		// A confirmed booking reaches the endpoint, signed.
 		worker := &notify.Worker{Store: e.replicas[0].store, Clock: e.clock,
-			Webhooks: notify.NewWebhookClient(notify.WebhookOptions{AllowPrivate: true}),
+			Webhooks: notify.NewWebhookClient(notify.WebhookOptions{Policy: outbound.Policy{AllowPrivate: true}}),
 			Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 			BookingURL: func(org *booking.Organization, b *booking.Booking) string {
 				return "https://book.example.com/?booking=" + b.Token

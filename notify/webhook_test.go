@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/notify"
+	"github.com/staykit/staykit/outbound"
 	"github.com/staykit/staykit/outbox"
 )
 
@@ -218,18 +220,49 @@ func TestWebhookFailsAfterADayAndEndpointDisabled(t *testing.T) {
 	}
 }
 
-func TestWebhookClientRefusesPrivateAndPlainTargets(t *testing.T) {
+// TestWebhookClientRefusesWhatFeedsRefuse: the webhook client dials
+// through the one outbound policy, so every address the feed fetcher
+// refuses is refused before connecting: the ranges the sender used to
+// reach (carrier-grade NAT, IETF assignments, benchmarking, reserved,
+// "this network"), NAT64 and IPv4-compatible spellings of loopback and
+// link-local, and the private ones; plain http too.
+func TestWebhookClientRefusesWhatFeedsRefuse(t *testing.T) {
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 	defer srv.Close()
 	c := notify.NewWebhookClient(notify.WebhookOptions{})
-	for _, url := range []string{srv.URL, strings.Replace(srv.URL, "https", "http", 1), "https://localhost:1/x", "https://10.0.0.1:1/x"} {
+	for _, url := range []string{srv.URL, strings.Replace(srv.URL, "https", "http", 1), "https://localhost:1/x",
+		"https://10.0.0.1:1/x", "https://100.64.0.1/x", "https://100.100.100.200/latest/meta-data", "https://192.0.0.1/x",
+		"https://198.18.0.1/x", "https://240.0.0.1/x", "https://0.0.0.1/x", "https://[64:ff9b::7f00:1]/x",
+		"https://[64:ff9b::a9fe:a9fe]/latest/meta-data", "https://[::127.0.0.1]/x", "https://[::ffff:7f00:1]/x",
+		"https://[::ffff:169.254.169.254]/x", "https://[fd00::1]/x"} {
 		ep := outbox.Endpoint{URL: url, Secret: outbox.NewSecret()}
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		code, err := c.Post(ctx, ep, "evt_1", time.Now(), []byte(`{}`))
 		cancel()
-		if err == nil || code != 0 {
-			t.Errorf("post to %s: code %d, err %v; want refused before any request", url, code, err)
+		if !errors.Is(err, outbound.ErrRefused) || code != 0 {
+			t.Errorf("post to %s: code %d, err %v; want refused by the outbound policy before any request", url, code, err)
 		}
+	}
+}
+
+// TestPrivateEndpointAnswerNotLogged: the delivery log keeps the start of
+// a public receiver's failed answer, never that of an endpoint on a
+// private address (one the operator allowed): it could be an internal
+// service's page.
+func TestPrivateEndpointAnswerNotLogged(t *testing.T) {
+	e := newEnv(t)
+	srv := newHTTPServer(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "internal service: db password hunter2", http.StatusInternalServerError)
+	}))
+	ep := e.addEndpoint(t, "demo", srv)
+	e.book(t, "demo", "en")
+	e.process(t)
+	log, err := e.store.OutboxDeliveries(context.Background(), 0, ep.ID, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(log) != 1 || log[0].ResponseCode != 500 || log[0].LastError == "" || strings.Contains(log[0].LastError, "hunter2") {
+		t.Fatalf("delivery log %+v: want the 500 recorded without the answer's text", log)
 	}
 }
 
@@ -239,7 +272,7 @@ func TestRedirectNotFollowed(t *testing.T) {
 	defer dst.Close()
 	src := httptest.NewServer(http.RedirectHandler(dst.URL, http.StatusTemporaryRedirect))
 	defer src.Close()
-	c := notify.NewWebhookClient(notify.WebhookOptions{AllowPrivate: true})
+	c := notify.NewWebhookClient(notify.WebhookOptions{Policy: outbound.Policy{AllowPrivate: true}})
 	code, err := c.Post(context.Background(), outbox.Endpoint{URL: src.URL, Secret: outbox.NewSecret()}, "evt_1", time.Now(), []byte(`{}`))
 	if err == nil || code != http.StatusTemporaryRedirect || target != 0 {
 		t.Fatalf("code %d, err %v, redirect target called %d times; want the redirect as a failure", code, err, target)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/ledger"
+	"github.com/staykit/staykit/outbound"
 	"github.com/staykit/staykit/outbox"
 	"github.com/staykit/staykit/pricing"
 )
@@ -179,9 +180,9 @@ func (w *Worker) deliver(ctx context.Context, d *outbox.Delivery) (bool, error) 
 	case outcome == nil:
 		d.Status, d.DeliveredAt, d.LastError = outbox.StatusDelivered, now, ""
 	case errors.Is(outcome, errPermanent) || now.Sub(ev.CreatedAt) >= outbox.RetryWindow:
-		d.Status, d.LastError = outbox.StatusFailed, outcome.Error()
+		d.Status, d.LastError = outbox.StatusFailed, lastError(outcome)
 	default:
-		d.LastError, d.NextAttemptAt = outcome.Error(), now.Add(outbox.Backoff(d.Attempts))
+		d.LastError, d.NextAttemptAt = lastError(outcome), now.Add(outbox.Backoff(d.Attempts))
 	}
 	if err := w.Store.UpdateOutboxDelivery(context.WithoutCancel(ctx), d); err != nil {
 		return false, fmt.Errorf("save delivery %d: %w", d.ID, err)
@@ -223,6 +224,15 @@ func (w *Worker) countEndpoint(ctx context.Context, d *outbox.Delivery) {
 	if err := w.Store.SaveWebhookEndpoint(ctx, ep); err != nil {
 		w.Logger.ErrorContext(ctx, "save webhook endpoint", "endpoint_id", ep.ID, "err", err)
 	}
+}
+
+// lastError is an attempt's failure as the delivery log shows it: an
+// address the outbound policy refused in the host's words, else the error.
+func lastError(err error) string {
+	if s, ok := outbound.Explain(err); ok {
+		return s
+	}
+	return err.Error()
 }
 
 // MessageID is the idempotency id of an event's deliveries: the same for

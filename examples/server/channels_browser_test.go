@@ -11,15 +11,23 @@ import (
 
 // TestBrowserChannelsPage: on the Channels page a host sees the export URL
 // to paste into the channels and adds a feed, which is fetched at once and
-// listed with its status. The server's fetcher refuses a loopback feed
-// (https and public addresses only), so the status shown is that error.
+// listed with its status. The server allows the test's feed server
+// (-outbound-allow), as an operator allows a channel manager on the LAN:
+// a feed there imports; one that is not a calendar is added with its
+// error said in words; a URL the server refuses (plain http elsewhere) is
+// not added, and the host reads why rather than "Saved.".
 func TestBrowserChannelsPage(t *testing.T) {
-	ts := startServer(t, nil)
-	newHostUser(t, ts, "demo", "host@example.com", "a long enough password")
 	feed := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Write([]byte("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n"))
+		if r.URL.Path == "/maintenance.html" {
+			w.Write([]byte("<html><body>Maintenance</body></html>"))
+			return
+		}
+		w.Write([]byte("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:a@airbnb.com\r\nDTSTART;VALUE=DATE:20300110\r\n" +
+			"DTEND;VALUE=DATE:20300112\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"))
 	}))
 	t.Cleanup(feed.Close)
+	ts := startServer(t, nil, "-outbound-allow", strings.TrimPrefix(feed.URL, "http://"))
+	newHostUser(t, ts, "demo", "host@example.com", "a long enough password")
 	b := newBrowser(t)
 	b.do("sign in", chromedp.Navigate(ts.URL+"/host/login?lang=en"),
 		chromedp.WaitVisible(chromedp.CSS("#email")),
@@ -36,18 +44,37 @@ func TestBrowserChannelsPage(t *testing.T) {
 	if r, err := http.Get(exportURL); err != nil || r.StatusCode != 200 {
 		t.Errorf("GET the export URL: %v %v", r, err)
 	}
-	b.do("add a feed",
-		chromedp.SendKeys(chromedp.CSS("#feed-name"), "Airbnb"),
-		chromedp.SendKeys(chromedp.CSS("#feed-url"), feed.URL+"/cal.ics"),
-		chromedp.Click(chromedp.CSS("#feed-add")),
-		chromedp.WaitVisible(chromedp.CSS("tr[data-id] .feed-status")))
+	// Each added feed redraws the page, with an empty form.
+	add := func(step, name, url string) {
+		b.do(step,
+			chromedp.SendKeys(chromedp.CSS("#feed-name"), name),
+			chromedp.SendKeys(chromedp.CSS("#feed-url"), url),
+			chromedp.Evaluate[chromedp.Void](`document.querySelector("#flash").textContent = ""`),
+			chromedp.Click(chromedp.CSS("#feed-add")),
+			chromedp.Poll[chromedp.Void](`document.querySelector("#flash").textContent !== ""`))
+	}
+	add("add a feed on the allowed host", "Airbnb", feed.URL+"/cal.ics")
 	b.shot("channels")
+	if flash := b.text("#flash"); flash != "1 imported" {
+		t.Errorf("flash after adding a good feed: %q, want the events imported", flash)
+	}
 	row := b.text("tr[data-id]")
-	status := b.text("tr[data-id] .feed-status")
-	if !strings.Contains(row, "Airbnb") || !strings.Contains(row, feed.URL) {
+	if !strings.Contains(row, "Airbnb") || !strings.Contains(row, feed.URL) || b.text("tr[data-id] .feed-status") != "OK" {
 		t.Errorf("feed row %q", row)
 	}
-	if !strings.Contains(status, "Sync failed") || !strings.Contains(status, "only https feeds are fetched") {
-		t.Errorf("feed status %q, want the refused loopback fetch", status)
+
+	add("add a web page instead of a calendar", "Vrbo", feed.URL+"/maintenance.html")
+	if flash := b.text("#flash"); !strings.HasPrefix(flash, "Calendar added, but reading it failed:") ||
+		!strings.Contains(flash, "does not serve a calendar") || b.attr("#flash", "class") != "error" {
+		t.Errorf("flash after adding a page that is not a calendar: %q", flash)
 	}
+
+	add("add a refused feed", "Booking.com", "http://127.0.0.1:9/cal.ics")
+	if flash := b.text("#flash"); !strings.Contains(flash, "Enter the https:// address") || strings.Contains(flash, "Saved") {
+		t.Errorf("flash after adding a refused feed: %q, want why", flash)
+	}
+	if n := b.eval(`String(document.querySelectorAll("tr[data-id]").length)`); n != "2" {
+		t.Errorf("%s feeds listed, want the 2 added", n)
+	}
+	b.checkNoProblems()
 }

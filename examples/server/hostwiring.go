@@ -28,6 +28,6 @@ func (s *server) hostSide() (api, dashboard http.Handler) {
 	}))
 	api = apiCSRF.Handler(hostapi.New(hostapi.Options{Host: hs, Logger: s.log, Limiter: s.back.limiter,
 		TrustedProxies: s.cfg.trustedProxies, Session: d.session, PublicURL: s.cfg.publicURL,
-		Channels: hs.Channels(host.ChannelOptions{Syncer: s.calendarSync(), AllowPrivateWebhooks: s.cfg.outbox.allowPrivateWebhooks})}))
+		Channels: hs.Channels(host.ChannelOptions{Syncer: s.calendarSync(), WebhookPolicy: s.cfg.outbox.webhookPolicy()})}))
 	return api, http.NewCrossOriginProtection().Handler(d.routes())
 }

@@ -15,6 +15,7 @@
       secretShown: "Copiez ce secret de signature maintenant : il ne sera plus affiché.", rotateSecret: "Nouveau secret",
       deliveries: "Envois", redeliver: "Renvoyer", attempts: "Essais", http: "HTTP", all: "tous", back: "Retour",
       imported: "importé(s)", syncFailed: "Échec de la synchro",
+      feedAddedFailed: "Calendrier ajouté, mais sa lecture a échoué : ",
     },
     en: {
       channels: "Channels", webhooks: "Webhooks", feeds: "Imported calendars", feedName: "Name (Airbnb, Booking.com…)",
@@ -26,6 +27,7 @@
       secretShown: "Copy this signing secret now: it will not be shown again.", rotateSecret: "New secret",
       deliveries: "Deliveries", redeliver: "Redeliver", attempts: "Attempts", http: "HTTP", all: "all", back: "Back",
       imported: "imported", syncFailed: "Sync failed",
+      feedAddedFailed: "Calendar added, but reading it failed: ",
     },
   }[lang]);
 
@@ -75,9 +77,14 @@
       feeds.items.length ? table([T.name, T.status, T.lastSync, T.events, T.conflicts, T.actions], rows) : el("p", {}, T.none),
       el("form", { class: "bar", id: "feed-form", on: { submit: async (ev) => {
         ev.preventDefault();
-        await call("POST", base + "/feeds", { name: name.value, url: url.value, end_is_last_night: lastNight.checked });
-        say(T.saved);
-        show("channels");
+        // A refused URL is said by call (why, field by field); the feed is
+        // fetched at once: a failed first fetch is its last error, said as
+        // such rather than "Saved.".
+        const f = await call("POST", base + "/feeds", { name: name.value, url: url.value, end_is_last_night: lastNight.checked }).catch(() => null);
+        if (!f) return;
+        await show("channels");
+        if (f.last_error) say(T.feedAddedFailed + f.last_error, true);
+        else say(f.events_imported + " " + T.imported);
       } } }, name, url, el("label", {}, lastNight, " ", T.lastNight), el("button", { type: "submit", id: "feed-add" }, T.add)));
   };
 
