@@ -23,11 +23,25 @@ import (
 	"github.com/staykit/staykit/pricing"
 )
 
-// lease is how long a claimed event or delivery is left to its worker:
-// longer than one SMTP or HTTP attempt.
-const lease = 2 * time.Minute
-
-const batch = 50
+// Leases. A worker claims events in batches (fanning one out is a few
+// queries, and doing it twice adds nothing: DispatchOutboxEvent is
+// idempotent) and deliveries one at a time, each attempt bounded by
+// AttemptTimeout, shorter than DeliveryLease: a live worker always saves
+// its outcome before its lease ends, so another replica never sends the
+// same delivery meanwhile, and a worker killed with kill -9 holds one
+// delivery, for DeliveryLease at most, instead of a batch for minutes.
+const (
+	// DeliveryLease is how long a claimed delivery is left to its
+	// worker.
+	DeliveryLease = 30 * time.Second
+	// AttemptTimeout bounds one delivery, from its claim to the answer;
+	// the rest of the lease is left to save the outcome.
+	AttemptTimeout = 20 * time.Second
+	// eventLease is how long a batch of claimed events is left to its
+	// worker.
+	eventLease = 30 * time.Second
+	batch      = 50
+)
 
 // Worker fans events out and delivers them.
 type Worker struct {
@@ -101,7 +115,7 @@ func (w *Worker) Process(ctx context.Context) (int, error) {
 	var errs []error
 	for {
 		now := w.Clock.Now()
-		events, err := w.Store.ClaimOutboxEvents(ctx, now, now.Add(lease), batch)
+		events, err := w.Store.ClaimOutboxEvents(ctx, now, now.Add(eventLease), batch)
 		if err != nil {
 			return 0, fmt.Errorf("claim outbox events: %w", err)
 		}
@@ -115,25 +129,26 @@ func (w *Worker) Process(ctx context.Context) (int, error) {
 		}
 	}
 	settled := 0
-	for {
+	for ctx.Err() == nil {
 		now := w.Clock.Now()
-		ds, err := w.Store.ClaimOutboxDeliveries(ctx, now, now.Add(lease), batch)
+		ds, err := w.Store.ClaimOutboxDeliveries(ctx, now, now.Add(DeliveryLease), 1)
 		if err != nil {
 			return settled, errors.Join(append(errs, fmt.Errorf("claim outbox deliveries: %w", err))...)
 		}
-		for i := range ds {
-			done, err := w.deliver(ctx, &ds[i])
-			if err != nil {
-				errs = append(errs, err)
-			}
-			if done {
-				settled++
-			}
+		if len(ds) == 0 {
+			break
 		}
-		if len(ds) < batch {
-			return settled, errors.Join(errs...)
+		attempt, cancel := context.WithTimeout(ctx, AttemptTimeout)
+		done, err := w.deliver(attempt, &ds[0])
+		cancel()
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if done {
+			settled++
 		}
 	}
+	return settled, errors.Join(errs...)
 }
 
 // dispatch turns an event into its deliveries: the guest's and the host's
@@ -188,7 +203,7 @@ func (w *Worker) deliver(ctx context.Context, d *outbox.Delivery) (bool, error) 
 		return false, fmt.Errorf("save delivery %d: %w", d.ID, err)
 	}
 	if d.Channel == outbox.ChannelWebhook && d.Status != outbox.StatusPending {
-		w.countEndpoint(ctx, d)
+		w.countEndpoint(context.WithoutCancel(ctx), d)
 	}
 	if d.Status == outbox.StatusPending {
 		w.Logger.WarnContext(ctx, "delivery failed; retrying later", "delivery_id", d.ID, "kind", ev.Kind,
