@@ -402,13 +402,19 @@ func urlProblem(err error) string {
 // webhookAudit is what the audit log keeps of an endpoint: never its
 // secret.
 type webhookAudit struct {
-	URL        string   `json:"url"`
-	EventTypes []string `json:"event_types"`
-	Active     bool     `json:"active"`
+	URL        string     `json:"url"`
+	EventTypes []string   `json:"event_types"`
+	Active     bool       `json:"active"`
+	PausedAt   *time.Time `json:"paused_at,omitempty"`
 }
 
 func auditOfEndpoint(e *outbox.Endpoint) webhookAudit {
-	return webhookAudit{URL: e.URL, EventTypes: e.EventTypes, Active: e.Active}
+	a := webhookAudit{URL: e.URL, EventTypes: e.EventTypes, Active: e.Active}
+	if e.Paused() {
+		at := e.PausedAt.UTC()
+		a.PausedAt = &at
+	}
+	return a
 }
 
 // Webhooks lists an organisation's webhook endpoints by ID.
@@ -452,8 +458,8 @@ func (c *Channels) CreateWebhook(ctx context.Context, org *booking.Organization,
 }
 
 // UpdateWebhook changes an endpoint's URL, event types or state;
-// re-activating one clears its count of failures. Errors: CodeNotFound,
-// CodeInvalid.
+// re-activating one clears its count of failures and its pause (without
+// a replay: ResumeWebhook replays). Errors: CodeNotFound, CodeInvalid.
 func (c *Channels) UpdateWebhook(ctx context.Context, org *booking.Organization, id int64, ch WebhookChange, by Actor) (*outbox.Endpoint, error) {
 	before, err := c.Webhook(ctx, org, id)
 	if err != nil {
@@ -465,7 +471,7 @@ func (c *Channels) UpdateWebhook(ctx context.Context, org *booking.Organization,
 		return nil, err
 	}
 	if e.Active && !before.Active {
-		e.Failures = 0
+		e.Resume()
 	}
 	e.UpdatedAt = c.now()
 	if err := c.s.store.SaveWebhookEndpoint(ctx, &e); err != nil {
@@ -482,6 +488,33 @@ func (c *Channels) UpdateWebhook(ctx context.Context, org *booking.Organization,
 		return nil, err
 	}
 	return &e, nil
+}
+
+// ResumeWebhook resumes an endpoint staykit paused after its attempts
+// failed too long (outbox.PauseFailures over outbox.PauseSpan): its
+// deliveries are attempted again and its failures count from zero. With
+// replay, each of its deliveries that failed since its failures began,
+// those held while it was paused included, is sent again (the same
+// webhook-id: a receiver that got one drops it). It returns the endpoint
+// and how many deliveries are replayed. Resuming an endpoint that is not
+// paused clears its failures. Errors: CodeNotFound.
+func (c *Channels) ResumeWebhook(ctx context.Context, org *booking.Organization, id int64, replay bool, by Actor) (*outbox.Endpoint, int, error) {
+	before, err := c.Webhook(ctx, org, id)
+	if err != nil {
+		return nil, 0, err
+	}
+	e, replayed, err := c.s.store.ResumeWebhookEndpoint(ctx, org.ID, id, replay, c.now())
+	if err != nil {
+		if booking.ErrorCode(err) == booking.CodeNotFound {
+			return nil, 0, channelNotFound("webhook")
+		}
+		return nil, 0, fmt.Errorf("resume webhook endpoint %d: %w", id, err)
+	}
+	after := map[string]any{"url": e.URL, "active": e.Active, "replay": replay, "replayed": replayed}
+	if err := c.s.audit(ctx, org, by, "webhook.resume", target("webhook", id), auditOfEndpoint(before), after); err != nil {
+		return nil, 0, err
+	}
+	return e, replayed, nil
 }
 
 // RotateWebhookSecret gives an endpoint a new signing secret, returned

@@ -187,6 +187,11 @@ func (w *Worker) deliver(ctx context.Context, d *outbox.Delivery) (bool, error) 
 	if err != nil {
 		return false, fmt.Errorf("delivery %d: %w", d.ID, err)
 	}
+	if d.Channel == outbox.ChannelWebhook {
+		if ep, err := w.Store.WebhookEndpoint(ctx, 0, d.EndpointID); err == nil && ep.Paused() {
+			return w.hold(ctx, d, ep)
+		}
+	}
 	d.Attempts++
 	code, outcome := w.attempt(ctx, ev, d)
 	now := w.Clock.Now()
@@ -202,8 +207,8 @@ func (w *Worker) deliver(ctx context.Context, d *outbox.Delivery) (bool, error) 
 	if err := w.Store.UpdateOutboxDelivery(context.WithoutCancel(ctx), d); err != nil {
 		return false, fmt.Errorf("save delivery %d: %w", d.ID, err)
 	}
-	if d.Channel == outbox.ChannelWebhook && d.Status != outbox.StatusPending {
-		w.countEndpoint(context.WithoutCancel(ctx), d)
+	if d.Channel == outbox.ChannelWebhook {
+		w.countAttempt(context.WithoutCancel(ctx), d, outcome == nil, now)
 	}
 	if d.Status == outbox.StatusPending {
 		w.Logger.WarnContext(ctx, "delivery failed; retrying later", "delivery_id", d.ID, "kind", ev.Kind,
@@ -216,28 +221,33 @@ func (w *Worker) deliver(ctx context.Context, d *outbox.Delivery) (bool, error) 
 	return true, nil
 }
 
-// countEndpoint resets an endpoint's failures on success and disables it
-// after MaxEndpointFailures deliveries failed in a row.
-func (w *Worker) countEndpoint(ctx context.Context, d *outbox.Delivery) {
-	ep, err := w.Store.WebhookEndpoint(ctx, 0, d.EndpointID)
-	if err != nil {
-		return // removed meanwhile
+// hold settles a delivery of a paused endpoint without an attempt: it
+// fails, with a sentence saying why, and a resume with replay sends it.
+func (w *Worker) hold(ctx context.Context, d *outbox.Delivery, ep *outbox.Endpoint) (bool, error) {
+	now := w.Clock.Now()
+	d.Status, d.UpdatedAt, d.ResponseCode = outbox.StatusFailed, now, 0
+	d.LastError = fmt.Sprintf("Not sent: the endpoint was paused on %s after %d failed attempts in a row; resume it with a replay to send this delivery.",
+		ep.PausedAt.UTC().Format("2006-01-02 15:04 UTC"), ep.Failures)
+	if err := w.Store.UpdateOutboxDelivery(context.WithoutCancel(ctx), d); err != nil {
+		return false, fmt.Errorf("save delivery %d: %w", d.ID, err)
 	}
-	if d.Status == outbox.StatusDelivered {
-		if ep.Failures == 0 {
-			return
-		}
-		ep.Failures = 0
-	} else {
-		ep.Failures++
-		if ep.Failures >= outbox.MaxEndpointFailures && ep.Active {
-			ep.Active = false
-			w.Logger.ErrorContext(ctx, "webhook endpoint disabled after repeated failures", "endpoint_id", ep.ID)
-		}
-	}
-	ep.UpdatedAt = w.Clock.Now()
-	if err := w.Store.SaveWebhookEndpoint(ctx, ep); err != nil {
-		w.Logger.ErrorContext(ctx, "save webhook endpoint", "endpoint_id", ep.ID, "err", err)
+	w.Logger.InfoContext(ctx, "delivery held: its webhook endpoint is paused", "delivery_id", d.ID, "endpoint_id", ep.ID)
+	return true, nil
+}
+
+// countAttempt counts an attempt of a webhook endpoint; the store pauses
+// it, and records the event telling the host, when the pause policy says
+// so (outbox.Endpoint.RecordAttempt).
+func (w *Worker) countAttempt(ctx context.Context, d *outbox.Delivery, ok bool, now time.Time) {
+	ep, paused, err := w.Store.RecordWebhookAttempt(ctx, d.EndpointID, ok, now)
+	switch {
+	case booking.ErrorCode(err) == booking.CodeNotFound:
+		// Removed meanwhile.
+	case err != nil:
+		w.Logger.ErrorContext(ctx, "count webhook attempt", "endpoint_id", d.EndpointID, "err", err)
+	case paused:
+		w.Logger.WarnContext(ctx, "webhook endpoint paused after repeated failures; the host is told", "endpoint_id", ep.ID,
+			"org_id", ep.OrgID, "failures", ep.Failures, "failing_since", ep.FailingSince)
 	}
 }
 
@@ -289,6 +299,13 @@ func (w *Worker) attempt(ctx context.Context, ev *outbox.Event, d *outbox.Delive
 		}
 		return w.Webhooks.Post(ctx, *ep, MessageID(ev), w.Clock.Now(), body)
 	case outbox.ChannelMail:
+		if ev.Kind == outbox.KindEndpointPaused {
+			m, err := w.pausedMail(ctx, ev, d, org)
+			if err != nil {
+				return 0, err
+			}
+			return 0, w.Mailer.Send(ctx, m)
+		}
 		if b == nil {
 			return 0, fmt.Errorf("%w: a mail needs a booking", errPermanent)
 		}

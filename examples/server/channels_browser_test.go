@@ -1,12 +1,16 @@
 package main
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/staykit/staykit/outbox"
 )
 
 // TestBrowserChannelsPage: on the Channels page a host sees the export URL
@@ -75,6 +79,53 @@ func TestBrowserChannelsPage(t *testing.T) {
 	}
 	if n := b.eval(`String(document.querySelectorAll("tr[data-id]").length)`); n != "2" {
 		t.Errorf("%s feeds listed, want the 2 added", n)
+	}
+	b.checkNoProblems()
+}
+
+// TestBrowserWebhooksPausedEndpoint: an endpoint staykit paused shows as
+// such on the Webhooks page, with a notice, and the host resumes it with
+// a replay from there.
+func TestBrowserWebhooksPausedEndpoint(t *testing.T) {
+	ts := startServer(t, nil, "-webhooks-allow-private")
+	newHostUser(t, ts, "demo", "host@example.com", "a long enough password")
+	r := call(t, http.MethodPost, ts.URL+"/api/v1/host/demo/webhooks", map[string]any{"url": "http://127.0.0.1:9/hook"}, hostKey(t, ts, "demo"))
+	if r.Status != http.StatusCreated {
+		t.Fatalf("create the endpoint: %d %s", r.Status, r.Raw)
+	}
+	id, _ := r.data(t)["id"].(json.Number).Int64()
+	// Its attempts fail for an hour: the outbox pauses it.
+	first := time.Now().Add(-2 * time.Hour)
+	for i := range outbox.PauseFailures {
+		at := first.Add(time.Duration(i) * outbox.PauseSpan / (outbox.PauseFailures - 1))
+		if _, _, err := ts.srv.back.store.RecordWebhookAttempt(t.Context(), id, false, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := newBrowser(t)
+	b.do("sign in", chromedp.Navigate(ts.URL+"/host/login?lang=en"),
+		chromedp.WaitVisible(chromedp.CSS("#email")),
+		chromedp.SendKeys(chromedp.CSS("#email"), "host@example.com"),
+		chromedp.SendKeys(chromedp.CSS("#password"), "a long enough password"),
+		chromedp.Click(chromedp.CSS("#login")),
+		chromedp.WaitVisible(chromedp.CSS("#nav-webhooks")))
+	b.do("open the Webhooks page", chromedp.Click(chromedp.CSS("#nav-webhooks")),
+		chromedp.WaitVisible(chromedp.CSS("tr[data-id] .webhook-state")))
+	b.shot("webhooks-paused")
+	if state := b.text("tr[data-id] .webhook-state"); !strings.HasPrefix(state, "Paused since") || !strings.Contains(state, "10 failures in a row") {
+		t.Errorf("state of the paused endpoint %q", state)
+	}
+	if notice := b.text("#paused-notice"); !strings.Contains(notice, "paused") {
+		t.Errorf("notice %q", notice)
+	}
+	b.do("resume and replay", chromedp.Click(chromedp.CSS("tr[data-id] .resume-replay")),
+		chromedp.Poll[chromedp.Void](`document.querySelector("#flash").textContent.startsWith("Resumed")`),
+		chromedp.WaitVisible(chromedp.CSS("tr[data-id] .webhook-state")))
+	if state := b.text("tr[data-id] .webhook-state"); state != "Running" {
+		t.Errorf("state after the resume %q, want Running", state)
+	}
+	if n := b.eval(`String(document.querySelectorAll("#paused-notice, tr[data-id] .resume").length)`); n != "0" {
+		t.Errorf("the notice or resume buttons stay after the resume (%s)", n)
 	}
 	b.checkNoProblems()
 }

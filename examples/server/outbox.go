@@ -137,7 +137,7 @@ func (s *server) outboxWorker(publicURL string) (*notify.Worker, error) {
 
 // outboxCommands are the host's commands about messages.
 var outboxCommands = map[string]string{
-	"webhook": "webhook add|list|remove|redeliver|deliveries -org SLUG ...: manage an organisation's webhook endpoints",
+	"webhook": "webhook add|list|remove|redeliver|deliveries|resume -org SLUG ...: manage an organisation's webhook endpoints",
 	"contact": "contact -org SLUG [-email ADDRESS]: show or set the address the host's e-mails go to (-email \"\" clears it)",
 }
 
@@ -162,6 +162,7 @@ func runOutboxCommand(ctx context.Context, name string, args []string, stdout, s
 	events := fs.String("events", "", "comma-separated event `types` (default: all)")
 	id := fs.Int64("id", 0, "endpoint or delivery `id`")
 	allowPrivate := fs.Bool("allow-private", false, "accept a plain http URL (a local receiver; the server needs -webhooks-allow-private)")
+	replay := fs.Bool("replay", false, "with resume: send again what the endpoint missed while its deliveries failed")
 	fs.Usage = func() { fmt.Fprintln(fs.Output(), "Usage: server "+outboxCommands[name]); fs.PrintDefaults() }
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -216,15 +217,26 @@ func runOutboxCommand(ctx context.Context, name string, args []string, stdout, s
 			return err
 		}
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tURL\tEVENTS\tACTIVE\tFAILURES")
+		fmt.Fprintln(tw, "ID\tURL\tEVENTS\tACTIVE\tFAILURES\tPAUSED SINCE")
 		for _, ep := range eps {
 			types := strings.Join(ep.EventTypes, ",")
 			if types == "" {
 				types = "all"
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%t\t%d\n", ep.ID, cell(ep.URL), cell(types), ep.Active, ep.Failures)
+			paused := "-"
+			if ep.Paused() {
+				paused = ep.PausedAt.UTC().Format("2006-01-02 15:04:05Z")
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%t\t%d\t%s\n", ep.ID, cell(ep.URL), cell(types), ep.Active, ep.Failures, paused)
 		}
 		return tw.Flush()
+	case "webhook resume":
+		ep, n, err := store.ResumeWebhookEndpoint(ctx, o.ID, *id, *replay, now)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "endpoint %d resumed; %d deliveries due now\n", ep.ID, n)
+		return nil
 	case "webhook remove":
 		return store.DeleteWebhookEndpoint(ctx, o.ID, *id)
 	case "webhook deliveries":
