@@ -147,17 +147,23 @@ BEGIN:VEVENT
 UID:b
 DTSTART;TZID=Mars Standard Time:20260701T150000
 END:VEVENT
+BEGIN:VEVENT
+UID:c
+DTSTART;TZID=Local:20260801T000000
+END:VEVENT
 END:VCALENDAR
 `)
 	f, err := ical.ParseFeed(feed, ical.ParseOptions{Location: zone(t, "Europe/Paris")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(f.Events) != 2 || f.Events[0].Start != day("2026-06-10") || f.Events[0].End != day("2026-06-12") {
+	if len(f.Events) != 3 || f.Events[0].Start != day("2026-06-10") || f.Events[0].End != day("2026-06-12") ||
+		f.Events[2].Start != day("2026-08-01") {
 		t.Errorf("events = %+v", f.Events)
 	}
-	if len(f.Warnings) != 1 || !strings.Contains(f.Warnings[0].Problem, `"Mars Standard Time" is not known`) {
-		t.Errorf("warnings = %v, want one naming the zone", f.Warnings)
+	if len(f.Warnings) != 2 || !strings.Contains(f.Warnings[0].Problem, `"Mars Standard Time" is not known`) ||
+		!strings.Contains(f.Warnings[1].Problem, `"Local" is not known`) {
+		t.Errorf("warnings = %v, want one naming each zone, the server's local zone not being one", f.Warnings)
 	}
 }
 

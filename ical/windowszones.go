@@ -50,7 +50,7 @@ func WindowsZone(name string) (zone string, ok bool) {
 // system has no data for the zone).
 func zoneOf(tzid string) (*time.Location, bool) {
 	tzid = strings.TrimSpace(strings.Trim(tzid, `"`))
-	if tzid == "" {
+	if tzid == "" || tzid == "Local" { // "Local" would be the server's zone
 		return nil, false
 	}
 	if l, err := time.LoadLocation(tzid); err == nil {

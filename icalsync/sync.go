@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/staykit/staykit/booking"
@@ -312,7 +313,7 @@ func (s *Syncer) notifyConflict(ctx context.Context, org *booking.Organization, 
 // errorText is the failure shown to the host, bounded.
 func errorText(msg string) string {
 	if len(msg) > 500 {
-		msg = msg[:500] + "…"
+		msg = strings.ToValidUTF8(msg[:500], "") + "…"
 	}
 	return msg
 }
