@@ -59,6 +59,22 @@ type OutboxStore interface {
 	// DeleteWebhookEndpoint removes an endpoint and its delivery log.
 	// Errors: CodeNotFound.
 	DeleteWebhookEndpoint(ctx context.Context, orgID, id int64) error
+	// RecordWebhookAttempt counts an attempt of an endpoint made at now
+	// (outbox.Endpoint.RecordAttempt) in one atomic step, so that
+	// replicas counting at once lose no attempt; when the attempt pauses
+	// the endpoint, outbox.PausedEvent is recorded in the same step. It
+	// returns the endpoint as saved and whether this attempt paused it.
+	// Errors: CodeNotFound.
+	RecordWebhookAttempt(ctx context.Context, endpointID int64, ok bool, now time.Time) (*outbox.Endpoint, bool, error)
+	// ResumeWebhookEndpoint clears an endpoint's pause and failures
+	// (outbox.Endpoint.Resume) and makes due at now, attempts reset, each
+	// of its pending deliveries waiting out a backoff (due after now +
+	// outbox.MaxLease: none under way) and, with replay, each of its
+	// deliveries that failed since its failures began (FailingSince, else
+	// PausedAt): what its outage lost, held ones included. It returns the
+	// endpoint and the number of deliveries made due. Errors:
+	// CodeNotFound (also another organisation's endpoint).
+	ResumeWebhookEndpoint(ctx context.Context, orgID, id int64, replay bool, now time.Time) (*outbox.Endpoint, int, error)
 
 	// SettleLedgerEntry is UpdateLedgerEntry and RecordOutbox(events) in
 	// one atomic step: a settled refund and the message telling about it

@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/icalsync"
 	"github.com/staykit/staykit/notify"
+	"github.com/staykit/staykit/outbound"
 	"github.com/staykit/staykit/outbox"
 )
 
@@ -22,10 +24,11 @@ type ChannelOptions struct {
 	// Syncer imports feeds; nil: icalsync.New over the Service's store and
 	// clock with the zero Fetcher (https, public addresses only).
 	Syncer *icalsync.Syncer
-	// AllowPrivateWebhooks accepts plain http endpoint URLs (receivers on
-	// the same machine or LAN); the webhook client delivering to them must
-	// allow them too (notify.WebhookOptions.AllowPrivate).
-	AllowPrivateWebhooks bool
+	// WebhookPolicy is where webhook endpoints may be (the zero Policy:
+	// https on public addresses): a URL it refuses is not accepted. The
+	// webhook client delivering to them must have the same Policy
+	// (notify.WebhookOptions.Policy).
+	WebhookPolicy outbound.Policy
 }
 
 // Channels are the host's links with the outside world: the external
@@ -33,14 +36,14 @@ type ChannelOptions struct {
 // calendar, and the webhook endpoints told about bookings. Every change is
 // audited like the Service's own. It is safe for concurrent use.
 type Channels struct {
-	s         *Service
-	sync      *icalsync.Syncer
-	allowHTTP bool
+	s        *Service
+	sync     *icalsync.Syncer
+	webhooks outbound.Policy
 }
 
 // Channels returns the channel use cases over s.
 func (s *Service) Channels(o ChannelOptions) *Channels {
-	c := &Channels{s: s, sync: o.Syncer, allowHTTP: o.AllowPrivateWebhooks}
+	c := &Channels{s: s, sync: o.Syncer, webhooks: o.WebhookPolicy}
 	if c.sync == nil {
 		c.sync = icalsync.New(icalsync.Options{Store: s.store, Clock: s.clock, Logger: s.log})
 	}
@@ -207,6 +210,11 @@ func (c *Channels) UpdateFeed(ctx context.Context, org *booking.Organization, pr
 	if err := ch.apply(&f); err != nil {
 		return nil, err
 	}
+	if f.URL != before.URL {
+		if err := c.sync.CheckURL(f.URL); err != nil {
+			return nil, err
+		}
+	}
 	if err := c.s.store.UpdateFeed(ctx, &f, c.now()); err != nil {
 		if booking.ErrorCode(err) == booking.CodeNotFound {
 			return nil, channelNotFound("feed")
@@ -362,8 +370,12 @@ func (c *Channels) apply(ch WebhookChange, e *outbox.Endpoint) error {
 	switch {
 	case e.URL == "":
 		fe.Add("url", "required")
-	case len(e.URL) > 2000 || notify.ValidEndpointURL(e.URL, c.allowHTTP) != nil:
+	case len(e.URL) > 2000:
 		fe.Add("url", "invalid_url")
+	default:
+		if reason := urlProblem(notify.ValidEndpointURL(e.URL, c.webhooks)); reason != "" {
+			fe.Add("url", reason)
+		}
 	}
 	var types []string
 	for _, t := range e.EventTypes {
@@ -379,16 +391,36 @@ func (c *Channels) apply(ch WebhookChange, e *outbox.Endpoint) error {
 	return fe.Err()
 }
 
+// urlProblem is the field reason of an endpoint URL that
+// notify.ValidEndpointURL refuses ("" when err is nil): the outbound
+// Policy's reason, else "invalid_url".
+func urlProblem(err error) string {
+	var r *outbound.Refusal
+	switch {
+	case err == nil:
+		return ""
+	case errors.As(err, &r):
+		return r.Reason()
+	}
+	return "invalid_url"
+}
+
 // webhookAudit is what the audit log keeps of an endpoint: never its
 // secret.
 type webhookAudit struct {
-	URL        string   `json:"url"`
-	EventTypes []string `json:"event_types"`
-	Active     bool     `json:"active"`
+	URL        string     `json:"url"`
+	EventTypes []string   `json:"event_types"`
+	Active     bool       `json:"active"`
+	PausedAt   *time.Time `json:"paused_at,omitempty"`
 }
 
 func auditOfEndpoint(e *outbox.Endpoint) webhookAudit {
-	return webhookAudit{URL: e.URL, EventTypes: e.EventTypes, Active: e.Active}
+	a := webhookAudit{URL: e.URL, EventTypes: e.EventTypes, Active: e.Active}
+	if e.Paused() {
+		at := e.PausedAt.UTC()
+		a.PausedAt = &at
+	}
+	return a
 }
 
 // Webhooks lists an organisation's webhook endpoints by ID.
@@ -432,8 +464,8 @@ func (c *Channels) CreateWebhook(ctx context.Context, org *booking.Organization,
 }
 
 // UpdateWebhook changes an endpoint's URL, event types or state;
-// re-activating one clears its count of failures. Errors: CodeNotFound,
-// CodeInvalid.
+// re-activating one clears its count of failures and its pause (without
+// a replay: ResumeWebhook replays). Errors: CodeNotFound, CodeInvalid.
 func (c *Channels) UpdateWebhook(ctx context.Context, org *booking.Organization, id int64, ch WebhookChange, by Actor) (*outbox.Endpoint, error) {
 	before, err := c.Webhook(ctx, org, id)
 	if err != nil {
@@ -445,7 +477,7 @@ func (c *Channels) UpdateWebhook(ctx context.Context, org *booking.Organization,
 		return nil, err
 	}
 	if e.Active && !before.Active {
-		e.Failures = 0
+		e.Resume()
 	}
 	e.UpdatedAt = c.now()
 	if err := c.s.store.SaveWebhookEndpoint(ctx, &e); err != nil {
@@ -462,6 +494,33 @@ func (c *Channels) UpdateWebhook(ctx context.Context, org *booking.Organization,
 		return nil, err
 	}
 	return &e, nil
+}
+
+// ResumeWebhook resumes an endpoint staykit paused after its attempts
+// failed too long (outbox.PauseFailures over outbox.PauseSpan): its
+// deliveries are attempted again and its failures count from zero. With
+// replay, each of its deliveries that failed since its failures began,
+// those held while it was paused included, is sent again (the same
+// webhook-id: a receiver that got one drops it). It returns the endpoint
+// and how many deliveries are replayed. Resuming an endpoint that is not
+// paused clears its failures. Errors: CodeNotFound.
+func (c *Channels) ResumeWebhook(ctx context.Context, org *booking.Organization, id int64, replay bool, by Actor) (*outbox.Endpoint, int, error) {
+	before, err := c.Webhook(ctx, org, id)
+	if err != nil {
+		return nil, 0, err
+	}
+	e, replayed, err := c.s.store.ResumeWebhookEndpoint(ctx, org.ID, id, replay, c.now())
+	if err != nil {
+		if booking.ErrorCode(err) == booking.CodeNotFound {
+			return nil, 0, channelNotFound("webhook")
+		}
+		return nil, 0, fmt.Errorf("resume webhook endpoint %d: %w", id, err)
+	}
+	after := map[string]any{"url": e.URL, "active": e.Active, "replay": replay, "replayed": replayed}
+	if err := c.s.audit(ctx, org, by, "webhook.resume", target("webhook", id), auditOfEndpoint(before), after); err != nil {
+		return nil, 0, err
+	}
+	return e, replayed, nil
 }
 
 // RotateWebhookSecret gives an endpoint a new signing secret, returned

@@ -32,6 +32,7 @@ func (h *handler) channelRoutes() []channelRoute {
 		{http.MethodPatch, "/webhooks/{id}", h.patchWebhook},
 		{http.MethodDelete, "/webhooks/{id}", h.deleteWebhook},
 		{http.MethodPost, "/webhooks/{id}/rotate-secret", h.rotateWebhookSecret},
+		{http.MethodPost, "/webhooks/{id}/resume", h.resumeWebhook},
 		{http.MethodGet, "/webhooks/{id}/deliveries", h.listDeliveries},
 		{http.MethodPost, "/webhooks/deliveries/{delivery_id}/redeliver", h.redeliver},
 	}
@@ -262,18 +263,46 @@ func (h *handler) rotateExport(r *http.Request, c *call) (int, any, error) {
 }
 
 type webhookView struct {
-	ID         int64     `json:"id"`
-	URL        string    `json:"url"`
-	EventTypes []string  `json:"event_types"`
-	Active     bool      `json:"active"`
-	Failures   int       `json:"failures"`
-	CreatedAt  time.Time `json:"created_at"`
-	UpdatedAt  time.Time `json:"updated_at"`
+	ID           int64      `json:"id"`
+	URL          string     `json:"url"`
+	EventTypes   []string   `json:"event_types"`
+	Active       bool       `json:"active"`
+	Failures     int        `json:"failures"`
+	FailingSince *time.Time `json:"failing_since"`
+	PausedAt     *time.Time `json:"paused_at"`
+	CreatedAt    time.Time  `json:"created_at"`
+	UpdatedAt    time.Time  `json:"updated_at"`
 }
 
 func newWebhookView(e *outbox.Endpoint) webhookView {
 	return webhookView{ID: e.ID, URL: e.URL, EventTypes: orEmpty(e.EventTypes), Active: e.Active, Failures: e.Failures,
+		FailingSince: optTime(e.FailingSince), PausedAt: optTime(e.PausedAt),
 		CreatedAt: e.CreatedAt.UTC(), UpdatedAt: e.UpdatedAt.UTC()}
+}
+
+// resumedView is an endpoint resumed, with the number of deliveries
+// replayed.
+type resumedView struct {
+	webhookView
+	Replayed int `json:"replayed"`
+}
+
+func (h *handler) resumeWebhook(r *http.Request, c *call) (int, any, error) {
+	id, err := pathID(r, "id", "webhook")
+	if err != nil {
+		return 0, nil, err
+	}
+	var b struct {
+		Replay bool `json:"replay"`
+	}
+	if err := decode(c.body, &b); err != nil {
+		return 0, nil, err
+	}
+	e, replayed, err := h.channels.ResumeWebhook(r.Context(), c.org, id, b.Replay, c.actor)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, resumedView{webhookView: newWebhookView(e), Replayed: replayed}, nil
 }
 
 // webhookSecretView is an endpoint with its signing secret: only the

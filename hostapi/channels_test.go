@@ -21,6 +21,8 @@ import (
 	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/icalsync"
 	"github.com/staykit/staykit/notify"
+	"github.com/staykit/staykit/outbound"
+	"github.com/staykit/staykit/outbox"
 	"github.com/staykit/staykit/ratelimit"
 )
 
@@ -32,8 +34,8 @@ func withChannels(e *env) *env {
 	limiter := ratelimit.NewMemory(ratelimit.MemoryOptions{Now: e.clock.Now})
 	for _, r := range e.replicas {
 		syncer := icalsync.New(icalsync.Options{Store: r.store, Clock: e.clock, Logger: logger,
-			Fetcher: &icalsync.Fetcher{AllowLoopback: true, Timeout: 5 * time.Second}})
-		ch := r.host.Channels(host.ChannelOptions{Syncer: syncer, AllowPrivateWebhooks: true})
+			Fetcher: &icalsync.Fetcher{Policy: outbound.Policy{AllowPrivate: true}, Timeout: 5 * time.Second}})
+		ch := r.host.Channels(host.ChannelOptions{Syncer: syncer, WebhookPolicy: outbound.Policy{AllowPrivate: true}})
 		mux := http.NewServeMux()
 		mux.Handle("/api/", httpapi.New(httpapi.Options{Service: r.svc, Logger: logger, Limiter: limiter}))
 		mux.Handle(hostapi.Prefix, hostapi.New(hostapi.Options{Host: r.host, Logger: logger, Limiter: limiter, Clock: e.clock,
@@ -234,12 +236,19 @@ func TestFeedFailures(t *testing.T) {
 		}
 		want(t, e.do("villa", req{method: "POST", path: hostPath("villa", fmt.Sprintf("/properties/%d/feeds/999999/sync", soleil))}), http.StatusNotFound, "not_found")
 
-		// The default fetcher refuses loopback: the API obeys it.
+		// The default fetcher refuses loopback: the API refuses such a URL
+		// when it is given, saying why, and stores nothing.
 		strict := withoutChannels(e)
 		loop := strict.do("villa", req{method: "POST", path: feeds, body: map[string]any{"name": "local", "url": src.URL}})
-		want(t, loop, http.StatusCreated)
-		if msg, _ := loop.data(t)["last_error"].(string); msg == "" || loop.data(t)["events_imported"] != 0.0 {
-			t.Errorf("a loopback feed fetched by the default fetcher: %s", loop.body)
+		want(t, loop, http.StatusUnprocessableEntity, "invalid")
+		if !strings.Contains(string(loop.body), `"https_required"`) || !strings.Contains(string(loop.body), "https://") {
+			t.Errorf("a plain http loopback feed with the default fetcher: %s", loop.body)
+		}
+		loop = strict.do("villa", req{method: "POST", path: feeds, body: map[string]any{"name": "local",
+			"url": strings.Replace(src.URL, "http://", "https://", 1)}})
+		want(t, loop, http.StatusUnprocessableEntity, "invalid")
+		if !strings.Contains(string(loop.body), `"private_address"`) {
+			t.Errorf("an https loopback feed with the default fetcher: %s", loop.body)
 		}
 
 		// Idempotency-Key replays the creation.
@@ -371,7 +380,7 @@ func TestWebhooksThroughTheAPI(t *testing.T) {
 
 		// A confirmed booking reaches the endpoint, signed.
 		worker := &notify.Worker{Store: e.replicas[0].store, Clock: e.clock,
-			Webhooks: notify.NewWebhookClient(notify.WebhookOptions{AllowPrivate: true}),
+			Webhooks: notify.NewWebhookClient(notify.WebhookOptions{Policy: outbound.Policy{AllowPrivate: true}}),
 			Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 			BookingURL: func(org *booking.Organization, b *booking.Booking) string {
 				return "https://book.example.com/?booking=" + b.Token
@@ -485,6 +494,66 @@ func TestWebhookFailures(t *testing.T) {
 		p2 := e.do("villa", req{method: "GET", path: hooks + "?limit=2&cursor=" + next})
 		if next == "" || len(p2.data(t)["items"].([]any)) != 1 || p2.data(t)["next_cursor"] != nil {
 			t.Errorf("pages: %s / %s", p1.body, p2.body)
+		}
+	})
+}
+
+// TestWebhookPausedShownAndResumed: an endpoint whose attempts keep
+// failing shows as paused in the host API (paused_at, its failures in a
+// row since failing_since); resumed with a replay, it gets what it missed.
+func TestWebhookPausedShownAndResumed(t *testing.T) {
+	forEachChannelStore(t, func(t *testing.T, e *env) {
+		rc := &receiver{} // no secret yet: it refuses every delivery
+		srv := httptest.NewServer(rc)
+		t.Cleanup(srv.Close)
+		hooks := hostPath("villa", "/webhooks")
+		created := e.do("villa", req{method: "POST", path: hooks, body: map[string]any{"url": srv.URL}})
+		want(t, created, http.StatusCreated)
+		w := created.data(t)
+		if w["paused_at"] != nil || w["failing_since"] != nil {
+			t.Errorf("a new endpoint: %s", created.body)
+		}
+		hook := fmt.Sprintf("%s/%v", hooks, w["id"])
+		worker := &notify.Worker{Store: e.replicas[0].store, Clock: e.clock,
+			Webhooks: notify.NewWebhookClient(notify.WebhookOptions{Policy: outbound.Policy{AllowPrivate: true}}),
+			Logger:   slog.New(slog.NewTextHandler(io.Discard, nil))}
+		e.paidBooking("villa", "soleil", "2026-07-01", "2026-07-04")
+		var shown map[string]any
+		for i := 0; i < 40; i++ {
+			if _, err := worker.Process(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			shown = e.do("villa", req{method: "GET", path: hooks}).data(t)["items"].([]any)[0].(map[string]any)
+			if shown["paused_at"] != nil {
+				break
+			}
+			e.clock.Advance(outbox.Backoff(i + 1))
+		}
+		if shown["paused_at"] == nil || shown["failing_since"] == nil || shown["failures"] != float64(outbox.PauseFailures) || shown["active"] != true {
+			t.Fatalf("endpoint after its failures: %v, want paused", shown)
+		}
+
+		other := e.do("other", req{method: "POST", path: hostPath("other", "/webhooks"), body: map[string]any{"url": "https://hooks.example"}})
+		want(t, e.do("villa", req{method: "POST", path: fmt.Sprintf("%s/%v/resume", hooks, other.data(t)["id"])}), http.StatusNotFound, "not_found")
+		want(t, e.do("villa", req{method: "POST", path: hook + "/resume", body: map[string]any{"replay": "yes"}}), http.StatusUnprocessableEntity, "invalid")
+
+		rc.mu.Lock()
+		rc.secret = w["secret"].(string)
+		rc.mu.Unlock()
+		res := e.do("villa", req{method: "POST", path: hook + "/resume", body: map[string]any{"replay": true}})
+		want(t, res, http.StatusOK)
+		if r := res.data(t); r["paused_at"] != nil || r["failures"] != 0.0 || r["failing_since"] != nil || r["replayed"] != 1.0 {
+			t.Fatalf("resumed: %s", res.body)
+		}
+		if _, err := worker.Process(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if v, _ := rc.count(); v != 1 {
+			t.Errorf("after the replay the receiver verified %d deliveries, want 1", v)
+		}
+		audit := string(e.do("villa", req{method: "GET", path: hostPath("villa", "/audit-log?limit=100")}).body)
+		if !strings.Contains(audit, `"action":"webhook.resume"`) {
+			t.Error("no webhook.resume in the audit log")
 		}
 	})
 }

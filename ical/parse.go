@@ -45,6 +45,14 @@ type ParseOptions struct {
 	// over the whole feed (0: DefaultMaxOccurrences). A feed that needs
 	// more is refused with ErrTooManyOccurrences.
 	MaxOccurrences int
+	// MaxEvents bounds the events that do not recur (a RECURRENCE-ID
+	// event counts as one), over the whole feed (0: DefaultMaxEvents). A
+	// feed that holds more is refused with ErrTooManyEvents, counted.
+	MaxEvents int
+	// Charset is the charset the feed was served with (the charset
+	// parameter of its Content-Type), "" when none: see lines.go for how
+	// a feed that is not UTF-8 is read.
+	Charset string
 }
 
 // Defaults of ParseOptions.
@@ -55,6 +63,9 @@ const (
 	// DefaultMaxOccurrences is ten years of a daily event, plus room for
 	// a few weekly ones.
 	DefaultMaxOccurrences = 10000
+	// DefaultMaxEvents is as many single events: a property booked every
+	// night for twenty-seven years, far more than a channel's feed holds.
+	DefaultMaxEvents = 10000
 	// maxSteps bounds the days the expansion of a whole feed examines, so
 	// that rules that match nothing (30 February) or count from year 1
 	// cost a bounded time.
@@ -64,6 +75,11 @@ const (
 // ErrNotCalendar is returned by Parse for a body holding no VCALENDAR
 // (an HTML error page served with 200, an empty body).
 var ErrNotCalendar = errors.New("ical: not an iCalendar feed (no BEGIN:VCALENDAR … END:VCALENDAR)")
+
+// ErrTooManyEvents is returned (wrapped) by Parse when a feed holds more
+// events that do not recur than ParseOptions.MaxEvents: the feed is
+// refused, as one with too many occurrences is.
+var ErrTooManyEvents = errors.New("ical: the feed holds too many events")
 
 // Feed is what ParseFeed reads.
 type Feed struct {
@@ -115,15 +131,21 @@ func Parse(data []byte, o ParseOptions) ([]Event, error) {
 // not understood blocks its first occurrence, as a single event, and is
 // named in Feed.Warnings.
 //
-// A feed that is not iCalendar, or has a line that is not a content line,
-// or expands to more than o.MaxOccurrences occurrences, is an error:
+// A feed in a legacy charset (Windows-1252 from Outlook, or the one it
+// declares) is decoded (lines.go), and a TZID naming a Windows time zone
+// ("W. Europe Standard Time") is read as the IANA zone CLDR maps it to;
+// a TZID naming no zone is read in o.Location, with a warning.
+//
+// A feed that is not iCalendar, or has a line that is not a content line
+// (a *LineError naming it), or expands to more than o.MaxOccurrences
+// occurrences, or holds more than o.MaxEvents single events, is an error:
 // callers must then change nothing.
 func ParseFeed(data []byte, o ParseOptions) (*Feed, error) {
 	loc := o.Location
 	if loc == nil {
 		loc = time.UTC
 	}
-	body, err := calendarPart(data)
+	body, warnings, err := calendarPart(data, o.Charset)
 	if err != nil {
 		return nil, err
 	}
@@ -136,8 +158,13 @@ func ParseFeed(data []byte, o ParseOptions) (*Feed, error) {
 	if max <= 0 {
 		max = DefaultMaxOccurrences
 	}
+	maxEvents := o.MaxEvents
+	if maxEvents <= 0 {
+		maxEvents = DefaultMaxEvents
+	}
 	x := &expander{loc: loc, endIsLastNight: o.EndIsLastNight, window: o.Window,
-		budget: budget{steps: maxSteps, occurrences: max}, maxOccurrences: max}
+		budget: budget{steps: maxSteps, occurrences: max}, maxOccurrences: max, maxEvents: maxEvents}
+	x.feed.Warnings = warnings
 	if err := x.read(cal.Events()); err != nil {
 		return nil, err
 	}
@@ -149,31 +176,6 @@ func ParseFeed(data []byte, o ParseOptions) (*Feed, error) {
 		return a.UID < b.UID
 	})
 	return &x.feed, nil
-}
-
-// calendarPart returns the text from the first BEGIN:VCALENDAR to the end
-// of the last END:VCALENDAR, dropping the junk around it, with line
-// endings normalised to CRLF.
-func calendarPart(data []byte) ([]byte, error) {
-	upper := bytes.ToUpper(data)
-	start := bytes.Index(upper, []byte("BEGIN:VCALENDAR"))
-	end := bytes.LastIndex(upper, []byte("END:VCALENDAR"))
-	if start < 0 || end < start {
-		return nil, ErrNotCalendar
-	}
-	body := data[start : end+len("END:VCALENDAR")]
-	body = bytes.ReplaceAll(body, []byte("\r\n"), []byte("\n"))
-	body = bytes.ReplaceAll(body, []byte("\r"), []byte("\n"))
-	// Blank lines are not content lines; some feeds have them.
-	var out bytes.Buffer
-	for _, line := range bytes.Split(body, []byte("\n")) {
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		out.Write(line)
-		out.WriteString("\r\n")
-	}
-	return out.Bytes(), nil
 }
 
 var durationRE = regexp.MustCompile(`^\+?P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$`)

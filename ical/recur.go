@@ -48,7 +48,8 @@ type when struct {
 var dateTimeRE = regexp.MustCompile(`^(\d{8})(?:T(\d{6})(Z?))?$`)
 
 // parseWhen reads a DATE or DATE-TIME value: in UTC with Z, else in its
-// TZID when it names a zone, else (floating, or a zone we cannot load) in
+// TZID when it names a zone (an IANA one, or a Windows one: zoneOf), else
+// (floating, or a zone we cannot load: expander.warnZones reports it) in
 // loc.
 func parseWhen(v string, params map[string][]string, loc *time.Location) (when, bool) {
 	m := dateTimeRE.FindStringSubmatch(strings.TrimSpace(v))
@@ -67,7 +68,7 @@ func parseWhen(v string, params map[string][]string, loc *time.Location) (when, 
 	case m[3] == "Z":
 		in = time.UTC
 	case len(params["TZID"]) == 1:
-		if l, err := time.LoadLocation(strings.Trim(params["TZID"][0], `"`)); err == nil {
+		if l, ok := zoneOf(params["TZID"][0]); ok {
 			in = l
 		}
 	}
@@ -173,8 +174,11 @@ type expander struct {
 	window         civil.Range
 	budget         budget
 	maxOccurrences int
-	feed           Feed
-	unlisted       int // warnings past maxWarnings
+	// maxEvents bounds the single events kept; singles counts them all.
+	maxEvents int
+	singles   int
+	feed      Feed
+	unlisted  int // warnings past maxWarnings
 	// replaced holds, by UID, the occurrences (keys) that RECURRENCE-ID
 	// events replace.
 	replaced map[string]map[civil.Date]bool
@@ -208,8 +212,30 @@ func clip(s string) string {
 	return s
 }
 
+// warnZones reports, once each, the TZIDs of the events that name no zone
+// zoneOf knows: their times are read in the property's zone, which may
+// shift an event by a day rather than refuse the feed.
+func (x *expander) warnZones(vevents []*goical.VEvent) {
+	seen := map[string]bool{}
+	for _, ve := range vevents {
+		for _, p := range ve.Properties {
+			for _, tzid := range p.ICalParameters["TZID"] {
+				if seen[tzid] {
+					continue
+				}
+				seen[tzid] = true
+				if _, ok := zoneOf(tzid); !ok {
+					x.warn(strings.TrimSpace(ve.Id()), "time zone %q is not known: its times are read in the property's time zone, %s",
+						clip(tzid), x.loc)
+				}
+			}
+		}
+	}
+}
+
 // read adds the events of a calendar's VEVENTs.
 func (x *expander) read(vevents []*goical.VEvent) error {
+	x.warnZones(vevents)
 	// The master of a UID is its first VEVENT without RECURRENCE-ID: its
 	// zone is where RECURRENCE-ID values are matched.
 	masters := map[string]shape{}
@@ -265,7 +291,7 @@ func (x *expander) read(vevents []*goical.VEvent) error {
 		case !overrideKeys[i].IsZero():
 			// One occurrence changed: it keeps the occurrence's UID.
 			e.UID = strings.TrimSpace(ve.Id()) + "/" + overrideKeys[i].String()
-			x.feed.Events = append(x.feed.Events, e)
+			x.addSingle(e)
 		case recurs(ve):
 			if err := x.expand(ve, s, e); err != nil {
 				return err
@@ -274,11 +300,22 @@ func (x *expander) read(vevents []*goical.VEvent) error {
 			// A single event whose one occurrence a RECURRENCE-ID event
 			// replaces.
 		default:
-			x.feed.Events = append(x.feed.Events, e)
+			x.addSingle(e)
 		}
+	}
+	if x.singles > x.maxEvents {
+		return fmt.Errorf("%w: %d events that do not recur, more than the %d read", ErrTooManyEvents, x.singles, x.maxEvents)
 	}
 	x.finish()
 	return nil
+}
+
+// addSingle keeps an event that does not recur, within maxEvents; past
+// it, the events are only counted, for the error.
+func (x *expander) addSingle(e Event) {
+	if x.singles++; x.singles <= x.maxEvents {
+		x.feed.Events = append(x.feed.Events, e)
+	}
 }
 
 // cancelled reports whether an event has STATUS:CANCELLED.
@@ -315,7 +352,7 @@ func (x *expander) expand(ve *goical.VEvent, s shape, first Event) error {
 		r, err := parseRule(p.Value, s.zone)
 		if err != nil {
 			x.warn(uid, "RRULE %q not understood (%s): only its first occurrence, %s, is blocked", clip(p.Value), clip(err.Error()), first.Start)
-			x.feed.Events = append(x.feed.Events, first)
+			x.addSingle(first)
 			return nil
 		}
 		rules = append(rules, r)

@@ -16,6 +16,7 @@ import (
 	"github.com/staykit/staykit/booking/bookingtest"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/icalsync"
+	"github.com/staykit/staykit/outbound"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/pricing"
 	"github.com/staykit/staykit/store/sqlite"
@@ -83,7 +84,7 @@ func newEnvOn(t *testing.T, store booking.Store) *env {
 	e.svc = booking.NewService(booking.Options{Store: store, Payments: paymenttest.New(paymenttest.WithClock(e.clock.Now)),
 		Clock: e.clock, Notifier: e.notified})
 	e.sync = icalsync.New(icalsync.Options{Store: store, Clock: e.clock, Notifier: e.notified,
-		Fetcher: &icalsync.Fetcher{AllowLoopback: true, Timeout: 2 * time.Second}})
+		Fetcher: &icalsync.Fetcher{Policy: e.feeds.policy(), Timeout: 2 * time.Second}})
 	e.org, e.prop = addOrg(t, store, "demo")
 	return e
 }
@@ -199,6 +200,12 @@ func newFeedServer(t *testing.T) *feedServer {
 }
 
 func (fs *feedServer) url(path string) string { return fs.srv.URL + "/feeds/" + path }
+
+// policy allows the feed server's host:port, and nothing else private:
+// how an operator allows a channel manager on the LAN (-outbound-allow).
+func (fs *feedServer) policy() outbound.Policy {
+	return outbound.Policy{Allow: []string{fs.srv.Listener.Addr().String()}}
+}
 
 // set serves body at path; lines may end in \n, they are sent with CRLF.
 func (fs *feedServer) set(path, body string) {

@@ -3,18 +3,42 @@ package icalsync
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/outbound"
 )
 
 // AddFeed stores a new feed of a property, due at once. Errors:
-// CodeInvalid, CodeNotFound (property not of f.OrgID).
+// CodeInvalid (also a URL the fetcher would refuse: CheckURL),
+// CodeNotFound (property not of f.OrgID).
 func (s *Syncer) AddFeed(ctx context.Context, f *booking.Feed) error {
+	if err := s.CheckURL(f.URL); err != nil {
+		return err
+	}
 	if err := s.store.CreateFeed(ctx, f, s.clock.Now()); err != nil {
 		return fmt.Errorf("add feed: %w", err)
 	}
 	return nil
+}
+
+// CheckURL refuses a feed URL that the fetcher's Policy refuses without
+// connecting: plain http to a target it does not allow, an address or a
+// name (localhost) of a private or reserved network. A name that
+// resolves to one is refused at each fetch instead. Errors: CodeInvalid,
+// the field "url" having the reason "https_required" or "private_address"
+// (outbound.Refusal.Reason), or "invalid".
+func (s *Syncer) CheckURL(raw string) error {
+	err := s.fetcher.Policy.CheckURL(raw)
+	var r *outbound.Refusal
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &r):
+		return &booking.Error{Code: booking.CodeInvalid, Message: r.Explain(), Fields: booking.FieldErrors{"url": {r.Reason()}}, Err: err}
+	}
+	return &booking.Error{Code: booking.CodeInvalid, Message: "The request is invalid.", Fields: booking.FieldErrors{"url": {"invalid"}}, Err: err}
 }
 
 // RemoveFeed deletes a feed; the nights its events held are free again.

@@ -139,7 +139,7 @@ func TestRecurringRuleNotUnderstood(t *testing.T) {
 	var logs bytes.Buffer
 	e.sync = icalsync.New(icalsync.Options{Store: e.store, Clock: e.clock, Notifier: e.notified,
 		Logger:  slog.New(slog.NewTextHandler(&logs, nil)),
-		Fetcher: &icalsync.Fetcher{AllowLoopback: true, Timeout: 2 * time.Second}})
+		Fetcher: &icalsync.Fetcher{Policy: e.feeds.policy(), Timeout: 2 * time.Second}})
 	e.feeds.set("s3cr3t-t0ken", calendar("-//Google Inc//Google Calendar 70.9054//EN",
 		"BEGIN:VEVENT\nDTSTART;VALUE=DATE:20260610\nDTEND;VALUE=DATE:20260612\nRRULE:FREQ=YEARLY;BYWEEKNO=24\nUID:odd@google.com\nSUMMARY:Owner\nEND:VEVENT\n"))
 	f := e.addFeed(t, "Google", "s3cr3t-t0ken")

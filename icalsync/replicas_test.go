@@ -69,7 +69,7 @@ func TestTwoPollersNeverFetchAFeedAtOnce(t *testing.T) {
 				})
 				e.addFeed(t, "Feed "+path, path)
 			}
-			fetcher := &icalsync.Fetcher{AllowLoopback: true, Timeout: 5 * time.Second}
+			fetcher := &icalsync.Fetcher{Policy: e.feeds.policy(), Timeout: 5 * time.Second}
 			pollers := []*icalsync.Syncer{
 				icalsync.New(icalsync.Options{Store: first, Clock: e.clock, Fetcher: fetcher, Batch: 2}),
 				icalsync.New(icalsync.Options{Store: second, Clock: e.clock, Fetcher: fetcher, Batch: 2}),

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/staykit/staykit/booking"
@@ -219,7 +220,7 @@ func (s *Syncer) sync(ctx context.Context, f *booking.Feed) (*Result, error) {
 	fail := func(err error) (*Result, error) {
 		now := s.clock.Now()
 		if rerr := s.store.RecordFeedAttempt(context.WithoutCancel(ctx), booking.FeedAttempt{FeedID: f.ID, Lease: f.LeaseUntil,
-			At: now, Err: errorText(err), NextPollAt: s.nextPoll(now)}); rerr != nil {
+			At: now, Err: errorText(describe(err, s.fetcher.maxBytes())), NextPollAt: s.nextPoll(now)}); rerr != nil {
 			return nil, errors.Join(err, fmt.Errorf("record the failure: %w", rerr))
 		}
 		return nil, err
@@ -242,7 +243,7 @@ func (s *Syncer) sync(ctx context.Context, f *booking.Feed) (*Result, error) {
 		return res, nil
 	}
 	feed, err := ical.ParseFeed(resp.Body, ical.ParseOptions{Location: org.Location(), EndIsLastNight: f.EndIsLastNight,
-		Window: importWindow(org, now)})
+		Window: importWindow(org, now), Charset: charsetOf(resp.ContentType)})
 	if err != nil {
 		return fail(err)
 	}
@@ -310,10 +311,9 @@ func (s *Syncer) notifyConflict(ctx context.Context, org *booking.Organization, 
 }
 
 // errorText is the failure shown to the host, bounded.
-func errorText(err error) string {
-	msg := err.Error()
+func errorText(msg string) string {
 	if len(msg) > 500 {
-		msg = msg[:500] + "…"
+		msg = strings.ToValidUTF8(msg[:500], "") + "…"
 	}
 	return msg
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/icalsync"
+	"github.com/staykit/staykit/outbound"
 )
 
 // TestAirbnbImportBlocksAndRemovalFrees: an Airbnb reservation and an
@@ -304,13 +305,13 @@ func TestHostileFeeds(t *testing.T) {
 		}, "too many occurrences"},
 		{"Malformed", func(w http.ResponseWriter, _ *http.Request) {
 			_, _ = w.Write([]byte("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nthis is not a content line\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"))
-		}, "parse"},
+		}, "line 4 is not valid iCalendar"},
 		{"NotACalendar", func(w http.ResponseWriter, _ *http.Request) {
 			_, _ = w.Write([]byte("<html><body>Maintenance</body></html>"))
 		}, "not an iCalendar"},
 		{"ServerError", func(w http.ResponseWriter, _ *http.Request) {
 			http.Error(w, "boom", http.StatusInternalServerError)
-		}, "status 500"},
+		}, "HTTP 500"},
 		{"Slow", func(w http.ResponseWriter, r *http.Request) {
 			select {
 			case <-r.Context().Done():
@@ -318,28 +319,28 @@ func TestHostileFeeds(t *testing.T) {
 			}
 		}, "deadline"},
 		{"RedirectToPrivateAddress", func(w http.ResponseWriter, r *http.Request) {
-			http.Redirect(w, r, "http://10.1.2.3/latest/meta-data/", http.StatusFound)
-		}, "address not allowed"},
+			http.Redirect(w, r, "https://10.1.2.3/latest/meta-data/", http.StatusFound)
+		}, "private or reserved network"},
 		{"RedirectToLinkLocal", func(w http.ResponseWriter, r *http.Request) {
-			http.Redirect(w, r, "http://169.254.169.254/latest/meta-data/", http.StatusFound)
-		}, "address not allowed"},
+			http.Redirect(w, r, "https://169.254.169.254/latest/meta-data/", http.StatusFound)
+		}, "private or reserved network"},
 		{"RedirectToFTP", func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "ftp://example.com/cal.ics", http.StatusFound)
-		}, "only https"},
+		}, "Only https"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
 			e.sync = icalsync.New(icalsync.Options{Store: e.store, Clock: e.clock, Notifier: e.notified,
-				Fetcher: &icalsync.Fetcher{AllowLoopback: true, Timeout: 300 * time.Millisecond, MaxBytes: 64 << 10}})
+				Fetcher: &icalsync.Fetcher{Policy: e.feeds.policy(), Timeout: 300 * time.Millisecond, MaxBytes: 64 << 10}})
 			e.feeds.set("feed", good)
 			f := e.addFeed(t, "Channel", "feed")
 			before := e.syncNow(t, f).Blocks
 			e.feeds.handle("feed", tt.handler)
 			e.clock.Advance(time.Hour)
 			_, err := e.sync.SyncFeed(t.Context(), e.org.ID, f.ID)
-			if err == nil || !strings.Contains(err.Error(), tt.errText) {
-				t.Fatalf("sync of a hostile feed: %v, want an error about %q", err, tt.errText)
+			if err == nil {
+				t.Fatalf("sync of a hostile feed succeeded, want an error about %q", tt.errText)
 			}
 			after, _ := e.store.FeedBlocks(t.Context(), f.ID)
 			if !slices.Equal(after, before) {
@@ -354,28 +355,37 @@ func TestHostileFeeds(t *testing.T) {
 	}
 }
 
-// TestFetcherRefusesInternalAddresses: without AllowLoopback a feed on
-// loopback is refused at dial time, whatever its name, and plain http is
-// refused before any request.
+// TestFetcherRefusesInternalAddresses: with the zero Policy a feed on
+// loopback is refused, plain http before any request and https when
+// dialling, whatever its name; allowing its exact host:port lets it
+// through over http, and nothing else: not the same server under another
+// name, not another private address.
 func TestFetcherRefusesInternalAddresses(t *testing.T) {
 	e := newEnv(t)
 	e.feeds.set("feed", calendar("-//x//EN"))
 	strict := &icalsync.Fetcher{Timeout: time.Second}
 	_, err := strict.Fetch(t.Context(), e.feeds.url("feed"), "", "")
-	if err == nil || !strings.Contains(err.Error(), "only https") {
-		t.Errorf("plain http: %v, want refused", err)
+	var refusal *outbound.Refusal
+	if !errors.As(err, &refusal) || refusal.Scheme != "http" {
+		t.Errorf("plain http: %v, want refused for its scheme", err)
 	}
 	tlsURL := strings.Replace(e.feeds.url("feed"), "http://", "https://", 1)
-	for _, u := range []string{tlsURL, strings.Replace(tlsURL, "127.0.0.1", "localhost", 1)} {
+	for _, u := range []string{tlsURL, strings.Replace(tlsURL, "127.0.0.1", "localhost", 1),
+		strings.Replace(tlsURL, "127.0.0.1", "[::ffff:127.0.0.1]", 1)} {
 		_, err = strict.Fetch(t.Context(), u, "", "")
 		if !errors.Is(err, icalsync.ErrForbiddenAddress) {
 			t.Errorf("%s: %v, want ErrForbiddenAddress", u, err)
 		}
 	}
-	loopbackOnly := &icalsync.Fetcher{Timeout: time.Second, AllowLoopback: true}
-	_, err = loopbackOnly.Fetch(t.Context(), "http://10.0.0.1/feed.ics", "", "")
-	if !errors.Is(err, icalsync.ErrForbiddenAddress) {
-		t.Errorf("private address with only loopback allowed: %v, want ErrForbiddenAddress", err)
+	allowed := &icalsync.Fetcher{Timeout: time.Second, Policy: e.feeds.policy()}
+	if resp, err := allowed.Fetch(t.Context(), e.feeds.url("feed"), "", ""); err != nil || !strings.Contains(string(resp.Body), "VCALENDAR") {
+		t.Fatalf("the allowed host:port over http: %v", err)
+	}
+	for _, u := range []string{strings.Replace(e.feeds.url("feed"), "127.0.0.1", "localhost", 1), "http://10.0.0.1/feed.ics",
+		"https://169.254.169.254/latest/meta-data/"} {
+		if _, err := allowed.Fetch(t.Context(), u, "", ""); !errors.Is(err, icalsync.ErrForbiddenAddress) {
+			t.Errorf("%s with only the feed server allowed: %v, want ErrForbiddenAddress", u, err)
+		}
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/staykit/staykit/booking/bookingtest"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/notify"
+	"github.com/staykit/staykit/outbound"
 	"github.com/staykit/staykit/outbox"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/pricing"
@@ -46,7 +47,7 @@ func newEnv(t *testing.T) *env {
 		orgs: map[string]int64{}, property: map[string]int64{}}
 	e.svc = booking.NewService(booking.Options{Store: db, Payments: e.pay, Clock: clock})
 	e.worker = &notify.Worker{Store: db, Clock: clock,
-		Webhooks: notify.NewWebhookClient(notify.WebhookOptions{AllowPrivate: true}),
+		Webhooks: notify.NewWebhookClient(notify.WebhookOptions{Policy: outbound.Policy{AllowPrivate: true}}),
 		BookingURL: func(org *booking.Organization, b *booking.Booking) string {
 			return "https://book.example.com/?org=" + org.Slug + "&booking=" + b.Token
 		}}

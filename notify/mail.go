@@ -18,6 +18,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/outbox"
 	"github.com/staykit/staykit/pricing"
 )
 
@@ -189,10 +190,11 @@ func GuestMailed(kind string) bool {
 	return ok && h[0] != ""
 }
 
-// HostMailed reports whether the host gets an e-mail for kind.
+// HostMailed reports whether the host gets an e-mail for kind: the
+// booking events, and a webhook endpoint paused (outbox.KindEndpointPaused).
 func HostMailed(kind string) bool {
 	_, ok := headlines["en"][kind]
-	return ok
+	return ok || kind == outbox.KindEndpointPaused
 }
 
 // Amount formats money for a locale: "1 234,50 €" in French, "€1,234.50"

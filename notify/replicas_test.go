@@ -10,6 +10,7 @@ import (
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/internal/testenv"
 	"github.com/staykit/staykit/notify"
+	"github.com/staykit/staykit/outbound"
 	"github.com/staykit/staykit/outbox"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/pricing"
@@ -88,7 +89,7 @@ func TestTwoReplicasOverPostgresDeliverEachMessageOnce(t *testing.T) {
 	var workers [2]*notify.Worker
 	for i := range workers {
 		workers[i] = &notify.Worker{Store: replicas[i], Clock: clock, Mailer: mailer,
-			Webhooks: notify.NewWebhookClient(notify.WebhookOptions{AllowPrivate: true})}
+			Webhooks: notify.NewWebhookClient(notify.WebhookOptions{Policy: outbound.Policy{AllowPrivate: true}})}
 	}
 	for range 3 {
 		release := make(chan struct{})

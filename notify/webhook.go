@@ -9,14 +9,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"strconv"
 	"strings"
-	"syscall"
+	"sync/atomic"
 	"time"
 
+	"github.com/staykit/staykit/outbound"
 	"github.com/staykit/staykit/outbox"
 )
 
@@ -24,7 +25,7 @@ import (
 const UserAgent = "staykit-webhooks/1 (+https://github.com/staykit/staykit)"
 
 // maxResponse is how much of a receiver's answer is read (and kept in the
-// delivery log's error, shortened).
+// delivery log's error, shortened, when the receiver is public).
 const maxResponse = 64 << 10
 
 // Sign returns the Standard Webhooks signature header value of a payload:
@@ -51,67 +52,34 @@ type WebhookClient struct {
 type WebhookOptions struct {
 	// Timeout bounds one delivery; 0 means 10 seconds.
 	Timeout time.Duration
-	// AllowPrivate lets endpoints be plain http and on loopback or
-	// private addresses (tests, a receiver on the same machine).
-	AllowPrivate bool
+	// Policy is where endpoints may be; the zero Policy: https endpoints
+	// on public addresses only. The reference server's
+	// -webhooks-allow-private is Policy.AllowPrivate (plain http, loopback
+	// and private addresses: receivers on the same machine or LAN).
+	Policy outbound.Policy
 }
 
-// NewWebhookClient returns a client that only posts to https endpoints on
-// public addresses (unless o.AllowPrivate), checked when connecting, so a
-// name that resolves to a private address or a redirect there is refused;
-// it follows no redirect at all.
+// NewWebhookClient returns a client that posts to endpoints as o.Policy
+// allows, checked when connecting (package outbound), so a name that
+// resolves to a private address is refused; it follows no redirect at
+// all.
 func NewWebhookClient(o WebhookOptions) *WebhookClient {
 	if o.Timeout == 0 {
 		o.Timeout = 10 * time.Second
 	}
-	dialer := &net.Dialer{Timeout: 5 * time.Second}
-	if !o.AllowPrivate {
-		dialer.Control = func(network, address string, _ syscall.RawConn) error {
-			host, _, err := net.SplitHostPort(address)
-			if err != nil {
-				return err
-			}
-			ip := net.ParseIP(host)
-			if ip == nil || !publicIP(ip) {
-				return fmt.Errorf("webhook endpoint address %s is not public", host)
-			}
-			return nil
-		}
-	}
-	transport := &http.Transport{DialContext: dialer.DialContext, TLSHandshakeTimeout: 5 * time.Second,
-		ResponseHeaderTimeout: o.Timeout, MaxIdleConnsPerHost: 2, IdleConnTimeout: 30 * time.Second}
-	return &WebhookClient{http: &http.Client{Transport: &schemeCheck{next: transport, allowHTTP: o.AllowPrivate},
-		Timeout: o.Timeout,
-		CheckRedirect: func(*http.Request, []*http.Request) error {
-			return http.ErrUseLastResponse // a receiver answers, it does not send us elsewhere
-		}}}
+	return &WebhookClient{http: o.Policy.Client(outbound.ClientOptions{Timeout: o.Timeout,
+		ResponseHeaderTimeout: o.Timeout, KeepAlive: true})}
 }
 
-// schemeCheck refuses plain http unless allowed.
-type schemeCheck struct {
-	next      http.RoundTripper
-	allowHTTP bool
-}
-
-func (s *schemeCheck) RoundTrip(r *http.Request) (*http.Response, error) {
-	if r.URL.Scheme != "https" && !(s.allowHTTP && r.URL.Scheme == "http") {
-		return nil, fmt.Errorf("webhook endpoint must be https, not %s", r.URL.Scheme)
-	}
-	return s.next.RoundTrip(r)
-}
-
-func publicIP(ip net.IP) bool {
-	return !(ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
-		ip.IsUnspecified() || ip.IsMulticast() || ip.IsInterfaceLocalMulticast())
-}
-
-// ValidEndpointURL checks an endpoint's URL when it is added.
-func ValidEndpointURL(raw string, allowHTTP bool) error {
+// ValidEndpointURL checks an endpoint's URL when it is added: absolute,
+// and https unless policy allows plain http to its host and port.
+// Errors: a *outbound.Refusal for a URL the policy refuses.
+func ValidEndpointURL(raw string, policy outbound.Policy) error {
 	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" || (u.Scheme != "https" && !(allowHTTP && u.Scheme == "http")) {
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
 		return fmt.Errorf("webhook URL %q must be an absolute https URL", raw)
 	}
-	return nil
+	return policy.CheckURL(raw)
 }
 
 // errPermanent marks an attempt not worth retrying.
@@ -133,14 +101,23 @@ func (c *WebhookClient) Post(ctx context.Context, ep outbox.Endpoint, id string,
 	req.Header.Set("webhook-id", id)
 	req.Header.Set("webhook-timestamp", strconv.FormatInt(at.Unix(), 10))
 	req.Header.Set("webhook-signature", sig)
+	// The delivery log shows the start of a failed answer, to help the
+	// host fix a receiver, but only a public one's: an address the
+	// operator allowed (a service on the LAN) keeps its answers.
+	var public atomic.Bool
+	req = req.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		GotConn: func(info httptrace.GotConnInfo) { public.Store(outbound.Public(info.Conn.RemoteAddr())) }}))
 	resp, err := c.http.Do(req)
 	if err != nil {
 		return 0, err
 	}
 	defer resp.Body.Close()
 	answer, _ := io.ReadAll(io.LimitReader(resp.Body, maxResponse))
-	if resp.StatusCode/100 != 2 {
-		return resp.StatusCode, fmt.Errorf("endpoint answered %d: %.200s", resp.StatusCode, answer)
+	switch {
+	case resp.StatusCode/100 == 2:
+		return resp.StatusCode, nil
+	case !public.Load():
+		return resp.StatusCode, fmt.Errorf("endpoint answered %d (the answer of an endpoint on a private address is not kept)", resp.StatusCode)
 	}
-	return resp.StatusCode, nil
+	return resp.StatusCode, fmt.Errorf("endpoint answered %d: %.200s", resp.StatusCode, answer)
 }

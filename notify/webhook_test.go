@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/notify"
+	"github.com/staykit/staykit/outbound"
 	"github.com/staykit/staykit/outbox"
 )
 
@@ -183,53 +185,173 @@ func TestWebhookRetriedWithSameIDUntilAccepted(t *testing.T) {
 	}
 }
 
-func TestWebhookFailsAfterADayAndEndpointDisabled(t *testing.T) {
-	e := newEnv(t)
-	rec, ep := newReceiver(t, e, 1<<30)
-	for i := 0; i < outbox.MaxEndpointFailures; i++ {
-		b := e.book(t, "demo", "fr")
-		if _, err := e.svc.Cancel(context.Background(), "demo", b.Token, true); err != nil {
-			t.Fatal(err)
+// recordingMailer keeps the e-mails sent.
+type recordingMailer struct {
+	mu   sync.Mutex
+	sent []notify.Mail
+}
+
+func (m *recordingMailer) Send(_ context.Context, mail notify.Mail) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.sent = append(m.sent, mail)
+	return nil
+}
+
+func (m *recordingMailer) ofKind(kind string) []notify.Mail {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []notify.Mail
+	for _, mail := range m.sent {
+		if mail.Kind == kind {
+			out = append(out, mail)
 		}
 	}
-	for i := 0; i < 40 && e.clock.Now().Before(start.Add(25*time.Hour)); i++ {
-		e.process(t)
-		e.clock.Advance(time.Hour)
+	return out
+}
+
+// TestDeadEndpointPausedHostToldResumeReplays: an endpoint whose attempts
+// all fail is paused once PauseFailures of them in a row span PauseSpan
+// (about four hours of retries of one delivery, not five deliveries of a
+// day each), and the host gets one e-mail naming it. While paused, its
+// deliveries are held without an attempt; resumed with a replay, the
+// endpoint gets each of them once.
+func TestDeadEndpointPausedHostToldResumeReplays(t *testing.T) {
+	e := newEnv(t)
+	mailer := &recordingMailer{}
+	e.worker.Mailer = mailer
+	if err := e.store.SetContactEmail(context.Background(), e.orgs["demo"], "host@example.com"); err != nil {
+		t.Fatal(err)
 	}
+	rec, ep := newReceiver(t, e, 1<<30)
+	e.book(t, "demo", "fr")
+	var got *outbox.Endpoint
+	for i := 0; i < 40; i++ {
+		e.process(t)
+		var err error
+		if got, err = e.store.WebhookEndpoint(context.Background(), e.orgs["demo"], ep.ID); err != nil {
+			t.Fatal(err)
+		}
+		if got.Paused() {
+			break
+		}
+		e.clock.Advance(outbox.Backoff(i + 1))
+	}
+	if !got.Paused() || got.Failures != outbox.PauseFailures || rec.calls != outbox.PauseFailures || !got.Active {
+		t.Fatalf("endpoint %+v after %d calls: want paused (still active) after %d failed attempts", got, rec.calls, outbox.PauseFailures)
+	}
+	if took := got.PausedAt.Sub(start); took < outbox.PauseSpan || took > 5*time.Hour {
+		t.Errorf("paused %v after the first failure, want between PauseSpan and five hours", took)
+	}
+	e.process(t) // the event telling the host is dispatched and mailed
+	told := mailer.ofKind(outbox.KindEndpointPaused)
+	if len(told) != 1 || told[0].To != "host@example.com" || !strings.Contains(told[0].Text, ep.URL) ||
+		!strings.Contains(told[0].Text, "/resume") || !strings.Contains(told[0].Text, "503") {
+		t.Fatalf("host told %+v, want one e-mail naming the endpoint, its last error and how to resume", told)
+	}
+
+	// Paused: a new event is kept for it, not sent.
+	calls := rec.calls
+	e.bookAsOn(t, "demo", "en", "ada@example.com", "2026-06-20", "2026-06-23")
+	e.clock.Advance(3 * time.Hour)
 	e.process(t)
-	got, err := e.store.WebhookEndpoint(context.Background(), e.orgs["demo"], ep.ID)
+	if rec.calls != calls {
+		t.Errorf("a paused endpoint was called")
+	}
+	log, err := e.store.OutboxDeliveries(context.Background(), 0, ep.ID, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Active || got.Failures < outbox.MaxEndpointFailures {
-		t.Fatalf("endpoint = %+v, want disabled after %d failures", got, outbox.MaxEndpointFailures)
-	}
-	log, _ := e.store.OutboxDeliveries(context.Background(), 0, ep.ID, 0)
 	for _, d := range log {
-		if d.Status != outbox.StatusFailed || d.ResponseCode != http.StatusServiceUnavailable {
-			t.Fatalf("delivery %+v, want failed with 503", d)
+		if d.Status != outbox.StatusFailed || !strings.Contains(d.LastError, "paused") {
+			t.Errorf("delivery %+v while paused, want held (failed, saying the endpoint is paused)", d)
 		}
 	}
-	calls := rec.calls
-	e.book(t, "demo", "fr")
+	if len(mailer.ofKind(outbox.KindEndpointPaused)) != 1 {
+		t.Errorf("the host was told %d times of one pause", len(mailer.ofKind(outbox.KindEndpointPaused)))
+	}
+
+	// The receiver is back: resumed with a replay, it gets both events once.
+	rec.mu.Lock()
+	rec.failFirst = rec.calls
+	rec.mu.Unlock()
+	resumed, replayed, err := e.store.ResumeWebhookEndpoint(context.Background(), e.orgs["demo"], ep.ID, true, e.clock.Now())
+	if err != nil || replayed != 2 || resumed.Paused() || resumed.Failures != 0 {
+		t.Fatalf("resume: %+v, %d replayed, %v; want 2 replayed and the pause cleared", resumed, replayed, err)
+	}
 	e.process(t)
-	if rec.calls != calls {
-		t.Errorf("a disabled endpoint was called")
+	if len(rec.events) != 2 || rec.events[0].ID == rec.events[1].ID {
+		t.Fatalf("after the replay the receiver accepted %d events, want the 2 it missed, once each", len(rec.events))
 	}
 }
 
-func TestWebhookClientRefusesPrivateAndPlainTargets(t *testing.T) {
+// TestMailFailsAfterTheRetryWindow: a delivery that keeps failing is
+// retried with backoff for RetryWindow, then fails for good.
+func TestMailFailsAfterTheRetryWindow(t *testing.T) {
+	e := newEnv(t)
+	e.worker.Mailer = failingMailer{}
+	e.book(t, "demo", "fr")
+	for e.clock.Now().Before(start.Add(outbox.RetryWindow + 2*time.Hour)) {
+		e.process(t)
+		e.clock.Advance(time.Hour)
+	}
+	log, err := e.store.OutboxDeliveries(context.Background(), 0, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(log) != 1 || log[0].Status != outbox.StatusFailed || log[0].Attempts < 10 || !strings.Contains(log[0].LastError, "smtp down") {
+		t.Fatalf("delivery log %+v, want the mail failed for good after a day of attempts", log)
+	}
+}
+
+// failingMailer is an SMTP server that refuses every mail.
+type failingMailer struct{}
+
+func (failingMailer) Send(context.Context, notify.Mail) error { return errors.New("smtp down") }
+
+// TestWebhookClientRefusesWhatFeedsRefuse: the webhook client dials
+// through the one outbound policy, so every address the feed fetcher
+// refuses is refused before connecting: the ranges the sender used to
+// reach (carrier-grade NAT, IETF assignments, benchmarking, reserved,
+// "this network"), NAT64 and IPv4-compatible spellings of loopback and
+// link-local, and the private ones; plain http too.
+func TestWebhookClientRefusesWhatFeedsRefuse(t *testing.T) {
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 	defer srv.Close()
 	c := notify.NewWebhookClient(notify.WebhookOptions{})
-	for _, url := range []string{srv.URL, strings.Replace(srv.URL, "https", "http", 1), "https://localhost:1/x", "https://10.0.0.1:1/x"} {
+	for _, url := range []string{srv.URL, strings.Replace(srv.URL, "https", "http", 1), "https://localhost:1/x",
+		"https://10.0.0.1:1/x", "https://100.64.0.1/x", "https://100.100.100.200/latest/meta-data", "https://192.0.0.1/x",
+		"https://198.18.0.1/x", "https://240.0.0.1/x", "https://0.0.0.1/x", "https://[64:ff9b::7f00:1]/x",
+		"https://[64:ff9b::a9fe:a9fe]/latest/meta-data", "https://[::127.0.0.1]/x", "https://[::ffff:7f00:1]/x",
+		"https://[::ffff:169.254.169.254]/x", "https://[fd00::1]/x"} {
 		ep := outbox.Endpoint{URL: url, Secret: outbox.NewSecret()}
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		code, err := c.Post(ctx, ep, "evt_1", time.Now(), []byte(`{}`))
 		cancel()
-		if err == nil || code != 0 {
-			t.Errorf("post to %s: code %d, err %v; want refused before any request", url, code, err)
+		if !errors.Is(err, outbound.ErrRefused) || code != 0 {
+			t.Errorf("post to %s: code %d, err %v; want refused by the outbound policy before any request", url, code, err)
 		}
+	}
+}
+
+// TestPrivateEndpointAnswerNotLogged: the delivery log keeps the start of
+// a public receiver's failed answer, never that of an endpoint on a
+// private address (one the operator allowed): it could be an internal
+// service's page.
+func TestPrivateEndpointAnswerNotLogged(t *testing.T) {
+	e := newEnv(t)
+	srv := newHTTPServer(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "internal service: db password hunter2", http.StatusInternalServerError)
+	}))
+	ep := e.addEndpoint(t, "demo", srv)
+	e.book(t, "demo", "en")
+	e.process(t)
+	log, err := e.store.OutboxDeliveries(context.Background(), 0, ep.ID, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(log) != 1 || log[0].ResponseCode != 500 || log[0].LastError == "" || strings.Contains(log[0].LastError, "hunter2") {
+		t.Fatalf("delivery log %+v: want the 500 recorded without the answer's text", log)
 	}
 }
 
@@ -239,7 +361,7 @@ func TestRedirectNotFollowed(t *testing.T) {
 	defer dst.Close()
 	src := httptest.NewServer(http.RedirectHandler(dst.URL, http.StatusTemporaryRedirect))
 	defer src.Close()
-	c := notify.NewWebhookClient(notify.WebhookOptions{AllowPrivate: true})
+	c := notify.NewWebhookClient(notify.WebhookOptions{Policy: outbound.Policy{AllowPrivate: true}})
 	code, err := c.Post(context.Background(), outbox.Endpoint{URL: src.URL, Secret: outbox.NewSecret()}, "evt_1", time.Now(), []byte(`{}`))
 	if err == nil || code != http.StatusTemporaryRedirect || target != 0 {
 		t.Fatalf("code %d, err %v, redirect target called %d times; want the redirect as a failure", code, err, target)

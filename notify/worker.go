@@ -18,15 +18,30 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/ledger"
+	"github.com/staykit/staykit/outbound"
 	"github.com/staykit/staykit/outbox"
 	"github.com/staykit/staykit/pricing"
 )
 
-// lease is how long a claimed event or delivery is left to its worker:
-// longer than one SMTP or HTTP attempt.
-const lease = 2 * time.Minute
-
-const batch = 50
+// Leases. A worker claims events in batches (fanning one out is a few
+// queries, and doing it twice adds nothing: DispatchOutboxEvent is
+// idempotent) and deliveries one at a time, each attempt bounded by
+// AttemptTimeout, shorter than DeliveryLease: a live worker always saves
+// its outcome before its lease ends, so another replica never sends the
+// same delivery meanwhile, and a worker killed with kill -9 holds one
+// delivery, for DeliveryLease at most, instead of a batch for minutes.
+const (
+	// DeliveryLease is how long a claimed delivery is left to its
+	// worker.
+	DeliveryLease = 30 * time.Second
+	// AttemptTimeout bounds one delivery, from its claim to the answer;
+	// the rest of the lease is left to save the outcome.
+	AttemptTimeout = 20 * time.Second
+	// eventLease is how long a batch of claimed events is left to its
+	// worker.
+	eventLease = 30 * time.Second
+	batch      = 50
+)
 
 // Worker fans events out and delivers them.
 type Worker struct {
@@ -100,7 +115,7 @@ func (w *Worker) Process(ctx context.Context) (int, error) {
 	var errs []error
 	for {
 		now := w.Clock.Now()
-		events, err := w.Store.ClaimOutboxEvents(ctx, now, now.Add(lease), batch)
+		events, err := w.Store.ClaimOutboxEvents(ctx, now, now.Add(eventLease), batch)
 		if err != nil {
 			return 0, fmt.Errorf("claim outbox events: %w", err)
 		}
@@ -114,25 +129,26 @@ func (w *Worker) Process(ctx context.Context) (int, error) {
 		}
 	}
 	settled := 0
-	for {
+	for ctx.Err() == nil {
 		now := w.Clock.Now()
-		ds, err := w.Store.ClaimOutboxDeliveries(ctx, now, now.Add(lease), batch)
+		ds, err := w.Store.ClaimOutboxDeliveries(ctx, now, now.Add(DeliveryLease), 1)
 		if err != nil {
 			return settled, errors.Join(append(errs, fmt.Errorf("claim outbox deliveries: %w", err))...)
 		}
-		for i := range ds {
-			done, err := w.deliver(ctx, &ds[i])
-			if err != nil {
-				errs = append(errs, err)
-			}
-			if done {
-				settled++
-			}
+		if len(ds) == 0 {
+			break
 		}
-		if len(ds) < batch {
-			return settled, errors.Join(errs...)
+		attempt, cancel := context.WithTimeout(ctx, AttemptTimeout)
+		done, err := w.deliver(attempt, &ds[0])
+		cancel()
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if done {
+			settled++
 		}
 	}
+	return settled, errors.Join(errs...)
 }
 
 // dispatch turns an event into its deliveries: the guest's and the host's
@@ -171,6 +187,11 @@ func (w *Worker) deliver(ctx context.Context, d *outbox.Delivery) (bool, error) 
 	if err != nil {
 		return false, fmt.Errorf("delivery %d: %w", d.ID, err)
 	}
+	if d.Channel == outbox.ChannelWebhook {
+		if ep, err := w.Store.WebhookEndpoint(ctx, 0, d.EndpointID); err == nil && ep.Paused() {
+			return w.hold(ctx, d, ep)
+		}
+	}
 	d.Attempts++
 	code, outcome := w.attempt(ctx, ev, d)
 	now := w.Clock.Now()
@@ -179,15 +200,15 @@ func (w *Worker) deliver(ctx context.Context, d *outbox.Delivery) (bool, error) 
 	case outcome == nil:
 		d.Status, d.DeliveredAt, d.LastError = outbox.StatusDelivered, now, ""
 	case errors.Is(outcome, errPermanent) || now.Sub(ev.CreatedAt) >= outbox.RetryWindow:
-		d.Status, d.LastError = outbox.StatusFailed, outcome.Error()
+		d.Status, d.LastError = outbox.StatusFailed, lastError(outcome)
 	default:
-		d.LastError, d.NextAttemptAt = outcome.Error(), now.Add(outbox.Backoff(d.Attempts))
+		d.LastError, d.NextAttemptAt = lastError(outcome), now.Add(outbox.Backoff(d.Attempts))
 	}
 	if err := w.Store.UpdateOutboxDelivery(context.WithoutCancel(ctx), d); err != nil {
 		return false, fmt.Errorf("save delivery %d: %w", d.ID, err)
 	}
-	if d.Channel == outbox.ChannelWebhook && d.Status != outbox.StatusPending {
-		w.countEndpoint(ctx, d)
+	if d.Channel == outbox.ChannelWebhook {
+		w.countAttempt(context.WithoutCancel(ctx), d, outcome == nil, now)
 	}
 	if d.Status == outbox.StatusPending {
 		w.Logger.WarnContext(ctx, "delivery failed; retrying later", "delivery_id", d.ID, "kind", ev.Kind,
@@ -200,29 +221,43 @@ func (w *Worker) deliver(ctx context.Context, d *outbox.Delivery) (bool, error) 
 	return true, nil
 }
 
-// countEndpoint resets an endpoint's failures on success and disables it
-// after MaxEndpointFailures deliveries failed in a row.
-func (w *Worker) countEndpoint(ctx context.Context, d *outbox.Delivery) {
-	ep, err := w.Store.WebhookEndpoint(ctx, 0, d.EndpointID)
-	if err != nil {
-		return // removed meanwhile
+// hold settles a delivery of a paused endpoint without an attempt: it
+// fails, with a sentence saying why, and a resume with replay sends it.
+func (w *Worker) hold(ctx context.Context, d *outbox.Delivery, ep *outbox.Endpoint) (bool, error) {
+	now := w.Clock.Now()
+	d.Status, d.UpdatedAt, d.ResponseCode = outbox.StatusFailed, now, 0
+	d.LastError = fmt.Sprintf("Not sent: the endpoint was paused on %s after %d failed attempts in a row; resume it with a replay to send this delivery.",
+		ep.PausedAt.UTC().Format("2006-01-02 15:04 UTC"), ep.Failures)
+	if err := w.Store.UpdateOutboxDelivery(context.WithoutCancel(ctx), d); err != nil {
+		return false, fmt.Errorf("save delivery %d: %w", d.ID, err)
 	}
-	if d.Status == outbox.StatusDelivered {
-		if ep.Failures == 0 {
-			return
-		}
-		ep.Failures = 0
-	} else {
-		ep.Failures++
-		if ep.Failures >= outbox.MaxEndpointFailures && ep.Active {
-			ep.Active = false
-			w.Logger.ErrorContext(ctx, "webhook endpoint disabled after repeated failures", "endpoint_id", ep.ID)
-		}
+	w.Logger.InfoContext(ctx, "delivery held: its webhook endpoint is paused", "delivery_id", d.ID, "endpoint_id", ep.ID)
+	return true, nil
+}
+
+// countAttempt counts an attempt of a webhook endpoint; the store pauses
+// it, and records the event telling the host, when the pause policy says
+// so (outbox.Endpoint.RecordAttempt).
+func (w *Worker) countAttempt(ctx context.Context, d *outbox.Delivery, ok bool, now time.Time) {
+	ep, paused, err := w.Store.RecordWebhookAttempt(ctx, d.EndpointID, ok, now)
+	switch {
+	case booking.ErrorCode(err) == booking.CodeNotFound:
+		// Removed meanwhile.
+	case err != nil:
+		w.Logger.ErrorContext(ctx, "count webhook attempt", "endpoint_id", d.EndpointID, "err", err)
+	case paused:
+		w.Logger.WarnContext(ctx, "webhook endpoint paused after repeated failures; the host is told", "endpoint_id", ep.ID,
+			"org_id", ep.OrgID, "failures", ep.Failures, "failing_since", ep.FailingSince)
 	}
-	ep.UpdatedAt = w.Clock.Now()
-	if err := w.Store.SaveWebhookEndpoint(ctx, ep); err != nil {
-		w.Logger.ErrorContext(ctx, "save webhook endpoint", "endpoint_id", ep.ID, "err", err)
+}
+
+// lastError is an attempt's failure as the delivery log shows it: an
+// address the outbound policy refused in the host's words, else the error.
+func lastError(err error) string {
+	if s, ok := outbound.Explain(err); ok {
+		return s
 	}
+	return err.Error()
 }
 
 // MessageID is the idempotency id of an event's deliveries: the same for
@@ -264,6 +299,13 @@ func (w *Worker) attempt(ctx context.Context, ev *outbox.Event, d *outbox.Delive
 		}
 		return w.Webhooks.Post(ctx, *ep, MessageID(ev), w.Clock.Now(), body)
 	case outbox.ChannelMail:
+		if ev.Kind == outbox.KindEndpointPaused {
+			m, err := w.pausedMail(ctx, ev, d, org)
+			if err != nil {
+				return 0, err
+			}
+			return 0, w.Mailer.Send(ctx, m)
+		}
 		if b == nil {
 			return 0, fmt.Errorf("%w: a mail needs a booking", errPermanent)
 		}

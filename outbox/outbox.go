@@ -10,7 +10,9 @@ package outbox
 import (
 	"crypto/rand"
 	"encoding/base64"
+	"fmt"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -97,17 +99,87 @@ type Endpoint struct {
 	Secret string
 	// EventTypes the endpoint wants; empty means all.
 	EventTypes []string
-	Active     bool
-	// Failures counts deliveries that failed for good in a row; the
-	// endpoint is disabled when it reaches MaxEndpointFailures.
-	Failures  int
+	// Active is the host's switch: an inactive endpoint gets no delivery.
+	Active bool
+	// Failures counts the attempts that failed in a row, FailingSince is
+	// when the first of them was made (zero after a success).
+	Failures     int
+	FailingSince time.Time
+	// PausedAt is when staykit paused the endpoint (zero: not paused), its
+	// attempts having failed as the pause policy says (RecordAttempt).
+	// A paused endpoint still gets its deliveries, held without an
+	// attempt, until the host resumes it and replays them.
+	PausedAt  time.Time
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }
 
-// Wants reports whether the endpoint takes events of kind.
+// The pause policy of webhook endpoints. An endpoint is paused when
+// PauseFailures attempts in a row have failed over at least PauseSpan
+// (the first of them PauseSpan or more before the last): after an hour
+// for an endpoint that gets many deliveries, after about four hours of
+// retries (30 s doubling) for one with a single delivery, instead of days.
+// The host is told by e-mail (KindEndpointPaused) and resumes it, with
+// or without a replay of what failed meanwhile.
+const (
+	PauseFailures = 10
+	PauseSpan     = time.Hour
+)
+
+// Paused reports whether staykit paused the endpoint.
+func (e Endpoint) Paused() bool { return !e.PausedAt.IsZero() }
+
+// RecordAttempt counts an attempt of the endpoint made at now: a success
+// clears the failures, a failure adds one and pauses the endpoint when the
+// pause policy says so. It reports whether this attempt paused it.
+func (e *Endpoint) RecordAttempt(ok bool, now time.Time) (paused bool) {
+	if ok {
+		e.Failures, e.FailingSince = 0, time.Time{}
+		return false
+	}
+	e.Failures++
+	if e.FailingSince.IsZero() {
+		e.FailingSince = now
+	}
+	if !e.Paused() && e.Failures >= PauseFailures && now.Sub(e.FailingSince) >= PauseSpan {
+		e.PausedAt = now
+		return true
+	}
+	return false
+}
+
+// Resume clears a pause and the failures that led to it.
+func (e *Endpoint) Resume() {
+	e.PausedAt, e.Failures, e.FailingSince = time.Time{}, 0, time.Time{}
+}
+
+// KindEndpointPaused is the event of an endpoint staykit paused: the host
+// gets an e-mail; no webhook is sent for it.
+const KindEndpointPaused Kind = "webhook.paused"
+
+// PausedEvent is the event telling that e was paused at e.PausedAt. Its
+// key names the endpoint and the pause, so that one pause is told once.
+func PausedEvent(e Endpoint) Event {
+	return Event{Key: fmt.Sprintf("%s:%d:%d", KindEndpointPaused, e.ID, e.PausedAt.UnixMilli()), Kind: KindEndpointPaused,
+		OrgID: e.OrgID}
+}
+
+// PausedEndpoint returns the endpoint a KindEndpointPaused event tells
+// about; ok is false for any other event.
+func PausedEndpoint(ev Event) (id int64, ok bool) {
+	rest, found := strings.CutPrefix(ev.Key, KindEndpointPaused+":")
+	if !found || ev.Kind != KindEndpointPaused {
+		return 0, false
+	}
+	idText, _, _ := strings.Cut(rest, ":")
+	id, err := strconv.ParseInt(idText, 10, 64)
+	return id, err == nil
+}
+
+// Wants reports whether the endpoint takes events of kind: active, and
+// one of its types. It takes no endpoint event (KindEndpointPaused).
 func (e Endpoint) Wants(kind Kind) bool {
-	if !e.Active {
+	if !e.Active || kind == KindEndpointPaused {
 		return false
 	}
 	if len(e.EventTypes) == 0 {
@@ -120,10 +192,6 @@ func (e Endpoint) Wants(kind Kind) bool {
 	}
 	return false
 }
-
-// MaxEndpointFailures is how many deliveries in a row may fail for good
-// before an endpoint is disabled.
-const MaxEndpointFailures = 5
 
 // NewSecret returns a fresh webhook signing secret.
 func NewSecret() string {
@@ -142,6 +210,12 @@ func Backoff(attempts int) time.Duration {
 	}
 	return min(d, 2*time.Hour)
 }
+
+// MaxLease is the longest a worker may lease a delivery (package notify
+// leases one for 30 s): a pending delivery due later than now + MaxLease
+// is waiting out a backoff, not being attempted, and may be made due at
+// once without risk of a second attempt in parallel.
+const MaxLease = time.Minute
 
 // RetryWindow is how long a delivery is retried before it fails.
 const RetryWindow = 24 * time.Hour

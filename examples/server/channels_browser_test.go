@@ -1,25 +1,37 @@
 package main
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/staykit/staykit/outbox"
 )
 
 // TestBrowserChannelsPage: on the Channels page a host sees the export URL
 // to paste into the channels and adds a feed, which is fetched at once and
-// listed with its status. The server's fetcher refuses a loopback feed
-// (https and public addresses only), so the status shown is that error.
+// listed with its status. The server allows the test's feed server
+// (-outbound-allow), as an operator allows a channel manager on the LAN:
+// a feed there imports; one that is not a calendar is added with its
+// error said in words; a URL the server refuses (plain http elsewhere) is
+// not added, and the host reads why rather than "Saved.".
 func TestBrowserChannelsPage(t *testing.T) {
-	ts := startServer(t, nil)
-	newHostUser(t, ts, "demo", "host@example.com", "a long enough password")
 	feed := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Write([]byte("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n"))
+		if r.URL.Path == "/maintenance.html" {
+			w.Write([]byte("<html><body>Maintenance</body></html>"))
+			return
+		}
+		w.Write([]byte("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:a@airbnb.com\r\nDTSTART;VALUE=DATE:20300110\r\n" +
+			"DTEND;VALUE=DATE:20300112\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"))
 	}))
 	t.Cleanup(feed.Close)
+	ts := startServer(t, nil, "-outbound-allow", strings.TrimPrefix(feed.URL, "http://"))
+	newHostUser(t, ts, "demo", "host@example.com", "a long enough password")
 	b := newBrowser(t)
 	b.do("sign in", chromedp.Navigate(ts.URL+"/host/login?lang=en"),
 		chromedp.WaitVisible(chromedp.CSS("#email")),
@@ -36,18 +48,84 @@ func TestBrowserChannelsPage(t *testing.T) {
 	if r, err := http.Get(exportURL); err != nil || r.StatusCode != 200 {
 		t.Errorf("GET the export URL: %v %v", r, err)
 	}
-	b.do("add a feed",
-		chromedp.SendKeys(chromedp.CSS("#feed-name"), "Airbnb"),
-		chromedp.SendKeys(chromedp.CSS("#feed-url"), feed.URL+"/cal.ics"),
-		chromedp.Click(chromedp.CSS("#feed-add")),
-		chromedp.WaitVisible(chromedp.CSS("tr[data-id] .feed-status")))
+	// Each added feed redraws the page, with an empty form.
+	add := func(step, name, url string) {
+		b.do(step,
+			chromedp.SendKeys(chromedp.CSS("#feed-name"), name),
+			chromedp.SendKeys(chromedp.CSS("#feed-url"), url),
+			chromedp.Evaluate[chromedp.Void](`document.querySelector("#flash").textContent = ""`),
+			chromedp.Click(chromedp.CSS("#feed-add")),
+			chromedp.Poll[chromedp.Void](`document.querySelector("#flash").textContent !== ""`))
+	}
+	add("add a feed on the allowed host", "Airbnb", feed.URL+"/cal.ics")
 	b.shot("channels")
+	if flash := b.text("#flash"); flash != "1 imported" {
+		t.Errorf("flash after adding a good feed: %q, want the events imported", flash)
+	}
 	row := b.text("tr[data-id]")
-	status := b.text("tr[data-id] .feed-status")
-	if !strings.Contains(row, "Airbnb") || !strings.Contains(row, feed.URL) {
+	if !strings.Contains(row, "Airbnb") || !strings.Contains(row, feed.URL) || b.text("tr[data-id] .feed-status") != "OK" {
 		t.Errorf("feed row %q", row)
 	}
-	if !strings.Contains(status, "Sync failed") || !strings.Contains(status, "only https feeds are fetched") {
-		t.Errorf("feed status %q, want the refused loopback fetch", status)
+
+	add("add a web page instead of a calendar", "Vrbo", feed.URL+"/maintenance.html")
+	if flash := b.text("#flash"); !strings.HasPrefix(flash, "Calendar added, but reading it failed:") ||
+		!strings.Contains(flash, "does not serve a calendar") || b.attr("#flash", "class") != "error" {
+		t.Errorf("flash after adding a page that is not a calendar: %q", flash)
 	}
+
+	add("add a refused feed", "Booking.com", "http://127.0.0.1:9/cal.ics")
+	if flash := b.text("#flash"); !strings.Contains(flash, "Enter the https:// address") || strings.Contains(flash, "Saved") {
+		t.Errorf("flash after adding a refused feed: %q, want why", flash)
+	}
+	if n := b.eval(`String(document.querySelectorAll("tr[data-id]").length)`); n != "2" {
+		t.Errorf("%s feeds listed, want the 2 added", n)
+	}
+	b.checkNoProblems()
+}
+
+// TestBrowserWebhooksPausedEndpoint: an endpoint staykit paused shows as
+// such on the Webhooks page, with a notice, and the host resumes it with
+// a replay from there.
+func TestBrowserWebhooksPausedEndpoint(t *testing.T) {
+	ts := startServer(t, nil, "-webhooks-allow-private")
+	newHostUser(t, ts, "demo", "host@example.com", "a long enough password")
+	r := call(t, http.MethodPost, ts.URL+"/api/v1/host/demo/webhooks", map[string]any{"url": "http://127.0.0.1:9/hook"}, hostKey(t, ts, "demo"))
+	if r.Status != http.StatusCreated {
+		t.Fatalf("create the endpoint: %d %s", r.Status, r.Raw)
+	}
+	id, _ := r.data(t)["id"].(json.Number).Int64()
+	// Its attempts fail for an hour: the outbox pauses it.
+	first := time.Now().Add(-2 * time.Hour)
+	for i := range outbox.PauseFailures {
+		at := first.Add(time.Duration(i) * outbox.PauseSpan / (outbox.PauseFailures - 1))
+		if _, _, err := ts.srv.back.store.RecordWebhookAttempt(t.Context(), id, false, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := newBrowser(t)
+	b.do("sign in", chromedp.Navigate(ts.URL+"/host/login?lang=en"),
+		chromedp.WaitVisible(chromedp.CSS("#email")),
+		chromedp.SendKeys(chromedp.CSS("#email"), "host@example.com"),
+		chromedp.SendKeys(chromedp.CSS("#password"), "a long enough password"),
+		chromedp.Click(chromedp.CSS("#login")),
+		chromedp.WaitVisible(chromedp.CSS("#nav-webhooks")))
+	b.do("open the Webhooks page", chromedp.Click(chromedp.CSS("#nav-webhooks")),
+		chromedp.WaitVisible(chromedp.CSS("tr[data-id] .webhook-state")))
+	b.shot("webhooks-paused")
+	if state := b.text("tr[data-id] .webhook-state"); !strings.HasPrefix(state, "Paused since") || !strings.Contains(state, "10 failures in a row") {
+		t.Errorf("state of the paused endpoint %q", state)
+	}
+	if notice := b.text("#paused-notice"); !strings.Contains(notice, "paused") {
+		t.Errorf("notice %q", notice)
+	}
+	b.do("resume and replay", chromedp.Click(chromedp.CSS("tr[data-id] .resume-replay")),
+		chromedp.Poll[chromedp.Void](`document.querySelector("#flash").textContent.startsWith("Resumed")`),
+		chromedp.WaitVisible(chromedp.CSS("tr[data-id] .webhook-state")))
+	if state := b.text("tr[data-id] .webhook-state"); state != "Running" {
+		t.Errorf("state after the resume %q, want Running", state)
+	}
+	if n := b.eval(`String(document.querySelectorAll("#paused-notice, tr[data-id] .resume").length)`); n != "0" {
+		t.Errorf("the notice or resume buttons stay after the resume (%s)", n)
+	}
+	b.checkNoProblems()
 }

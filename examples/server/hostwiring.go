@@ -31,7 +31,7 @@ func (s *server) hostSide(publicURL string) (api, dashboard http.Handler) {
 	apiCSRF.SetDenyHandler(apiDeny)
 	api = oneOrigin(apiDeny, apiCSRF.Handler(hostapi.New(hostapi.Options{Host: hs, Logger: s.log, Limiter: s.back.limiter,
 		TrustedProxies: s.cfg.trustedProxies, Session: d.session, PublicURL: publicURL,
-		Channels: hs.Channels(host.ChannelOptions{Syncer: s.calendarSync(), AllowPrivateWebhooks: s.cfg.outbox.allowPrivateWebhooks})})))
+		Channels: hs.Channels(host.ChannelOptions{Syncer: s.calendarSync(), WebhookPolicy: s.cfg.outbox.webhookPolicy()})})))
 	pageDeny := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Cross-origin request refused: changes are accepted only from this server's own pages.", http.StatusForbidden)
 	})

@@ -22,11 +22,13 @@ import (
 const icalPollCheck = time.Minute
 
 // calendarSync is the server's calendar sync: feeds fetched over https from
-// public addresses only, conflicts told in the log like bookings.
+// public addresses only (and the -outbound-allow targets), conflicts told
+// in the log like bookings.
 func (s *server) calendarSync() *icalsync.Syncer {
 	// Through the read model, so that imported blocks reach the public
 	// calendar at once (and the other replicas through NOTIFY).
-	return icalsync.New(icalsync.Options{Store: s.readModel, Notifier: logNotifier(s.log), Logger: s.log})
+	return icalsync.New(icalsync.Options{Store: s.readModel, Notifier: logNotifier(s.log), Logger: s.log,
+		Fetcher: &icalsync.Fetcher{Policy: s.cfg.outbox.feedPolicy()}})
 }
 
 // calendarHandler serves GET /ical/{token}.ics.
@@ -39,6 +41,7 @@ const icalUsage = `Usage: server ical COMMAND [flags] [-db FILE | -postgres URL]
 Calendar sync with Airbnb, Booking.com, Vrbo and other channels:
 
   feeds -org SLUG                                 list the imported feeds, their status and conflicts
+  (add-feed and sync-now take -outbound-allow HOST:PORT,… as the server does)
   add-feed -org SLUG -property ID -url URL -name NAME [-end-is-last-night]
                                                   import a channel's iCal feed into a property
   remove-feed -org SLUG -feed ID                  stop importing a feed (its nights are freed)
@@ -71,6 +74,7 @@ func runICal(ctx context.Context, args []string, getenv func(string) string, std
 	feedName := fs.String("name", "", "the feed's `name`, e.g. Airbnb")
 	endIsLastNight := fs.Bool("end-is-last-night", false, "the feed's end dates are the last night, not the check-out day")
 	publicURL := fs.String("public-url", "http://127.0.0.1:8080", "`URL` channels reach this server at")
+	allow := fs.String("outbound-allow", "", "comma-separated `HOST:PORT` targets feeds may be fetched from although private, as the server's flag")
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -105,7 +109,7 @@ func runICal(ctx context.Context, args []string, getenv func(string) string, std
 	if _, err := os.Stat(*dbPath); err != nil && *pgURL == "" {
 		return fmt.Errorf("no database at %s (start the server once, or pass -db): %w", *dbPath, err)
 	}
-	cfg, err := parseConfig([]string{"-db", *dbPath, "-postgres", *pgURL, "-fake-payments"}, getenv, stderr)
+	cfg, err := parseConfig([]string{"-db", *dbPath, "-postgres", *pgURL, "-fake-payments", "-outbound-allow", *allow}, getenv, stderr)
 	if err != nil {
 		return err
 	}
@@ -115,7 +119,8 @@ func runICal(ctx context.Context, args []string, getenv func(string) string, std
 	}
 	defer back.close()
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	syncer := icalsync.New(icalsync.Options{Store: newReadModel(back.store, logger), Notifier: logNotifier(logger), Logger: logger})
+	syncer := icalsync.New(icalsync.Options{Store: newReadModel(back.store, logger), Notifier: logNotifier(logger), Logger: logger,
+		Fetcher: &icalsync.Fetcher{Policy: cfg.outbox.feedPolicy()}})
 	o, err := back.store.OrganizationBySlug(ctx, *org)
 	if err != nil {
 		return fmt.Errorf("organisation %s: %w", *org, err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
@@ -59,16 +60,32 @@ func TestICalCommands(t *testing.T) {
 		t.Errorf("new URL: %d, want 200", fresh.Status)
 	}
 
-	out, err = icalCmd(t, ts, "add-feed", "-org", "demo", "-property", prop, "-url", "http://127.0.0.1:1/airbnb.ics", "-name", "Airbnb")
+	// A feed on loopback is refused unless its host:port is allowed, as
+	// the server's -outbound-allow does; then it is fetched over http.
+	feedSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Write([]byte("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:a@airbnb.com\r\nDTSTART;VALUE=DATE:20300110\r\n" +
+			"DTEND;VALUE=DATE:20300112\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"))
+	}))
+	defer feedSrv.Close()
+	allow := strings.TrimPrefix(feedSrv.URL, "http://")
+	if out, err := icalCmd(t, ts, "add-feed", "-org", "demo", "-property", prop, "-url", feedSrv.URL+"/airbnb.ics", "-name", "Airbnb"); err == nil ||
+		!strings.Contains(out+err.Error(), "Only https addresses are reached") {
+		t.Errorf("add-feed of a plain http feed on loopback: %q, %v; want refused with the reason", out, err)
+	}
+	out, err = icalCmd(t, ts, "add-feed", "-org", "demo", "-property", prop, "-url", feedSrv.URL+"/airbnb.ics", "-name", "Airbnb",
+		"-outbound-allow", allow)
 	if err != nil || !strings.Contains(out, "feed 1 added") {
-		t.Fatalf("add-feed: %q, %v", out, err)
+		t.Fatalf("add-feed with -outbound-allow: %q, %v", out, err)
+	}
+	if out, err := icalCmd(t, ts, "sync-now", "-org", "demo", "-feed", "1", "-outbound-allow", allow); err != nil || !strings.Contains(out, "1 events") {
+		t.Errorf("sync-now of the allowed feed: %q, %v", out, err)
 	}
 	if out, err := icalCmd(t, ts, "sync-now", "-org", "demo", "-feed", "1"); err == nil || !strings.Contains(out+err.Error(), "only https") {
-		t.Errorf("sync-now of a plain http feed: %q, %v; want refused", out, err)
+		t.Errorf("sync-now of a plain http feed without -outbound-allow: %q, %v; want refused", out, err)
 	}
 	out, err = icalCmd(t, ts, "feeds", "-org", "demo")
-	if err != nil || !strings.Contains(out, "Airbnb") || !strings.Contains(out, "only https") {
-		t.Errorf("feeds: %q, %v; want the feed with its last error", out, err)
+	if err != nil || !strings.Contains(out, "Airbnb") || !strings.Contains(out, "Only https addresses are reached") {
+		t.Errorf("feeds: %q, %v; want the feed with its last error, in words", out, err)
 	}
 	if out, err := icalCmd(t, ts, "add-feed", "-org", "demo", "-property", prop, "-url", "ftp://x/y", "-name", "X"); err == nil {
 		t.Errorf("add-feed with an ftp URL: %q, want an error", out)

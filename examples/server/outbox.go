@@ -15,6 +15,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/notify"
+	"github.com/staykit/staykit/outbound"
 	"github.com/staykit/staykit/outbox"
 )
 
@@ -31,6 +32,20 @@ type outboxConfig struct {
 	// allowPrivateWebhooks lets endpoints be plain http on loopback or
 	// private addresses (a receiver on the same machine, tests).
 	allowPrivateWebhooks bool
+	// outboundAllow are the host:port targets feeds and webhooks may reach
+	// although loopback or private (-outbound-allow), over http or https.
+	outboundAllow []string
+	allowList     string
+}
+
+// feedPolicy is where calendar feeds may be fetched from.
+func (c outboxConfig) feedPolicy() outbound.Policy {
+	return outbound.Policy{Allow: c.outboundAllow}
+}
+
+// webhookPolicy is where webhook endpoints may be.
+func (c outboxConfig) webhookPolicy() outbound.Policy {
+	return outbound.Policy{Allow: c.outboundAllow, AllowPrivate: c.allowPrivateWebhooks}
 }
 
 const (
@@ -49,6 +64,7 @@ func addOutboxFlags(fs *flag.FlagSet, c *outboxConfig) {
 	fs.DurationVar(&c.every, "outbox-every", defaultOutboxEvery, "how often e-mails and webhooks are delivered (`duration`)")
 	fs.IntVar(&c.reminderDays, "reminder-days", defaultReminderDays, "send pre-arrival reminders this many `days` before check-in (0: none)")
 	fs.BoolVar(&c.allowPrivateWebhooks, "webhooks-allow-private", false, "allow webhook endpoints over plain http and on loopback or private addresses (local receivers only)")
+	fs.StringVar(&c.allowList, "outbound-allow", "", "comma-separated `HOST:PORT` targets that calendar feeds and webhooks may reach over http or https although they are on loopback or a private network (a channel manager on the LAN, a local test feed); everything else private stays refused")
 }
 
 // finish completes the outbox's settings from the environment.
@@ -80,6 +96,11 @@ func (c *outboxConfig) finish(getenv func(string) string) error {
 	if c.every <= 0 {
 		return errors.New("-outbox-every must be positive")
 	}
+	allow, err := outbound.ParseAllowList(c.allowList)
+	if err != nil {
+		return fmt.Errorf("-outbound-allow: %w", err)
+	}
+	c.outboundAllow = allow
 	if _, err := notify.LoadTemplates(c.templates); err != nil {
 		return fmt.Errorf("-mail-templates: %w", err)
 	}
@@ -101,7 +122,7 @@ func (s *server) outboxWorker(publicURL string) (*notify.Worker, error) {
 		}
 	}
 	w := &notify.Worker{Store: s.back.store, Mailer: mailer, Templates: tpl, Logger: s.log,
-		Webhooks: notify.NewWebhookClient(notify.WebhookOptions{AllowPrivate: c.allowPrivateWebhooks}),
+		Webhooks: notify.NewWebhookClient(notify.WebhookOptions{Policy: c.webhookPolicy()}),
 		BookingURL: func(org *booking.Organization, b *booking.Booking) string {
 			return publicURL + "/?" + url.Values{"org": {org.Slug}, "booking": {b.Token}}.Encode()
 		}}
@@ -116,7 +137,7 @@ func (s *server) outboxWorker(publicURL string) (*notify.Worker, error) {
 
 // outboxCommands are the host's commands about messages.
 var outboxCommands = map[string]string{
-	"webhook": "webhook add|list|remove|redeliver|deliveries -org SLUG ...: manage an organisation's webhook endpoints",
+	"webhook": "webhook add|list|remove|redeliver|deliveries|resume -org SLUG ...: manage an organisation's webhook endpoints",
 	"contact": "contact -org SLUG [-email ADDRESS]: show or set the address the host's e-mails go to (-email \"\" clears it)",
 }
 
@@ -141,6 +162,7 @@ func runOutboxCommand(ctx context.Context, name string, args []string, stdout, s
 	events := fs.String("events", "", "comma-separated event `types` (default: all)")
 	id := fs.Int64("id", 0, "endpoint or delivery `id`")
 	allowPrivate := fs.Bool("allow-private", false, "accept a plain http URL (a local receiver; the server needs -webhooks-allow-private)")
+	replay := fs.Bool("replay", false, "with resume: send again what the endpoint missed while its deliveries failed")
 	fs.Usage = func() { fmt.Fprintln(fs.Output(), "Usage: server "+outboxCommands[name]); fs.PrintDefaults() }
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -179,7 +201,7 @@ func runOutboxCommand(ctx context.Context, name string, args []string, stdout, s
 		fmt.Fprintf(stdout, "contact of %s: %s\n", termSafe(o.Slug), termSafe(got))
 		return nil
 	case "webhook add":
-		if err := notify.ValidEndpointURL(*endpointURL, *allowPrivate); err != nil {
+		if err := notify.ValidEndpointURL(*endpointURL, outbound.Policy{AllowPrivate: *allowPrivate}); err != nil {
 			return usageError(fs, "%v", err)
 		}
 		ep := outbox.Endpoint{OrgID: o.ID, URL: *endpointURL, Secret: outbox.NewSecret(), EventTypes: splitList(*events),
@@ -195,15 +217,26 @@ func runOutboxCommand(ctx context.Context, name string, args []string, stdout, s
 			return err
 		}
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tURL\tEVENTS\tACTIVE\tFAILURES")
+		fmt.Fprintln(tw, "ID\tURL\tEVENTS\tACTIVE\tFAILURES\tPAUSED SINCE")
 		for _, ep := range eps {
 			types := strings.Join(ep.EventTypes, ",")
 			if types == "" {
 				types = "all"
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%t\t%d\n", ep.ID, cell(ep.URL), cell(types), ep.Active, ep.Failures)
+			paused := "-"
+			if ep.Paused() {
+				paused = ep.PausedAt.UTC().Format("2006-01-02 15:04:05Z")
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%t\t%d\t%s\n", ep.ID, cell(ep.URL), cell(types), ep.Active, ep.Failures, paused)
 		}
 		return tw.Flush()
+	case "webhook resume":
+		ep, n, err := store.ResumeWebhookEndpoint(ctx, o.ID, *id, *replay, now)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "endpoint %d resumed; %d deliveries due now\n", ep.ID, n)
+		return nil
 	case "webhook remove":
 		return store.DeleteWebhookEndpoint(ctx, o.ID, *id)
 	case "webhook deliveries":

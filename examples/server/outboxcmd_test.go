@@ -67,6 +67,10 @@ func TestWebhookAndContactCommands(t *testing.T) {
 		}
 		return false
 	})
+	out, err = cli(t, append([]string{"webhook", "resume", "-id", "1", "-replay"}, db...)...)
+	if err != nil || !strings.Contains(out, "endpoint 1 resumed; 0 deliveries due now") {
+		t.Fatalf("webhook resume: %v\n%s", err, out)
+	}
 	if out, err := cli(t, append([]string{"webhook", "remove", "-id", "1"}, db...)...); err != nil {
 		t.Fatalf("webhook remove: %v\n%s", err, out)
 	}

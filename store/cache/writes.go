@@ -60,6 +60,7 @@ var (
 		// ledger entry and its event.)
 		"RecordOutbox", "ClaimOutboxEvents", "DispatchOutboxEvent", "ClaimOutboxDeliveries",
 		"UpdateOutboxDelivery", "RedeliverOutbox", "SaveWebhookEndpoint", "DeleteWebhookEndpoint",
+		"RecordWebhookAttempt", "ResumeWebhookEndpoint",
 		"SetContactEmail", "SettleLedgerEntry",
 		// Connected payment accounts: read from the store on every use,
 		// never cached.

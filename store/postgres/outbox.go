@@ -161,8 +161,9 @@ func (db *DB) SaveWebhookEndpoint(ctx context.Context, e *outbox.Endpoint) error
 	types := strings.Join(e.EventTypes, ",")
 	if e.ID == 0 {
 		err := db.pool.QueryRow(ctx, `INSERT INTO webhook_endpoints (org_id, url, secret, event_types, active, failures,
-			created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-			e.OrgID, e.URL, e.Secret, types, e.Active, e.Failures, e.CreatedAt, e.UpdatedAt).Scan(&e.ID)
+			failing_since, paused_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+			e.OrgID, e.URL, e.Secret, types, e.Active, e.Failures, instant(e.FailingSince), instant(e.PausedAt),
+			e.CreatedAt, e.UpdatedAt).Scan(&e.ID)
 		if sqlState(err) == foreignKeyViolation {
 			return booking.Errorf(booking.CodeNotFound, "This organisation does not exist.")
 		}
@@ -172,13 +173,99 @@ func (db *DB) SaveWebhookEndpoint(ctx context.Context, e *outbox.Endpoint) error
 		return nil
 	}
 	tag, err := db.pool.Exec(ctx, `UPDATE webhook_endpoints SET url = $1, secret = $2, event_types = $3, active = $4,
-		failures = $5, updated_at = $6 WHERE id = $7 AND org_id = $8`,
-		e.URL, e.Secret, types, e.Active, e.Failures, e.UpdatedAt, e.ID, e.OrgID)
+		failures = $5, failing_since = $6, paused_at = $7, updated_at = $8 WHERE id = $9 AND org_id = $10`,
+		e.URL, e.Secret, types, e.Active, e.Failures, instant(e.FailingSince), instant(e.PausedAt), e.UpdatedAt, e.ID, e.OrgID)
 	if err != nil {
 		return fmt.Errorf("postgres: update webhook endpoint %d: %w", e.ID, err)
 	}
 	if tag.RowsAffected() == 0 {
 		return outboxNotFound("endpoint")
+	}
+	return nil
+}
+
+// RecordWebhookAttempt counts an attempt in one transaction, the
+// endpoint's row locked, with the pause's event when it pauses the
+// endpoint.
+func (db *DB) RecordWebhookAttempt(ctx context.Context, endpointID int64, ok bool, now time.Time) (*outbox.Endpoint, bool, error) {
+	var (
+		e      *outbox.Endpoint
+		paused bool
+	)
+	err := db.inTx(ctx, "record webhook attempt", func(tx pgx.Tx) error {
+		var err error
+		if e, err = scanEndpoint(tx.QueryRow(ctx, `SELECT `+rowmap.EndpointColumns+` FROM webhook_endpoints WHERE id = $1 FOR UPDATE`,
+			endpointID)); errors.Is(err, pgx.ErrNoRows) {
+			return outboxNotFound("endpoint")
+		} else if err != nil {
+			return fmt.Errorf("postgres: webhook endpoint %d: %w", endpointID, err)
+		}
+		paused = e.RecordAttempt(ok, now)
+		if err := saveEndpointState(ctx, tx, e, now); err != nil {
+			return err
+		}
+		if !paused {
+			return nil
+		}
+		events, err := booking.PrepareOutbox([]outbox.Event{outbox.PausedEvent(*e)}, 0, now)
+		if err != nil {
+			return err
+		}
+		return recordOutbox(ctx, tx, events)
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return e, paused, nil
+}
+
+// ResumeWebhookEndpoint clears a pause, brings its waiting deliveries
+// forward and replays what failed meanwhile, in one transaction, the
+// endpoint's row locked.
+func (db *DB) ResumeWebhookEndpoint(ctx context.Context, orgID, id int64, replay bool, now time.Time) (*outbox.Endpoint, int, error) {
+	var (
+		e        *outbox.Endpoint
+		replayed int
+	)
+	err := db.inTx(ctx, "resume webhook endpoint", func(tx pgx.Tx) error {
+		var err error
+		if e, err = scanEndpoint(tx.QueryRow(ctx, `SELECT `+rowmap.EndpointColumns+` FROM webhook_endpoints
+			WHERE id = $1 AND org_id = $2 FOR UPDATE`, id, orgID)); errors.Is(err, pgx.ErrNoRows) {
+			return outboxNotFound("endpoint")
+		} else if err != nil {
+			return fmt.Errorf("postgres: webhook endpoint %d: %w", id, err)
+		}
+		since := e.FailingSince
+		if since.IsZero() {
+			since = e.PausedAt
+		}
+		e.Resume()
+		if err := saveEndpointState(ctx, tx, e, now); err != nil {
+			return err
+		}
+		replayFailed := replay && !since.IsZero()
+		tag, err := tx.Exec(ctx, `UPDATE outbox_deliveries SET status = $1, attempts = 0, next_attempt_at = $2,
+			updated_at = $2, delivered_at = NULL WHERE endpoint_id = $3 AND (status = $1 AND next_attempt_at > $4
+				OR $5 AND status = $6 AND updated_at >= $7)`,
+			string(outbox.StatusPending), now, id, now.Add(outbox.MaxLease), replayFailed, string(outbox.StatusFailed), instant(since))
+		if err != nil {
+			return fmt.Errorf("postgres: replay deliveries of webhook endpoint %d: %w", id, err)
+		}
+		replayed = int(tag.RowsAffected())
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	return e, replayed, nil
+}
+
+// saveEndpointState writes an endpoint's failures and pause.
+func saveEndpointState(ctx context.Context, tx pgx.Tx, e *outbox.Endpoint, now time.Time) error {
+	e.UpdatedAt = now
+	if _, err := tx.Exec(ctx, `UPDATE webhook_endpoints SET failures = $1, failing_since = $2, paused_at = $3, updated_at = $4
+		WHERE id = $5`, e.Failures, instant(e.FailingSince), instant(e.PausedAt), now, e.ID); err != nil {
+		return fmt.Errorf("postgres: save webhook endpoint %d: %w", e.ID, err)
 	}
 	return nil
 }

@@ -197,8 +197,9 @@ func (db *DB) SaveWebhookEndpoint(ctx context.Context, e *outbox.Endpoint) error
 		types := strings.Join(e.EventTypes, ",")
 		if e.ID == 0 {
 			err := tx.QueryRowContext(ctx, `INSERT INTO webhook_endpoints (org_id, url, secret, event_types, active, failures,
-				created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-				e.OrgID, e.URL, e.Secret, types, e.Active, e.Failures, e.CreatedAt.UnixMilli(), e.UpdatedAt.UnixMilli()).Scan(&e.ID)
+				failing_since, paused_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+				e.OrgID, e.URL, e.Secret, types, e.Active, e.Failures, millis(e.FailingSince), millis(e.PausedAt),
+				e.CreatedAt.UnixMilli(), e.UpdatedAt.UnixMilli()).Scan(&e.ID)
 			if isForeignKeyViolation(err) {
 				return booking.Errorf(booking.CodeNotFound, "This organisation does not exist.")
 			}
@@ -208,8 +209,9 @@ func (db *DB) SaveWebhookEndpoint(ctx context.Context, e *outbox.Endpoint) error
 			return nil
 		}
 		res, err := tx.ExecContext(ctx, `UPDATE webhook_endpoints SET url = ?, secret = ?, event_types = ?, active = ?,
-			failures = ?, updated_at = ? WHERE id = ? AND org_id = ?`,
-			e.URL, e.Secret, types, e.Active, e.Failures, e.UpdatedAt.UnixMilli(), e.ID, e.OrgID)
+			failures = ?, failing_since = ?, paused_at = ?, updated_at = ? WHERE id = ? AND org_id = ?`,
+			e.URL, e.Secret, types, e.Active, e.Failures, millis(e.FailingSince), millis(e.PausedAt), e.UpdatedAt.UnixMilli(),
+			e.ID, e.OrgID)
 		if err != nil {
 			return fmt.Errorf("sqlite: update webhook endpoint %d: %w", e.ID, err)
 		}
@@ -254,6 +256,92 @@ func (db *DB) DeleteWebhookEndpoint(ctx context.Context, orgID, id int64) error 
 		}
 		return nil
 	})
+}
+
+// RecordWebhookAttempt counts an attempt in one write transaction, with
+// the pause's event when it pauses the endpoint.
+func (db *DB) RecordWebhookAttempt(ctx context.Context, endpointID int64, ok bool, now time.Time) (*outbox.Endpoint, bool, error) {
+	var (
+		e      *outbox.Endpoint
+		paused bool
+	)
+	err := db.inWriteTx(ctx, "record webhook attempt", func(tx *sql.Tx) error {
+		var err error
+		if e, err = scanEndpoint(tx.QueryRowContext(ctx, `SELECT `+rowmap.EndpointColumns+` FROM webhook_endpoints WHERE id = ?`,
+			endpointID)); errors.Is(err, sql.ErrNoRows) {
+			return outboxNotFound("endpoint")
+		} else if err != nil {
+			return fmt.Errorf("sqlite: webhook endpoint %d: %w", endpointID, err)
+		}
+		paused = e.RecordAttempt(ok, now)
+		if err := saveEndpointState(ctx, tx, e, now); err != nil {
+			return err
+		}
+		if !paused {
+			return nil
+		}
+		events, err := booking.PrepareOutbox([]outbox.Event{outbox.PausedEvent(*e)}, 0, now)
+		if err != nil {
+			return err
+		}
+		return recordOutbox(ctx, tx, events)
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return e, paused, nil
+}
+
+// ResumeWebhookEndpoint clears a pause, brings its waiting deliveries
+// forward and replays what failed meanwhile, in one write transaction.
+func (db *DB) ResumeWebhookEndpoint(ctx context.Context, orgID, id int64, replay bool, now time.Time) (*outbox.Endpoint, int, error) {
+	var (
+		e        *outbox.Endpoint
+		replayed int
+	)
+	err := db.inWriteTx(ctx, "resume webhook endpoint", func(tx *sql.Tx) error {
+		var err error
+		if e, err = scanEndpoint(tx.QueryRowContext(ctx, `SELECT `+rowmap.EndpointColumns+` FROM webhook_endpoints
+			WHERE id = ? AND org_id = ?`, id, orgID)); errors.Is(err, sql.ErrNoRows) {
+			return outboxNotFound("endpoint")
+		} else if err != nil {
+			return fmt.Errorf("sqlite: webhook endpoint %d: %w", id, err)
+		}
+		since := e.FailingSince
+		if since.IsZero() {
+			since = e.PausedAt
+		}
+		e.Resume()
+		if err := saveEndpointState(ctx, tx, e, now); err != nil {
+			return err
+		}
+		replayFailed := replay && !since.IsZero()
+		res, err := tx.ExecContext(ctx, `UPDATE outbox_deliveries SET status = ?, attempts = 0, next_attempt_at = ?,
+			updated_at = ?, delivered_at = NULL WHERE endpoint_id = ? AND (status = ? AND next_attempt_at > ?
+				OR ? AND status = ? AND updated_at >= ?)`,
+			string(outbox.StatusPending), now.UnixMilli(), now.UnixMilli(), id, string(outbox.StatusPending),
+			now.Add(outbox.MaxLease).UnixMilli(), replayFailed, string(outbox.StatusFailed), since.UnixMilli())
+		if err != nil {
+			return fmt.Errorf("sqlite: replay deliveries of webhook endpoint %d: %w", id, err)
+		}
+		n, _ := res.RowsAffected()
+		replayed = int(n)
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	return e, replayed, nil
+}
+
+// saveEndpointState writes an endpoint's failures and pause.
+func saveEndpointState(ctx context.Context, tx *sql.Tx, e *outbox.Endpoint, now time.Time) error {
+	e.UpdatedAt = now
+	if _, err := tx.ExecContext(ctx, `UPDATE webhook_endpoints SET failures = ?, failing_since = ?, paused_at = ?, updated_at = ?
+		WHERE id = ?`, e.Failures, millis(e.FailingSince), millis(e.PausedAt), now.UnixMilli(), e.ID); err != nil {
+		return fmt.Errorf("sqlite: save webhook endpoint %d: %w", e.ID, err)
+	}
+	return nil
 }
 
 // SetContactEmail sets or clears the host's address.

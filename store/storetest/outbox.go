@@ -151,6 +151,122 @@ var outboxScenarios = []scenario{
 			t.Fatalf("events = %+v, want the settle's", got)
 		}
 	}},
+	{"Outbox/WebhookAttemptsPauseAndResumeReplays", func(t *testing.T, s booking.Store) {
+		w := newWorld(t, s)
+		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
+		ep := outbox.Endpoint{OrgID: w.org.ID, URL: "https://hooks.example.com/x", Secret: outbox.NewSecret(), Active: true,
+			CreatedAt: t0, UpdatedAt: t0}
+		must(t, s.SaveWebhookEndpoint(t.Context(), &ep))
+		old, err := s.RecordOutbox(t.Context(), []outbox.Event{outboxEvent(b, "before")}, t0)
+		must(t, err)
+		must(t, s.DispatchOutboxEvent(t.Context(), old[0].ID, []outbox.Delivery{{Channel: outbox.ChannelWebhook, EndpointID: ep.ID}}, t0))
+		failedBefore := claimOne(t, s, t0)
+		failedBefore.Status, failedBefore.UpdatedAt = outbox.StatusFailed, t0
+		must(t, s.UpdateOutboxDelivery(t.Context(), &failedBefore))
+
+		// A success clears the count; failures count from the first.
+		start := t0.Add(time.Minute)
+		got, paused, err := s.RecordWebhookAttempt(t.Context(), ep.ID, false, start)
+		must(t, err)
+		if paused || got.Failures != 1 || !got.FailingSince.Equal(start) {
+			t.Fatalf("after a failure: %+v, paused %v", got, paused)
+		}
+		got, _, err = s.RecordWebhookAttempt(t.Context(), ep.ID, true, start.Add(time.Second))
+		must(t, err)
+		if got.Failures != 0 || !got.FailingSince.IsZero() {
+			t.Fatalf("after a success: %+v, want the failures cleared", got)
+		}
+		var pausedAt time.Time
+		for i := range outbox.PauseFailures {
+			at := start.Add(time.Duration(i) * outbox.PauseSpan / (outbox.PauseFailures - 1))
+			got, paused, err = s.RecordWebhookAttempt(t.Context(), ep.ID, false, at)
+			must(t, err)
+			if paused != (i == outbox.PauseFailures-1) {
+				t.Fatalf("attempt %d: paused %v (%+v)", i+1, paused, got)
+			}
+			pausedAt = at
+		}
+		stored, err := s.WebhookEndpoint(t.Context(), w.org.ID, ep.ID)
+		must(t, err)
+		if !stored.PausedAt.Equal(pausedAt) || stored.Failures != outbox.PauseFailures || !stored.FailingSince.Equal(start) || !stored.Active {
+			t.Fatalf("stored endpoint %+v, want paused at %v after %d failures since %v", stored, pausedAt, outbox.PauseFailures, start)
+		}
+		told, err := s.ClaimOutboxEvents(t.Context(), pausedAt, pausedAt.Add(time.Minute), 10)
+		must(t, err)
+		if len(told) != 1 || told[0].Kind != outbox.KindEndpointPaused || told[0].OrgID != w.org.ID {
+			t.Fatalf("events after the pause: %+v, want the pause's, recorded with it", told)
+		}
+		if id, ok := outbox.PausedEndpoint(told[0]); !ok || id != ep.ID {
+			t.Errorf("the pause's event names endpoint %d, want %d", id, ep.ID)
+		}
+		if _, again, _ := s.RecordWebhookAttempt(t.Context(), ep.ID, false, pausedAt.Add(time.Hour)); again {
+			t.Error("a paused endpoint paused again")
+		}
+
+		// Held while paused: failed since the failures began.
+		held, err := s.RecordOutbox(t.Context(), []outbox.Event{outboxEvent(b, "during")}, pausedAt)
+		must(t, err)
+		must(t, s.DispatchOutboxEvent(t.Context(), held[0].ID, []outbox.Delivery{{Channel: outbox.ChannelWebhook, EndpointID: ep.ID}}, pausedAt))
+		d := claimOne(t, s, pausedAt)
+		d.Status, d.Attempts, d.UpdatedAt = outbox.StatusFailed, 0, pausedAt
+		must(t, s.UpdateOutboxDelivery(t.Context(), &d))
+
+		// Two more pending: one waiting out a backoff, one under way (its
+		// lease ends within MaxLease).
+		now := pausedAt.Add(2 * time.Hour)
+		more, err := s.RecordOutbox(t.Context(), []outbox.Event{outboxEvent(b, "waiting"), outboxEvent(b, "underway")}, pausedAt)
+		must(t, err)
+		must(t, s.DispatchOutboxEvent(t.Context(), more[0].ID, []outbox.Delivery{{Channel: outbox.ChannelWebhook, EndpointID: ep.ID}}, pausedAt))
+		waiting := claimOne(t, s, pausedAt)
+		waiting.Attempts, waiting.NextAttemptAt, waiting.UpdatedAt = 3, now.Add(2*time.Hour), pausedAt
+		must(t, s.UpdateOutboxDelivery(t.Context(), &waiting))
+		must(t, s.DispatchOutboxEvent(t.Context(), more[1].ID, []outbox.Delivery{{Channel: outbox.ChannelWebhook, EndpointID: ep.ID}}, pausedAt))
+		underway, err := s.ClaimOutboxDeliveries(t.Context(), now, now.Add(30*time.Second), 10)
+		must(t, err)
+		if len(underway) != 1 {
+			t.Fatalf("claimed %+v, want the delivery under way", underway)
+		}
+
+		_, _, err = s.ResumeWebhookEndpoint(t.Context(), w.org.ID+1, ep.ID, true, pausedAt)
+		wantCode(t, err, booking.CodeNotFound)
+		resumed, replayed, err := s.ResumeWebhookEndpoint(t.Context(), w.org.ID, ep.ID, true, now)
+		must(t, err)
+		if replayed != 2 || resumed.Paused() || resumed.Failures != 0 || !resumed.FailingSince.IsZero() {
+			t.Fatalf("resume: %+v, %d made due; want the pause cleared, the held delivery replayed and the waiting one due", resumed, replayed)
+		}
+		due, err := s.ClaimOutboxDeliveries(t.Context(), now, now.Add(time.Minute), 10)
+		must(t, err)
+		ids := map[int64]bool{}
+		for _, x := range due {
+			ids[x.ID] = true
+			if x.Status != outbox.StatusPending || x.Attempts != 0 {
+				t.Errorf("after the resume claimed %+v, want pending with its attempts reset", x)
+			}
+		}
+		if len(due) != 2 || !ids[d.ID] || !ids[waiting.ID] {
+			t.Errorf("after the resume claimed %+v, want the held delivery %d and the waiting %d; not the one failed before the outage nor the one under way",
+				due, d.ID, waiting.ID)
+		}
+		_, _, err = s.RecordWebhookAttempt(t.Context(), 999_999, false, now)
+		wantCode(t, err, booking.CodeNotFound)
+	}},
+	{"Race/WebhookAttemptsAllCounted", func(t *testing.T, s booking.Store) {
+		w := newWorld(t, s)
+		ep := outbox.Endpoint{OrgID: w.org.ID, URL: "https://hooks.example.com/x", Secret: outbox.NewSecret(), Active: true,
+			CreatedAt: t0, UpdatedAt: t0}
+		must(t, s.SaveWebhookEndpoint(t.Context(), &ep))
+		const workers = 8
+		counts := race(workers, func(int) error {
+			_, _, err := s.RecordWebhookAttempt(t.Context(), ep.ID, false, t0)
+			return err
+		})
+		wantCounts(t, counts, map[string]int{"": workers})
+		got, err := s.WebhookEndpoint(t.Context(), w.org.ID, ep.ID)
+		must(t, err)
+		if got.Failures != workers {
+			t.Errorf("failures = %d after %d concurrent failed attempts", got.Failures, workers)
+		}
+	}},
 	{"Race/OutboxClaimsNeverOverlap", func(t *testing.T, s booking.Store) {
 		w := newWorld(t, s)
 		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
@@ -187,4 +303,15 @@ var outboxScenarios = []scenario{
 			t.Errorf("%d deliveries claimed, want all %d", len(claimed), events)
 		}
 	}},
+}
+
+// claimOne claims the one due delivery, or fails the test.
+func claimOne(t *testing.T, s booking.Store, now time.Time) outbox.Delivery {
+	t.Helper()
+	ds, err := s.ClaimOutboxDeliveries(t.Context(), now, now.Add(time.Minute), 10)
+	must(t, err)
+	if len(ds) != 1 {
+		t.Fatalf("claimed %+v, want one delivery", ds)
+	}
+	return ds[0]
 }

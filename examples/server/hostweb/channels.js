@@ -15,6 +15,11 @@
       secretShown: "Copiez ce secret de signature maintenant : il ne sera plus affiché.", rotateSecret: "Nouveau secret",
       deliveries: "Envois", redeliver: "Renvoyer", attempts: "Essais", http: "HTTP", all: "tous", back: "Retour",
       imported: "importé(s)", syncFailed: "Échec de la synchro",
+      feedAddedFailed: "Calendrier ajouté, mais sa lecture a échoué : ",
+      state: "État", running: "Actif", disabled: "Désactivé", paused: "En pause depuis le ",
+      failingSince: " échecs d'affilée depuis le ", resume: "Reprendre", resumeReplay: "Reprendre et renvoyer",
+      pausedNotice: "Des webhooks sont en pause : leurs envois échouaient depuis trop longtemps. Les événements leur sont gardés ; reprenez-les une fois le service rétabli, en renvoyant ce qu'ils ont manqué.",
+      resumed: "Repris ; envois programmés : ",
     },
     en: {
       channels: "Channels", webhooks: "Webhooks", feeds: "Imported calendars", feedName: "Name (Airbnb, Booking.com…)",
@@ -26,6 +31,11 @@
       secretShown: "Copy this signing secret now: it will not be shown again.", rotateSecret: "New secret",
       deliveries: "Deliveries", redeliver: "Redeliver", attempts: "Attempts", http: "HTTP", all: "all", back: "Back",
       imported: "imported", syncFailed: "Sync failed",
+      feedAddedFailed: "Calendar added, but reading it failed: ",
+      state: "State", running: "Running", disabled: "Disabled", paused: "Paused since ",
+      failingSince: " failures in a row since ", resume: "Resume", resumeReplay: "Resume and replay",
+      pausedNotice: "Some webhook endpoints are paused: their deliveries kept failing. Their events are kept; resume them once the receiver is back, replaying what they missed.",
+      resumed: "Resumed; deliveries due now: ",
     },
   }[lang]);
 
@@ -75,9 +85,14 @@
       feeds.items.length ? table([T.name, T.status, T.lastSync, T.events, T.conflicts, T.actions], rows) : el("p", {}, T.none),
       el("form", { class: "bar", id: "feed-form", on: { submit: async (ev) => {
         ev.preventDefault();
-        await call("POST", base + "/feeds", { name: name.value, url: url.value, end_is_last_night: lastNight.checked });
-        say(T.saved);
-        show("channels");
+        // A refused URL is said by call (why, field by field); the feed is
+        // fetched at once: a failed first fetch is its last error, said as
+        // such rather than "Saved.".
+        const f = await call("POST", base + "/feeds", { name: name.value, url: url.value, end_is_last_night: lastNight.checked }).catch(() => null);
+        if (!f) return;
+        await show("channels");
+        if (f.last_error) say(T.feedAddedFailed + f.last_error, true);
+        else say(f.events_imported + " " + T.imported);
       } } }, name, url, el("label", {}, lastNight, " ", T.lastNight), el("button", { type: "submit", id: "feed-add" }, T.add)));
   };
 
@@ -104,15 +119,29 @@
       await show("webhooks");
       main.prepend(el("p", { class: "secret" }, T.secretShown, el("br"), el("code", { id: "new-secret" }, w.secret)));
     };
-    const rows = list.map((w) => el("tr", { "data-id": w.id },
+    const resume = (w, replay) => el("button", { type: "button", class: replay ? "resume-replay" : "resume", on: { click: async () => {
+      const r = await call("POST", "/webhooks/" + w.id + "/resume", { replay });
+      await show("webhooks");
+      say(T.resumed + r.replayed);
+    } } }, replay ? T.resumeReplay : T.resume);
+    // The state says whether deliveries go out: paused by staykit (with
+    // the way out), failing, disabled by the host, or running.
+    const state = (w) => {
+      if (w.paused_at) return el("span", { class: "error" }, T.paused + when(w.paused_at) + " (" + w.failures + T.failingSince + when(w.failing_since) + ")");
+      if (!w.active) return T.disabled;
+      if (w.failures) return el("span", { class: "error" }, w.failures + T.failingSince + when(w.failing_since));
+      return T.running;
+    };
+    const rows = list.map((w) => el("tr", { "data-id": w.id, class: w.paused_at ? "paused" : "" },
       el("td", {}, w.url), el("td", {}, w.event_types.length ? w.event_types.join(", ") : T.all),
       el("td", {}, el("input", { type: "checkbox", class: "active", checked: w.active, "aria-label": T.active, on: { change: async (e) => {
         await call("PATCH", "/webhooks/" + w.id, { active: e.target.checked });
         say(T.saved);
         show("webhooks");
       } } })),
-      el("td", {}, w.failures),
+      el("td", { class: "webhook-state" }, state(w)),
       el("td", { class: "actions" },
+        w.paused_at ? [resume(w, true), resume(w, false)] : [],
         el("button", { type: "button", class: "deliveries", on: { click: () => deliveries(w) } }, T.deliveries),
         el("button", { type: "button", class: "rotate", on: { click: async () => showSecret(await call("POST", "/webhooks/" + w.id + "/rotate-secret")) } }, T.rotateSecret),
         el("button", { type: "button", class: "remove", on: { click: async () => {
@@ -122,7 +151,8 @@
         } } }, T.remove))));
     const url = el("input", { id: "webhook-url", type: "url", placeholder: "https://…", required: true });
     const types = el("input", { id: "webhook-events", placeholder: T.eventTypes, size: "40" });
-    main.append(el("h2", {}, T.webhooks), table([T.url, T.events, T.active, T.failures, T.actions], rows),
+    if (list.some((w) => w.paused_at)) main.append(el("p", { class: "error", id: "paused-notice" }, T.pausedNotice));
+    main.append(el("h2", {}, T.webhooks), table([T.url, T.events, T.active, T.state, T.actions], rows),
       el("form", { class: "bar", id: "webhook-form", on: { submit: async (ev) => {
         ev.preventDefault();
         const w = await call("POST", "/webhooks", { url: url.value,

@@ -17,7 +17,7 @@ const DeliveryColumns = `id, event_id, channel, recipient, coalesce(endpoint_id,
 
 // EndpointColumns are the columns of webhook_endpoints, in the order
 // ScanEndpoint reads them.
-const EndpointColumns = `id, org_id, url, secret, event_types, active, failures, created_at, updated_at`
+const EndpointColumns = `id, org_id, url, secret, event_types, active, failures, failing_since, paused_at, created_at, updated_at`
 
 // ScanEvent reads a row of EventColumns.
 func ScanEvent(c Codec, s Scanner) (*outbox.Event, error) {
@@ -49,7 +49,7 @@ func ScanEndpoint(c Codec, s Scanner) (*outbox.Endpoint, error) {
 		types string
 	)
 	if err := Scan(s, &e.ID, &e.OrgID, &e.URL, &e.Secret, &types, &e.Active, &e.Failures,
-		c.Time(&e.CreatedAt), c.Time(&e.UpdatedAt)); err != nil {
+		c.Instant(&e.FailingSince), c.Instant(&e.PausedAt), c.Time(&e.CreatedAt), c.Time(&e.UpdatedAt)); err != nil {
 		return nil, err
 	}
 	if types != "" {
