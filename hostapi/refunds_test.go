@@ -236,3 +236,33 @@ func TestClaimDeposit(t *testing.T) {
 		want(t, e.do("villa", req{method: "POST", path: claim, body: map[string]any{"amount": "10"}}), http.StatusUnprocessableEntity, "booking_closed")
 	})
 }
+
+// TestPaymentsStartWithTheCharge: the host's payment list of a booking
+// shows every movement, the guest's first payment included, and a
+// cancellation's decision.
+func TestPaymentsStartWithTheCharge(t *testing.T) {
+	forEachStore(t, func(t *testing.T, e *env) {
+		id := e.paidBooking("villa", "soleil", "2026-05-04", "2026-05-06")
+		path := hostPath("villa", fmt.Sprintf("/bookings/%d", id))
+		got := e.do("villa", req{method: "GET", path: path})
+		want(t, got, http.StatusOK)
+		payments := got.data(t)["payments"].([]any)
+		if len(payments) == 0 {
+			t.Fatalf("no payments: %s", got.body)
+		}
+		first := payments[0].(map[string]any)
+		if first["kind"] != "charge" || first["status"] != "succeeded" || first["amount"] != "200.00" {
+			t.Errorf("first payment %v, want the 200.00 charge, succeeded", first)
+		}
+		r := e.do("villa", req{method: "POST", path: path + "/cancel", body: map[string]any{"refund": "amount", "amount": "30"}})
+		want(t, r, http.StatusOK)
+		kinds := map[string]float64{}
+		for _, p := range r.data(t)["payments"].([]any) {
+			p := p.(map[string]any)
+			kinds[p["kind"].(string)] += p["amount_minor"].(float64)
+		}
+		if kinds["charge"] != 20000 || kinds["decision"] != 17000 || kinds["refund"] != 3000 {
+			t.Errorf("payments after the cancellation %v, want charge 20000, decision 17000 kept, refund 3000", kinds)
+		}
+	})
+}
