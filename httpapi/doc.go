@@ -36,6 +36,10 @@
 //   - Wrong JSON types are 422 with the field's reason "invalid_type", a
 //     non-integer query parameter "invalid_integer"; when the body has such
 //     problems the service is not called, so only they are reported.
+//   - An error of a store that cannot serve now (booking.ErrStoreUnavailable:
+//     the database unreachable, a full disk) is a 503 service_unavailable
+//     with Retry-After (RetryAfterUnavailable), not a 500: the request did
+//     nothing and may be sent again.
 //   - In the availability calendar min_stay is always an integer ≥ 1 (the
 //     shortest stay that may start that day); the stay limits of a property
 //     (min_stay_nights, max_stay_nights) are null when there is none.

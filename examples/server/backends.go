@@ -23,7 +23,9 @@ type backends struct {
 	store   booking.Store
 	plants  plantstore.Store
 	limiter ratelimit.Limiter
-	close   func() error
+	// ping checks that the database answers (the readiness probe).
+	ping  func(context.Context) error
+	close func() error
 }
 
 // openBackends is the one place that chooses them: the SQLite file of
@@ -45,7 +47,7 @@ func openBackends(ctx context.Context, cfg config) (*backends, error) {
 		if err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}
-		b.store = db
+		b.store, b.ping = db, db.Ping
 		closers = append(closers, db.Close)
 		plants, err := plantpostgres.Open(ctx, cfg.postgresURL)
 		if err != nil {
@@ -59,7 +61,7 @@ func openBackends(ctx context.Context, cfg config) (*backends, error) {
 		if err != nil {
 			return nil, fmt.Errorf("open database: %w", err)
 		}
-		b.store = db
+		b.store, b.ping = db, db.Ping
 		closers = append(closers, db.Close)
 		plants, err := plantsqlite.Open(ctx, cfg.dbPath)
 		if err != nil {

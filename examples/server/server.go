@@ -151,6 +151,7 @@ func (s *server) handler(origins []string) http.Handler {
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
+	mux.HandleFunc("GET /readyz", s.ready)
 	mux.Handle("GET /app-config.json", appConfigHandler(s.back.store, s.publishableKey()))
 	mux.Handle("GET /ical/", s.calendarHandler())
 	if s.fake != nil {
@@ -180,6 +181,26 @@ func (s *server) handler(origins []string) http.Handler {
 		}
 		logged.ServeHTTP(w, r)
 	})
+}
+
+// readyTimeout bounds the readiness probe's wait for the database.
+const readyTimeout = 2 * time.Second
+
+// ready answers the readiness probe: 200 while the database answers, else
+// 503 with Retry-After, so that a load balancer sends no traffic to a
+// replica that would fail it. /healthz (liveness) answers 200 as long as
+// the process serves. Redis is not checked: without it rate limits fail
+// open and requests are served.
+func (s *server) ready(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
+	defer cancel()
+	if err := s.back.ping(ctx); err != nil {
+		s.log.WarnContext(r.Context(), "not ready: the database does not answer", "err", err)
+		w.Header().Set("Retry-After", strconv.Itoa(httpapi.RetryAfterUnavailable))
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 }
 
 func (s *server) publishableKey() string {
