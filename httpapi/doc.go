@@ -28,7 +28,9 @@
 //   - Rate limits are keyed by route, organisation and client address; an
 //     IPv6 client counts per /64, the block a single subscriber usually
 //     holds. A limiter error lets the request through (fail open) and is
-//     logged: a broken limiter must not take bookings down.
+//     logged: a broken limiter must not take bookings down. A
+//     ratelimit.Breaker's ErrBreakerOpen is not logged per request: the
+//     breaker logged once when it opened.
 //   - A request with an Origin header that the organisation does not allow
 //     is refused with 403 before anything runs; an unknown organisation is
 //     a 404 whatever the origin. The webhook and the OpenAPI document take

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -16,6 +17,9 @@ import (
 	"github.com/staykit/staykit/store/postgres"
 	"github.com/staykit/staykit/store/sqlite"
 )
+
+// redisStartTimeout bounds the check, at start, that Redis answers.
+const redisStartTimeout = 5 * time.Second
 
 // backends are the stateful services the server runs on: where bookings
 // and plants are kept, and where rate-limit counts live.
@@ -72,12 +76,21 @@ func openBackends(ctx context.Context, cfg config) (*backends, error) {
 		closers = append(closers, plants.Close)
 	}
 	if cfg.redisAddr != "" {
-		client := redis.NewClient(&redis.Options{Addr: cfg.redisAddr})
-		if err := client.Ping(ctx).Err(); err != nil {
+		opts, err := redislimit.ClientOptions(cfg.redisAddr)
+		if err != nil {
+			b.close()
+			return nil, err
+		}
+		client := redis.NewClient(opts)
+		pingCtx, cancel := context.WithTimeout(ctx, redisStartTimeout)
+		err = client.Ping(pingCtx).Err()
+		cancel()
+		if err != nil {
 			client.Close()
 			b.close()
-			return nil, fmt.Errorf("reach redis at %s: %w", cfg.redisAddr, err)
+			return nil, fmt.Errorf("reach redis at %s: %w", redactRedisURL(cfg.redisAddr), err)
 		}
+		// The server puts a ratelimit.Breaker in front (newServer).
 		b.limiter = redislimit.New(client)
 		closers = append(closers, client.Close)
 	} else {

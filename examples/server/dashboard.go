@@ -3,6 +3,7 @@ package main
 import (
 	"embed"
 	"encoding/json"
+	"errors"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -177,7 +178,9 @@ func (d *dashboardHandler) login(w http.ResponseWriter, r *http.Request) {
 	}{{"host-login|" + httpapi.ClientKey(r, d.proxies), loginPerAddr}, {"host-login-email|" + email, loginPerEmail}} {
 		dec, err := d.limiter.Allow(r.Context(), k.key, k.limit)
 		if err != nil {
-			d.log.ErrorContext(r.Context(), "login limiter failed; attempt allowed", "err", err)
+			if !errors.Is(err, ratelimit.ErrBreakerOpen) {
+				d.log.ErrorContext(r.Context(), "login limiter failed; attempt allowed", "err", err)
+			}
 			continue
 		}
 		if !dec.Allowed {

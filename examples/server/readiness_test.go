@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -104,11 +105,13 @@ func TestPostgresOutage(t *testing.T) {
 
 // tcpProxy forwards loopback connections to a target; down closes its
 // listener and every connection (the database is unreachable), up listens
-// again on the same address.
+// again on the same address; while stalled it accepts and reads, and
+// forwards nothing (a server that hangs).
 type tcpProxy struct {
-	t      *testing.T
-	target string
-	addr   string
+	t       *testing.T
+	target  string
+	addr    string
+	stalled atomic.Bool
 
 	mu    sync.Mutex
 	ln    net.Listener
@@ -149,10 +152,26 @@ func (p *tcpProxy) serve(ln net.Listener) {
 			p.mu.Lock()
 			p.conns = append(p.conns, c, up)
 			p.mu.Unlock()
-			p.wg.Go(func() { io.Copy(up, c); up.Close() })
+			p.wg.Go(func() { p.forward(up, c); up.Close() })
 			p.wg.Go(func() { io.Copy(c, up); c.Close() })
 		}
 	})
+}
+
+// forward copies what the client sends to the target, unless stalled.
+func (p *tcpProxy) forward(dst, src net.Conn) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 && !p.stalled.Load() {
+			if _, err := dst.Write(buf[:n]); err != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
 }
 
 func (p *tcpProxy) down() {

@@ -21,6 +21,7 @@ import (
 	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/plantstore"
+	"github.com/staykit/staykit/ratelimit"
 	"github.com/staykit/staykit/seed"
 	"github.com/staykit/staykit/store/cache"
 )
@@ -60,6 +61,12 @@ func newServer(ctx context.Context, cfg config, logger *slog.Logger) (*server, e
 	back, err := openBackends(ctx, cfg)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.redisAddr != "" {
+		// Redis that fails or hangs costs a request at most
+		// -redis-timeout, then nothing while it is down: requests are
+		// allowed uncounted (fail open), logged once.
+		back.limiter = ratelimit.NewBreaker(back.limiter, ratelimit.BreakerOptions{Timeout: cfg.redisTimeout, Logger: logger})
 	}
 	s := &server{cfg: cfg, log: logger, back: back}
 	if err := s.seed(ctx); err != nil {
