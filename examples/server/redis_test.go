@@ -14,13 +14,13 @@ import (
 
 // TestRedisThatHangs: the server shares its rate limits through a Redis
 // that starts hanging (it accepts and reads, and never answers). A
-// rate-limited request then costs at most -redis-timeout, not the
+// rate-limited request then costs at most -redis-timeout (200ms here), not the
 // client's seconds of timeouts; after five failures Redis is skipped and
 // requests are answered at once, allowed uncounted (fail open); the
 // breaker's opening is logged once, not each request.
 func TestRedisThatHangs(t *testing.T) {
 	proxy := newTCPProxy(t, testenv.RedisAddr(t))
-	ts := startServer(t, nil, "-redis", "redis://"+proxy.addr+"/0", "-redis-timeout", "50ms")
+	ts := startServer(t, nil, "-redis", "redis://"+proxy.addr+"/0", "-redis-timeout", "200ms")
 	coupon := func() (time.Duration, response) {
 		start := time.Now()
 		r := call(t, http.MethodPost, ts.URL+"/api/v1/book/demo/validate-coupon", map[string]any{"code": "WELCOME10"}, nil)

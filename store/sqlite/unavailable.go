@@ -68,7 +68,8 @@ func (c connector) Connect(ctx context.Context) (driver.Conn, error) {
 }
 
 // conn is a connection of the driver. The driver's connections implement
-// every interface below; database/sql uses each.
+// every interface below (BeginTx and PrepareContext are required); for an
+// optional one it would lack, conn answers as database/sql does without it.
 type conn struct{ cn driver.Conn }
 
 var (
@@ -108,25 +109,44 @@ func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, e
 }
 
 func (c *conn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
-	r, err := c.cn.(driver.ExecerContext).ExecContext(ctx, query, args)
+	e, ok := c.cn.(driver.ExecerContext)
+	if !ok {
+		return nil, driver.ErrSkip
+	}
+	r, err := e.ExecContext(ctx, query, args)
 	return r, pass(err)
 }
 
 func (c *conn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	r, err := c.cn.(driver.QueryerContext).QueryContext(ctx, query, args)
+	q, ok := c.cn.(driver.QueryerContext)
+	if !ok {
+		return nil, driver.ErrSkip
+	}
+	r, err := q.QueryContext(ctx, query, args)
 	if err != nil {
 		return nil, pass(err)
 	}
 	return &rows{rs: r}, nil
 }
 
-func (c *conn) Ping(ctx context.Context) error { return classify(c.cn.(driver.Pinger).Ping(ctx)) }
-
-func (c *conn) ResetSession(ctx context.Context) error {
-	return pass(c.cn.(driver.SessionResetter).ResetSession(ctx))
+func (c *conn) Ping(ctx context.Context) error {
+	if p, ok := c.cn.(driver.Pinger); ok {
+		return classify(p.Ping(ctx))
+	}
+	return nil
 }
 
-func (c *conn) IsValid() bool { return c.cn.(driver.Validator).IsValid() }
+func (c *conn) ResetSession(ctx context.Context) error {
+	if r, ok := c.cn.(driver.SessionResetter); ok {
+		return pass(r.ResetSession(ctx))
+	}
+	return nil
+}
+
+func (c *conn) IsValid() bool {
+	v, ok := c.cn.(driver.Validator)
+	return !ok || v.IsValid()
+}
 
 // pass classifies err unless it is a signal to database/sql.
 func pass(err error) error {
