@@ -58,6 +58,16 @@ type Day struct {
 	Price decimal.Decimal
 	// MinStay is the minimum stay of a check-in this day (0 = none).
 	MinStay int
+	// MaxStay is the maximum stay of a check-in this day, at most
+	// MaxNights.
+	MaxStay int
+	// DepartureDays, on a CheckIn day, are the weekdays a stay starting
+	// this day may end on; empty means any. With CheckIn, CheckOut,
+	// Available, MinStay and MaxStay they tell exactly which stays can be
+	// booked: [in, out) when in is CheckIn, every night Available, the
+	// nights within in's MinStay and MaxStay, out's weekday in in's
+	// DepartureDays, and out CheckOut.
+	DepartureDays rules.Weekdays
 }
 
 // availability returns a property's calendar. Days from the booking horizon
@@ -166,14 +176,20 @@ func (s *Service) availability(ctx context.Context, resolve orgFunc, propertyID 
 			d.Available = g.free[i]
 			d.CheckIn = g.canCheckIn(i)
 			d.CheckOut = g.canCheckOut(i)
-			d.MinStay = g.minStay[i]
+			d.MinStay, d.MaxStay = g.minStay[i], g.maxStay[i]
+			if d.CheckIn && g.days != nil {
+				d.DepartureDays = c.DepartureDays(day)
+			}
 		case i >= n:
 			// Past the nights read: beyond the horizon, where only the
 			// first day may end a stay.
 			d.CheckOut = i == n && g.canCheckOut(i)
-			d.MinStay, _ = c.Limits(day)
+			d.MinStay, d.MaxStay = c.Limits(day)
 		default:
-			d.MinStay, _ = c.Limits(day)
+			d.MinStay, d.MaxStay = c.Limits(day)
+		}
+		if d.MaxStay <= 0 || d.MaxStay > MaxNights {
+			d.MaxStay = MaxNights
 		}
 		cal.Days = append(cal.Days, d)
 	}

@@ -19,10 +19,37 @@ const (
 	CodePaymentProcessing   = "payment_processing"    // the provider is still working on the payment
 	CodeAmountNotChargeable = "amount_not_chargeable" // the provider cannot charge this amount (below its minimum, say)
 	CodeInternal            = "internal"
+	// CodeServiceUnavailable: the database cannot be reached or its disk
+	// is full (an error wrapping ErrStoreUnavailable); try again shortly.
+	CodeServiceUnavailable = "service_unavailable"
 	// Coupon codes: CodeCouponNotFound here, the others come from package
 	// coupon (coupon_expired, coupon_exhausted, ...).
 	CodeCouponNotFound = "coupon_not_found"
 )
+
+// ErrStoreUnavailable is wrapped by a store's errors (errors.Is) when the
+// database cannot be reached, dropped the connection, is shutting down, is
+// out of disk or memory, or stayed locked past the store's timeout: a
+// fault of the moment, not of the request, which the HTTP layers answer
+// with 503 and Retry-After (CodeServiceUnavailable) rather than 500.
+// ErrorCode still reports such an error as CodeInternal.
+var ErrStoreUnavailable = errors.New("store unavailable")
+
+// StoreUnavailable returns err marked with ErrStoreUnavailable, its
+// message unchanged (nil stays nil): what a Store returns for a fault of
+// its database rather than of the request. errors.As still finds the
+// driver's own error in it.
+func StoreUnavailable(err error) error {
+	if err == nil || errors.Is(err, ErrStoreUnavailable) {
+		return err
+	}
+	return &storeUnavailable{err: err}
+}
+
+type storeUnavailable struct{ err error }
+
+func (e *storeUnavailable) Error() string   { return e.err.Error() }
+func (e *storeUnavailable) Unwrap() []error { return []error{e.err, ErrStoreUnavailable} }
 
 // Error is the one error type of the domain: a machine code, an English
 // message safe to show to a guest, and per-field problems for CodeInvalid.

@@ -34,6 +34,14 @@ func (s *Service) Payments(ctx context.Context, b *Booking) ([]ledger.Entry, err
 	return entries, nil
 }
 
+// BookingTerms returns the terms a booking was sold with — its policy, its
+// balance and its security deposit, each with where it stands — for the
+// host; nil for a booking made before terms existed (BalanceOf reads the
+// balance of either).
+func (s *Service) BookingTerms(ctx context.Context, b *Booking) (*Terms, error) {
+	return s.bookingTerms(ctx, b)
+}
+
 // Approve accepts a requested booking: the authorised amount is captured and
 // the booking confirmed. The capture carries a key derived from the intent,
 // so a retry after a lost response captures once; whatever the capture

@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/policy"
 	"github.com/staykit/staykit/pricing"
@@ -73,6 +74,19 @@ type depositView struct {
 	ReleaseDays   int             `json:"release_days"`
 }
 
+// balanceView is a booking's balance, what the guest pays after the
+// deposit: how much, when it is charged, and where it stands (as the
+// guest's status page shows it).
+type balanceView struct {
+	Status  string          `json:"status"`
+	Amount  decimal.Decimal `json:"amount"`
+	DueDate *civil.Date     `json:"due_date"`
+}
+
+func newBalanceView(st *booking.BalanceState) balanceView {
+	return balanceView{Status: string(st.Status), Amount: st.Amount, DueDate: optDate(st.DueDate)}
+}
+
 // bookingFullView is GET /bookings/{id} and the answer of every change
 // to a booking: the booking, its payments, what they add up to, and the
 // terms it was sold with.
@@ -83,6 +97,7 @@ type bookingFullView struct {
 	DisputedAmount      decimal.Decimal `json:"disputed_amount"`
 	CancellationPolicy  *policy.Policy  `json:"cancellation_policy"`
 	SecurityDeposit     *depositView    `json:"security_deposit"`
+	Balance             balanceView     `json:"balance"`
 }
 
 func (h *handler) bookingDetail(ctx context.Context, org *booking.Organization, id int64) (bookingFullView, error) {
@@ -98,7 +113,8 @@ func (h *handler) bookingDetail(ctx context.Context, org *booking.Organization, 
 	v := bookingFullView{bookingDetailView: newBookingDetailView(b, entries),
 		RefundedAmount:      pricing.FromMinor(sum.Refunded, b.Currency),
 		RefundPendingAmount: pricing.FromMinor(sum.RefundPending, b.Currency),
-		DisputedAmount:      pricing.FromMinor(sum.Disputed, b.Currency)}
+		DisputedAmount:      pricing.FromMinor(sum.Disputed, b.Currency),
+		Balance:             newBalanceView(booking.BalanceOf(b, t))}
 	if t != nil {
 		p := t.Policy
 		v.CancellationPolicy = &p

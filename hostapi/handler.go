@@ -18,6 +18,7 @@ import (
 	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -289,7 +290,9 @@ func (h *handler) authenticate(w http.ResponseWriter, r *http.Request) (host.Act
 	w.Header().Set("WWW-Authenticate", `Bearer realm="staykit host API"`)
 	d, lerr := h.limiter.Allow(r.Context(), "host-auth|"+httpapi.ClientKey(r, h.proxies), h.failures)
 	if lerr != nil {
-		h.log.ErrorContext(r.Context(), "rate limiter failed; request answered 401", "err", lerr)
+		if !errors.Is(lerr, ratelimit.ErrBreakerOpen) {
+			h.log.ErrorContext(r.Context(), "rate limiter failed; request answered 401", "err", lerr)
+		}
 		return host.Actor{}, 0, err
 	}
 	if !d.Allowed {

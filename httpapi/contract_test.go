@@ -348,7 +348,7 @@ func TestOpenAPIErrorCodesByStatus(t *testing.T) {
 	c := loadContract(t)
 	components := map[int]string{400: "BadRequest", 403: "Forbidden", 404: "NotFound", 405: "MethodNotAllowed",
 		409: "Conflict", 413: "PayloadTooLarge", 415: "UnsupportedMediaType", 422: "UnprocessableEntity",
-		429: "TooManyRequests", 500: "InternalError", 502: "BadGateway"}
+		429: "TooManyRequests", 500: "InternalError", 502: "BadGateway", 503: "ServiceUnavailable"}
 	want := map[int][]string{500: {"internal"}}
 	for code, status := range httpapi.ErrorCodes() {
 		switch code {

@@ -28,7 +28,9 @@
 //   - Rate limits are keyed by route, organisation and client address; an
 //     IPv6 client counts per /64, the block a single subscriber usually
 //     holds. A limiter error lets the request through (fail open) and is
-//     logged: a broken limiter must not take bookings down.
+//     logged: a broken limiter must not take bookings down. A
+//     ratelimit.Breaker's ErrBreakerOpen is not logged per request: the
+//     breaker logged once when it opened.
 //   - A request with an Origin header that the organisation does not allow
 //     is refused with 403 before anything runs; an unknown organisation is
 //     a 404 whatever the origin. The webhook and the OpenAPI document take
@@ -36,6 +38,10 @@
 //   - Wrong JSON types are 422 with the field's reason "invalid_type", a
 //     non-integer query parameter "invalid_integer"; when the body has such
 //     problems the service is not called, so only they are reported.
+//   - An error of a store that cannot serve now (booking.ErrStoreUnavailable:
+//     the database unreachable, a full disk) is a 503 service_unavailable
+//     with Retry-After (RetryAfterUnavailable), not a 500: the request did
+//     nothing and may be sent again.
 //   - In the availability calendar min_stay is always an integer ≥ 1 (the
 //     shortest stay that may start that day); the stay limits of a property
 //     (min_stay_nights, max_stay_nights) are null when there is none.

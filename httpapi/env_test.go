@@ -214,12 +214,18 @@ type faultyStore struct {
 	*sqlite.DB
 	fail  atomic.Bool
 	panic atomic.Bool
+	// down makes every organisation lookup and webhook check fail as a
+	// store does when its database cannot be reached.
+	down atomic.Bool
 	// orgLookups counts OrganizationBySlug calls.
 	orgLookups atomic.Int64
 }
 
 func (s *faultyStore) OrganizationBySlug(ctx context.Context, slug string) (*booking.Organization, error) {
 	s.orgLookups.Add(1)
+	if s.down.Load() {
+		return nil, booking.StoreUnavailable(errStoreDown)
+	}
 	return s.DB.OrganizationBySlug(ctx, slug)
 }
 
@@ -240,6 +246,9 @@ func (s *faultyStore) Properties(ctx context.Context, orgID int64) ([]booking.Pr
 func (s *faultyStore) EventProcessed(ctx context.Context, eventID string) (bool, error) {
 	if s.fail.Load() {
 		return false, errStoreDown
+	}
+	if s.down.Load() {
+		return false, booking.StoreUnavailable(errStoreDown)
 	}
 	return s.DB.EventProcessed(ctx, eventID)
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"strconv"
 
 	"github.com/staykit/staykit/booking"
 )
@@ -48,19 +49,21 @@ func EncodeData(data any) ([]byte, error) {
 
 // WriteError writes the failure envelope of err in loc ("fr" or "en") and
 // returns its status. Errors other than a *booking.Error are a 500 with a
-// safe message; 5xx are logged with their cause, never sent.
+// safe message, and an error of a store that cannot serve now
+// (booking.ErrStoreUnavailable) a 503 with Retry-After; 5xx are logged
+// with their cause, never sent.
 func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, loc string, err error) int {
-	var e *booking.Error
-	if !errors.As(err, &e) {
-		e = &booking.Error{Code: booking.CodeInternal, Err: err}
-	}
+	e := asError(err)
 	status := httpStatus(e.Code)
 	if status >= 500 && !errors.Is(r.Context().Err(), context.Canceled) {
-		log.ErrorContext(r.Context(), "request failed", "request_id", w.Header().Get("X-Request-ID"),
-			"path", r.URL.Path, "code", e.Code, "status", status, "err", err)
+		logFailure(r.Context(), log, "request failed", status, e.Code, err,
+			"request_id", w.Header().Get("X-Request-ID"), "path", r.URL.Path)
 	}
-	if status == http.StatusInternalServerError {
+	switch status {
+	case http.StatusInternalServerError:
 		e = &booking.Error{Code: booking.CodeInternal}
+	case http.StatusServiceUnavailable:
+		w.Header().Set("Retry-After", strconv.Itoa(RetryAfterUnavailable))
 	}
 	writeJSON(w, status, newFailure(loc, e))
 	return status

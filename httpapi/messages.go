@@ -46,6 +46,9 @@ var byCode = map[string][]variant{
 	booking.CodeInternal: {{text: text{
 		fr: "Une erreur inattendue s'est produite. Veuillez réessayer plus tard.",
 		en: "An unexpected error occurred. Please try again later."}}},
+	booking.CodeServiceUnavailable: {{text: text{
+		fr: "Le service est momentanément indisponible. Veuillez réessayer dans quelques secondes.",
+		en: "The service is temporarily unavailable. Please try again in a few seconds."}}},
 	booking.CodeInvalid: {{text: text{
 		fr: "La requête contient des champs invalides.",
 		en: "The request is invalid."}}},

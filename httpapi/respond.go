@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
@@ -84,8 +85,40 @@ var statusOf = map[string]int{
 
 	booking.CodePaymentUnavailable: http.StatusBadGateway,
 
-	booking.CodeBusy:          http.StatusServiceUnavailable,
-	booking.CodeNotConfigured: http.StatusServiceUnavailable,
+	booking.CodeBusy:               http.StatusServiceUnavailable,
+	booking.CodeNotConfigured:      http.StatusServiceUnavailable,
+	booking.CodeServiceUnavailable: http.StatusServiceUnavailable,
+}
+
+// RetryAfterUnavailable is the Retry-After, in seconds, of a 503
+// service_unavailable: the database could not serve the request (see
+// booking.ErrStoreUnavailable), and another try a few seconds later, on
+// this replica or another, may succeed.
+const RetryAfterUnavailable = 5
+
+// asError is the *booking.Error the API answers err with: err's own; an
+// error of a store that cannot serve now (booking.ErrStoreUnavailable) is
+// CodeServiceUnavailable unless its code already says something other
+// than a server fault; any other error is CodeInternal.
+func asError(err error) *booking.Error {
+	var e *booking.Error
+	if !errors.As(err, &e) {
+		e = &booking.Error{Code: booking.CodeInternal, Err: err}
+	}
+	if httpStatus(e.Code) == http.StatusInternalServerError && errors.Is(err, booking.ErrStoreUnavailable) {
+		e = &booking.Error{Code: booking.CodeServiceUnavailable, Err: err}
+	}
+	return e
+}
+
+// logFailure logs the cause of a 5xx: a 503 (the database is unavailable)
+// as a warning, a fault of ours as an error.
+func logFailure(ctx context.Context, log *slog.Logger, msg string, status int, code string, err error, attrs ...any) {
+	level := slog.LevelError
+	if status == http.StatusServiceUnavailable {
+		level = slog.LevelWarn
+	}
+	log.Log(ctx, level, msg, append(attrs, "code", code, "status", status, "err", err)...)
 }
 
 // httpStatus returns the status of an error code (500 when unknown).
@@ -189,12 +222,10 @@ func writeBody(w http.ResponseWriter, status int, b []byte) {
 
 // writeError writes the failure envelope of err in the request's locale.
 // Errors that are not a known *booking.Error become a 500 with a safe
-// message; their details are logged with the request id, never sent.
+// message, or a 503 with Retry-After when the store cannot serve now; their
+// details are logged with the request id, never sent.
 func (h *handler) writeError(w http.ResponseWriter, r *http.Request, st *reqState, err error) {
-	var e *booking.Error
-	if !errors.As(err, &e) {
-		e = &booking.Error{Code: booking.CodeInternal, Err: err}
-	}
+	e := asError(err)
 	status := httpStatus(e.Code)
 	if status >= 500 && errors.Is(r.Context().Err(), context.Canceled) {
 		// The client hung up and its request was cut short: not a fault
@@ -204,15 +235,17 @@ func (h *handler) writeError(w http.ResponseWriter, r *http.Request, st *reqStat
 		return
 	}
 	if status >= 500 {
-		h.log.ErrorContext(r.Context(), "request failed", "request_id", st.id, "route", st.route,
-			"code", e.Code, "status", status, "err", err)
+		logFailure(r.Context(), h.log, "request failed", status, e.Code, err, "request_id", st.id, "route", st.route)
 		if status == http.StatusInternalServerError {
 			e = &booking.Error{Code: booking.CodeInternal}
 		}
 	}
 	f := newFailure(h.locale(r, st), e)
-	if status == http.StatusForbidden {
+	switch status {
+	case http.StatusForbidden:
 		w.Header().Add("Vary", "Origin")
+	case http.StatusServiceUnavailable:
+		w.Header().Set("Retry-After", strconv.Itoa(RetryAfterUnavailable))
 	}
 	writeJSON(w, status, f)
 }

@@ -200,3 +200,38 @@ func TestSearch(t *testing.T) {
 		t.Fatalf("half a search: %d %s", r.Status, r.Env.Code)
 	}
 }
+
+// TestCalendarTellsWhichStaysCanBeBooked: in a season of Saturday-to-
+// Saturday weeks, a Saturday check-in carries departure_days and max_stay,
+// so that a page offers it only the departures the quote accepts, although
+// other days are check_out days for stays starting before the season.
+func TestCalendarTellsWhichStaysCanBeBooked(t *testing.T) {
+	e := newTestEnv(t)
+	withStayRules(t, e)
+	soleil := "/api/v1/book/villa/properties/" + itoa(e.Props["soleil"])
+	r := e.do(call{method: "GET", path: soleil + "/availability?from=2026-06&months=2"})
+	if r.Status != 200 {
+		t.Fatalf("availability: %d %s", r.Status, r.Body)
+	}
+	wantRaw(t, r,
+		// Before the season: any departure.
+		`{"date":"2026-06-27","available":true,"check_in":true,"check_out":true,"price":120.00,"min_stay":2,"max_stay":14}`,
+		// In it: Saturdays only, 7 to 14 nights.
+		`{"date":"2026-07-04","available":true,"check_in":true,"check_out":true,"price":120.00,"min_stay":7,"max_stay":14,"departure_days":["saturday"]}`,
+		// A Sunday ends stays that started in June, never one of July.
+		`{"date":"2026-07-12","available":true,"check_in":false,"check_out":true,"price":100.00,"min_stay":7,"max_stay":14}`)
+	price := func(in, out string) response {
+		return e.do(call{method: "GET", path: soleil + "/price?guests_count=2&check_in=" + in + "&check_out=" + out})
+	}
+	for _, out := range []string{"2026-07-11", "2026-07-18"} {
+		if q := price("2026-07-04", out); q.Status != 200 {
+			t.Errorf("2026-07-04 → %s, a departure the calendar offers: %d %s", out, q.Status, q.Body)
+		}
+	}
+	if q := price("2026-07-04", "2026-07-12"); q.Status != 422 || q.Env.Code != "departure_day" {
+		t.Errorf("2026-07-04 → 2026-07-12: %d %s, want 422 departure_day", q.Status, q.Body)
+	}
+	if q := price("2026-06-28", "2026-07-12"); q.Status != 200 {
+		t.Errorf("2026-06-28 → 2026-07-12, a stay from before the season: %d %s", q.Status, q.Body)
+	}
+}

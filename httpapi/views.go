@@ -166,6 +166,10 @@ type calendarView struct {
 	Days       days       `json:"days"`
 }
 
+// dayJSONSize is about the size of a day in JSON, departure_days aside:
+// enough to write most calendars without growing the buffer.
+const dayJSONSize = 128
+
 // days are the days of a calendar: up to 24 months of them, so they
 // marshal by hand rather than through reflection, field per field.
 type days struct {
@@ -174,9 +178,10 @@ type days struct {
 }
 
 // MarshalJSON writes [{date, available, check_in, check_out, price,
-// min_stay}, ...]; min_stay is at least 1.
+// min_stay, max_stay, departure_days}, ...]; min_stay is at least 1;
+// departure_days only when the day's stays may end on some weekdays only.
 func (ds days) MarshalJSON() ([]byte, error) {
-	return ds.appendJSON(make([]byte, 0, 2+len(ds.list)*112)), nil
+	return ds.appendJSON(make([]byte, 0, 2+len(ds.list)*dayJSONSize)), nil
 }
 
 // appendJSON appends the days as MarshalJSON writes them.
@@ -198,10 +203,28 @@ func (ds days) appendJSON(b []byte) []byte {
 		b = appendMoney(b, d.Price, ds.places)
 		b = append(b, `,"min_stay":`...)
 		b = strconv.AppendInt(b, int64(max(d.MinStay, 1)), 10)
+		b = append(b, `,"max_stay":`...)
+		b = strconv.AppendInt(b, int64(max(d.MaxStay, 1)), 10)
+		if len(d.DepartureDays) > 0 {
+			b = append(b, `,"departure_days":[`...)
+			for j, wd := range d.DepartureDays {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, '"')
+				b = append(b, weekdayKeys[wd]...)
+				b = append(b, '"')
+			}
+			b = append(b, ']')
+		}
 		b = append(b, '}')
 	}
 	return append(b, ']')
 }
+
+// weekdayKeys are the lower-case English names of the days of the week,
+// as rules.Weekdays writes them.
+var weekdayKeys = [...]string{"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"}
 
 // appendDate appends d as YYYY-MM-DD.
 func appendDate(b []byte, d civil.Date) []byte {
@@ -219,7 +242,7 @@ func appendDate(b []byte, d civil.Date) []byte {
 func encodeCalendar(c *booking.Calendar) rawEnvelope {
 	v := newCalendarView(c)
 	cur, _ := json.Marshal(v.Currency)
-	b := envelopeBuf(160 + len(v.Days.list)*112)
+	b := envelopeBuf(160 + len(v.Days.list)*dayJSONSize)
 	b = append(b, `{"success":true,"data":{"property_id":`...)
 	b = strconv.AppendInt(b, v.PropertyID, 10)
 	b = append(b, `,"currency":`...)

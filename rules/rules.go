@@ -318,6 +318,11 @@ func (c *Checker) closedToDeparture(d civil.Date) bool {
 	return day != nil && day.ClosedToDeparture
 }
 
+// DepartureDays are the weekdays a stay starting on checkIn may end on:
+// its season's, else the Set's; empty means any. (A Day closed to
+// departure refuses its date besides.)
+func (c *Checker) DepartureDays(checkIn civil.Date) Weekdays { return c.departureDays(checkIn) }
+
 // departureDays are the weekdays a stay starting on checkIn may end on:
 // its season's, else the Set's (empty = any).
 func (c *Checker) departureDays(checkIn civil.Date) Weekdays {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -17,13 +18,18 @@ import (
 	"github.com/staykit/staykit/store/sqlite"
 )
 
+// redisStartTimeout bounds the check, at start, that Redis answers.
+const redisStartTimeout = 5 * time.Second
+
 // backends are the stateful services the server runs on: where bookings
 // and plants are kept, and where rate-limit counts live.
 type backends struct {
 	store   booking.Store
 	plants  plantstore.Store
 	limiter ratelimit.Limiter
-	close   func() error
+	// ping checks that the database answers (the readiness probe).
+	ping  func(context.Context) error
+	close func() error
 }
 
 // openBackends is the one place that chooses them: the SQLite file of
@@ -45,7 +51,7 @@ func openBackends(ctx context.Context, cfg config) (*backends, error) {
 		if err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}
-		b.store = db
+		b.store, b.ping = db, db.Ping
 		closers = append(closers, db.Close)
 		plants, err := plantpostgres.Open(ctx, cfg.postgresURL)
 		if err != nil {
@@ -59,7 +65,7 @@ func openBackends(ctx context.Context, cfg config) (*backends, error) {
 		if err != nil {
 			return nil, fmt.Errorf("open database: %w", err)
 		}
-		b.store = db
+		b.store, b.ping = db, db.Ping
 		closers = append(closers, db.Close)
 		plants, err := plantsqlite.Open(ctx, cfg.dbPath)
 		if err != nil {
@@ -70,12 +76,21 @@ func openBackends(ctx context.Context, cfg config) (*backends, error) {
 		closers = append(closers, plants.Close)
 	}
 	if cfg.redisAddr != "" {
-		client := redis.NewClient(&redis.Options{Addr: cfg.redisAddr})
-		if err := client.Ping(ctx).Err(); err != nil {
+		opts, err := redislimit.ClientOptions(cfg.redisAddr)
+		if err != nil {
+			b.close()
+			return nil, err
+		}
+		client := redis.NewClient(opts)
+		pingCtx, cancel := context.WithTimeout(ctx, redisStartTimeout)
+		err = client.Ping(pingCtx).Err()
+		cancel()
+		if err != nil {
 			client.Close()
 			b.close()
-			return nil, fmt.Errorf("reach redis at %s: %w", cfg.redisAddr, err)
+			return nil, fmt.Errorf("reach redis at %s: %w", redactRedisURL(cfg.redisAddr), err)
 		}
+		// The server puts a ratelimit.Breaker in front (newServer).
 		b.limiter = redislimit.New(client)
 		closers = append(closers, client.Close)
 	} else {

@@ -15,6 +15,7 @@ import (
 	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/payment/stripe"
 	"github.com/staykit/staykit/ratelimit"
+	"github.com/staykit/staykit/ratelimit/redislimit"
 )
 
 // config is everything the server is started with.
@@ -22,7 +23,7 @@ type config struct {
 	addr           string
 	dbPath         string
 	postgresURL    string // set: PostgreSQL instead of the SQLite file
-	redisAddr      string // set: rate limits shared through Redis
+	redisAddr      string // set: rate limits shared through Redis (host:port or a redis:// URL)
 	seedPath       string // empty: the demo seed built into the binary
 	publicURL      string // empty: http://{listen address}
 	trustedProxies []netip.Prefix
@@ -36,6 +37,9 @@ type config struct {
 	// limits override the API's rate limits; -no-rate-limits turns them
 	// all off, for the load-test harness (examples/loadtest).
 	limits map[string]ratelimit.Limit
+	// redisTimeout bounds each rate-limited request's wait for Redis
+	// (ratelimit.Breaker).
+	redisTimeout time.Duration
 
 	// maxConns and maxConnsPerAddr cap open connections, overall and per
 	// client address (see limitListener).
@@ -85,7 +89,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&cfg.addr, "addr", defaultAddr, "listen address `host:port`")
 	fs.StringVar(&cfg.dbPath, "db", defaultDB, "SQLite database `file`, created and migrated if needed")
 	fs.StringVar(&cfg.postgresURL, "postgres", "", "PostgreSQL `URL` to keep data in instead of -db, for several replicas (e.g. postgres://user@host/db)")
-	fs.StringVar(&cfg.redisAddr, "redis", "", "Redis `address` (host:port) holding rate-limit counts shared by several replicas")
+	fs.StringVar(&cfg.redisAddr, "redis", "", "Redis holding rate-limit counts shared by several replicas: `host:port` or a URL, redis://[user:password@]host:port[/db] (rediss:// for TLS)")
+	fs.DurationVar(&cfg.redisTimeout, "redis-timeout", ratelimit.DefaultBreakerTimeout, "longest `wait` for Redis per rate-limited request; after 5 failures in a row Redis is skipped for 10s and requests are allowed uncounted (fail open)")
 	fs.StringVar(&cfg.seedPath, "seed", "", "seed `file` loaded when the database has no organisation yet (default: the built-in demo, examples/server/demo-seed.json)")
 	fs.StringVar(&cfg.publicURL, "public-url", "", "`URL` browsers reach the server at (default http://{addr}); always an allowed origin")
 	proxies := fs.String("trusted-proxies", "", "comma-separated `CIDRs` of reverse proxies whose X-Forwarded-For is believed")
@@ -123,6 +128,14 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		return cfg, fmt.Errorf("-trusted-proxies: %w", err)
 	}
 	cfg.previewDomains = splitList(*previews)
+	if cfg.redisAddr != "" {
+		if _, err := redislimit.ClientOptions(cfg.redisAddr); err != nil {
+			return cfg, fmt.Errorf("-redis: %w", err)
+		}
+	}
+	if cfg.redisTimeout <= 0 {
+		return cfg, fmt.Errorf("-redis-timeout %v: must be positive", cfg.redisTimeout)
+	}
 	if cfg.maxConns < 1 || cfg.maxConnsPerAddr < 1 || cfg.maxConnsPerAddr > cfg.maxConns {
 		return cfg, fmt.Errorf("-max-conns %d and -max-conns-per-addr %d: both must be at least 1, and the second at most the first", cfg.maxConns, cfg.maxConnsPerAddr)
 	}
@@ -195,6 +208,18 @@ func redactPostgresURL(raw string) string {
 		}
 	}
 	return strings.Join(fields, " ")
+}
+
+// redactRedisURL hides the password of a -redis URL.
+func redactRedisURL(raw string) string {
+	if !strings.Contains(raw, "://") {
+		return raw
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable URL, not shown)"
+	}
+	return u.Redacted()
 }
 
 // splitList splits a comma-separated list, dropping empty items.

@@ -119,14 +119,20 @@ func runHostCommand(ctx context.Context, name string, cmd hostCommand, args []st
 			return fmt.Errorf("bookings of %s: %w", *org, err)
 		}
 		payments := make([]ledger.Summary, len(list))
+		balances := make([]*booking.BalanceState, len(list))
 		for i := range list {
 			entries, err := svc.Payments(ctx, &list[i])
 			if err != nil {
 				return err
 			}
 			payments[i] = ledger.Summarize(entries)
+			t, err := svc.BookingTerms(ctx, &list[i])
+			if err != nil {
+				return err
+			}
+			balances[i] = booking.BalanceOf(&list[i], t)
 		}
-		return printBookings(stdout, list, payments)
+		return printBookings(stdout, list, payments, balances)
 	}
 	var b *booking.Booking
 	switch name {
@@ -159,21 +165,27 @@ func usageError(fs *flag.FlagSet, format string, args ...any) error {
 	return errUsage
 }
 
-// printBookings writes one line per booking, for the host's eyes. Every
+// printBookings writes one line per booking, for the host's eyes, with
+// its balance (a deposit booking's amount, due date and state). Every
 // text that came from a guest (or the database) goes through cell, so it
 // can neither break the table nor drive the host's terminal.
-func printBookings(w io.Writer, list []booking.Booking, payments []ledger.Summary) error {
+func printBookings(w io.Writer, list []booking.Booking, payments []ledger.Summary, balances []*booking.BalanceState) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "TOKEN\tSTATUS\tPROPERTY\tCHECK-IN\tCHECK-OUT\tGUESTS\tGUEST\tE-MAIL\tPHONE\tTOTAL\tPAID\tREFUNDED\tREFUND PENDING\tDISPUTED\tCREATED\tMESSAGE")
+	fmt.Fprintln(tw, "TOKEN\tSTATUS\tPROPERTY\tCHECK-IN\tCHECK-OUT\tGUESTS\tGUEST\tE-MAIL\tPHONE\tTOTAL\tPAID\tREFUNDED\tREFUND PENDING\tDISPUTED\tBALANCE\tBALANCE DUE\tBALANCE STATUS\tCREATED\tMESSAGE")
 	for i, b := range list {
 		places := pricing.MinorUnits(b.Currency)
 		minor := func(n int64) string { return pricing.FromMinor(n, b.Currency).StringFixed(places) }
-		p := payments[i]
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s %s\t%s\t%s\t%s\t%s\t%s\t%s\n",
+		p, bal := payments[i], balances[i]
+		due := "-"
+		if !bal.DueDate.IsZero() {
+			due = bal.DueDate.String()
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
 			cell(b.Token), cell(string(b.Status)), b.PropertyID, b.CheckIn, b.CheckOut, b.Guests,
 			cell(b.GuestName), cell(b.GuestEmail), cell(b.GuestPhone),
 			b.TotalAmount.StringFixed(places), cell(b.Currency), b.PaidAmount.StringFixed(places),
 			minor(p.Refunded), minor(p.RefundPending), minor(p.Disputed),
+			bal.Amount.StringFixed(places), due, cell(string(bal.Status)),
 			b.CreatedAt.UTC().Format("2006-01-02 15:04Z"), cell(b.Message))
 	}
 	if len(list) == 0 {

@@ -71,3 +71,26 @@ func TestHostCommandsEscapeControlCharacters(t *testing.T) {
 		t.Errorf("bookings printed %d lines, want a header and one booking:\n%s", got, out.String())
 	}
 }
+
+// TestBookingsCommandShowsTheBalance: the bookings command lists a
+// deposit booking's balance, its due date and its state, as the guest's
+// status page shows them.
+func TestBookingsCommandShowsTheBalance(t *testing.T) {
+	ts := startServer(t, nil)
+	token := paidBooking(t, ts, "demo-deposit", 60)
+	balance, _ := call(t, "GET", ts.URL+"/api/v1/book/demo-deposit/booking/"+token, nil, nil).data(t)["balance"].(map[string]any)
+	var out, errOut bytes.Buffer
+	if err := run(context.Background(), []string{"bookings", "-org", "demo-deposit", "-db", ts.dbPath}, func(string) string { return "" }, &out, &errOut); err != nil {
+		t.Fatalf("bookings: %v\n%s", err, errOut.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "BALANCE  ") || !strings.Contains(lines[0], "BALANCE DUE") || !strings.Contains(lines[0], "BALANCE STATUS") {
+		t.Fatalf("bookings printed:\n%s", out.String())
+	}
+	amount := dec(t, num(balance, "amount")).StringFixed(2)
+	for _, want := range []string{token, "  " + amount + "  ", "  " + str(balance, "due_date") + "  ", "  scheduled  "} {
+		if !strings.Contains(lines[1], want) {
+			t.Errorf("the booking's line lacks %q:\n%s", want, out.String())
+		}
+	}
+}

@@ -22,10 +22,12 @@ func logRequests(logger *slog.Logger, next http.Handler) http.Handler {
 		defer func() {
 			level := slog.LevelInfo
 			switch {
+			case r.URL.Path == "/healthz", r.URL.Path == "/readyz":
+				// Probes, every few seconds; the readiness probe warns
+				// itself when the database does not answer.
+				level = slog.LevelDebug
 			case rec.code >= 500:
 				level = slog.LevelError
-			case r.URL.Path == "/healthz":
-				level = slog.LevelDebug
 			}
 			logger.LogAttrs(r.Context(), level, "http request",
 				slog.String("method", r.Method),

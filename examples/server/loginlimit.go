@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"context"
 	"strconv"
 	"time"
@@ -88,7 +89,9 @@ func (d *dashboardHandler) loginFailed(ctx context.Context, a loginAttempt) {
 func (d *dashboardHandler) take(ctx context.Context, k limitKey) time.Duration {
 	dec, err := d.limiter.Allow(ctx, k.key, k.limit)
 	if err != nil {
-		d.log.ErrorContext(ctx, "login limiter failed; attempt allowed", "err", err)
+		if !errors.Is(err, ratelimit.ErrBreakerOpen) { // told once, by the breaker
+			d.log.ErrorContext(ctx, "login limiter failed; attempt allowed", "err", err)
+		}
 		return 0
 	}
 	if dec.Allowed {

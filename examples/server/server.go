@@ -21,6 +21,7 @@ import (
 	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/plantstore"
+	"github.com/staykit/staykit/ratelimit"
 	"github.com/staykit/staykit/seed"
 	"github.com/staykit/staykit/store/cache"
 )
@@ -60,6 +61,12 @@ func newServer(ctx context.Context, cfg config, logger *slog.Logger) (*server, e
 	back, err := openBackends(ctx, cfg)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.redisAddr != "" {
+		// Redis that fails or hangs costs a request at most
+		// -redis-timeout, then nothing while it is down: requests are
+		// allowed uncounted (fail open), logged once.
+		back.limiter = ratelimit.NewBreaker(back.limiter, ratelimit.BreakerOptions{Timeout: cfg.redisTimeout, Logger: logger})
 	}
 	s := &server{cfg: cfg, log: logger, back: back}
 	if err := s.seed(ctx); err != nil {
@@ -151,6 +158,7 @@ func (s *server) handler(publicURL string, origins []string) http.Handler {
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
+	mux.HandleFunc("GET /readyz", s.ready)
 	mux.Handle("GET /app-config.json", appConfigHandler(s.back.store, s.publishableKey()))
 	mux.Handle("GET /ical/", s.calendarHandler())
 	if s.fake != nil {
@@ -180,6 +188,26 @@ func (s *server) handler(publicURL string, origins []string) http.Handler {
 		}
 		logged.ServeHTTP(w, r)
 	})
+}
+
+// readyTimeout bounds the readiness probe's wait for the database.
+const readyTimeout = 2 * time.Second
+
+// ready answers the readiness probe: 200 while the database answers, else
+// 503 with Retry-After, so that a load balancer sends no traffic to a
+// replica that would fail it. /healthz (liveness) answers 200 as long as
+// the process serves. Redis is not checked: without it rate limits fail
+// open and requests are served.
+func (s *server) ready(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
+	defer cancel()
+	if err := s.back.ping(ctx); err != nil {
+		s.log.WarnContext(r.Context(), "not ready: the database does not answer", "err", err)
+		w.Header().Set("Retry-After", strconv.Itoa(httpapi.RetryAfterUnavailable))
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 }
 
 func (s *server) publishableKey() string {

@@ -454,6 +454,19 @@ func TestParseConfig(t *testing.T) {
 		{name: "zero cap", args: []string{"-max-conns", "0"}, wantErr: "-max-conns"},
 		{name: "-fake-payments with Stripe keys", args: []string{"-fake-payments"},
 			env: map[string]string{"STRIPE_SECRET_KEY": "sk_test_1", "STRIPE_PUBLISHABLE_KEY": "pk_test_1"}, wantErr: "choose one"},
+		{name: "redis address", args: []string{"-redis", "cache:6379"}, check: func(t *testing.T, c config) {
+			if c.redisAddr != "cache:6379" || c.redisTimeout != 50*time.Millisecond {
+				t.Errorf("redis %q timeout %v, want cache:6379 and 50ms", c.redisAddr, c.redisTimeout)
+			}
+		}},
+		{name: "redis URL", args: []string{"-redis", "rediss://app:s3cret@cache:6380/2", "-redis-timeout", "30ms"}, check: func(t *testing.T, c config) {
+			if c.redisAddr != "rediss://app:s3cret@cache:6380/2" || c.redisTimeout != 30*time.Millisecond {
+				t.Errorf("redis %q timeout %v", c.redisAddr, c.redisTimeout)
+			}
+		}},
+		{name: "redis without port", args: []string{"-redis", "cache"}, wantErr: "-redis"},
+		{name: "redis URL with a bad database", args: []string{"-redis", "redis://app:s3cret@cache:6379/x"}, wantErr: "redis://app:xxxxx@cache:6379/x"},
+		{name: "redis timeout zero", args: []string{"-redis", "cache:6379", "-redis-timeout", "0s"}, wantErr: "-redis-timeout"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -14,7 +14,8 @@ import (
 
 // TestBrowserArrivalDayAndExtra: on demo-request's Villa des Pins, summer
 // arrivals are on Saturdays only, so the calendar offers no other check-in
-// day in July; a guest books Saturday to Saturday, ticks the breakfast
+// day in July, and departures too, so once a July Saturday is picked only
+// Saturdays are offered as its check-out; a guest books Saturday to Saturday, ticks the breakfast
 // extra, and the page shows its line and the API's total for that stay.
 func TestBrowserArrivalDayAndExtra(t *testing.T) {
 	ts := startServer(t, nil)
@@ -74,8 +75,19 @@ func TestBrowserArrivalDayAndExtra(t *testing.T) {
 	if b.eval(`String(!!document.querySelector('[data-testid="day-`+checkOut+`"]'))`) != "true" {
 		b.do("show the check-out month", chromedp.Click(chromedp.CSS("#cal-next")))
 	}
+	b.do("wait for the check-outs", chromedp.WaitVisible(chromedp.CSS(`[data-testid="day-`+checkOut+`"][data-check-out-ok="true"]`)))
+	// A stay from that Saturday ends on a Saturday: no other day is offered
+	// as its check-out, although stays from June may end on them.
+	departures := splitComma(b.eval(`[...document.querySelectorAll('#calendar .day[data-check-out-ok="true"]')].map((d) => d.dataset.date).join(',')`))
+	for _, s := range departures {
+		if d := civil.MustParse(s); d.Weekday() != time.Saturday {
+			t.Errorf("%s (%s) offered as the check-out of a stay from %s; summer departures are on Saturdays only", s, d.Weekday(), saturday)
+		}
+	}
+	if len(departures) == 0 {
+		t.Error("no check-out offered")
+	}
 	b.do("pick the check-out and breakfast",
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="day-`+checkOut+`"][data-check-out-ok="true"]`)),
 		chromedp.Click(chromedp.CSS(`[data-testid="day-`+checkOut+`"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="quote-total"]`)),
 		chromedp.Click(chromedp.CSS(`[data-testid="extra-breakfast"]`)),

@@ -10,11 +10,21 @@
 // full again, so Redis memory stays bounded without any sweeping. The
 // clock is Redis's (TIME), not the replicas', so replicas whose clocks
 // disagree still count alike.
+//
+// Errors are returned, never hidden. A Redis that is down or hangs should
+// not cost every request its timeouts: put a ratelimit.Breaker in front of
+// the Limiter (a bounded wait, then no calls at all while Redis fails), and
+// build the client with ClientOptions so that it gives up when the
+// Breaker's deadline passes.
 package redislimit
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
+	"net/url"
+	"strings"
 
 	"github.com/go-redis/redis_rate/v10"
 	"github.com/redis/go-redis/v9"
@@ -25,6 +35,49 @@ import (
 // DefaultPrefix starts every key a Limiter writes, unless WithPrefix says
 // otherwise. (redis_rate puts its own "rate:" in front.)
 const DefaultPrefix = "staykit:rl:"
+
+// ClientOptions reads where Redis is — a URL, redis://[user:password@]host:port[/db]
+// (rediss:// for TLS, the URL's other parameters as go-redis reads them),
+// or a bare host:port — into the options of a client that gives up when
+// the context of a call ends (ContextTimeoutEnabled), so that a caller's
+// deadline bounds its wait (see ratelimit.Breaker). Errors name the
+// problem, never the password.
+func ClientOptions(addr string) (*redis.Options, error) {
+	addr = strings.TrimSpace(addr)
+	if addr == "" {
+		return nil, errors.New("redislimit: empty Redis address")
+	}
+	var o *redis.Options
+	if strings.Contains(addr, "://") {
+		u, err := url.Parse(addr)
+		if err != nil {
+			return nil, errors.New("redislimit: the Redis URL does not parse")
+		}
+		if u.Scheme != "redis" && u.Scheme != "rediss" {
+			return nil, fmt.Errorf("redislimit: Redis URL scheme %q: want redis or rediss", u.Scheme)
+		}
+		if o, err = redis.ParseURL(addr); err != nil {
+			return nil, fmt.Errorf("redislimit: Redis URL %s: %w", u.Redacted(), redactErr(err, u))
+		}
+	} else {
+		host, port, err := net.SplitHostPort(addr)
+		if err != nil || host == "" || port == "" {
+			return nil, fmt.Errorf("redislimit: Redis address %q: want host:port or a redis:// URL", addr)
+		}
+		o = &redis.Options{Addr: addr}
+	}
+	o.ContextTimeoutEnabled = true
+	return o, nil
+}
+
+// redactErr is err with u's password, if any, replaced.
+func redactErr(err error, u *url.URL) error {
+	pw, ok := u.User.Password()
+	if !ok || pw == "" || !strings.Contains(err.Error(), pw) {
+		return err
+	}
+	return errors.New(strings.ReplaceAll(err.Error(), pw, "xxxxx"))
+}
 
 // Limiter is a ratelimit.Limiter on Redis. It is safe for concurrent use;
 // it holds no state of its own besides the client, which its caller owns

@@ -19,7 +19,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/internal/pgmigrate"
@@ -30,7 +29,7 @@ var _ booking.Store = (*DB)(nil)
 // DB is a staykit database on PostgreSQL. It is safe for concurrent use,
 // also by several processes on the same database.
 type DB struct {
-	pool *pgxpool.Pool
+	pool checkedPool
 }
 
 // config holds what Options set.
@@ -71,7 +70,7 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: open: %w", err)
 	}
-	return &DB{pool: pool}, nil
+	return &DB{pool: checkedPool{pool}}, nil
 }
 
 // Close closes the pool's connections, waiting for those in use to be
@@ -89,7 +88,7 @@ func (db *DB) Ping(ctx context.Context) error {
 	return nil
 }
 
-// querier is what *pgxpool.Pool and pgx.Tx have in common.
+// querier is what the pool and a transaction have in common.
 type querier interface {
 	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)

@@ -80,7 +80,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	}
 	memory := path == ":memory:"
 
-	write, err := sql.Open("sqlite", dsn(path, cfg, true, memory))
+	write, err := openPool(dsn(path, cfg, true, memory))
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %q: %w", path, err)
 	}
@@ -112,7 +112,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 		return nil, fmt.Errorf("sqlite: open %q: %w", path, err)
 	}
 
-	read, err := sql.Open("sqlite", dsn(path, cfg, false, memory))
+	read, err := openPool(dsn(path, cfg, false, memory))
 	if err != nil {
 		write.Close()
 		return nil, fmt.Errorf("sqlite: open %q: %w", path, err)
@@ -133,6 +133,16 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	}
 	db.read = read
 	return db, nil
+}
+
+// openPool returns a pool of connections to dsn whose errors are
+// classified (unavailable.go).
+func openPool(dsn string) (*sql.DB, error) {
+	c, err := newConnector(dsn)
+	if err != nil {
+		return nil, err
+	}
+	return sql.OpenDB(c), nil
 }
 
 // dsn builds the driver's data source name. The driver applies the pragmas
@@ -177,6 +187,17 @@ func (db *DB) Close() error {
 	errs = append(errs, db.write.Close())
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("sqlite: close: %w", err)
+	}
+	return nil
+}
+
+// Ping checks that the database file can be read: a readiness probe.
+// Errors wrap booking.ErrStoreUnavailable when SQLite says the database
+// cannot serve now.
+func (db *DB) Ping(ctx context.Context) error {
+	var version int64
+	if err := db.read.QueryRowContext(ctx, `PRAGMA schema_version`).Scan(&version); err != nil {
+		return fmt.Errorf("sqlite: ping: %w", err)
 	}
 	return nil
 }

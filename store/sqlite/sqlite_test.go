@@ -2,14 +2,18 @@ package sqlite_test
 
 import (
 	"database/sql"
+	"errors"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/shopspring/decimal"
+	sqlitedrv "modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
@@ -280,5 +284,82 @@ func TestTwoHandlesOneWinner(t *testing.T) {
 	wg.Wait()
 	if counts[""] != 1 || counts[booking.CodeUnavailable] != n-1 {
 		t.Errorf("outcome %v, want 1 success and %d unavailable", counts, n-1)
+	}
+}
+
+// TestOutageIsStoreUnavailable: SQLite's errors of the moment — the file
+// locked by another process past the busy timeout, a full disk — wrap
+// booking.ErrStoreUnavailable, whatever method meets them, in a
+// transaction or not; an error of the request (a duplicate) does not, and
+// the driver's own error stays reachable.
+func TestOutageIsStoreUnavailable(t *testing.T) {
+	t.Run("locked", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "staykit.db")
+		db, err := sqlite.Open(t.Context(), path, sqlite.WithBusyTimeout(50*time.Millisecond))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		org, _ := newCabin(t, db)
+		other, err := sql.Open("sqlite", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer other.Close()
+		conn, err := other.Conn(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		if _, err := conn.ExecContext(t.Context(), "BEGIN IMMEDIATE"); err != nil {
+			t.Fatal(err)
+		}
+		err = db.CreateOrganization(t.Context(), &booking.Organization{Slug: "barn", Name: "Barn", PaymentMode: pricing.ModeFull,
+			DefaultLocale: "fr", Currency: "EUR", Timezone: "Europe/Paris", HoldMinutes: 30, RequestHoldHours: 48})
+		wantUnavailable(t, "CreateOrganization while locked", err)
+		wantUnavailable(t, "TouchAPIKey while locked", db.TouchAPIKey(t.Context(), 1, now))
+		if _, err := conn.ExecContext(t.Context(), "ROLLBACK"); err != nil {
+			t.Fatal(err)
+		}
+		dup := *org
+		dup.ID = 0
+		err = db.CreateOrganization(t.Context(), &dup)
+		if err == nil || errors.Is(err, booking.ErrStoreUnavailable) || booking.ErrorCode(err) != booking.CodeConflict {
+			t.Errorf("duplicate slug: %v, want a conflict that is no outage", err)
+		}
+		if err := db.Ping(t.Context()); err != nil {
+			t.Errorf("Ping: %v", err)
+		}
+	})
+	t.Run("disk full", func(t *testing.T) {
+		db := open(t)
+		org, _ := newCabin(t, db)
+		pages, err := sqlite.PragmaForTest(t.Context(), db, true, "page_count")
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The file may not grow: the next page it needs is a full disk.
+		if _, err := sqlite.PragmaForTest(t.Context(), db, true, "max_page_count = "+pages); err != nil {
+			t.Fatal(err)
+		}
+		var full error
+		for i := 0; i < 1000 && full == nil; i++ {
+			p := &booking.Property{OrgID: org.ID, Name: strings.Repeat("Barn ", 100) + strconv.Itoa(i), MaxGuests: 2,
+				Rates: pricing.RatePlan{BaseRate: decimal.NewFromInt(80)}}
+			full = db.CreateProperty(t.Context(), p)
+		}
+		wantUnavailable(t, "CreateProperty on a full disk", full)
+		var se *sqlitedrv.Error
+		if !errors.As(full, &se) || se.Code()&0xff != sqlite3.SQLITE_FULL {
+			t.Errorf("the driver's error is not reachable: %v", full)
+		}
+	})
+}
+
+// wantUnavailable fails unless err wraps booking.ErrStoreUnavailable.
+func wantUnavailable(t *testing.T, what string, err error) {
+	t.Helper()
+	if !errors.Is(err, booking.ErrStoreUnavailable) {
+		t.Errorf("%s: %v, want an error wrapping booking.ErrStoreUnavailable", what, err)
 	}
 }

@@ -686,6 +686,7 @@ export interface components {
             to: string;
             days: components["schemas"]["Day"][];
         };
+        /** @description The stays a guest can book are exactly [in, out) where `in` is a `check_in` day, every night from `in` is `available`, the nights are within `in`'s `min_stay` and `max_stay`, `out`'s weekday is one of `in`'s `departure_days` (when it has some), and `out` is a `check_out` day: a quote and a checkout of such a stay pass every stay rule, and of any other stay are refused. */
         Day: {
             /** Format: date */
             date: string;
@@ -693,12 +694,18 @@ export interface components {
             available: boolean;
             /** @description A stay may start this day. */
             check_in: boolean;
-            /** @description A stay may end this day. */
+            /** @description A stay may end this day: some stay ending then can be booked. Which ones depends on their check-in day (its `departure_days`, `min_stay` and `max_stay`). */
             check_out: boolean;
             price: components["schemas"]["Amount"];
             /** @description Shortest stay that may start this day, in nights. */
             min_stay: number;
+            /** @description Longest stay that may start this day, in nights. */
+            max_stay: number;
+            /** @description On a `check_in` day whose stays may end on some weekdays only (a season of Saturday-to-Saturday weeks, say): those weekdays. Absent when a stay starting this day may end on any weekday. */
+            departure_days?: components["schemas"]["Weekday"][];
         };
+        /** @enum {string} */
+        Weekday: "sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday";
         QuoteResponse: {
             /** @constant */
             success: true;
@@ -1167,6 +1174,21 @@ export interface components {
                 };
             };
         };
+        /** @description The database cannot be reached or its disk is full; nothing changed. Retry after `Retry-After` seconds. */
+        ServiceUnavailable: {
+            headers: {
+                "X-Service-API-Version": components["headers"]["APIVersion"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Failure"] & {
+                    /** @enum {unknown} */
+                    code?: "service_unavailable";
+                };
+            };
+        };
         /** @description The payment provider failed or is unreachable; no dates are held and nothing changed. Retry later. */
         BadGateway: {
             headers: {
@@ -1298,6 +1320,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listProperties: {
@@ -1370,6 +1393,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAvailability: {
@@ -1435,6 +1459,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPrice: {
@@ -1517,6 +1542,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     validateCoupon: {
@@ -1584,6 +1610,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     checkout: {
@@ -1663,6 +1690,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getBooking: {
@@ -1716,6 +1744,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     confirmBooking: {
@@ -1790,6 +1819,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     previewCancellation: {
@@ -1843,6 +1873,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     cancelBooking: {
@@ -1904,6 +1935,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     payBalance: {
@@ -1965,6 +1997,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     receiveStripeWebhook: {
@@ -1998,6 +2031,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     receiveStripeConnectWebhook: {
@@ -2031,6 +2065,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOpenAPIDocument: {

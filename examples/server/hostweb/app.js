@@ -50,6 +50,9 @@
       refundNone: "aucun", refundAmount: "un montant", cancelDots: "Annuler…",
       depositTitle: "Caution", claim: "Retenir", claimed: "Retenu", claimAmount: "Montant à retenir",
       dep: { none: "aucune", scheduled: "prévue", held: "bloquée", released: "libérée", claimed: "retenue", failed: "échec", cancelled: "annulée", lapsed: "expirée" },
+      balance: "Solde", balanceDue: "dû le",
+      bal: { scheduled: "prélevé sur la carte à cette date", manual: "à encaisser par l'hôte", paid: "payé", action_required: "le voyageur doit confirmer le paiement",
+        retrying: "refusé, nouvel essai prévu", failed: "refusé : à encaisser par l'hôte", cancelled: "annulé" },
       pk: { charge: "paiement", decision: "montant conservé", capture: "encaissement", release: "libération", refund: "remboursement", dispute: "contestation", balance: "solde",
         deposit_hold: "caution bloquée", deposit_release: "caution libérée", deposit_claim: "caution retenue" },
       ps: { pending: "à envoyer", submitted: "en cours", succeeded: "effectué", failed: "échoué", skipped: "sans objet" },
@@ -95,6 +98,9 @@
       refundNone: "none", refundAmount: "an amount", cancelDots: "Cancel…",
       depositTitle: "Security deposit", claim: "Claim", claimed: "Claimed", claimAmount: "Amount to claim",
       dep: { none: "none", scheduled: "scheduled", held: "held", released: "released", claimed: "claimed", failed: "failed", cancelled: "cancelled", lapsed: "lapsed" },
+      balance: "Balance", balanceDue: "due",
+      bal: { scheduled: "charged to the card on that day", manual: "the host collects it", paid: "paid", action_required: "the guest must confirm the payment",
+        retrying: "declined, to be tried again", failed: "declined: the host collects it", cancelled: "cancelled" },
       pk: { charge: "payment", decision: "amount kept", capture: "capture", release: "release", refund: "refund", dispute: "dispute", balance: "balance",
         deposit_hold: "deposit held", deposit_release: "deposit released", deposit_claim: "deposit claimed" },
       ps: { pending: "to send", submitted: "in progress", succeeded: "done", failed: "failed", skipped: "nothing to do" },
@@ -231,8 +237,8 @@
     return el("div", { class: "scroll" }, el("table", {}, el("thead", {}, el("tr", {}, head.map((h) => el("th", {}, h)))), el("tbody", {}, rows)));
   }
 
-  // bookingPage shows one booking: its amounts, payments, policy and
-  // security deposit, and lets the host cancel it with a refund choice or
+  // bookingPage shows one booking: its amounts, balance, payments, policy
+  // and security deposit, and lets the host cancel it with a refund choice or
   // claim the deposit. data, when given, is the booking just returned.
   async function bookingPage(id, toCancel, data) {
     flash.hidden = true;
@@ -255,6 +261,12 @@
       row(T.refundPending, amount(b.refund_pending_amount), "bk-refund-pending"),
       row(T.disputed, amount(b.disputed_amount), "bk-disputed"),
     ];
+    const bal = b.balance;
+    if (bal && bal.status !== "none") {
+      facts.push(el("tr", {}, el("th", {}, T.balance),
+        el("td", { id: "bk-balance", "data-status": bal.status },
+          amount(bal.amount), bal.due_date ? " — " + T.balanceDue + " " + bal.due_date : null, " — ", T.bal[bal.status] || bal.status)));
+    }
     if (b.cancellation_policy) {
       facts.push(row(T.policy, [T.pol[b.cancellation_policy.name] || b.cancellation_policy.name,
         el("ul", { class: "tiers" }, tiersText(b.cancellation_policy, cur).map((l) => el("li", {}, l)))], "bk-policy"));

@@ -405,15 +405,19 @@ function staykitFlow(root, widget) {
     return (p && p.max_stay_nights) || (state.orgConfig.config.max_stay_nights) || Infinity;
   }
 
+  const weekdays = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+
   // validCheckOuts returns the days a stay starting on ci may end on: every
-  // night in between free, at least the day's minimum stay, at most the
-  // maximum, and the calendar says a stay may end that day.
+  // night in between free, within the check-in day's minimum and maximum
+  // stays, on one of its departure days when it has some, and the calendar
+  // says a stay may end that day. Exactly the stays the quote accepts.
   function validCheckOuts(ci) {
     const out = new Set();
     const first = state.days.get(ci);
     if (!first) return out;
     const min = Math.max(first.min_stay || 1, 1);
-    const max = maxStay();
+    const max = first.max_stay || maxStay();
+    const departs = first.departure_days && first.departure_days.length ? new Set(first.departure_days) : null;
     let d = ci;
     for (let nights = 1; nights <= max; nights++) {
       const night = state.days.get(d);
@@ -421,7 +425,7 @@ function staykitFlow(root, widget) {
       d = addDays(d, 1);
       const end = state.days.get(d);
       if (!end) break;
-      if (nights >= min && end.check_out) out.add(d);
+      if (nights >= min && end.check_out && (!departs || departs.has(weekdays[parseDate(d).getUTCDay()]))) out.add(d);
     }
     return out;
   }

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserHostSeesTheBalance: the page of a deposit booking in the
+// dashboard shows its balance — the amount, the due date and that it will
+// be charged to the card — as the guest's status page does.
+func TestBrowserHostSeesTheBalance(t *testing.T) {
+	ts := startServer(t, nil)
+	newHostUser(t, ts, "demo-deposit", "host@example.com", "a long enough password")
+	token := paidBooking(t, ts, "demo-deposit", 60)
+	pub := call(t, "GET", ts.URL+"/api/v1/book/demo-deposit/booking/"+token, nil, nil).data(t)
+	balance, _ := pub["balance"].(map[string]any)
+	if str(balance, "status") != "scheduled" {
+		t.Fatalf("the guest's balance = %v, want one scheduled", balance)
+	}
+	b := newBrowser(t)
+	row := fmt.Sprintf(`tr[data-token=%q]`, token)
+	b.do("sign in", chromedp.Navigate(ts.URL+"/host/login?lang=en"),
+		chromedp.WaitVisible(chromedp.CSS("#email")),
+		chromedp.SendKeys(chromedp.CSS("#email"), "host@example.com"),
+		chromedp.SendKeys(chromedp.CSS("#password"), "a long enough password"),
+		chromedp.Click(chromedp.CSS("#login")),
+		chromedp.WaitVisible(chromedp.CSS("#nav-bookings")))
+	b.do("open the booking", chromedp.Click(chromedp.CSS("#nav-bookings")),
+		chromedp.WaitVisible(chromedp.CSS(row+" button.details")),
+		chromedp.Click(chromedp.CSS(row+" button.details")),
+		chromedp.WaitVisible(chromedp.CSS("#bk-balance")))
+	b.shot("balance")
+	if got := b.attr("#bk-balance", "data-status"); got != "scheduled" {
+		t.Errorf("balance status = %q, want scheduled", got)
+	}
+	got := b.text("#bk-balance")
+	if amount := leadingAmount(t, got); !amount.Equal(dec(t, num(balance, "amount"))) {
+		t.Errorf("balance shown %q, the guest's is %s", got, num(balance, "amount"))
+	}
+	if want := "due " + str(balance, "due_date") + " — charged to the card on that day"; !strings.Contains(got, want) {
+		t.Errorf("balance shown %q, want it to say %q", got, want)
+	}
+	b.checkNoProblems()
+}
