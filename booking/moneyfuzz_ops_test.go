@@ -130,6 +130,18 @@ var fuzzStays = []civil.Range{
 	{Start: d("2026-06-12"), End: d("2026-06-15")},
 }
 
+// targets reports whether the op acts on a booking (its Ref).
+func (o op) targets() bool {
+	switch o.Kind {
+	case opGuestPays, opConfirm, opBalanceAuth, opApprove, opDecline, opGuestCancel, opHostCancel,
+		opClaimDeposit, opDashboardRefund, opSettleRefund:
+		return true
+	case opWebhook:
+		return o.When != deliverReplay
+	}
+	return false
+}
+
 func (o op) String() string {
 	b := fmt.Sprintf("booking(#%d)", o.Ref)
 	switch o.Kind {

@@ -295,10 +295,11 @@ func joinSeeds(seeds []uint64) string {
 	return strings.Join(s, ", ")
 }
 
-// shrink delta-debugs ops to a shorter sequence that still breaks an
-// invariant the same way (kind): it removes chunks, halving their size
-// down to single ops, re-running from scratch each time, until no op can
-// go or the deadline passes.
+// shrink makes ops a shorter sequence that still breaks an invariant the
+// same way (kind), re-running from scratch for each try, until no op can
+// go or the deadline passes: first whole bookings go (a checkout and the
+// ops aimed at it), then whole kinds of op, then delta debugging removes
+// chunks of ops, halving their size down to single ops.
 func (r *fuzzRunner) shrink(ops []op, kind string, deadline time.Time) []op {
 	fails := func(candidate []op) bool {
 		for _, v := range r.run(candidate, false).violations {
@@ -307,6 +308,19 @@ func (r *fuzzRunner) shrink(ops []op, kind string, deadline time.Time) []op {
 			}
 		}
 		return false
+	}
+	without := func(drop func(op) bool) {
+		if candidate := slices.DeleteFunc(slices.Clone(ops), drop); len(candidate) < len(ops) && time.Now().Before(deadline) && fails(candidate) {
+			ops = candidate
+		}
+	}
+	for _, o := range slices.Clone(ops) {
+		if o.Kind == opCheckout {
+			without(func(x op) bool { return x.N == o.N || x.targets() && x.Ref == o.N })
+		}
+	}
+	for k := range opKind(len(opFuncs)) {
+		without(func(x op) bool { return x.Kind == k })
 	}
 	n := 2
 	for len(ops) >= 2 && time.Now().Before(deadline) {
