@@ -42,17 +42,24 @@ func (w *fuzzWorld) settle() {
 	}
 	w.checkAuthorisations("once the workers sent what the provider's outage held up")
 	w.checkOverlaps()
+	// From one due date to the next; after a few rounds at least half a
+	// day, then two days at a time, so that an entry polled every few
+	// hours (a balance waiting for 3-D Secure) does not keep the others
+	// from coming due.
 	rounds := 0
-	for ; rounds < 25; rounds++ {
+	for ; rounds < 40; rounds++ {
 		next, ok := w.nextDue()
 		if !ok || next.After(settleUntil) {
 			break
 		}
-		if now := w.env.clock.Now(); next.After(now) {
-			w.env.clock.Set(next)
-		} else {
-			w.env.clock.Advance(time.Minute)
+		now := w.env.clock.Now()
+		switch {
+		case rounds >= 20:
+			next = later(next, now.Add(48*time.Hour))
+		case rounds >= 10:
+			next = later(next, now.Add(12*time.Hour))
 		}
+		w.env.clock.Set(later(next, now.Add(time.Minute)))
 		w.settleRound()
 	}
 	w.env.clock.Advance(8 * 24 * time.Hour) // past every authorisation window
@@ -100,7 +107,7 @@ func (w *fuzzWorld) deliverAll() {
 	for i := 0; len(w.queue) > 0 && i < 1000; i++ {
 		ev := w.queue[0]
 		w.queue = w.queue[1:]
-		w.guard("deliver", func() string { return w.deliver(ev) })
+		w.guard("delivering "+describeEvent(ev), func() string { return w.deliver(ev) })
 	}
 }
 
@@ -427,6 +434,13 @@ func (w *fuzzWorld) checkDecision(ob *ownedBooking) {
 				"%s keeps %s, its cancellation promised to keep %s%s", ob.name(), minor(kept), minor(promised), detail())
 		}
 	}
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 func withArticle(word string) string {

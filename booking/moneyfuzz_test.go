@@ -549,7 +549,7 @@ func (w *fuzzWorld) guard(what string, f func() string) (out string) {
 			return
 		}
 		where := panicSite()
-		w.violate("panic", fmt.Sprintf("the engine panics in %s: %v", where, p), "during %q", what)
+		w.violate("panic", fmt.Sprintf("the engine panics in %s: %v", where, p), "%s: panic during %s", where, what)
 		out = fmt.Sprintf("PANIC in %s: %v", where, p)
 	}()
 	return f()
