@@ -40,6 +40,7 @@ func (w *fuzzWorld) settle() {
 		w.env.clock.Advance(time.Hour)
 		w.settleRound()
 	}
+	w.logf("settle: the workers ran until %s%s", w.env.clock.Now().UTC().Format("2006-01-02 15:04Z"), w.statusChanges())
 	w.checkAuthorisations("once the workers sent what the provider's outage held up")
 	w.checkOverlaps()
 	// From one due date to the next; after a few rounds at least half a
@@ -65,7 +66,7 @@ func (w *fuzzWorld) settle() {
 	w.env.clock.Advance(8 * 24 * time.Hour) // past every authorisation window
 	w.settleRound()
 	w.settleRound()
-	w.logf("settled at %s after %d rounds of the workers", w.env.clock.Now().UTC().Format("2006-01-02 15:04Z"), rounds)
+	w.logf("settled at %s after %d more rounds of the workers%s", w.env.clock.Now().UTC().Format("2006-01-02 15:04Z"), rounds, w.statusChanges())
 }
 
 // returnsPending reports whether money or an authorisation is still on

@@ -96,8 +96,12 @@ func TestMoneyFuzz(t *testing.T) {
 		seq := generate(seed)
 		record(seed, seq, r.run(seq, false))
 	}
-	t.Logf("money fuzz: %d sequences (%d regression cases, seeds %d to %d), %d ops executed, %d sequences failed with %d violations of %d kinds, in %s",
-		sequences, len(moneyFuzzRegressions), first, seed-1, ops, failed, violations, len(kinds), time.Since(began).Round(time.Millisecond))
+	random := "no random seed"
+	if seed > first {
+		random = fmt.Sprintf("random seeds %d to %d", first, seed-1)
+	}
+	t.Logf("money fuzz: %d sequences (%d regression cases, %s), %d ops executed, %d sequences failed with %d violations of %d kinds, in %s",
+		sequences, len(moneyFuzzRegressions), random, ops, failed, violations, len(kinds), time.Since(began).Round(time.Millisecond))
 	slices.SortFunc(kinds, func(a, b string) int { return strings.Compare(failing[a].inv+a, failing[b].inv+b) })
 	// The shrinking time is shared among the kinds of failure.
 	for i, kind := range kinds {
@@ -122,8 +126,47 @@ func (reg fuzzRegression) sequence() []op {
 }
 
 // moneyFuzzRegressions run on every test run, before the random seeds:
-// the minimal sequences of the bugs the fuzz found.
-var moneyFuzzRegressions = []fuzzRegression{}
+// the minimal sequences of the bugs the fuzz found on 723ee4a (numbers
+// are issue #23's findings).
+var moneyFuzzRegressions = []fuzzRegression{
+	// The checkout's charge has no ledger entry (ledger.KindCharge).
+	{1795549602162321313, []int{36, 38}},
+	// A confirmed booking is cancelled without a decision (ledger.KindDecision).
+	{1795549441776294110, []int{1, 3, 7, 8, 35}},
+	// #1: the payment's late event refunds what the host's cancellation kept.
+	{1795549441776294114, []int{0, 4, 9, 20}},
+	// #2: charge.refunded arriving during the refund call is recorded as a
+	// second, dashboard refund.
+	{1795549602162321313, []int{24, 36, 38, 41, 46, 48}},
+	// #3: sendBalance panics when a retry meets a provider error.
+	{1795549441776294228, []int{6, 31, 34, 54}},
+	// #4: the balance is charged, the answer lost, the booking cancelled:
+	// the charge is kept, recorded nowhere.
+	{1795549441776294252, []int{21, 22, 23, 44, 45, 46}},
+	// #5: a refund that fails at the provider is never sent again.
+	{1795549602162321703, []int{0, 1, 2, 22, 42}},
+	// #8: a balance waiting for 3-D Secure is polled forever.
+	{1795549602162321313, []int{25, 33, 34}},
+	// #8: 3-D Secure completed after the cancellation: the balance is kept.
+	{1795549441776294117, []int{3, 9, 10, 36, 39, 42, 43, 50}},
+	// #9: a deposit hold placed just before a crash stays on the card after
+	// the cancellation.
+	{1795549441776294140, []int{0, 1, 3, 4, 8, 12, 24}},
+	// #9: a deposit claim captured just before a crash is never recorded.
+	{1795549702341397288, []int{0, 2, 10, 14, 16, 24, 27, 32, 33}},
+	// #9: the host claims the security deposit of a cancelled booking.
+	{1795549602162321477, []int{0, 1, 2, 6, 7, 13, 14, 21}},
+	// A dashboard refund of a balance intent is never recorded.
+	{1795549602162321567, []int{14, 18, 20, 21, 25}},
+	// A dashboard refund of a claimed security deposit is never recorded.
+	{1795549441776294725, []int{1, 25, 29, 32, 33, 41, 48}},
+	// A dashboard refund the ledger does not know yet: the cancellation's
+	// refund fails, and the dashboard refund is recorded short.
+	{1795549602162322131, []int{40, 44, 46, 47, 58, 60}},
+	// A paid booking cancelled before its confirmation: the guest's page
+	// shows 0 paid and the refund.
+	{1795549441776294117, []int{14, 18, 28}},
+}
 
 // fuzzConfig is the test's environment.
 type fuzzConfig struct {
@@ -376,6 +419,7 @@ type fuzzWorld struct {
 	violations []violation
 	logging    bool
 	log        []string
+	statuses   map[int64]booking.Status // for the log
 }
 
 // fuzzBooking is a booking the sequence made, labelled B1, B2… in the
@@ -431,7 +475,7 @@ func newFuzzWorld(t testing.TB, path string, property map[string]int64, logging 
 	e := &env{store: db, pay: paymenttest.New(paymenttest.WithClock(clock.Now)), clock: clock,
 		notified: &bookingtest.Notifier{}, property: property}
 	w := &fuzzWorld{t: t, ctx: ctx, env: e, sw: &crashSwitch{}, attempts: map[string]int{},
-		promised: map[int64]int64{}, dashboard: map[int64]bool{}, logging: logging}
+		promised: map[int64]int64{}, dashboard: map[int64]bool{}, logging: logging, statuses: map[int64]booking.Status{}}
 	w.store = &crashStore{Store: db, sw: w.sw}
 	w.provider = &faultProvider{fake: e.pay, sw: w.sw, event: w.providerEvent}
 	for _, slug := range fuzzOrgs {
@@ -517,6 +561,7 @@ func (w *fuzzWorld) do(o op) {
 			armed += fmt.Sprintf("[crash after provider call %d] ", w.crashNext.k)
 		}
 	}
+	mark := len(w.log) // what happens during the op is logged under it
 	out := w.run(o)
 	if !arming(o.Kind) {
 		w.env.pay.SetDown(false)
@@ -527,7 +572,31 @@ func (w *fuzzWorld) do(o op) {
 		out += w.discover(o)
 	}
 	w.keepPromise()
-	w.logf("#%d %s%s → %s", o.N, armed, w.resolved(o), out)
+	if w.logging {
+		w.log = slices.Insert(w.log, mark, fmt.Sprintf("#%d %s%s → %s%s", o.N, armed, w.resolved(o), out, w.statusChanges()))
+	}
+}
+
+// statusChanges lists the bookings whose status changed since it was last
+// called, for the op log.
+func (w *fuzzWorld) statusChanges() string {
+	var changes []string
+	for _, fb := range w.bookings {
+		b, err := w.env.store.BookingByID(w.ctx, fb.id)
+		if err != nil {
+			continue
+		}
+		if was, ok := w.statuses[fb.id]; !ok || was != b.Status {
+			if ok {
+				changes = append(changes, fmt.Sprintf("%s %s→%s", fb.label, was, b.Status))
+			}
+			w.statuses[fb.id] = b.Status
+		}
+	}
+	if len(changes) == 0 {
+		return ""
+	}
+	return " {" + strings.Join(changes, ", ") + "}"
 }
 
 // run runs an op, recovering a crash (the process died: a new Service
