@@ -116,7 +116,7 @@ type op struct {
 // balance due 3 days before arrival, and request.
 var fuzzOrgs = []string{"demo", "demo-deposit", "demo-request"}
 
-// fuzzStays overlap so that guests compete for dates; arrivals from 3 to
+// fuzzStays overlap so that guests compete for dates; arrivals from 4 to
 // 12 June put the balance of a deposit (due 3 days before) and the
 // security deposit hold (0–6 days before) within a sequence's days.
 var fuzzStays = []civil.Range{
@@ -223,11 +223,14 @@ func (o op) String() string {
 	return fmt.Sprintf("op kind %d", o.Kind)
 }
 
-// opWeights is how often each kind is drawn.
-var opWeights = []struct {
+// weightedKind is how often a kind of op is drawn.
+type weightedKind struct {
 	kind   opKind
 	weight int
-}{
+}
+
+// opWeights is how often each kind is drawn.
+var opWeights = []weightedKind{
 	{opCheckout, 10}, {opGuestPays, 5}, {opConfirm, 3}, {opBalanceAuth, 2}, {opOffSession, 4},
 	{opProviderDown, 3}, {opProviderFails, 3}, {opLoseResponse, 5}, {opCrashStore, 4}, {opCrashProvider, 4},
 	{opRefundEvents, 2}, {opWebhook, 7}, {opDeliver, 6}, {opAdvance, 8}, {opSweep, 7},

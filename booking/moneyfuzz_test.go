@@ -51,7 +51,7 @@ import (
 //	(g) no money or authorisation at the provider outside the bookings.
 //
 // It runs as many sequences as STAYKIT_MONEY_FUZZ_DURATION allows (3s by
-// default), after a fixed list of regression seeds. A failing sequence is
+// default), after a fixed list of regression cases. A failing sequence is
 // shrunk to a minimal one, printed with its seed and the command that
 // replays it; STAYKIT_MONEY_FUZZ_SEED replays one seed with its op log
 // (and STAYKIT_MONEY_FUZZ_OPS keeps only the listed ops of it).
@@ -179,11 +179,14 @@ type fuzzConfig struct {
 
 func fuzzConfigFromEnv(t *testing.T) fuzzConfig {
 	cfg := fuzzConfig{duration: 3 * time.Second, shrink: 30 * time.Second}
-	for name, d := range map[string]*time.Duration{"STAYKIT_MONEY_FUZZ_DURATION": &cfg.duration, "STAYKIT_MONEY_FUZZ_SHRINK": &cfg.shrink} {
-		if v := os.Getenv(name); v != "" {
+	for _, d := range []struct {
+		name string
+		to   *time.Duration
+	}{{"STAYKIT_MONEY_FUZZ_DURATION", &cfg.duration}, {"STAYKIT_MONEY_FUZZ_SHRINK", &cfg.shrink}} {
+		if v := os.Getenv(d.name); v != "" {
 			var err error
-			if *d, err = time.ParseDuration(v); err != nil {
-				t.Fatalf("%s=%q: %v", name, v, err)
+			if *d.to, err = time.ParseDuration(v); err != nil {
+				t.Fatalf("%s=%q: %v", d.name, v, err)
 			}
 		}
 	}
@@ -305,7 +308,11 @@ func (r *fuzzRunner) report(f *fuzzFailure, deadline time.Time) {
 	if len(f.seeds) > 1 {
 		fmt.Fprintf(&b, " (also %s)", joinSeeds(f.seeds[1:min(len(f.seeds), 6)]))
 	}
-	fmt.Fprintf(&b, "\n  minimal sequence, %d of %d ops:\n", len(ops), len(f.ops))
+	if len(ops) < len(f.ops) {
+		fmt.Fprintf(&b, "\n  minimal sequence, %d of %d ops:\n", len(ops), len(f.ops))
+	} else {
+		fmt.Fprintf(&b, "\n  sequence of %d ops (not shrunk in STAYKIT_MONEY_FUZZ_SHRINK):\n", len(ops))
+	}
 	for _, line := range out.log {
 		fmt.Fprintf(&b, "    %s\n", line)
 	}
@@ -519,12 +526,7 @@ func TestMoneyFuzzOpKinds(t *testing.T) {
 		if s := (op{Kind: k}).String(); strings.HasPrefix(s, "op kind") {
 			t.Errorf("op kind %d has no description", k)
 		}
-		if !slices.ContainsFunc(opWeights, func(w struct {
-			kind   opKind
-			weight int
-		}) bool {
-			return w.kind == k && w.weight > 0
-		}) {
+		if !slices.ContainsFunc(opWeights, func(w weightedKind) bool { return w.kind == k && w.weight > 0 }) {
 			t.Errorf("op kind %d (%s) is never drawn", k, op{Kind: k})
 		}
 	}
@@ -624,14 +626,18 @@ func (w *fuzzWorld) guard(what string, f func() string) (out string) {
 	return f()
 }
 
-// panicSite is the engine function a recovered panic started in.
+// panicSite is the staykit function a recovered panic started in.
 func panicSite() string {
 	pcs := make([]uintptr, 64)
 	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs)])
 	for {
 		f, more := frames.Next()
-		if strings.Contains(f.Function, "staykit/") && !strings.HasSuffix(f.File, "_test.go") {
-			return strings.TrimPrefix(f.Function, "github.com/staykit/staykit/")
+		if strings.Contains(f.Function, "staykit/") {
+			name := strings.TrimPrefix(f.Function, "github.com/staykit/staykit/")
+			if strings.HasSuffix(f.File, "_test.go") {
+				return "the money fuzz itself, " + name
+			}
+			return name
 		}
 		if !more {
 			return "unknown"
