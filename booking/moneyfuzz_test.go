@@ -299,20 +299,17 @@ func (r *fuzzRunner) replay(cfg fuzzConfig) {
 // reports it with the seed, the minimal sequence's op log and the command
 // that replays it.
 func (r *fuzzRunner) report(f *fuzzFailure, deadline time.Time) {
-	ops := f.ops
-	if time.Now().Before(deadline) {
-		ops = r.shrink(f.ops, f.kind, deadline)
-	}
+	ops, minimal := r.shrink(f.ops, f.kind, deadline)
 	out := r.run(ops, true)
 	var b strings.Builder
 	fmt.Fprintf(&b, "(%s) %s\n  in %d sequence(s), first seed %d", f.inv, f.kind, len(f.seeds), f.seed)
 	if len(f.seeds) > 1 {
 		fmt.Fprintf(&b, " (also %s)", joinSeeds(f.seeds[1:min(len(f.seeds), 6)]))
 	}
-	if len(ops) < len(f.ops) {
+	if minimal {
 		fmt.Fprintf(&b, "\n  minimal sequence, %d of %d ops:\n", len(ops), len(f.ops))
 	} else {
-		fmt.Fprintf(&b, "\n  sequence of %d ops (not shrunk in STAYKIT_MONEY_FUZZ_SHRINK):\n", len(ops))
+		fmt.Fprintf(&b, "\n  sequence shrunk to %d of %d ops when STAYKIT_MONEY_FUZZ_SHRINK ran out:\n", len(ops), len(f.ops))
 	}
 	for _, line := range out.log {
 		fmt.Fprintf(&b, "    %s\n", line)
@@ -348,10 +345,10 @@ func joinSeeds(seeds []uint64) string {
 
 // shrink makes ops a shorter sequence that still breaks an invariant the
 // same way (kind), re-running from scratch for each try, until no op can
-// go or the deadline passes: first whole bookings go (a checkout and the
-// ops aimed at it), then whole kinds of op, then delta debugging removes
-// chunks of ops, halving their size down to single ops.
-func (r *fuzzRunner) shrink(ops []op, kind string, deadline time.Time) []op {
+// go (minimal) or the deadline passes: first whole bookings go (a
+// checkout and the ops aimed at it), then whole kinds of op, then delta
+// debugging removes chunks of ops, halving their size down to single ops.
+func (r *fuzzRunner) shrink(ops []op, kind string, deadline time.Time) (_ []op, minimal bool) {
 	fails := func(candidate []op) bool {
 		for _, v := range r.run(candidate, false).violations {
 			if v.kind == kind {
@@ -388,12 +385,12 @@ func (r *fuzzRunner) shrink(ops []op, kind string, deadline time.Time) []op {
 		switch {
 		case removed:
 		case chunk == 1:
-			return ops
+			return ops, true
 		default:
 			n = min(n*2, len(ops))
 		}
 	}
-	return ops
+	return ops, len(ops) < 2
 }
 
 // fuzzWorld is one sequence: the engine over a wrapped store and provider,
