@@ -41,7 +41,7 @@ func (w *fuzzWorld) settle() {
 		w.settleRound()
 	}
 	w.logf("settle: the workers ran until %s%s", w.env.clock.Now().UTC().Format("2006-01-02 15:04Z"), w.statusChanges())
-	w.checkAuthorisations("once the workers sent what the provider's outage held up")
+	w.checkAuthorisations("a few hours into settling")
 	w.checkOverlaps()
 	// From one due date to the next; after a few rounds at least half a
 	// day, then two days at a time, so that an entry polled every few
