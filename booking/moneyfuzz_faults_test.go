@@ -329,6 +329,21 @@ func (s *crashStore) RedeliverOutbox(ctx context.Context, deliveryID int64, now 
 	return s.Store.RedeliverOutbox(ctx, deliveryID, now)
 }
 
+func (s *crashStore) PurgeHostRequests(ctx context.Context, before time.Time) (int, error) {
+	s.write("PurgeHostRequests")
+	return s.Store.PurgeHostRequests(ctx, before)
+}
+
+func (s *crashStore) RecordWebhookAttempt(ctx context.Context, endpointID int64, ok bool, now time.Time) (*outbox.Endpoint, bool, error) {
+	s.write("RecordWebhookAttempt")
+	return s.Store.RecordWebhookAttempt(ctx, endpointID, ok, now)
+}
+
+func (s *crashStore) ResumeWebhookEndpoint(ctx context.Context, orgID, id int64, replay bool, now time.Time) (*outbox.Endpoint, int, error) {
+	s.write("ResumeWebhookEndpoint")
+	return s.Store.ResumeWebhookEndpoint(ctx, orgID, id, replay, now)
+}
+
 func (s *crashStore) SaveWebhookEndpoint(ctx context.Context, e *outbox.Endpoint) error {
 	s.write("SaveWebhookEndpoint")
 	return s.Store.SaveWebhookEndpoint(ctx, e)
@@ -515,6 +530,15 @@ func (p *faultProvider) ParseWebhook(payload []byte, signature string) (*payment
 }
 
 func (p *faultProvider) PublicKey() string { return p.fake.PublicKey() }
+
+// ListRefunds and IntentByKey only read: no fault of their own.
+func (p *faultProvider) ListRefunds(ctx context.Context, intentID string) ([]payment.Refund, error) {
+	return p.fake.ListRefunds(ctx, intentID)
+}
+
+func (p *faultProvider) IntentByKey(ctx context.Context, customer, key string) (*payment.Intent, error) {
+	return p.fake.IntentByKey(ctx, customer, key)
+}
 
 func (p *faultProvider) CreateCustomer(ctx context.Context, c payment.CustomerParams) (string, error) {
 	defer p.watch(paymenttest.OpCustomer)()
