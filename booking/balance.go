@@ -227,11 +227,7 @@ func (s *Service) dropBalance(ctx context.Context, pay payment.Provider, b *Book
 		e.ProviderID = in.ID
 		switch in.Status {
 		case payment.StatusSucceeded:
-			e.Status = ledger.StatusSucceeded
-			if err := s.settleClosed(ctx, b, []ledger.Entry{*e}, ledger.ReasonClosed, now); err != nil {
-				return fmt.Errorf("%w: %w", errRetry, err)
-			}
-			return nil
+			return s.receiveClosed(ctx, b, e, in, now)
 		case payment.StatusCanceled:
 		default:
 			if _, err := pay.CancelIntent(ctx, in.ID, "release:"+in.ID); err != nil {
@@ -246,6 +242,26 @@ func (s *Service) dropBalance(ctx context.Context, pay payment.Provider, b *Book
 		}
 	})
 	return err
+}
+
+// receiveClosed records the balance entry e, whose intent in took money
+// for a booking that closed, as that money's receipt (skipped when another
+// entry recorded it already: one receipt per intent), with the refunds
+// that return it beyond the booking's decision.
+func (s *Service) receiveClosed(ctx context.Context, b *Booking, e *ledger.Entry, in *payment.Intent, now time.Time) error {
+	entries, err := s.ledgerOf(ctx, b)
+	if err != nil {
+		return fmt.Errorf("%w: %w", errRetry, err)
+	}
+	e.Status = ledger.StatusSucceeded
+	if received(entries, in.ID) {
+		e.Status = ledger.StatusSkipped
+	}
+	if err := s.settleClosed(ctx, b, []ledger.Entry{*e}, ledger.ReasonClosed, now); err != nil {
+		e.Status = ledger.StatusPending
+		return fmt.Errorf("%w: %w", errRetry, err)
+	}
+	return nil
 }
 
 // balanceOutcome records what a balance charge came to.
@@ -263,8 +279,8 @@ func (s *Service) balanceOutcome(ctx context.Context, b *Booking, e *ledger.Entr
 		case ErrorCode(err) == CodeConflict:
 			// Cancelled while the charge went through: the money goes
 			// back beyond the cancellation's decision.
-			if err := s.settleClosed(ctx, b, []ledger.Entry{*e}, ledger.ReasonClosed, now); err != nil {
-				return fmt.Errorf("%w: %w", errRetry, err)
+			if err := s.receiveClosed(ctx, b, e, in, now); err != nil {
+				return err
 			}
 		case err != nil:
 			e.Status = ledger.StatusPending

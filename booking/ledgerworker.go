@@ -23,10 +23,10 @@ const ledgerBatch = 50
 // ProcessPayments sends the ledger's due entries (refunds and releases) to
 // the payment provider, each with its own idempotency key, and records the
 // outcome: done, refused for good (the host is told), or due again after a
-// backoff. Entries are leased, so replicas running it at once do not send
-// the same entry at the same moment (and the key makes a double send
-// harmless). It returns how many entries it settled; errors of single
-// entries are joined, and the rest are still sent.
+// backoff, until no entry is due. Entries are leased, so replicas running
+// it at once do not send the same entry at the same moment (and the key
+// makes a double send harmless). It returns how many entries it settled;
+// errors of single entries are joined, and the rest are still sent.
 func (s *Service) ProcessPayments(ctx context.Context) (int, error) {
 	settled := 0
 	var errs []error
@@ -45,7 +45,11 @@ func (s *Service) ProcessPayments(ctx context.Context) (int, error) {
 				settled++
 			}
 		}
-		if len(entries) < ledgerBatch {
+		// Until nothing is due: sending an entry may write others due
+		// at once (the refund of a balance found charged for a booking
+		// that closed), and the claimed ones are leased, so each turn
+		// takes new work only.
+		if len(entries) == 0 {
 			return settled, errors.Join(errs...)
 		}
 	}
@@ -285,7 +289,17 @@ func (s *Service) sendRelease(ctx context.Context, e *ledger.Entry, now time.Tim
 		return fmt.Errorf("%w: %w", errRetry, berr)
 	}
 	if in.ID != b.PaymentIntentID {
-		if err := s.settleClosed(ctx, b, []ledger.Entry{receiptEntry(b, in, ledger.ReasonClosed)}, ledger.ReasonClosed, now); err != nil {
+		// Money on another intent (a balance): recorded once, then
+		// returned beyond the decision.
+		entries, lerr := s.ledgerOf(ctx, b)
+		if lerr != nil {
+			return fmt.Errorf("%w: %w", errRetry, lerr)
+		}
+		var record []ledger.Entry
+		if !received(entries, in.ID) {
+			record = append(record, receiptEntry(b, in, ledger.ReasonClosed))
+		}
+		if err := s.settleClosed(ctx, b, record, ledger.ReasonClosed, now); err != nil {
 			return fmt.Errorf("%w: %w", errRetry, err)
 		}
 		e.Status = ledger.StatusSkipped

@@ -179,10 +179,16 @@ func (s *Service) returnMoney(ctx context.Context, b *Booking, in *payment.Inten
 			return err
 		}
 	}
+	entries, err := s.ledgerOf(ctx, b)
+	if err != nil {
+		return err
+	}
 	var record []ledger.Entry
 	switch {
 	case in.Status == payment.StatusSucceeded && in.AmountReceived > 0:
-		record = append(record, receiptEntry(b, in, reason))
+		if !received(entries, in.ID) { // one receipt per intent
+			record = append(record, receiptEntry(b, in, reason))
+		}
 	case in.Status != payment.StatusSucceeded && in.Status != payment.StatusCanceled:
 		record = append(record, releaseEntry(b, in.ID, reason))
 	}
@@ -213,9 +219,17 @@ func (s *Service) settleClosed(ctx context.Context, b *Booking, record []ledger.
 	if err != nil {
 		return err
 	}
+	// An entry of record that is stored already is one the worker is
+	// sending (a balance found charged): its outcome is saved after this
+	// returns, so the refunds are left to the worker rather than sent now,
+	// when a failure would be owed again on a ledger that does not show
+	// the money yet.
+	inFlight := false
 	for i := range record {
 		record[i].BookingID = b.ID
-		entries = upsertEntry(entries, record[i])
+		var stored bool
+		entries, stored = upsertEntry(entries, record[i])
+		inFlight = inFlight || stored
 	}
 	if b.Closed() {
 		record = append(record, ledger.Corrections(entries, b.ID, b.Currency, reason, now)...)
@@ -227,20 +241,28 @@ func (s *Service) settleClosed(ctx context.Context, b *Booking, record []ledger.
 	if err != nil {
 		return fmt.Errorf("record the money owed by closed booking %d: %w", b.ID, err)
 	}
-	s.sendNow(ctx, recorded)
+	if !inFlight {
+		s.sendNow(ctx, recorded)
+	}
 	return nil
 }
 
 // upsertEntry is entries with e in place of the entry of its key, or
-// added.
-func upsertEntry(entries []ledger.Entry, e ledger.Entry) []ledger.Entry {
+// added; stored says whether there was one.
+func upsertEntry(entries []ledger.Entry, e ledger.Entry) (_ []ledger.Entry, stored bool) {
 	for i := range entries {
 		if entries[i].Key == e.Key {
 			entries[i] = e
-			return entries
+			return entries, true
 		}
 	}
-	return append(entries, e)
+	return append(entries, e), false
+}
+
+// received reports whether the ledger records the receipt of intent.
+func received(entries []ledger.Entry, intent string) bool {
+	_, ok := ledger.PositionOf(entries).Received[intent]
+	return ok
 }
 
 // closeAndReturn expires a pending booking that can no longer be confirmed
