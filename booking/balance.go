@@ -136,19 +136,7 @@ func (s *Service) savedCard(ctx context.Context, e *ledger.Entry) (payment.Saved
 // voided, and money found taken is recorded and returned beyond the
 // booking's decision.
 func (s *Service) sendBalance(ctx context.Context, e *ledger.Entry, reached bool, now time.Time) error {
-	b, err := s.store.BookingByID(ctx, e.BookingID)
-	if err != nil {
-		return fmt.Errorf("%w: %w", errRetry, err)
-	}
-	t, err := s.store.Terms(ctx, b.ID)
-	if err != nil {
-		return fmt.Errorf("%w: %w", errRetry, err)
-	}
-	pay, err := s.bookingPayments(ctx, e.BookingID)
-	if err != nil {
-		return fmt.Errorf("%w: %w", errRetry, err)
-	}
-	in, err := s.offSessionIntent(ctx, pay, t.Customer, e, reached)
+	b, t, pay, in, err := s.offSessionEntry(ctx, e, reached)
 	if err != nil {
 		return err
 	}
@@ -185,6 +173,30 @@ func (s *Service) sendBalance(ctx context.Context, e *ledger.Entry, reached bool
 	}
 	e.ProviderID = in.ID
 	return s.balanceOutcome(ctx, b, e, in, attempted, now)
+}
+
+// offSessionEntry reads what sending an off-session entry (a balance, a
+// security deposit hold) needs: its booking and terms, the booking's
+// payments, and the intent the entry made, if any (offSessionIntent).
+// Errors are to retry.
+func (s *Service) offSessionEntry(ctx context.Context, e *ledger.Entry, reached bool) (*Booking, *Terms, payment.Provider, *payment.Intent, error) {
+	b, err := s.store.BookingByID(ctx, e.BookingID)
+	if err != nil {
+		return nil, nil, nil, nil, fmt.Errorf("%w: %w", errRetry, err)
+	}
+	t, err := s.store.Terms(ctx, b.ID)
+	if err != nil {
+		return nil, nil, nil, nil, fmt.Errorf("%w: %w", errRetry, err)
+	}
+	pay, err := s.bookingPayments(ctx, e.BookingID)
+	if err != nil {
+		return nil, nil, nil, nil, fmt.Errorf("%w: %w", errRetry, err)
+	}
+	in, err := s.offSessionIntent(ctx, pay, t.Customer, e, reached)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	return b, t, pay, in, nil
 }
 
 // offSessionIntent finds the intent of an off-session entry (a balance, a

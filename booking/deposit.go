@@ -28,19 +28,7 @@ const offSessionAuthorization = 4*24*time.Hour + 18*time.Hour
 // the provider is looked up first. A booking no longer confirmed gets no
 // hold, and one found placed is voided.
 func (s *Service) sendDepositHold(ctx context.Context, e *ledger.Entry, reached bool, now time.Time) error {
-	b, err := s.store.BookingByID(ctx, e.BookingID)
-	if err != nil {
-		return fmt.Errorf("%w: %w", errRetry, err)
-	}
-	t, err := s.store.Terms(ctx, b.ID)
-	if err != nil {
-		return fmt.Errorf("%w: %w", errRetry, err)
-	}
-	pay, err := s.bookingPayments(ctx, e.BookingID)
-	if err != nil {
-		return fmt.Errorf("%w: %w", errRetry, err)
-	}
-	in, err := s.offSessionIntent(ctx, pay, t.Customer, e, reached)
+	b, t, pay, in, err := s.offSessionEntry(ctx, e, reached)
 	if err != nil {
 		return err
 	}

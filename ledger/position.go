@@ -74,20 +74,16 @@ func PositionOf(entries []Entry) Position {
 
 // Charged is what the booking received for the stay: every intent but the
 // security deposits the host claimed. A decision keeps part of it.
-func (p Position) Charged() int64 {
-	var n int64
-	for in, v := range p.Received {
-		if !p.Claimed[in] {
-			n += v
-		}
-	}
-	return n
-}
+func (p Position) Charged() int64 { return p.stay(p.Received) }
 
 // Returned is what went, or is going, back of the stay's money.
-func (p Position) Returned() int64 {
+func (p Position) Returned() int64 { return p.stay(p.Refunded) }
+
+// stay adds up amounts per intent of the stay's intents: all but the
+// security deposits the host claimed.
+func (p Position) stay(perIntent map[string]int64) int64 {
 	var n int64
-	for in, v := range p.Refunded {
+	for in, v := range perIntent {
 		if !p.Claimed[in] {
 			n += v
 		}
