@@ -173,17 +173,23 @@ var (
 func (s *stmt) Close() error  { return s.st.Close() }
 func (s *stmt) NumInput() int { return s.st.NumInput() }
 
+// Exec and Query complete driver.Stmt; database/sql calls the context
+// forms, which the driver implements, so these go through them too.
 func (s *stmt) Exec(args []driver.Value) (driver.Result, error) {
-	r, err := s.st.Exec(args)
-	return r, pass(err)
+	return s.ExecContext(context.Background(), named(args))
 }
 
 func (s *stmt) Query(args []driver.Value) (driver.Rows, error) {
-	r, err := s.st.Query(args)
-	if err != nil {
-		return nil, pass(err)
+	return s.QueryContext(context.Background(), named(args))
+}
+
+// named gives positional values their ordinals, as database/sql does.
+func named(args []driver.Value) []driver.NamedValue {
+	out := make([]driver.NamedValue, len(args))
+	for i, v := range args {
+		out[i] = driver.NamedValue{Ordinal: i + 1, Value: v}
 	}
-	return &rows{rs: r}, nil
+	return out
 }
 
 func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
