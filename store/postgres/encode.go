@@ -92,11 +92,6 @@ func toJSON(v any) ([]byte, error) {
 	return b, nil
 }
 
-// scanner is what pgx.Row and pgx.Rows have in common.
-type scanner interface {
-	Scan(dest ...any) error
-}
-
 // codec is how this store writes and reads the columns whose encoding
 // differs from SQLite's, for the shared row mapping.
 type codec struct{}

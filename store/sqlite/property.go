@@ -248,7 +248,7 @@ func blocksOf(ctx context.Context, q querier, propertyID int64) ([]booking.Block
 		if err != nil {
 			return nil, fmt.Errorf("blocks: %w", err)
 		}
-		list = append(list, b)
+		list = append(list, *b)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("blocks: %w", err)
@@ -266,12 +266,11 @@ func blocksOfOrg(ctx context.Context, q querier, orgID int64) (map[int64][]booki
 	defer rows.Close()
 	byProperty := map[int64][]booking.Block{}
 	for rows.Next() {
-		var propertyID int64
-		b, err := rowmap.ScanBlock(codec{}, rows, &propertyID)
+		b, err := rowmap.ScanPropertyBlock(codec{}, rows)
 		if err != nil {
 			return nil, fmt.Errorf("blocks: %w", err)
 		}
-		byProperty[propertyID] = append(byProperty[propertyID], b)
+		byProperty[b.PropertyID] = append(byProperty[b.PropertyID], b.Block)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("blocks: %w", err)
