@@ -91,11 +91,6 @@ func toJSON(v any) (string, error) {
 	return string(b), nil
 }
 
-// scanner is what *sql.Row and *sql.Rows have in common.
-type scanner interface {
-	Scan(dest ...any) error
-}
-
 // codec is how this store writes and reads the columns whose encoding
 // differs from PostgreSQL's, for the shared row mapping.
 type codec struct{}
