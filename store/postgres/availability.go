@@ -28,14 +28,14 @@ func holdsDates(n int) string {
 func bookingOverlaps(ctx context.Context, q querier, propertyID int64, r civil.Range, now time.Time, except int64) (bool, error) {
 	return sqlflow.Exists(ctx, q, `SELECT 1 FROM bookings
 		WHERE property_id = $1 AND check_in < $2 AND $3 < check_out AND id <> $4 AND `+holdsDates(5)+`
-		LIMIT 1`, propertyID, date(r.End), date(r.Start), except, now)
+		LIMIT 1`, propertyID, rowmap.Date(r.End), rowmap.Date(r.Start), except, now)
 }
 
 // blockOverlaps reports whether an owner block of the property overlaps r.
 func blockOverlaps(ctx context.Context, q querier, propertyID int64, r civil.Range) (bool, error) {
 	return sqlflow.Exists(ctx, q, `SELECT 1 FROM blocks
 		WHERE property_id = $1 AND start_date < $2 AND $3 < end_date LIMIT 1`,
-		propertyID, date(r.End), date(r.Start))
+		propertyID, rowmap.Date(r.End), rowmap.Date(r.Start))
 }
 
 // datesTaken reports whether r is unavailable on the property at now for a
@@ -57,7 +57,7 @@ func releaseLapsed(ctx context.Context, q querier, propertyID int64, r civil.Ran
 		WHERE property_id = $1 AND blocking AND status = 'pending'
 		AND (expires_at IS NULL OR expires_at <= $2)
 		AND stay && daterange($3::date, $4::date, '[)') AND id <> $5`,
-		propertyID, now, date(r.Start), date(r.End), except)
+		propertyID, now, rowmap.Date(r.Start), rowmap.Date(r.End), except)
 }
 
 // unavailable is the error for dates that are taken.
@@ -85,6 +85,6 @@ func (db *DB) Occupied(ctx context.Context, propertyID int64, from, to civil.Dat
 			SELECT check_in, check_out FROM bookings
 				WHERE property_id = $1 AND check_in < $2 AND $3 < check_out AND `+holdsDates(4)+`
 			ORDER BY 1, 2`,
-			propertyID, date(to), date(from), now)
+			propertyID, rowmap.Date(to), rowmap.Date(from), now)
 	})
 }

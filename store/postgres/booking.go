@@ -72,7 +72,7 @@ func (db *DB) BookingsArriving(ctx context.Context, orgID int64, day civil.Date,
 	return sqlflow.Get(ctx, db.run, "bookings arriving", func(q querier) ([]booking.Booking, error) {
 		return sqlflow.All(ctx, q, rowmap.ScanBooking, `SELECT `+bookingColumns+` FROM bookings
 			WHERE property_id IN (SELECT id FROM properties WHERE org_id = $1) AND status = $2 AND check_in = $3
-			ORDER BY id`, orgID, string(status), date(day))
+			ORDER BY id`, orgID, string(status), rowmap.Date(day))
 	})
 }
 
@@ -104,6 +104,6 @@ func (db *DB) LapsedHolds(ctx context.Context, now time.Time, limit int) ([]book
 func (db *DB) SetPaymentIntent(ctx context.Context, id int64, intentID, clientSecret string) error {
 	return db.run(ctx, "set payment intent", func(q querier) error {
 		return sqlflow.Exec(ctx, q, bookingNotFound(), `UPDATE bookings SET payment_intent_id = $1, client_secret = $2
-			WHERE id = $3`, nullString(intentID), clientSecret, id)
+			WHERE id = $3`, rowmap.NullString(intentID), clientSecret, id)
 	})
 }

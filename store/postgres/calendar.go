@@ -35,7 +35,7 @@ func (db *DB) CalendarDays(ctx context.Context, propertyID int64, from, to civil
 // calendarDaysIn reads the settings of [from, to) through q.
 func calendarDaysIn(ctx context.Context, q querier, propertyID int64, from, to civil.Date) ([]booking.CalendarDay, error) {
 	return sqlflow.All(ctx, q, rowmap.ScanCalendarDay, `SELECT `+rowmap.CalendarDayColumns+` FROM calendar_days
-		WHERE property_id = $1 AND day >= $2 AND day < $3 ORDER BY day`, propertyID, date(from), date(to))
+		WHERE property_id = $1 AND day >= $2 AND day < $3 ORDER BY day`, propertyID, rowmap.Date(from), rowmap.Date(to))
 }
 
 // writeCalendarDays stores days in q (a transaction); an empty day
@@ -44,7 +44,7 @@ func writeCalendarDays(ctx context.Context, q querier, propertyID int64, days []
 	for _, d := range days {
 		if d.IsEmpty() {
 			if err := sqlflow.Exec(ctx, q, nil, `DELETE FROM calendar_days WHERE property_id = $1 AND day = $2`,
-				propertyID, date(d.Date)); err != nil {
+				propertyID, rowmap.Date(d.Date)); err != nil {
 				return err
 			}
 			continue
@@ -58,7 +58,7 @@ func writeCalendarDays(ctx context.Context, q querier, propertyID int64, days []
 			ON CONFLICT (property_id, day) DO UPDATE SET price = excluded.price, closed = excluded.closed,
 			min_stay_nights = excluded.min_stay_nights, max_stay_nights = excluded.max_stay_nights,
 			closed_to_arrival = excluded.closed_to_arrival, closed_to_departure = excluded.closed_to_departure`,
-			propertyID, date(d.Date), price, d.Closed, nullInt(d.MinStayNights), nullInt(d.MaxStayNights),
+			propertyID, rowmap.Date(d.Date), price, d.Closed, rowmap.NullInt(d.MinStayNights), rowmap.NullInt(d.MaxStayNights),
 			d.ClosedToArrival, d.ClosedToDeparture); err != nil {
 			return err
 		}

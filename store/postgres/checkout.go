@@ -139,7 +139,7 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 // g.RuleClosed where no day is stored.
 func closedNight(ctx context.Context, q querier, propertyID int64, stay civil.Range, g booking.DateGuard) (bool, error) {
 	days, err := sqlflow.All(ctx, q, rowmap.ScanClosedDay, `SELECT day, closed FROM calendar_days
-		WHERE property_id = $1 AND day >= $2 AND day < $3`, propertyID, date(stay.Start), date(stay.End))
+		WHERE property_id = $1 AND day >= $2 AND day < $3`, propertyID, rowmap.Date(stay.Start), rowmap.Date(stay.End))
 	if err != nil {
 		return false, err
 	}

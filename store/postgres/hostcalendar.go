@@ -54,7 +54,7 @@ func (db *DB) ApplyCalendar(ctx context.Context, orgID, propertyID int64, c book
 			return nil
 		}
 		p.Rates.Overrides = kept
-		rates, err := toJSON(p.Rates)
+		rates, err := rowmap.JSONArg(codec{}, p.Rates)
 		if err != nil {
 			return err
 		}
@@ -92,10 +92,10 @@ func (db *DB) BookingsPage(ctx context.Context, orgID int64, q booking.BookingQu
 		arg("property_id =", q.PropertyID)
 	}
 	if !q.From.IsZero() {
-		arg("check_out >", date(q.From))
+		arg("check_out >", rowmap.Date(q.From))
 	}
 	if !q.To.IsZero() {
-		arg("check_in <", date(q.To))
+		arg("check_in <", rowmap.Date(q.To))
 	}
 	if q.Before > 0 {
 		arg("id <", q.Before)

@@ -162,7 +162,7 @@ func feedConflicts(ctx context.Context, q querier, feedID int64) ([]booking.Feed
 func holderOf(ctx context.Context, q querier, propertyID int64, r civil.Range, now time.Time) (int64, error) {
 	return sqlflow.Value[int64](ctx, q, nil, `SELECT id FROM bookings
 		WHERE property_id = $1 AND check_in < $2 AND $3 < check_out AND `+holdsDates(4)+`
-		ORDER BY check_in, id LIMIT 1`, propertyID, date(r.End), date(r.Start), now)
+		ORDER BY check_in, id LIMIT 1`, propertyID, rowmap.Date(r.End), rowmap.Date(r.Start), now)
 }
 
 // ApplyFeedSync applies one fetch's changes in one transaction, the
@@ -211,7 +211,7 @@ func (db *DB) ApplyFeedSync(ctx context.Context, s booking.FeedSync) (*booking.F
 				continue
 			}
 			if err := sqlflow.Exec(ctx, q, notFeedsBlock(b.ID), `UPDATE blocks SET uid = $1, start_date = $2, end_date = $3,
-				reason = $4 WHERE id = $5 AND feed_id = $6`, b.UID, date(b.Start), date(b.End), b.Summary, b.ID, s.FeedID); err != nil {
+				reason = $4 WHERE id = $5 AND feed_id = $6`, b.UID, rowmap.Date(b.Start), rowmap.Date(b.End), b.Summary, b.ID, s.FeedID); err != nil {
 				return nil, err
 			}
 		}
@@ -225,7 +225,7 @@ func (db *DB) ApplyFeedSync(ctx context.Context, s booking.FeedSync) (*booking.F
 				continue
 			}
 			if err := sqlflow.Exec(ctx, q, nil, `INSERT INTO blocks (property_id, start_date, end_date, reason, feed_id, uid)
-				VALUES ($1, $2, $3, $4, $5, $6)`, propertyID, date(b.Start), date(b.End), b.Summary, s.FeedID, b.UID); err != nil {
+				VALUES ($1, $2, $3, $4, $5, $6)`, propertyID, rowmap.Date(b.Start), rowmap.Date(b.End), b.Summary, s.FeedID, b.UID); err != nil {
 				return nil, err
 			}
 		}
@@ -235,7 +235,7 @@ func (db *DB) ApplyFeedSync(ctx context.Context, s booking.FeedSync) (*booking.F
 		}
 		for _, c := range res.Conflicts {
 			if err := sqlflow.Exec(ctx, q, nil, `INSERT INTO ical_conflicts (`+rowmap.ConflictColumns+`)
-				VALUES ($1, $2, $3, $4, $5, $6, $7)`, c.FeedID, c.UID, date(c.Start), date(c.End),
+				VALUES ($1, $2, $3, $4, $5, $6, $7)`, c.FeedID, c.UID, rowmap.Date(c.Start), rowmap.Date(c.End),
 				c.Summary, c.BookingID, c.DetectedAt); err != nil {
 				return nil, err
 			}

@@ -35,7 +35,7 @@ func claimKey(ctx context.Context, q querier, r booking.IdempotencyRecord, notBe
 	}
 	n, err := q.Exec(ctx, `INSERT INTO idempotency_keys (`+rowmap.IdempotencyColumns+`) VALUES ($1, $2, $3, $4, $5, $6)
 		ON CONFLICT (org_id, scope, key) DO NOTHING`,
-		r.OrgID, r.Scope, r.Key, r.RequestHash, nullID(r.BookingID), r.CreatedAt)
+		r.OrgID, r.Scope, r.Key, r.RequestHash, rowmap.NullID(r.BookingID), r.CreatedAt)
 	if err != nil || n == 1 {
 		return nil, err
 	}

@@ -31,7 +31,7 @@ func recordOutbox(ctx context.Context, q querier, events []outbox.Event) error {
 		e := &events[i]
 		err := sqlflow.Exec(ctx, q, nil, `INSERT INTO outbox_events (key, kind, org_id, booking_id, entry_id, next_attempt_at, created_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (key) DO NOTHING`,
-			e.Key, e.Kind, e.OrgID, nullID(e.BookingID), e.EntryID, e.NextAttemptAt, e.CreatedAt)
+			e.Key, e.Kind, e.OrgID, rowmap.NullID(e.BookingID), e.EntryID, e.NextAttemptAt, e.CreatedAt)
 		if sqlState(err) == foreignKeyViolation {
 			return booking.Errorf(booking.CodeNotFound, "This organisation or booking does not exist.")
 		}
@@ -71,7 +71,7 @@ func (db *DB) DispatchOutboxEvent(ctx context.Context, eventID int64, deliveries
 			if err := sqlflow.Exec(ctx, q, nil, `INSERT INTO outbox_deliveries (event_id, target, channel, recipient, endpoint_id,
 				status, attempts, next_attempt_at, last_error, response_code, created_at, updated_at)
 				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (event_id, target) DO NOTHING`,
-				eventID, d.Target(), string(d.Channel), d.To, nullID(d.EndpointID), string(d.Status), d.Attempts,
+				eventID, d.Target(), string(d.Channel), d.To, rowmap.NullID(d.EndpointID), string(d.Status), d.Attempts,
 				d.NextAttemptAt, d.LastError, d.ResponseCode, d.CreatedAt, d.UpdatedAt); err != nil {
 				return err
 			}

@@ -200,7 +200,7 @@ func insertBlocks(ctx context.Context, q querier, propertyID int64, old, blocks 
 func insertBlock(ctx context.Context, q querier, propertyID, id int64, b booking.Block) (int64, error) {
 	query := `INSERT INTO blocks (property_id, start_date, end_date, reason)
 		VALUES ($1, $2, $3, $4) RETURNING id`
-	args := []any{propertyID, date(b.Start), date(b.End), b.Reason}
+	args := []any{propertyID, rowmap.Date(b.Start), rowmap.Date(b.End), b.Reason}
 	if id != 0 {
 		query = `INSERT INTO blocks (property_id, start_date, end_date, reason, id)
 			VALUES ($1, $2, $3, $4, $5) RETURNING id`

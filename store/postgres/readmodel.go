@@ -21,6 +21,6 @@ func (db *DB) Holds(ctx context.Context, propertyID int64, from civil.Date, now 
 			SELECT check_in, check_out, CASE WHEN status = 'pending' THEN expires_at END FROM bookings
 				WHERE property_id = $1 AND $2 < check_out AND `+holdsDates(3)+`
 			ORDER BY 1, 2`,
-			propertyID, date(from), now)
+			propertyID, rowmap.Date(from), now)
 	})
 }

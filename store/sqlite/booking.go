@@ -100,6 +100,6 @@ func (db *DB) LapsedHolds(ctx context.Context, now time.Time, limit int) ([]book
 // secret. Errors: CodeNotFound.
 func (db *DB) SetPaymentIntent(ctx context.Context, id int64, intentID, clientSecret string) error {
 	return db.hotTx(ctx, "set payment intent", func(q querier) error {
-		return sqlflow.Exec(ctx, q, bookingNotFound(), qSetPaymentIntent, nullString(intentID), clientSecret, id)
+		return sqlflow.Exec(ctx, q, bookingNotFound(), qSetPaymentIntent, rowmap.NullString(intentID), clientSecret, id)
 	})
 }

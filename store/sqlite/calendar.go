@@ -59,7 +59,7 @@ func writeCalendarDays(ctx context.Context, q querier, propertyID int64, days []
 			ON CONFLICT (property_id, day) DO UPDATE SET price = excluded.price, closed = excluded.closed,
 			min_stay_nights = excluded.min_stay_nights, max_stay_nights = excluded.max_stay_nights,
 			closed_to_arrival = excluded.closed_to_arrival, closed_to_departure = excluded.closed_to_departure`,
-			propertyID, d.Date.String(), price, d.Closed, nullInt(d.MinStayNights), nullInt(d.MaxStayNights),
+			propertyID, d.Date.String(), price, d.Closed, rowmap.NullInt(d.MinStayNights), rowmap.NullInt(d.MaxStayNights),
 			d.ClosedToArrival, d.ClosedToDeparture); err != nil {
 			return err
 		}

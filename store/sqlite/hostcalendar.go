@@ -48,7 +48,7 @@ func (db *DB) ApplyCalendar(ctx context.Context, orgID, propertyID int64, c book
 			return nil
 		}
 		p.Rates.Overrides = kept
-		rates, err := toJSON(p.Rates)
+		rates, err := rowmap.JSONArg(codec{}, p.Rates)
 		if err != nil {
 			return err
 		}

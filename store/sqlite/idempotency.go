@@ -33,7 +33,7 @@ func claimKey(ctx context.Context, q querier, r booking.IdempotencyRecord, notBe
 
 // insertKey records r.
 func insertKey(ctx context.Context, q querier, r booking.IdempotencyRecord) error {
-	return sqlflow.Exec(ctx, q, nil, qInsertKey, r.OrgID, r.Scope, r.Key, r.RequestHash, nullID(r.BookingID), r.CreatedAt.UnixMilli())
+	return sqlflow.Exec(ctx, q, nil, qInsertKey, r.OrgID, r.Scope, r.Key, r.RequestHash, rowmap.NullID(r.BookingID), r.CreatedAt.UnixMilli())
 }
 
 // findKey returns the record of a key created at or after notBefore, or

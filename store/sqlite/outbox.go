@@ -31,7 +31,7 @@ func recordOutbox(ctx context.Context, q querier, events []outbox.Event) error {
 		e := &events[i]
 		err := sqlflow.Exec(ctx, q, nil, `INSERT INTO outbox_events (key, kind, org_id, booking_id, entry_id, next_attempt_at, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
-			e.Key, e.Kind, e.OrgID, nullID(e.BookingID), e.EntryID, e.NextAttemptAt.UnixMilli(), e.CreatedAt.UnixMilli())
+			e.Key, e.Kind, e.OrgID, rowmap.NullID(e.BookingID), e.EntryID, e.NextAttemptAt.UnixMilli(), e.CreatedAt.UnixMilli())
 		if isForeignKeyViolation(err) {
 			return booking.Errorf(booking.CodeNotFound, "This organisation or booking does not exist.")
 		}
@@ -78,7 +78,7 @@ func (db *DB) DispatchOutboxEvent(ctx context.Context, eventID int64, deliveries
 			if err := sqlflow.Exec(ctx, q, nil, `INSERT INTO outbox_deliveries (event_id, target, channel, recipient, endpoint_id,
 				status, attempts, next_attempt_at, last_error, response_code, created_at, updated_at)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id, target) DO NOTHING`,
-				eventID, d.Target(), string(d.Channel), d.To, nullID(d.EndpointID), string(d.Status), d.Attempts,
+				eventID, d.Target(), string(d.Channel), d.To, rowmap.NullID(d.EndpointID), string(d.Status), d.Attempts,
 				d.NextAttemptAt.UnixMilli(), d.LastError, d.ResponseCode, d.CreatedAt.UnixMilli(), d.UpdatedAt.UnixMilli()); err != nil {
 				return err
 			}

@@ -180,7 +180,7 @@ func insertBlocks(ctx context.Context, q querier, propertyID int64, old, blocks 
 // returns its id.
 func insertBlock(ctx context.Context, q querier, propertyID, id int64, b booking.Block) (int64, error) {
 	return sqlflow.Value[int64](ctx, q, nil, `INSERT INTO blocks (id, property_id, start_date, end_date, reason)
-		VALUES (?, ?, ?, ?, ?) RETURNING id`, nullID(id), propertyID, b.Start.String(), b.End.String(), b.Reason)
+		VALUES (?, ?, ?, ?, ?) RETURNING id`, rowmap.NullID(id), propertyID, b.Start.String(), b.End.String(), b.Reason)
 }
 
 // blocksOf returns a property's blocks by start.
