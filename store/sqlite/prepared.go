@@ -14,7 +14,7 @@ import (
 // through statements prepared once at Open: SQLite then parses each once
 // per connection instead of once per call, which cost a quarter of a read's
 // CPU (issue #17). A query is matched by its text, so call sites use these
-// constants.
+// constants, and run them through hotRun, hotTx or readTx (db.go).
 const (
 	qOrganizationBySlug = `SELECT ` + rowmap.OrganizationColumns + ` FROM organizations WHERE slug = ?`
 	qOrganizationByID   = `SELECT ` + rowmap.OrganizationColumns + ` FROM organizations WHERE id = ?`
