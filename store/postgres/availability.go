@@ -2,15 +2,13 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgtype"
-
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/store/internal/rowmap"
+	"github.com/staykit/staykit/store/internal/sqlflow"
 )
 
 // holdsDates is the SQL form of booking.Booking.HoldsDates, with now as
@@ -28,16 +26,16 @@ func holdsDates(n int) string {
 // bookingOverlaps reports whether a booking of the property other than
 // except holds dates at now overlapping r.
 func bookingOverlaps(ctx context.Context, q querier, propertyID int64, r civil.Range, now time.Time, except int64) (bool, error) {
-	return exists(ctx, q, `SELECT 1 FROM bookings
+	return sqlflow.Exists(ctx, q, `SELECT 1 FROM bookings
 		WHERE property_id = $1 AND check_in < $2 AND $3 < check_out AND id <> $4 AND `+holdsDates(5)+`
-		LIMIT 1`, propertyID, date(r.End), date(r.Start), except, now)
+		LIMIT 1`, propertyID, rowmap.Date(r.End), rowmap.Date(r.Start), except, now)
 }
 
 // blockOverlaps reports whether an owner block of the property overlaps r.
 func blockOverlaps(ctx context.Context, q querier, propertyID int64, r civil.Range) (bool, error) {
-	return exists(ctx, q, `SELECT 1 FROM blocks
+	return sqlflow.Exists(ctx, q, `SELECT 1 FROM blocks
 		WHERE property_id = $1 AND start_date < $2 AND $3 < end_date LIMIT 1`,
-		propertyID, date(r.End), date(r.Start))
+		propertyID, rowmap.Date(r.End), rowmap.Date(r.Start))
 }
 
 // datesTaken reports whether r is unavailable on the property at now for a
@@ -54,15 +52,12 @@ func datesTaken(ctx context.Context, q querier, propertyID int64, r civil.Range,
 // that the exclusion constraint lets a new holder have their nights. Their
 // status stays pending: the sweeper expires them (cancelling their payment
 // intent) as usual. See migrations/0001_init.sql.
-func releaseLapsed(ctx context.Context, tx pgx.Tx, propertyID int64, r civil.Range, now time.Time, except int64) error {
-	if _, err := tx.Exec(ctx, `UPDATE bookings SET blocking = false
+func releaseLapsed(ctx context.Context, q querier, propertyID int64, r civil.Range, now time.Time, except int64) error {
+	return sqlflow.Exec(ctx, q, nil, `UPDATE bookings SET blocking = false
 		WHERE property_id = $1 AND blocking AND status = 'pending'
 		AND (expires_at IS NULL OR expires_at <= $2)
 		AND stay && daterange($3::date, $4::date, '[)') AND id <> $5`,
-		propertyID, now, date(r.Start), date(r.End), except); err != nil {
-		return fmt.Errorf("release lapsed holds: %w", err)
-	}
-	return nil
+		propertyID, now, rowmap.Date(r.Start), rowmap.Date(r.End), except)
 }
 
 // unavailable is the error for dates that are taken.
@@ -70,32 +65,26 @@ func unavailable() error {
 	return booking.Errorf(booking.CodeUnavailable, "These dates are not available.")
 }
 
+// unavailableIf is err, or unavailable when the dates are taken.
+func unavailableIf(taken bool, err error) error {
+	if err == nil && taken {
+		return unavailable()
+	}
+	return err
+}
+
 // Occupied returns the ranges of the property's blocks and of its bookings
 // holding dates at now that share a night with [from, to), by start. The
 // ranges are whole, not clipped to [from, to).
 func (db *DB) Occupied(ctx context.Context, propertyID int64, from, to civil.Date, now time.Time) ([]civil.Range, error) {
-	rows, err := db.pool.Query(ctx, `
-		SELECT start_date, end_date FROM blocks
-			WHERE property_id = $1 AND start_date < $2 AND $3 < end_date
-		UNION ALL
-		SELECT check_in, check_out FROM bookings
-			WHERE property_id = $1 AND check_in < $2 AND $3 < check_out AND `+holdsDates(4)+`
-		ORDER BY 1, 2`,
-		propertyID, date(to), date(from), now)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: occupied: %w", err)
-	}
-	defer rows.Close()
-	var list []civil.Range
-	for rows.Next() {
-		var start, end pgtype.Date
-		if err := rows.Scan(&start, &end); err != nil {
-			return nil, fmt.Errorf("postgres: occupied: %w", err)
-		}
-		list = append(list, civil.Range{Start: fromDate(start), End: fromDate(end)})
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("postgres: occupied: %w", err)
-	}
-	return list, nil
+	return sqlflow.Get(ctx, db.run, "occupied", func(q querier) ([]civil.Range, error) {
+		return sqlflow.All(ctx, q, rowmap.ScanRange, `
+			SELECT start_date, end_date FROM blocks
+				WHERE property_id = $1 AND start_date < $2 AND $3 < end_date
+			UNION ALL
+			SELECT check_in, check_out FROM bookings
+				WHERE property_id = $1 AND check_in < $2 AND $3 < check_out AND `+holdsDates(4)+`
+			ORDER BY 1, 2`,
+			propertyID, rowmap.Date(to), rowmap.Date(from), now)
+	})
 }

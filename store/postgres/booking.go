@@ -2,15 +2,12 @@ package postgres
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/store/internal/rowmap"
+	"github.com/staykit/staykit/store/internal/sqlflow"
 )
 
 // The booking row mapping is shared (rowmap); these names stay for the
@@ -21,45 +18,26 @@ var bookingDataColumns = rowmap.BookingDataColumns
 
 func bookingArgs(b *booking.Booking) ([]any, error) { return rowmap.BookingArgs(codec{}, b) }
 
-func scanBooking(s scanner) (*booking.Booking, error) { return rowmap.ScanBooking(codec{}, s) }
-
 func bookingNotFound() error { return rowmap.BookingNotFound() }
 
-// scanBookings reads every row of rows.
-func scanBookings(rows pgx.Rows) ([]booking.Booking, error) {
-	defer rows.Close()
-	var list []booking.Booking
-	for rows.Next() {
-		b, err := scanBooking(rows)
-		if err != nil {
-			return nil, err
-		}
-		list = append(list, *b)
-	}
-	return list, rows.Err()
-}
-
-// findBooking returns the booking a query selects.
+// findBooking returns the booking a query selects. Errors: CodeNotFound.
 func findBooking(ctx context.Context, q querier, where string, args ...any) (*booking.Booking, error) {
-	b, err := scanBooking(q.QueryRow(ctx, `SELECT `+bookingColumns+` FROM bookings WHERE `+where, args...))
-	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		return nil, bookingNotFound()
-	case err != nil:
-		return nil, fmt.Errorf("postgres: booking: %w", err)
-	}
-	return b, nil
+	return sqlflow.One(ctx, q, rowmap.ScanBooking, bookingNotFound(), `SELECT `+bookingColumns+` FROM bookings WHERE `+where, args...)
 }
 
 // BookingByToken finds a booking of an organisation. Errors: CodeNotFound,
 // also for another organisation's token.
 func (db *DB) BookingByToken(ctx context.Context, orgID int64, token string) (*booking.Booking, error) {
-	return findBooking(ctx, db.pool, `org_id = $1 AND token = $2`, orgID, token)
+	return sqlflow.Get(ctx, db.run, "booking by token", func(q querier) (*booking.Booking, error) {
+		return findBooking(ctx, q, `org_id = $1 AND token = $2`, orgID, token)
+	})
 }
 
 // BookingByID finds a booking. Errors: CodeNotFound.
 func (db *DB) BookingByID(ctx context.Context, id int64) (*booking.Booking, error) {
-	return findBooking(ctx, db.pool, `id = $1`, id)
+	return sqlflow.Get(ctx, db.run, "booking", func(q querier) (*booking.Booking, error) {
+		return findBooking(ctx, q, `id = $1`, id)
+	})
 }
 
 // BookingByIntent finds the booking paid by an intent. Errors:
@@ -68,7 +46,9 @@ func (db *DB) BookingByIntent(ctx context.Context, intentID string) (*booking.Bo
 	if intentID == "" {
 		return nil, bookingNotFound()
 	}
-	return findBooking(ctx, db.pool, `payment_intent_id = $1 ORDER BY id LIMIT 1`, intentID)
+	return sqlflow.Get(ctx, db.run, "booking by intent", func(q querier) (*booking.Booking, error) {
+		return findBooking(ctx, q, `payment_intent_id = $1 ORDER BY id LIMIT 1`, intentID)
+	})
 }
 
 // Bookings lists an organisation's bookings, newest first (by creation
@@ -80,32 +60,20 @@ func (db *DB) Bookings(ctx context.Context, orgID int64, statuses ...booking.Sta
 		query += ` AND status = ANY($2)`
 		args = append(args, statusNames(statuses))
 	}
-	rows, err := db.pool.Query(ctx, query+` ORDER BY created_at DESC, id DESC`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: bookings: %w", err)
-	}
-	list, err := scanBookings(rows)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: bookings: %w", err)
-	}
-	return list, nil
+	return sqlflow.Get(ctx, db.run, "bookings", func(q querier) ([]booking.Booking, error) {
+		return sqlflow.All(ctx, q, rowmap.ScanBooking, query+` ORDER BY created_at DESC, id DESC`, args...)
+	})
 }
 
 // BookingsArriving lists an organisation's bookings in status arriving on
 // day. It goes through the organisation's properties so that each lookup
 // is a seek in bookings_property_status (property_id, status, check_in).
 func (db *DB) BookingsArriving(ctx context.Context, orgID int64, day civil.Date, status booking.Status) ([]booking.Booking, error) {
-	rows, err := db.pool.Query(ctx, `SELECT `+bookingColumns+` FROM bookings
-		WHERE property_id IN (SELECT id FROM properties WHERE org_id = $1) AND status = $2 AND check_in = $3
-		ORDER BY id`, orgID, string(status), date(day))
-	if err != nil {
-		return nil, fmt.Errorf("postgres: bookings arriving %s: %w", day, err)
-	}
-	list, err := scanBookings(rows)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: bookings arriving %s: %w", day, err)
-	}
-	return list, nil
+	return sqlflow.Get(ctx, db.run, "bookings arriving", func(q querier) ([]booking.Booking, error) {
+		return sqlflow.All(ctx, q, rowmap.ScanBooking, `SELECT `+bookingColumns+` FROM bookings
+			WHERE property_id IN (SELECT id FROM properties WHERE org_id = $1) AND status = $2 AND check_in = $3
+			ORDER BY id`, orgID, string(status), rowmap.Date(day))
+	})
 }
 
 // statusNames returns statuses as strings, for a text[] parameter.
@@ -124,29 +92,18 @@ func (db *DB) LapsedHolds(ctx context.Context, now time.Time, limit int) ([]book
 	if limit > 0 {
 		n = limit
 	}
-	rows, err := db.pool.Query(ctx, `SELECT `+bookingColumns+` FROM bookings
-		WHERE status IN ('pending', 'requested') AND expires_at <= $1
-		ORDER BY expires_at, id LIMIT $2::bigint`, now, n)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: lapsed holds: %w", err)
-	}
-	list, err := scanBookings(rows)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: lapsed holds: %w", err)
-	}
-	return list, nil
+	return sqlflow.Get(ctx, db.run, "lapsed holds", func(q querier) ([]booking.Booking, error) {
+		return sqlflow.All(ctx, q, rowmap.ScanBooking, `SELECT `+bookingColumns+` FROM bookings
+			WHERE status IN ('pending', 'requested') AND expires_at <= $1
+			ORDER BY expires_at, id LIMIT $2::bigint`, now, n)
+	})
 }
 
 // SetPaymentIntent records the payment intent of a booking and its client
 // secret. Errors: CodeNotFound.
 func (db *DB) SetPaymentIntent(ctx context.Context, id int64, intentID, clientSecret string) error {
-	tag, err := db.pool.Exec(ctx, `UPDATE bookings SET payment_intent_id = $1, client_secret = $2
-		WHERE id = $3`, nullString(intentID), clientSecret, id)
-	if err != nil {
-		return fmt.Errorf("postgres: set payment intent: %w", err)
-	}
-	if tag.RowsAffected() == 0 {
-		return bookingNotFound()
-	}
-	return nil
+	return db.run(ctx, "set payment intent", func(q querier) error {
+		return sqlflow.Exec(ctx, q, bookingNotFound(), `UPDATE bookings SET payment_intent_id = $1, client_secret = $2
+			WHERE id = $3`, rowmap.NullString(intentID), clientSecret, id)
+	})
 }

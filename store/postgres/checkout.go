@@ -5,12 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgtype"
-
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/coupon"
+	"github.com/staykit/staykit/store/internal/rowmap"
+	"github.com/staykit/staykit/store/internal/sqlflow"
 )
 
 // CreateBooking inserts b, a pending booking (an empty Status is set to
@@ -51,84 +50,77 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 	if err != nil {
 		return err
 	}
-	args, err := bookingArgs(&nb)
-	if err != nil {
-		return fmt.Errorf("postgres: create booking: %w", err)
-	}
-	// A hold that has lapsed already holds nothing, and claims nothing.
-	args = append(args, nb.HoldsDates(c.Now))
 	key.BookingID = 0
-	var terms []byte
-	if c.Terms != nil {
-		if terms, err = json.Marshal(c.Terms); err != nil {
-			return fmt.Errorf("postgres: create booking: encode terms: %w", err)
+	err = db.tx(ctx, "create booking", func(q querier) error {
+		args, err := bookingArgs(&nb)
+		if err != nil {
+			return err
 		}
-	}
-
-	err = db.inTx(ctx, "create booking", func(tx pgx.Tx) error {
-		if err := lockProperty(ctx, tx, nb.OrgID, nb.PropertyID); err != nil {
+		// A hold that has lapsed already holds nothing, and claims nothing.
+		args = append(args, nb.HoldsDates(c.Now))
+		var terms []byte
+		if c.Terms != nil {
+			if terms, err = json.Marshal(c.Terms); err != nil {
+				return fmt.Errorf("encode terms: %w", err)
+			}
+		}
+		if err := lockProperty(ctx, q, nb.OrgID, nb.PropertyID); err != nil {
 			return err
 		}
 		if key.Key != "" {
-			existing, err := claimKey(ctx, tx, key, c.Now.Add(-idempotencyWindow))
+			existing, err := claimKey(ctx, q, key, c.Now.Add(-idempotencyWindow))
 			if err != nil {
-				return fmt.Errorf("postgres: create booking: %w", err)
+				return err
 			}
 			if existing != nil {
 				return keyConflict(*existing)
 			}
 		}
-		if err := releaseLapsed(ctx, tx, nb.PropertyID, nb.Range(), c.Now, 0); err != nil {
-			return fmt.Errorf("postgres: create booking: %w", err)
+		if err := releaseLapsed(ctx, q, nb.PropertyID, nb.Range(), c.Now, 0); err != nil {
+			return err
 		}
-		taken, err := datesTaken(ctx, tx, nb.PropertyID, c.Guarded(nb.Range()), c.Now, 0)
-		if err != nil {
-			return fmt.Errorf("postgres: create booking: %w", err)
+		if taken, err := datesTaken(ctx, q, nb.PropertyID, c.Guarded(nb.Range()), c.Now, 0); err != nil || taken {
+			return unavailableIf(taken, err)
 		}
-		if taken {
-			return unavailable()
-		}
-		if closed, err := closedNight(ctx, tx, nb.PropertyID, nb.Range(), c.DateGuard); err != nil {
-			return fmt.Errorf("postgres: create booking: %w", err)
-		} else if closed {
-			return unavailable()
+		if closed, err := closedNight(ctx, q, nb.PropertyID, nb.Range(), c.DateGuard); err != nil || closed {
+			return unavailableIf(closed, err)
 		}
 		if nb.CouponID != 0 && c.MaxRedemptions > 0 {
-			if err := lockCoupon(ctx, tx, nb.CouponID); err != nil {
+			if err := lockCoupon(ctx, q, nb.CouponID); err != nil {
 				return err
 			}
-			n, err := couponHolders(ctx, tx, nb.CouponID, c.Now)
+			n, err := couponHolders(ctx, q, nb.CouponID, c.Now)
 			if err != nil {
-				return fmt.Errorf("postgres: create booking: %w", err)
+				return err
 			}
 			if n >= c.MaxRedemptions {
 				return booking.Errorf(coupon.CodeExhausted, "This coupon has been used as many times as it can be.")
 			}
 		}
-		err = tx.QueryRow(ctx, `INSERT INTO bookings (`+bookingDataColumns+`, blocking)
-			VALUES (`+params(1, len(args))+`) RETURNING id`, args...).Scan(&nb.ID)
+		nb.ID, err = sqlflow.Value[int64](ctx, q, nil, `INSERT INTO bookings (`+bookingDataColumns+`, blocking)
+			VALUES (`+params(1, len(args))+`) RETURNING id`, args...)
 		switch {
 		case sqlState(err) == exclusionViolation:
 			return unavailable()
 		case sqlState(err) == foreignKeyViolation:
 			return booking.Errorf(booking.CodeNotFound, "Coupon not found.")
 		case err != nil:
-			return fmt.Errorf("postgres: create booking: %w", err)
+			return err
 		}
 		if key.Key != "" {
-			if err := setKeyBooking(ctx, tx, key, nb.ID); err != nil {
-				return fmt.Errorf("postgres: create booking: %w", err)
+			if err := setKeyBooking(ctx, q, key, nb.ID); err != nil {
+				return err
 			}
 		}
 		if terms != nil {
-			if _, err := tx.Exec(ctx, `INSERT INTO booking_terms (booking_id, version, data) VALUES ($1, 1, $2)`, nb.ID, string(terms)); err != nil {
-				return fmt.Errorf("postgres: create booking: save terms: %w", err)
+			if err := sqlflow.Exec(ctx, q, nil, `INSERT INTO booking_terms (booking_id, version, data) VALUES ($1, 1, $2)`,
+				nb.ID, string(terms)); err != nil {
+				return err
 			}
 		}
 		if c.PaymentAccount != "" {
-			if _, err := tx.Exec(ctx, `INSERT INTO booking_payment_accounts (booking_id, account_id) VALUES ($1, $2)`, nb.ID, c.PaymentAccount); err != nil {
-				return fmt.Errorf("postgres: create booking: save payment account: %w", err)
-			}
+			return sqlflow.Exec(ctx, q, nil, `INSERT INTO booking_payment_accounts (booking_id, account_id) VALUES ($1, $2)`,
+				nb.ID, c.PaymentAccount)
 		}
 		return nil
 	})
@@ -146,26 +138,10 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 // days stored on the property (read through q, in the transaction) or by
 // g.RuleClosed where no day is stored.
 func closedNight(ctx context.Context, q querier, propertyID int64, stay civil.Range, g booking.DateGuard) (bool, error) {
-	rows, err := q.Query(ctx, `SELECT day, closed FROM calendar_days WHERE property_id = $1 AND day >= $2 AND day < $3`,
-		propertyID, date(stay.Start), date(stay.End))
+	days, err := sqlflow.All(ctx, q, rowmap.ScanClosedDay, `SELECT day, closed FROM calendar_days
+		WHERE property_id = $1 AND day >= $2 AND day < $3`, propertyID, rowmap.Date(stay.Start), rowmap.Date(stay.End))
 	if err != nil {
-		return false, fmt.Errorf("read closed days: %w", err)
-	}
-	defer rows.Close()
-	var days []booking.CalendarDay
-	for rows.Next() {
-		var (
-			d   booking.CalendarDay
-			day pgtype.Date
-		)
-		if err := rows.Scan(&day, &d.Closed); err != nil {
-			return false, fmt.Errorf("read closed days: %w", err)
-		}
-		d.Date = fromDate(day)
-		days = append(days, d)
-	}
-	if err := rows.Err(); err != nil {
-		return false, fmt.Errorf("read closed days: %w", err)
+		return false, err
 	}
 	return g.ClosedNight(stay, days), nil
 }
@@ -174,19 +150,17 @@ func closedNight(ctx context.Context, q querier, propertyID int64, stay civil.Ra
 // idempotency record, so that a checkout the payment provider refused
 // leaves nothing behind. Errors: CodeNotFound, CodeConflict (not pending).
 func (db *DB) DeleteBooking(ctx context.Context, id int64) error {
-	tag, err := db.pool.Exec(ctx, `DELETE FROM bookings WHERE id = $1 AND status = 'pending'`, id)
-	if err != nil {
-		return fmt.Errorf("postgres: delete booking: %w", err)
-	}
-	if tag.RowsAffected() == 1 {
-		return nil
-	}
-	found, err := exists(ctx, db.pool, `SELECT 1 FROM bookings WHERE id = $1`, id)
-	if err != nil {
-		return fmt.Errorf("postgres: delete booking: %w", err)
-	}
-	if !found {
-		return bookingNotFound()
-	}
-	return booking.Errorf(booking.CodeConflict, "Only a pending booking can be deleted.")
+	return db.run(ctx, "delete booking", func(q querier) error {
+		if n, err := q.Exec(ctx, `DELETE FROM bookings WHERE id = $1 AND status = 'pending'`, id); err != nil || n == 1 {
+			return err
+		}
+		found, err := sqlflow.Exists(ctx, q, `SELECT 1 FROM bookings WHERE id = $1`, id)
+		switch {
+		case err != nil:
+			return err
+		case !found:
+			return bookingNotFound()
+		}
+		return booking.Errorf(booking.CodeConflict, "Only a pending booking can be deleted.")
+	})
 }

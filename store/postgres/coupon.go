@@ -2,16 +2,13 @@ package postgres
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"strconv"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/coupon"
 	"github.com/staykit/staykit/store/internal/rowmap"
+	"github.com/staykit/staykit/store/internal/sqlflow"
 )
 
 // codeTaken is the error for a code an organisation has already.
@@ -23,20 +20,23 @@ func codeTaken(code string) error {
 // sets its ID. Errors: CodeConflict when the organisation has that code
 // already; CodeNotFound (organisation).
 func (db *DB) CreateCoupon(ctx context.Context, c *coupon.Coupon) error {
-	args, err := rowmap.CouponArgs(codec{}, c)
+	id, err := sqlflow.Get(ctx, db.run, "create coupon", func(q querier) (int64, error) {
+		args, err := rowmap.CouponArgs(codec{}, c)
+		if err != nil {
+			return 0, err
+		}
+		id, err := sqlflow.Value[int64](ctx, q, nil, `INSERT INTO coupons (org_id, `+rowmap.CouponDataColumns+`)
+			VALUES (`+params(1, len(args)+1)+`) RETURNING id`, append([]any{c.OrgID}, args...)...)
+		switch {
+		case sqlState(err) == uniqueViolation:
+			return 0, codeTaken(c.Code)
+		case sqlState(err) == foreignKeyViolation:
+			return 0, rowmap.OrganizationNotFound()
+		}
+		return id, err
+	})
 	if err != nil {
-		return fmt.Errorf("postgres: create coupon: %w", err)
-	}
-	var id int64
-	err = db.pool.QueryRow(ctx, `INSERT INTO coupons (org_id, `+rowmap.CouponDataColumns+`)
-		VALUES (`+params(1, len(args)+1)+`) RETURNING id`, append([]any{c.OrgID}, args...)...).Scan(&id)
-	switch {
-	case sqlState(err) == uniqueViolation:
-		return codeTaken(c.Code)
-	case sqlState(err) == foreignKeyViolation:
-		return rowmap.OrganizationNotFound()
-	case err != nil:
-		return fmt.Errorf("postgres: create coupon: %w", err)
+		return err
 	}
 	c.ID, c.Code = id, coupon.Normalize(c.Code)
 	return nil
@@ -46,20 +46,21 @@ func (db *DB) CreateCoupon(ctx context.Context, c *coupon.Coupon) error {
 // normalised. Errors: CodeNotFound; CodeConflict when another coupon of the
 // organisation has the code.
 func (db *DB) UpdateCoupon(ctx context.Context, c *coupon.Coupon) error {
-	args, err := rowmap.CouponArgs(codec{}, c)
+	err := db.run(ctx, "update coupon", func(q querier) error {
+		args, err := rowmap.CouponArgs(codec{}, c)
+		if err != nil {
+			return err
+		}
+		n := len(args)
+		err = sqlflow.Exec(ctx, q, rowmap.CouponNotFound(), `UPDATE coupons SET `+assignments(rowmap.CouponDataColumns, 1)+`
+			WHERE id = $`+strconv.Itoa(n+1)+` AND org_id = $`+strconv.Itoa(n+2), append(args, c.ID, c.OrgID)...)
+		if sqlState(err) == uniqueViolation {
+			return codeTaken(c.Code)
+		}
+		return err
+	})
 	if err != nil {
-		return fmt.Errorf("postgres: update coupon: %w", err)
-	}
-	n := len(args)
-	tag, err := db.pool.Exec(ctx, `UPDATE coupons SET `+assignments(rowmap.CouponDataColumns, 1)+`
-		WHERE id = $`+strconv.Itoa(n+1)+` AND org_id = $`+strconv.Itoa(n+2), append(args, c.ID, c.OrgID)...)
-	switch {
-	case sqlState(err) == uniqueViolation:
-		return codeTaken(c.Code)
-	case err != nil:
-		return fmt.Errorf("postgres: update coupon: %w", err)
-	case tag.RowsAffected() == 0:
-		return rowmap.CouponNotFound()
+		return err
 	}
 	c.Code = coupon.Normalize(c.Code)
 	return nil
@@ -68,44 +69,32 @@ func (db *DB) UpdateCoupon(ctx context.Context, c *coupon.Coupon) error {
 // CouponByCode finds a coupon by code, case-insensitively. Errors:
 // CodeNotFound.
 func (db *DB) CouponByCode(ctx context.Context, orgID int64, code string) (*coupon.Coupon, error) {
-	c, err := rowmap.ScanCoupon(codec{}, db.pool.QueryRow(ctx,
-		`SELECT `+rowmap.CouponColumns+` FROM coupons WHERE org_id = $1 AND code = $2`, orgID, coupon.Normalize(code)))
-	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		return nil, rowmap.CouponNotFound()
-	case err != nil:
-		return nil, fmt.Errorf("postgres: coupon %q: %w", code, err)
-	}
-	return c, nil
+	return sqlflow.Get(ctx, db.run, "coupon by code", func(q querier) (*coupon.Coupon, error) {
+		return sqlflow.One(ctx, q, rowmap.ScanCoupon, rowmap.CouponNotFound(),
+			`SELECT `+rowmap.CouponColumns+` FROM coupons WHERE org_id = $1 AND code = $2`, orgID, coupon.Normalize(code))
+	})
 }
 
 // CouponRedemptions counts the bookings holding the coupon at now
 // (requested, confirmed, and unexpired pending).
 func (db *DB) CouponRedemptions(ctx context.Context, couponID int64, now time.Time) (int, error) {
-	n, err := couponHolders(ctx, db.pool, couponID, now)
-	if err != nil {
-		return 0, fmt.Errorf("postgres: coupon redemptions: %w", err)
-	}
-	return n, nil
+	return sqlflow.Get(ctx, db.run, "coupon redemptions", func(q querier) (int, error) {
+		return couponHolders(ctx, q, couponID, now)
+	})
 }
 
 // couponHolders counts the bookings holding a coupon at now.
 func couponHolders(ctx context.Context, q querier, couponID int64, now time.Time) (int, error) {
-	var n int
-	err := q.QueryRow(ctx, `SELECT count(*) FROM bookings WHERE coupon_id = $1 AND `+holdsDates(2),
-		couponID, now).Scan(&n)
-	return n, err
+	return sqlflow.Value[int](ctx, q, nil, `SELECT count(*) FROM bookings WHERE coupon_id = $1 AND `+holdsDates(2),
+		couponID, now)
 }
 
 // lockCoupon locks a coupon's row until the transaction ends, so that the
 // checkouts counting its holders take turns. Errors: CodeNotFound.
-func lockCoupon(ctx context.Context, tx pgx.Tx, couponID int64) error {
-	found, err := exists(ctx, tx, `SELECT 1 FROM coupons WHERE id = $1 FOR NO KEY UPDATE`, couponID)
-	if err != nil {
-		return fmt.Errorf("lock coupon %d: %w", couponID, err)
-	}
-	if !found {
+func lockCoupon(ctx context.Context, q querier, couponID int64) error {
+	found, err := sqlflow.Exists(ctx, q, `SELECT 1 FROM coupons WHERE id = $1 FOR NO KEY UPDATE`, couponID)
+	if err == nil && !found {
 		return rowmap.CouponNotFound()
 	}
-	return nil
+	return err
 }

@@ -22,6 +22,8 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/internal/pgmigrate"
+	"github.com/staykit/staykit/store/internal/rowmap"
+	"github.com/staykit/staykit/store/internal/sqlflow"
 )
 
 var _ booking.Store = (*DB)(nil)
@@ -29,7 +31,11 @@ var _ booking.Store = (*DB)(nil)
 // DB is a staykit database on PostgreSQL. It is safe for concurrent use,
 // also by several processes on the same database.
 type DB struct {
+	// pool's errors are classified (a database that cannot serve now is
+	// booking.ErrStoreUnavailable): see unavailable.go.
 	pool checkedPool
+	// flow runs the operations and names them in errors.
+	flow sqlflow.Flow
 }
 
 // config holds what Options set.
@@ -70,7 +76,7 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: open: %w", err)
 	}
-	return &DB{pool: checkedPool{pool}}, nil
+	return &DB{pool: checkedPool{pool}, flow: sqlflow.Flow{Store: "postgres"}}, nil
 }
 
 // Close closes the pool's connections, waiting for those in use to be
@@ -88,40 +94,78 @@ func (db *DB) Ping(ctx context.Context) error {
 	return nil
 }
 
-// querier is what the pool and a transaction have in common.
-type querier interface {
-	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+// querier runs this store's statements: the pool, or a transaction.
+type querier = sqlflow.Querier
+
+// tx runs fn in a READ COMMITTED transaction, committed when fn returns
+// nil and rolled back otherwise. op names the operation in errors, once
+// (sqlflow.Flow).
+func (db *DB) tx(ctx context.Context, op string, fn func(q querier) error) error {
+	return db.flow.Tx(ctx, op, db.begin(pgx.TxOptions{}), fn)
 }
 
-// inTx runs fn in a READ COMMITTED transaction, committed when fn returns
-// nil and rolled back otherwise. op names the operation in errors.
-func (db *DB) inTx(ctx context.Context, op string, fn func(tx pgx.Tx) error) error {
-	tx, err := db.pool.Begin(ctx)
+// readTx runs fn in a read-only REPEATABLE READ transaction, so that its
+// queries see one snapshot of the database.
+func (db *DB) readTx(ctx context.Context, op string, fn func(q querier) error) error {
+	return db.flow.ReadTx(ctx, op, db.begin(pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}), fn)
+}
+
+// run runs fn on the pool, outside a transaction: each statement commits
+// on its own.
+func (db *DB) run(ctx context.Context, op string, fn func(q querier) error) error {
+	return db.flow.Run(ctx, op, conn{db.pool}, fn)
+}
+
+// begin returns how to begin a transaction with opts.
+func (db *DB) begin(opts pgx.TxOptions) func(context.Context) (sqlflow.Tx, error) {
+	return func(ctx context.Context) (sqlflow.Tx, error) {
+		tx, err := db.pool.BeginTx(ctx, opts)
+		if err != nil {
+			return nil, err
+		}
+		return txConn{conn{tx}, tx}, nil
+	}
+}
+
+// conn is the pool or a transaction as a sqlflow.Querier.
+type conn struct {
+	q interface {
+		Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+		Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	}
+}
+
+func (c conn) Exec(ctx context.Context, sql string, args ...any) (int64, error) {
+	tag, err := c.q.Exec(ctx, sql, args...)
+	return tag.RowsAffected(), err
+}
+
+func (c conn) Query(ctx context.Context, sql string, args ...any) (sqlflow.Rows, error) {
+	rows, err := c.q.Query(ctx, sql, args...)
 	if err != nil {
-		return fmt.Errorf("postgres: %s: begin: %w", op, err)
+		return nil, err
 	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback(context.WithoutCancel(ctx))
-		return err
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return fmt.Errorf("postgres: %s: commit: %w", op, err)
-	}
+	return pgRows{rows}, nil
+}
+
+func (conn) Codec() rowmap.Codec { return codec{} }
+
+// pgRows are pgx's rows as sqlflow.Rows.
+type pgRows struct{ pgx.Rows }
+
+func (r pgRows) Close() error {
+	r.Rows.Close()
 	return nil
 }
 
-// inReadTx runs fn in a read-only REPEATABLE READ transaction, so that its
-// queries see one snapshot of the database.
-func (db *DB) inReadTx(ctx context.Context, op string, fn func(tx pgx.Tx) error) error {
-	tx, err := db.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
-	if err != nil {
-		return fmt.Errorf("postgres: %s: begin: %w", op, err)
-	}
-	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
-	return fn(tx)
+// txConn is a transaction as a sqlflow.Tx.
+type txConn struct {
+	conn
+	tx pgx.Tx
 }
+
+func (t txConn) Commit(ctx context.Context) error   { return t.tx.Commit(ctx) }
+func (t txConn) Rollback(ctx context.Context) error { return t.tx.Rollback(ctx) }
 
 // SQLSTATE codes the store reacts to.
 const (
@@ -137,17 +181,4 @@ func sqlState(err error) string {
 		return pe.Code
 	}
 	return ""
-}
-
-// exists reports whether query returns a row.
-func exists(ctx context.Context, q querier, query string, args ...any) (bool, error) {
-	var one int
-	err := q.QueryRow(ctx, query, args...).Scan(&one)
-	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		return false, nil
-	case err != nil:
-		return false, err
-	}
-	return true, nil
 }

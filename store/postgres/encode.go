@@ -1,8 +1,6 @@
 package postgres
 
 import (
-	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgtype"
@@ -33,28 +31,12 @@ func fromInstant(t pgtype.Timestamptz) time.Time {
 	return t.Time.UTC()
 }
 
-// date encodes a civil date; the zero date is NULL.
-func date(d civil.Date) any {
-	if d.IsZero() {
-		return nil
-	}
-	return d.String()
-}
-
 // fromDate decodes a civil date; NULL is the zero date.
 func fromDate(d pgtype.Date) civil.Date {
 	if !d.Valid {
 		return civil.Date{}
 	}
 	return civil.Of(d.Time)
-}
-
-// nullInt encodes an optional count; nil is NULL.
-func nullInt(p *int) any {
-	if p == nil {
-		return nil
-	}
-	return *p
 }
 
 // intPtr decodes an optional count.
@@ -66,37 +48,6 @@ func intPtr(n pgtype.Int8) *int {
 	return &v
 }
 
-// nullString encodes an optional identifier; "" is NULL.
-func nullString(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
-}
-
-// nullID encodes an optional reference; 0 is NULL.
-func nullID(id int64) any {
-	if id == 0 {
-		return nil
-	}
-	return id
-}
-
-// toJSON encodes a JSONB column. pgx sends a []byte to a jsonb parameter
-// as the JSON text it holds.
-func toJSON(v any) ([]byte, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("encode json: %w", err)
-	}
-	return b, nil
-}
-
-// scanner is what pgx.Row and pgx.Rows have in common.
-type scanner interface {
-	Scan(dest ...any) error
-}
-
 // codec is how this store writes and reads the columns whose encoding
 // differs from SQLite's, for the shared row mapping.
 type codec struct{}
@@ -104,7 +55,7 @@ type codec struct{}
 var _ rowmap.Codec = codec{}
 
 func (codec) InstantArg(t time.Time) any     { return instant(t) }
-func (codec) DayArg(d civil.Date) any        { return date(d) }
+func (codec) DayArg(d civil.Date) any        { return rowmap.Date(d) }
 func (codec) MoneyArg(d decimal.Decimal) any { return d }
 func (codec) JSONArg(b []byte) any           { return b }
 func (codec) Instant(t *time.Time) rowmap.Column {

@@ -2,15 +2,13 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/store/internal/rowmap"
+	"github.com/staykit/staykit/store/internal/sqlflow"
 )
 
 // ApplyCalendar applies a host's calendar change in one transaction, the
@@ -22,45 +20,45 @@ func (db *DB) ApplyCalendar(ctx context.Context, orgID, propertyID int64, c book
 	if err := c.Validate(); err != nil {
 		return err
 	}
-	return db.inTx(ctx, "apply calendar", func(tx pgx.Tx) error {
-		if err := lockProperty(ctx, tx, orgID, propertyID); err != nil {
+	return db.tx(ctx, "apply calendar", func(q querier) error {
+		if err := lockProperty(ctx, q, orgID, propertyID); err != nil {
 			return err
 		}
-		p, err := rowmap.ScanProperty(codec{}, tx.QueryRow(ctx, `SELECT `+rowmap.PropertyColumns+` FROM properties WHERE id = $1`, propertyID))
+		p, err := sqlflow.One(ctx, q, rowmap.ScanProperty, sqlflow.ErrNoRow,
+			`SELECT `+rowmap.PropertyColumns+` FROM properties WHERE id = $1`, propertyID)
 		if err != nil {
-			return fmt.Errorf("postgres: apply calendar: %w", err)
+			return err
 		}
 		if c.Closed != nil && *c.Closed {
-			taken, err := bookingOverlaps(ctx, tx, propertyID, civil.Range{Start: c.From, End: c.To}, now, 0)
+			taken, err := bookingOverlaps(ctx, q, propertyID, civil.Range{Start: c.From, End: c.To}, now, 0)
 			if err != nil {
-				return fmt.Errorf("postgres: apply calendar: %w", err)
+				return err
 			}
 			if taken {
 				return booking.Errorf(booking.CodeUnavailable, "A booking holds some of these dates.")
 			}
 		}
-		stored, err := calendarDaysIn(ctx, tx, propertyID, c.From, c.To)
+		stored, err := calendarDaysIn(ctx, q, propertyID, c.From, c.To)
 		if err != nil {
-			return fmt.Errorf("postgres: apply calendar: %w", err)
+			return err
 		}
 		days := c.Days(stored)
 		if err := booking.CheckCalendarDays(days); err != nil {
 			return err
 		}
-		if err := writeCalendarDays(ctx, tx, propertyID, days); err != nil {
+		if err := writeCalendarDays(ctx, q, propertyID, days); err != nil {
 			return err
 		}
-		if kept, dropped := c.OverridesWithout(p.Rates.Overrides); dropped {
-			p.Rates.Overrides = kept
-			rates, err := toJSON(p.Rates)
-			if err != nil {
-				return fmt.Errorf("postgres: apply calendar: %w", err)
-			}
-			if _, err := tx.Exec(ctx, `UPDATE properties SET rates = $2 WHERE id = $1`, propertyID, rates); err != nil {
-				return fmt.Errorf("postgres: apply calendar: %w", err)
-			}
+		kept, dropped := c.OverridesWithout(p.Rates.Overrides)
+		if !dropped {
+			return nil
 		}
-		return nil
+		p.Rates.Overrides = kept
+		rates, err := rowmap.JSONArg(codec{}, p.Rates)
+		if err != nil {
+			return err
+		}
+		return sqlflow.Exec(ctx, q, nil, `UPDATE properties SET rates = $2 WHERE id = $1`, propertyID, rates)
 	})
 }
 
@@ -69,24 +67,12 @@ func (db *DB) UpdatePropertyFields(ctx context.Context, p *booking.Property) err
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	args, err := rowmap.PropertyArgs(codec{}, p)
-	if err != nil {
-		return fmt.Errorf("postgres: update property fields: %w", err)
-	}
-	return db.inTx(ctx, "update property fields", func(tx pgx.Tx) error {
-		n := len(args)
-		tag, err := tx.Exec(ctx, `UPDATE properties SET `+assignments(rowmap.PropertyDataColumns, 1)+`
-			WHERE id = $`+strconv.Itoa(n+1)+` AND org_id = $`+strconv.Itoa(n+2), append(args, p.ID, p.OrgID)...)
-		if err != nil {
-			return fmt.Errorf("postgres: update property fields: %w", err)
+	return db.tx(ctx, "update property fields", func(q querier) (err error) {
+		if err := updateProperty(ctx, q, p); err != nil {
+			return err
 		}
-		if tag.RowsAffected() == 0 {
-			return rowmap.PropertyNotFound()
-		}
-		if p.Blocks, err = blocksOf(ctx, tx, p.ID); err != nil {
-			return fmt.Errorf("postgres: update property fields: %w", err)
-		}
-		return nil
+		p.Blocks, err = blocksOf(ctx, q, p.ID)
+		return err
 	})
 }
 
@@ -106,22 +92,16 @@ func (db *DB) BookingsPage(ctx context.Context, orgID int64, q booking.BookingQu
 		arg("property_id =", q.PropertyID)
 	}
 	if !q.From.IsZero() {
-		arg("check_out >", date(q.From))
+		arg("check_out >", rowmap.Date(q.From))
 	}
 	if !q.To.IsZero() {
-		arg("check_in <", date(q.To))
+		arg("check_in <", rowmap.Date(q.To))
 	}
 	if q.Before > 0 {
 		arg("id <", q.Before)
 	}
 	args = append(args, q.PageSize())
-	rows, err := db.pool.Query(ctx, query+` ORDER BY id DESC LIMIT $`+strconv.Itoa(len(args)), args...)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: bookings page: %w", err)
-	}
-	list, err := scanBookings(rows)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: bookings page: %w", err)
-	}
-	return list, nil
+	return sqlflow.Get(ctx, db.run, "bookings page", func(qr querier) ([]booking.Booking, error) {
+		return sqlflow.All(ctx, qr, rowmap.ScanBooking, query+` ORDER BY id DESC LIMIT $`+strconv.Itoa(len(args)), args...)
+	})
 }

@@ -2,14 +2,11 @@ package postgres
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgtype"
-
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/store/internal/rowmap"
+	"github.com/staykit/staykit/store/internal/sqlflow"
 )
 
 // idempotencyWindow is how long CreateBooking honours an idempotency key: a
@@ -30,63 +27,38 @@ func keyConflict(existing booking.IdempotencyRecord) error {
 // that record and writes nothing. A transaction recording the same key at
 // the same time makes the insert wait for its outcome: if it commits, its
 // record is returned; if it rolls back, r is recorded.
-func claimKey(ctx context.Context, tx pgx.Tx, r booking.IdempotencyRecord, notBefore time.Time) (*booking.IdempotencyRecord, error) {
-	if _, err := tx.Exec(ctx, `DELETE FROM idempotency_keys
+func claimKey(ctx context.Context, q querier, r booking.IdempotencyRecord, notBefore time.Time) (*booking.IdempotencyRecord, error) {
+	if err := sqlflow.Exec(ctx, q, nil, `DELETE FROM idempotency_keys
 		WHERE org_id = $1 AND scope = $2 AND key = $3 AND created_at < $4`,
 		r.OrgID, r.Scope, r.Key, notBefore); err != nil {
-		return nil, fmt.Errorf("forget stale idempotency key: %w", err)
+		return nil, err
 	}
-	tag, err := tx.Exec(ctx, `INSERT INTO idempotency_keys
-		(org_id, scope, key, request_hash, booking_id, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+	n, err := q.Exec(ctx, `INSERT INTO idempotency_keys (`+rowmap.IdempotencyColumns+`) VALUES ($1, $2, $3, $4, $5, $6)
 		ON CONFLICT (org_id, scope, key) DO NOTHING`,
-		r.OrgID, r.Scope, r.Key, r.RequestHash, nullID(r.BookingID), r.CreatedAt)
-	if err != nil {
-		return nil, fmt.Errorf("record idempotency key: %w", err)
-	}
-	if tag.RowsAffected() == 1 {
-		return nil, nil
+		r.OrgID, r.Scope, r.Key, r.RequestHash, rowmap.NullID(r.BookingID), r.CreatedAt)
+	if err != nil || n == 1 {
+		return nil, err
 	}
 	// READ COMMITTED: this statement sees the record that made the insert
 	// do nothing, committed by then.
-	existing, err := findKey(ctx, tx, r.OrgID, r.Scope, r.Key, time.Time{})
-	if err != nil {
-		return nil, fmt.Errorf("idempotency key: %w", err)
-	}
-	return existing, nil
+	return findKey(ctx, q, r.OrgID, r.Scope, r.Key, time.Time{}, sqlflow.ErrNoRow)
 }
 
 // findKey returns the record of a key created at or after notBefore (any,
-// when notBefore is zero), or pgx.ErrNoRows.
-func findKey(ctx context.Context, q querier, orgID int64, scope, key string, notBefore time.Time) (*booking.IdempotencyRecord, error) {
-	var (
-		r         booking.IdempotencyRecord
-		bookingID pgtype.Int8
-		created   pgtype.Timestamptz
-	)
-	err := q.QueryRow(ctx, `SELECT org_id, scope, key, request_hash, booking_id, created_at
+// when notBefore is zero), or the error none.
+func findKey(ctx context.Context, q querier, orgID int64, scope, key string, notBefore time.Time, none error) (*booking.IdempotencyRecord, error) {
+	return sqlflow.One(ctx, q, rowmap.ScanIdempotencyRecord, none, `SELECT `+rowmap.IdempotencyColumns+`
 		FROM idempotency_keys WHERE org_id = $1 AND scope = $2 AND key = $3
 		AND ($4::timestamptz IS NULL OR created_at >= $4)`,
-		orgID, scope, key, instant(notBefore)).
-		Scan(&r.OrgID, &r.Scope, &r.Key, &r.RequestHash, &bookingID, &created)
-	if err != nil {
-		return nil, err
-	}
-	r.BookingID = bookingID.Int64
-	r.CreatedAt = fromInstant(created)
-	return &r, nil
+		orgID, scope, key, instant(notBefore))
 }
 
 // IdempotencyRecord finds the record of a key within a scope, ignoring
 // records created before notBefore. Errors: CodeNotFound.
 func (db *DB) IdempotencyRecord(ctx context.Context, orgID int64, scope, key string, notBefore time.Time) (*booking.IdempotencyRecord, error) {
-	r, err := findKey(ctx, db.pool, orgID, scope, key, notBefore)
-	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		return nil, booking.Errorf(booking.CodeNotFound, "Idempotency key not found.")
-	case err != nil:
-		return nil, fmt.Errorf("postgres: idempotency record: %w", err)
-	}
-	return r, nil
+	return sqlflow.Get(ctx, db.run, "idempotency record", func(q querier) (*booking.IdempotencyRecord, error) {
+		return findKey(ctx, q, orgID, scope, key, notBefore, booking.Errorf(booking.CodeNotFound, "Idempotency key not found."))
+	})
 }
 
 // SaveIdempotencyRecord stores r (r.CreatedAt must be set), replacing a
@@ -95,15 +67,11 @@ func (db *DB) IdempotencyRecord(ctx context.Context, orgID int64, scope, key str
 // CodeConflict *booking.Error whose Err is a *booking.IdempotencyConflict.
 func (db *DB) SaveIdempotencyRecord(ctx context.Context, r *booking.IdempotencyRecord, notBefore time.Time) (*booking.IdempotencyRecord, error) {
 	var existing *booking.IdempotencyRecord
-	err := db.inTx(ctx, "save idempotency record", func(tx pgx.Tx) error {
-		var err error
-		if existing, err = claimKey(ctx, tx, *r, notBefore); err != nil {
-			return fmt.Errorf("postgres: save idempotency record: %w", err)
-		}
-		if existing != nil {
+	err := db.tx(ctx, "save idempotency record", func(q querier) (err error) {
+		if existing, err = claimKey(ctx, q, *r, notBefore); err == nil && existing != nil {
 			return keyConflict(*existing)
 		}
-		return nil
+		return err
 	})
 	if existing != nil {
 		return existing, err
@@ -118,28 +86,22 @@ func (db *DB) SaveIdempotencyRecord(ctx context.Context, r *booking.IdempotencyR
 // MarkEventProcessed records a provider event id. It reports false when the
 // id was recorded already.
 func (db *DB) MarkEventProcessed(ctx context.Context, eventID string, at time.Time) (bool, error) {
-	tag, err := db.pool.Exec(ctx, `INSERT INTO payment_events (event_id, processed_at) VALUES ($1, $2)
-		ON CONFLICT (event_id) DO NOTHING`, eventID, at)
-	if err != nil {
-		return false, fmt.Errorf("postgres: mark event processed: %w", err)
-	}
-	return tag.RowsAffected() == 1, nil
+	return sqlflow.Get(ctx, db.run, "mark event processed", func(q querier) (bool, error) {
+		n, err := q.Exec(ctx, `INSERT INTO payment_events (event_id, processed_at) VALUES ($1, $2)
+			ON CONFLICT (event_id) DO NOTHING`, eventID, at)
+		return n == 1, err
+	})
 }
 
 // EventProcessed reports whether an event id is recorded.
 func (db *DB) EventProcessed(ctx context.Context, eventID string) (bool, error) {
-	found, err := exists(ctx, db.pool, `SELECT 1 FROM payment_events WHERE event_id = $1`, eventID)
-	if err != nil {
-		return false, fmt.Errorf("postgres: event processed: %w", err)
-	}
-	return found, nil
+	return sqlflow.Get(ctx, db.run, "event processed", func(q querier) (bool, error) {
+		return sqlflow.Exists(ctx, q, `SELECT 1 FROM payment_events WHERE event_id = $1`, eventID)
+	})
 }
 
 // setKeyBooking points the record of r's key at a booking.
-func setKeyBooking(ctx context.Context, tx pgx.Tx, r booking.IdempotencyRecord, bookingID int64) error {
-	if _, err := tx.Exec(ctx, `UPDATE idempotency_keys SET booking_id = $1
-		WHERE org_id = $2 AND scope = $3 AND key = $4`, bookingID, r.OrgID, r.Scope, r.Key); err != nil {
-		return fmt.Errorf("record idempotency key: %w", err)
-	}
-	return nil
+func setKeyBooking(ctx context.Context, q querier, r booking.IdempotencyRecord, bookingID int64) error {
+	return sqlflow.Exec(ctx, q, nil, `UPDATE idempotency_keys SET booking_id = $1
+		WHERE org_id = $2 AND scope = $3 AND key = $4`, bookingID, r.OrgID, r.Scope, r.Key)
 }

@@ -2,9 +2,10 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/staykit/staykit/store/internal/sqlflow"
 )
 
 // channelSQL names the notification channel of the read model: one per
@@ -17,10 +18,9 @@ const channelSQL = `'staykit_rm_' || current_schema()`
 // writes. PostgreSQL delivers it to every listening session, this one's
 // included.
 func (db *DB) Publish(ctx context.Context, msg string) error {
-	if _, err := db.pool.Exec(ctx, `SELECT pg_notify(`+channelSQL+`, $1)`, msg); err != nil {
-		return fmt.Errorf("postgres: publish: %w", err)
-	}
-	return nil
+	return db.run(ctx, "publish", func(q querier) error {
+		return sqlflow.Exec(ctx, q, nil, `SELECT pg_notify(`+channelSQL+`, $1)`, msg)
+	})
 }
 
 // Listen holds one connection of the pool and calls fn with each message
@@ -29,9 +29,13 @@ func (db *DB) Publish(ctx context.Context, msg string) error {
 // message: what was published before it is not heard, so the caller
 // forgets what it keeps then.
 func (db *DB) Listen(ctx context.Context, ready func(), fn func(msg string)) error {
+	return db.run(ctx, "listen", func(querier) error { return db.listen(ctx, ready, fn) })
+}
+
+func (db *DB) listen(ctx context.Context, ready func(), fn func(msg string)) error {
 	pooled, err := db.pool.Acquire(ctx)
 	if err != nil {
-		return fmt.Errorf("postgres: listen: %w", err)
+		return err
 	}
 	// A listening session is not given back to the pool: it would keep
 	// listening for whoever gets it next.
@@ -39,16 +43,16 @@ func (db *DB) Listen(ctx context.Context, ready func(), fn func(msg string)) err
 	defer conn.Close(context.WithoutCancel(ctx))
 	var channel string
 	if err := conn.QueryRow(ctx, `SELECT `+channelSQL).Scan(&channel); err != nil {
-		return fmt.Errorf("postgres: listen: %w", err)
+		return err
 	}
 	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{channel}.Sanitize()); err != nil {
-		return fmt.Errorf("postgres: listen: %w", err)
+		return err
 	}
 	ready()
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
-			return fmt.Errorf("postgres: listen: %w", err)
+			return err
 		}
 		fn(n.Payload)
 	}

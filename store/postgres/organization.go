@@ -2,15 +2,12 @@ package postgres
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/store/internal/rowmap"
+	"github.com/staykit/staykit/store/internal/sqlflow"
 )
 
 // params returns the placeholders $from, …, $(from+n-1), comma separated.
@@ -48,18 +45,20 @@ func (db *DB) CreateOrganization(ctx context.Context, o *booking.Organization) e
 	if err := o.Validate(); err != nil {
 		return err
 	}
-	args, err := rowmap.OrganizationArgs(codec{}, o)
+	id, err := sqlflow.Get(ctx, db.run, "create organization", func(q querier) (int64, error) {
+		args, err := rowmap.OrganizationArgs(codec{}, o)
+		if err != nil {
+			return 0, err
+		}
+		id, err := sqlflow.Value[int64](ctx, q, nil, `INSERT INTO organizations (`+rowmap.OrganizationDataColumns+`)
+			VALUES (`+params(1, len(args))+`) RETURNING id`, args...)
+		if sqlState(err) == uniqueViolation {
+			return 0, slugTaken(o.Slug)
+		}
+		return id, err
+	})
 	if err != nil {
-		return fmt.Errorf("postgres: create organization: %w", err)
-	}
-	var id int64
-	err = db.pool.QueryRow(ctx, `INSERT INTO organizations (`+rowmap.OrganizationDataColumns+`)
-		VALUES (`+params(1, len(args))+`) RETURNING id`, args...).Scan(&id)
-	switch {
-	case sqlState(err) == uniqueViolation:
-		return slugTaken(o.Slug)
-	case err != nil:
-		return fmt.Errorf("postgres: create organization: %w", err)
+		return err
 	}
 	o.ID = id
 	return nil
@@ -72,68 +71,42 @@ func (db *DB) UpdateOrganization(ctx context.Context, o *booking.Organization) e
 	if err := o.Validate(); err != nil {
 		return err
 	}
-	args, err := rowmap.OrganizationArgs(codec{}, o)
-	if err != nil {
-		return fmt.Errorf("postgres: update organization: %w", err)
-	}
-	tag, err := db.pool.Exec(ctx, `UPDATE organizations SET `+organizationSet+`
-		WHERE id = $`+strconv.Itoa(len(args)+1), append(args, o.ID)...)
-	switch {
-	case sqlState(err) == uniqueViolation:
-		return slugTaken(o.Slug)
-	case err != nil:
-		return fmt.Errorf("postgres: update organization: %w", err)
-	case tag.RowsAffected() == 0:
-		return rowmap.OrganizationNotFound()
-	}
-	return nil
+	return db.run(ctx, "update organization", func(q querier) error {
+		args, err := rowmap.OrganizationArgs(codec{}, o)
+		if err != nil {
+			return err
+		}
+		err = sqlflow.Exec(ctx, q, rowmap.OrganizationNotFound(), `UPDATE organizations SET `+organizationSet+`
+			WHERE id = $`+strconv.Itoa(len(args)+1), append(args, o.ID)...)
+		if sqlState(err) == uniqueViolation {
+			return slugTaken(o.Slug)
+		}
+		return err
+	})
 }
 
 // OrganizationBySlug finds an organisation, enabled or not. Errors:
 // CodeNotFound.
 func (db *DB) OrganizationBySlug(ctx context.Context, slug string) (*booking.Organization, error) {
-	o, err := rowmap.ScanOrganization(codec{}, db.pool.QueryRow(ctx,
-		`SELECT `+rowmap.OrganizationColumns+` FROM organizations WHERE slug = $1`, slug))
-	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		return nil, rowmap.OrganizationNotFound()
-	case err != nil:
-		return nil, fmt.Errorf("postgres: organization %q: %w", slug, err)
-	}
-	return o, nil
+	return sqlflow.Get(ctx, db.run, "organization by slug", func(q querier) (*booking.Organization, error) {
+		return sqlflow.One(ctx, q, rowmap.ScanOrganization, rowmap.OrganizationNotFound(),
+			`SELECT `+rowmap.OrganizationColumns+` FROM organizations WHERE slug = $1`, slug)
+	})
 }
 
 // OrganizationByID finds an organisation by its ID. Errors: CodeNotFound.
 func (db *DB) OrganizationByID(ctx context.Context, id int64) (*booking.Organization, error) {
-	o, err := rowmap.ScanOrganization(codec{}, db.pool.QueryRow(ctx,
-		`SELECT `+rowmap.OrganizationColumns+` FROM organizations WHERE id = $1`, id))
-	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		return nil, rowmap.OrganizationNotFound()
-	case err != nil:
-		return nil, fmt.Errorf("postgres: organization %d: %w", id, err)
-	}
-	return o, nil
+	return sqlflow.Get(ctx, db.run, "organization", func(q querier) (*booking.Organization, error) {
+		return sqlflow.One(ctx, q, rowmap.ScanOrganization, rowmap.OrganizationNotFound(),
+			`SELECT `+rowmap.OrganizationColumns+` FROM organizations WHERE id = $1`, id)
+	})
 }
 
 // Organizations lists every organisation by slug (byte order, whatever the
 // database's collation).
 func (db *DB) Organizations(ctx context.Context) ([]booking.Organization, error) {
-	rows, err := db.pool.Query(ctx, `SELECT `+rowmap.OrganizationColumns+` FROM organizations ORDER BY slug COLLATE "C"`)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: organizations: %w", err)
-	}
-	defer rows.Close()
-	var list []booking.Organization
-	for rows.Next() {
-		o, err := rowmap.ScanOrganization(codec{}, rows)
-		if err != nil {
-			return nil, fmt.Errorf("postgres: organizations: %w", err)
-		}
-		list = append(list, *o)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("postgres: organizations: %w", err)
-	}
-	return list, nil
+	return sqlflow.Get(ctx, db.run, "organizations", func(q querier) ([]booking.Organization, error) {
+		return sqlflow.All(ctx, q, rowmap.ScanOrganization,
+			`SELECT `+rowmap.OrganizationColumns+` FROM organizations ORDER BY slug COLLATE "C"`)
+	})
 }

@@ -2,18 +2,15 @@ package postgres
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgtype"
-
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/store/internal/rowmap"
+	"github.com/staykit/staykit/store/internal/sqlflow"
 )
 
 // current is what Transition reads of a booking before changing it.
@@ -27,26 +24,13 @@ type current struct {
 
 // lockBooking reads a booking's current state and locks its row until the
 // transaction ends. Errors: CodeNotFound.
-func lockBooking(ctx context.Context, tx pgx.Tx, id int64) (*current, error) {
-	var (
-		cur               current
-		status            string
-		checkIn, checkOut pgtype.Date
-		expires           pgtype.Timestamptz
-	)
-	err := tx.QueryRow(ctx, `SELECT property_id, status, check_in, check_out, expires_at, blocking
-		FROM bookings WHERE id = $1 FOR NO KEY UPDATE`, id).
-		Scan(&cur.propertyID, &status, &checkIn, &checkOut, &expires, &cur.blocking)
-	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		return nil, bookingNotFound()
-	case err != nil:
-		return nil, fmt.Errorf("lock booking %d: %w", id, err)
-	}
-	cur.status = booking.Status(status)
-	cur.stay = civil.Range{Start: fromDate(checkIn), End: fromDate(checkOut)}
-	cur.expiresAt = fromInstant(expires)
-	return &cur, nil
+func lockBooking(ctx context.Context, q querier, id int64) (*current, error) {
+	return sqlflow.One(ctx, q, func(c rowmap.Codec, s rowmap.Scanner) (*current, error) {
+		var cur current
+		return &cur, rowmap.Scan(s, &cur.propertyID, (*string)(&cur.status), c.Day(&cur.stay.Start),
+			c.Day(&cur.stay.End), c.Instant(&cur.expiresAt), &cur.blocking)
+	}, bookingNotFound(), `SELECT property_id, status, check_in, check_out, expires_at, blocking
+		FROM bookings WHERE id = $1 FOR NO KEY UPDATE`, id)
 }
 
 // claims reports whether a booking going to status to, with expiry
@@ -82,30 +66,25 @@ func claims(to booking.Status, expires time.Time, t booking.Transition, had bool
 // CodeUnavailable.
 func (db *DB) Transition(ctx context.Context, id int64, t booking.Transition) (*booking.Booking, error) {
 	holding := slices.Contains(booking.HoldingStatuses, t.To)
-	var updated *booking.Booking
-	err := db.inTx(ctx, "transition", func(tx pgx.Tx) error {
+	return sqlflow.Get(ctx, db.tx, "transition", func(q querier) (*booking.Booking, error) {
 		if holding || t.ClaimDates {
 			// Property first, then booking: the order CreateBooking takes
 			// them in (it locks lapsed holds when it releases them), so
 			// the two cannot deadlock.
-			var propertyID int64
-			err := tx.QueryRow(ctx, `SELECT property_id FROM bookings WHERE id = $1`, id).Scan(&propertyID)
-			switch {
-			case errors.Is(err, pgx.ErrNoRows):
-				return bookingNotFound()
-			case err != nil:
-				return fmt.Errorf("postgres: transition: %w", err)
+			propertyID, err := sqlflow.Value[int64](ctx, q, bookingNotFound(), `SELECT property_id FROM bookings WHERE id = $1`, id)
+			if err != nil {
+				return nil, err
 			}
-			if err := lockProperty(ctx, tx, 0, propertyID); err != nil {
-				return fmt.Errorf("postgres: transition: %w", err)
+			if err := lockProperty(ctx, q, 0, propertyID); err != nil {
+				return nil, err
 			}
 		}
-		cur, err := lockBooking(ctx, tx, id)
+		cur, err := lockBooking(ctx, q, id)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if !slices.Contains(t.From, cur.status) || (t.OnlyExpired && (cur.expiresAt.IsZero() || cur.expiresAt.After(t.At))) {
-			return conflict(cur.status, t.To)
+			return nil, conflict(cur.status, t.To)
 		}
 		expires := cur.expiresAt
 		if t.ExpiresAt != nil {
@@ -113,13 +92,13 @@ func (db *DB) Transition(ctx context.Context, id int64, t booking.Transition) (*
 		}
 		blocking := claims(t.To, expires, t, cur.blocking)
 		if t.ClaimDates || (blocking && !cur.blocking) {
-			if err := releaseLapsed(ctx, tx, cur.propertyID, cur.stay, t.At, id); err != nil {
-				return fmt.Errorf("postgres: transition: %w", err)
+			if err := releaseLapsed(ctx, q, cur.propertyID, cur.stay, t.At, id); err != nil {
+				return nil, err
 			}
 		}
 		if t.ClaimDates {
-			if err := claimDates(ctx, tx, id, cur, t); err != nil {
-				return err
+			if err := claimDates(ctx, q, id, cur, t); err != nil {
+				return nil, err
 			}
 		}
 
@@ -144,71 +123,57 @@ func (db *DB) Transition(ctx context.Context, id int64, t booking.Transition) (*
 			args = append(args, t.At)
 			where += ` AND expires_at <= $` + strconv.Itoa(len(args))
 		}
-		updated, err = scanBooking(tx.QueryRow(ctx, `UPDATE bookings SET `+strings.Join(set, `, `)+`
-			WHERE `+where+` RETURNING `+bookingColumns, args...))
-		switch {
-		case sqlState(err) == exclusionViolation:
-			return unavailable()
-		case errors.Is(err, pgx.ErrNoRows):
-			// Unreachable while this transaction holds the row lock; kept
-			// so the update stays conditional whatever the locking.
-			return conflict(cur.status, t.To)
-		case err != nil:
-			return fmt.Errorf("postgres: transition: %w", err)
+		// No row is unreachable while this transaction holds the row lock;
+		// kept so the update stays conditional whatever the locking.
+		updated, err := sqlflow.One(ctx, q, rowmap.ScanBooking, conflict(cur.status, t.To), `UPDATE bookings SET `+
+			strings.Join(set, `, `)+` WHERE `+where+` RETURNING `+bookingColumns, args...)
+		if sqlState(err) == exclusionViolation {
+			return nil, unavailable()
+		}
+		if err != nil {
+			return nil, err
 		}
 		if len(t.Record) > 0 {
 			entries, err := booking.PrepareLedger(t.Record, id, t.At)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			if err := recordLedger(ctx, tx, entries); err != nil {
-				return err
+			if err := recordLedger(ctx, q, entries); err != nil {
+				return nil, err
 			}
 		}
 		if len(t.Outbox) > 0 {
 			events, err := booking.PrepareOutbox(t.Outbox, id, t.At)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			return recordOutbox(ctx, tx, events)
+			if err := recordOutbox(ctx, q, events); err != nil {
+				return nil, err
+			}
 		}
-		return nil
+		return updated, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return updated, nil
 }
 
-// claimDates checks, in tx (which holds the property's row lock), that
-// the stay of booking id is free for it at t.At: no other booking holding
-// dates then nor any block overlaps it. When the booking does not hold its
-// dates at t.At (its hold lapsed), it takes them back as a checkout
-// would: t.DateGuard applies too. Errors: CodeUnavailable.
-func claimDates(ctx context.Context, tx pgx.Tx, id int64, cur *current, t booking.Transition) error {
+// claimDates checks, in q (a transaction holding the property's row lock),
+// that the stay of booking id is free for it at t.At: no other booking
+// holding dates then nor any block overlaps it. When the booking does not
+// hold its dates at t.At (its hold lapsed), it takes them back as a
+// checkout would: t.DateGuard applies too. Errors: CodeUnavailable.
+func claimDates(ctx context.Context, q querier, id int64, cur *current, t booking.Transition) error {
 	reclaim := !booking.Booking{Status: cur.status, ExpiresAt: cur.expiresAt}.HoldsDates(t.At)
 	guarded := cur.stay
 	if reclaim {
 		guarded = t.Guarded(cur.stay)
 	}
-	taken, err := datesTaken(ctx, tx, cur.propertyID, guarded, t.At, id)
-	if err != nil {
-		return fmt.Errorf("postgres: transition: %w", err)
-	}
-	if taken {
-		return unavailable()
+	if taken, err := datesTaken(ctx, q, cur.propertyID, guarded, t.At, id); err != nil || taken {
+		return unavailableIf(taken, err)
 	}
 	if !reclaim {
 		return nil
 	}
-	closed, err := closedNight(ctx, tx, cur.propertyID, cur.stay, t.DateGuard)
-	if err != nil {
-		return fmt.Errorf("postgres: transition: %w", err)
-	}
-	if closed {
-		return unavailable()
-	}
-	return nil
+	closed, err := closedNight(ctx, q, cur.propertyID, cur.stay, t.DateGuard)
+	return unavailableIf(closed, err)
 }
 
 // conflict is the error for a transition the booking's status does not

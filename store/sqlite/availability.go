@@ -2,11 +2,12 @@ package sqlite
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/store/internal/rowmap"
+	"github.com/staykit/staykit/store/internal/sqlflow"
 )
 
 // holdsDates is the SQL form of booking.Booking.HoldsDates, with one
@@ -22,12 +23,12 @@ const holdsDates = `(status IN ('requested', 'confirmed') OR (status = 'pending'
 // bookingOverlaps reports whether a booking of the property other than
 // except holds dates at now overlapping r.
 func bookingOverlaps(ctx context.Context, q querier, propertyID int64, r civil.Range, now time.Time, except int64) (bool, error) {
-	return exists(ctx, q, qBookingOverlaps, propertyID, r.End.String(), r.Start.String(), except, now.UnixMilli())
+	return sqlflow.Exists(ctx, q, qBookingOverlaps, propertyID, r.End.String(), r.Start.String(), except, now.UnixMilli())
 }
 
 // blockOverlaps reports whether an owner block of the property overlaps r.
 func blockOverlaps(ctx context.Context, q querier, propertyID int64, r civil.Range) (bool, error) {
-	return exists(ctx, q, qBlockOverlaps, propertyID, r.End.String(), r.Start.String())
+	return sqlflow.Exists(ctx, q, qBlockOverlaps, propertyID, r.End.String(), r.Start.String())
 }
 
 // datesTaken reports whether r is unavailable on the property at now for a
@@ -44,34 +45,20 @@ func unavailable() error {
 	return booking.Errorf(booking.CodeUnavailable, "These dates are not available.")
 }
 
+// unavailableIf is err, or unavailable when the dates are taken.
+func unavailableIf(taken bool, err error) error {
+	if err == nil && taken {
+		return unavailable()
+	}
+	return err
+}
+
 // Occupied returns the ranges of the property's blocks and of its bookings
 // holding dates at now that share a night with [from, to), by start. The
 // ranges are whole, not clipped to [from, to).
 func (db *DB) Occupied(ctx context.Context, propertyID int64, from, to civil.Date, now time.Time) ([]civil.Range, error) {
-	rows, err := db.reads().QueryContext(ctx, qOccupied,
-		propertyID, to.String(), from.String(),
-		propertyID, to.String(), from.String(), now.UnixMilli())
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: occupied: %w", err)
-	}
-	defer rows.Close()
-	var list []civil.Range
-	for rows.Next() {
-		var start, end string
-		if err := rows.Scan(&start, &end); err != nil {
-			return nil, fmt.Errorf("sqlite: occupied: %w", err)
-		}
-		var r civil.Range
-		if r.Start, err = civil.Parse(start); err != nil {
-			return nil, fmt.Errorf("sqlite: occupied: %w", err)
-		}
-		if r.End, err = civil.Parse(end); err != nil {
-			return nil, fmt.Errorf("sqlite: occupied: %w", err)
-		}
-		list = append(list, r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("sqlite: occupied: %w", err)
-	}
-	return list, nil
+	return sqlflow.Get(ctx, db.hotRun, "occupied", func(q querier) ([]civil.Range, error) {
+		return sqlflow.All(ctx, q, rowmap.ScanRange, qOccupied, propertyID, to.String(), from.String(),
+			propertyID, to.String(), from.String(), now.UnixMilli())
+	})
 }

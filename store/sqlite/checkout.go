@@ -2,13 +2,14 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/coupon"
+	"github.com/staykit/staykit/store/internal/rowmap"
+	"github.com/staykit/staykit/store/internal/sqlflow"
 )
 
 // CreateBooking inserts b, a pending booking (an empty Status is set to
@@ -38,74 +39,64 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 	if err != nil {
 		return err
 	}
-	args, err := bookingArgs(&nb)
-	if err != nil {
-		return fmt.Errorf("sqlite: create booking: %w", err)
-	}
-	var terms []byte
-	if c.Terms != nil {
-		if terms, err = json.Marshal(c.Terms); err != nil {
-			return fmt.Errorf("sqlite: create booking: encode terms: %w", err)
-		}
-	}
-
-	err = db.inWriteTx(ctx, "create booking", func(tx *sql.Tx) error {
-		q := db.writesIn(tx)
-		found, err := exists(ctx, q, qPropertyOfOrg, nb.PropertyID, nb.OrgID)
+	err = db.hotTx(ctx, "create booking", func(q querier) error {
+		args, err := bookingArgs(&nb)
 		if err != nil {
-			return fmt.Errorf("sqlite: create booking: %w", err)
+			return err
 		}
-		if !found {
+		var terms []byte
+		if c.Terms != nil {
+			if terms, err = json.Marshal(c.Terms); err != nil {
+				return fmt.Errorf("encode terms: %w", err)
+			}
+		}
+		found, err := sqlflow.Exists(ctx, q, qPropertyOfOrg, nb.PropertyID, nb.OrgID)
+		switch {
+		case err != nil:
+			return err
+		case !found:
 			return booking.Errorf(booking.CodeNotFound, "Property not found.")
 		}
 		if key.Key != "" {
 			existing, err := claimKey(ctx, q, key, c.Now.Add(-idempotencyWindow))
 			if err != nil {
-				return fmt.Errorf("sqlite: create booking: %w", err)
+				return err
 			}
 			if existing != nil {
 				return keyConflict(*existing)
 			}
 		}
-		taken, err := datesTaken(ctx, q, nb.PropertyID, c.Guarded(nb.Range()), c.Now, 0)
-		if err != nil {
-			return fmt.Errorf("sqlite: create booking: %w", err)
+		if taken, err := datesTaken(ctx, q, nb.PropertyID, c.Guarded(nb.Range()), c.Now, 0); err != nil || taken {
+			return unavailableIf(taken, err)
 		}
-		if taken {
-			return unavailable()
-		}
-		if closed, err := closedNight(ctx, q, nb.PropertyID, nb.Range(), c.DateGuard); err != nil {
-			return fmt.Errorf("sqlite: create booking: %w", err)
-		} else if closed {
-			return unavailable()
+		if closed, err := closedNight(ctx, q, nb.PropertyID, nb.Range(), c.DateGuard); err != nil || closed {
+			return unavailableIf(closed, err)
 		}
 		if nb.CouponID != 0 && c.MaxRedemptions > 0 {
 			n, err := couponHolders(ctx, q, nb.CouponID, c.Now)
 			if err != nil {
-				return fmt.Errorf("sqlite: create booking: %w", err)
+				return err
 			}
 			if n >= c.MaxRedemptions {
 				return booking.Errorf(coupon.CodeExhausted, "This coupon has been used as many times as it can be.")
 			}
 		}
-		if err := q.QueryRowContext(ctx, qInsertBooking, args...).Scan(&nb.ID); err != nil {
-			return fmt.Errorf("sqlite: create booking: %w", err)
+		if nb.ID, err = sqlflow.Value[int64](ctx, q, nil, qInsertBooking, args...); err != nil {
+			return err
 		}
 		if key.Key != "" {
 			key.BookingID = nb.ID
 			if err := insertKey(ctx, q, key); err != nil {
-				return fmt.Errorf("sqlite: create booking: %w", err)
+				return err
 			}
 		}
 		if terms != nil {
-			if _, err := q.ExecContext(ctx, qInsertTerms, nb.ID, string(terms)); err != nil {
-				return fmt.Errorf("sqlite: create booking: save terms: %w", err)
+			if err := sqlflow.Exec(ctx, q, nil, qInsertTerms, nb.ID, string(terms)); err != nil {
+				return err
 			}
 		}
 		if c.PaymentAccount != "" {
-			if _, err := q.ExecContext(ctx, qInsertBookingAccount, nb.ID, c.PaymentAccount); err != nil {
-				return fmt.Errorf("sqlite: create booking: save payment account: %w", err)
-			}
+			return sqlflow.Exec(ctx, q, nil, qInsertBookingAccount, nb.ID, c.PaymentAccount)
 		}
 		return nil
 	})
@@ -123,27 +114,9 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 // days stored on the property (read through q, in the transaction) or by
 // g.RuleClosed where no day is stored.
 func closedNight(ctx context.Context, q querier, propertyID int64, stay civil.Range, g booking.DateGuard) (bool, error) {
-	rows, err := q.QueryContext(ctx, qClosedOfStay, propertyID, stay.Start.String(), stay.End.String())
+	days, err := sqlflow.All(ctx, q, rowmap.ScanClosedDay, qClosedOfStay, propertyID, stay.Start.String(), stay.End.String())
 	if err != nil {
-		return false, fmt.Errorf("read closed days: %w", err)
-	}
-	defer rows.Close()
-	var days []booking.CalendarDay
-	for rows.Next() {
-		var (
-			d   booking.CalendarDay
-			day string
-		)
-		if err := rows.Scan(&day, &d.Closed); err != nil {
-			return false, fmt.Errorf("read closed days: %w", err)
-		}
-		if d.Date, err = civil.Parse(day); err != nil {
-			return false, fmt.Errorf("read closed days: day %q: %w", day, err)
-		}
-		days = append(days, d)
-	}
-	if err := rows.Err(); err != nil {
-		return false, fmt.Errorf("read closed days: %w", err)
+		return false, err
 	}
 	return g.ClosedNight(stay, days), nil
 }
@@ -152,21 +125,15 @@ func closedNight(ctx context.Context, q querier, propertyID int64, stay civil.Ra
 // idempotency record, so that a checkout the payment provider refused
 // leaves nothing behind. Errors: CodeNotFound, CodeConflict (not pending).
 func (db *DB) DeleteBooking(ctx context.Context, id int64) error {
-	return db.inWriteTx(ctx, "delete booking", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM bookings WHERE id = ? AND status = 'pending'`, id)
-		if err != nil {
-			return fmt.Errorf("sqlite: delete booking: %w", err)
+	return db.tx(ctx, "delete booking", func(q querier) error {
+		if n, err := q.Exec(ctx, `DELETE FROM bookings WHERE id = ? AND status = 'pending'`, id); err != nil || n == 1 {
+			return err
 		}
-		if n, err := res.RowsAffected(); err != nil {
-			return fmt.Errorf("sqlite: delete booking: %w", err)
-		} else if n == 1 {
-			return nil
-		}
-		found, err := exists(ctx, tx, `SELECT 1 FROM bookings WHERE id = ?`, id)
-		if err != nil {
-			return fmt.Errorf("sqlite: delete booking: %w", err)
-		}
-		if !found {
+		found, err := sqlflow.Exists(ctx, q, `SELECT 1 FROM bookings WHERE id = ?`, id)
+		switch {
+		case err != nil:
+			return err
+		case !found:
 			return bookingNotFound()
 		}
 		return booking.Errorf(booking.CodeConflict, "Only a pending booking can be deleted.")

@@ -2,14 +2,12 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/coupon"
 	"github.com/staykit/staykit/store/internal/rowmap"
+	"github.com/staykit/staykit/store/internal/sqlflow"
 )
 
 // codeTaken is the error for a code an organisation has already.
@@ -21,24 +19,20 @@ func codeTaken(code string) error {
 // sets its ID. Errors: CodeConflict when the organisation has that code
 // already; CodeNotFound (organisation).
 func (db *DB) CreateCoupon(ctx context.Context, c *coupon.Coupon) error {
-	args, err := rowmap.CouponArgs(codec{}, c)
-	if err != nil {
-		return fmt.Errorf("sqlite: create coupon: %w", err)
-	}
-	var id int64
-	err = db.inWriteTx(ctx, "create coupon", func(tx *sql.Tx) error {
-		err := tx.QueryRowContext(ctx, `INSERT INTO coupons (`+rowmap.CouponColumns+`)
-			VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			append([]any{c.OrgID}, args...)...).Scan(&id)
+	id, err := sqlflow.Get(ctx, db.tx, "create coupon", func(q querier) (int64, error) {
+		args, err := rowmap.CouponArgs(codec{}, c)
+		if err != nil {
+			return 0, err
+		}
+		id, err := sqlflow.Value[int64](ctx, q, nil, `INSERT INTO coupons (org_id, `+rowmap.CouponDataColumns+`)
+			VALUES (`+placeholders(len(args)+1)+`) RETURNING id`, append([]any{c.OrgID}, args...)...)
 		switch {
 		case isUniqueViolation(err):
-			return codeTaken(c.Code)
+			return 0, codeTaken(c.Code)
 		case isForeignKeyViolation(err):
-			return rowmap.OrganizationNotFound()
-		case err != nil:
-			return fmt.Errorf("sqlite: create coupon: %w", err)
+			return 0, rowmap.OrganizationNotFound()
 		}
-		return nil
+		return id, err
 	})
 	if err != nil {
 		return err
@@ -51,27 +45,17 @@ func (db *DB) CreateCoupon(ctx context.Context, c *coupon.Coupon) error {
 // normalised. Errors: CodeNotFound; CodeConflict when another coupon of the
 // organisation has the code.
 func (db *DB) UpdateCoupon(ctx context.Context, c *coupon.Coupon) error {
-	args, err := rowmap.CouponArgs(codec{}, c)
-	if err != nil {
-		return fmt.Errorf("sqlite: update coupon: %w", err)
-	}
-	err = db.inWriteTx(ctx, "update coupon", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE coupons SET code = ?, label = ?, kind = ?, value = ?,
-			active = ?, valid_from = ?, valid_until = ?, stay_from = ?, stay_until = ?,
-			min_nights = ?, min_amount = ?, max_redemptions = ?, property_ids = ?
+	err := db.tx(ctx, "update coupon", func(q querier) error {
+		args, err := rowmap.CouponArgs(codec{}, c)
+		if err != nil {
+			return err
+		}
+		err = sqlflow.Exec(ctx, q, rowmap.CouponNotFound(), `UPDATE coupons SET `+assignments(rowmap.CouponDataColumns)+`
 			WHERE id = ? AND org_id = ?`, append(args, c.ID, c.OrgID)...)
-		switch {
-		case isUniqueViolation(err):
+		if isUniqueViolation(err) {
 			return codeTaken(c.Code)
-		case err != nil:
-			return fmt.Errorf("sqlite: update coupon: %w", err)
 		}
-		if n, err := res.RowsAffected(); err != nil {
-			return fmt.Errorf("sqlite: update coupon: %w", err)
-		} else if n == 0 {
-			return rowmap.CouponNotFound()
-		}
-		return nil
+		return err
 	})
 	if err != nil {
 		return err
@@ -83,29 +67,20 @@ func (db *DB) UpdateCoupon(ctx context.Context, c *coupon.Coupon) error {
 // CouponByCode finds a coupon by code, case-insensitively. Errors:
 // CodeNotFound.
 func (db *DB) CouponByCode(ctx context.Context, orgID int64, code string) (*coupon.Coupon, error) {
-	c, err := rowmap.ScanCoupon(codec{}, db.reads().QueryRowContext(ctx, qCouponByCode, orgID, coupon.Normalize(code)))
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return nil, rowmap.CouponNotFound()
-	case err != nil:
-		return nil, fmt.Errorf("sqlite: coupon %q: %w", code, err)
-	}
-	return c, nil
+	return sqlflow.Get(ctx, db.hotRun, "coupon by code", func(q querier) (*coupon.Coupon, error) {
+		return sqlflow.One(ctx, q, rowmap.ScanCoupon, rowmap.CouponNotFound(), qCouponByCode, orgID, coupon.Normalize(code))
+	})
 }
 
 // CouponRedemptions counts the bookings holding the coupon at now
 // (requested, confirmed, and unexpired pending).
 func (db *DB) CouponRedemptions(ctx context.Context, couponID int64, now time.Time) (int, error) {
-	n, err := couponHolders(ctx, db.reads(), couponID, now)
-	if err != nil {
-		return 0, fmt.Errorf("sqlite: coupon redemptions: %w", err)
-	}
-	return n, nil
+	return sqlflow.Get(ctx, db.hotRun, "coupon redemptions", func(q querier) (int, error) {
+		return couponHolders(ctx, q, couponID, now)
+	})
 }
 
 // couponHolders counts the bookings holding a coupon at now.
 func couponHolders(ctx context.Context, q querier, couponID int64, now time.Time) (int, error) {
-	var n int
-	err := q.QueryRowContext(ctx, qCouponHolders, couponID, now.UnixMilli()).Scan(&n)
-	return n, err
+	return sqlflow.Value[int](ctx, q, nil, qCouponHolders, couponID, now.UnixMilli())
 }

@@ -26,6 +26,8 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/store/internal/rowmap"
+	"github.com/staykit/staykit/store/internal/sqlflow"
 )
 
 var _ booking.Store = (*DB)(nil)
@@ -39,6 +41,8 @@ type DB struct {
 	// readStmts and writeStmts are the hot queries prepared on read and
 	// on write (prepared.go); one set for an in-memory database.
 	readStmts, writeStmts *prepared
+	// flow runs the operations and names them in errors.
+	flow sqlflow.Flow
 }
 
 // config holds what Options set.
@@ -92,7 +96,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	write.SetMaxIdleConns(1)
 	write.SetConnMaxLifetime(0)
 	write.SetConnMaxIdleTime(0)
-	db := &DB{write: write, read: write}
+	db := &DB{write: write, read: write, flow: sqlflow.Flow{Store: "sqlite"}}
 
 	if err := db.migrate(ctx); err != nil {
 		write.Close()
@@ -202,40 +206,100 @@ func (db *DB) Ping(ctx context.Context) error {
 	return nil
 }
 
-// querier is what *sql.DB and *sql.Tx have in common.
-type querier interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+// querier runs this store's statements: a pool, or a transaction.
+type querier = sqlflow.Querier
+
+// tx runs fn in a BEGIN IMMEDIATE transaction, committed when fn returns
+// nil and rolled back otherwise. op names the operation in errors, once
+// (sqlflow.Flow).
+func (db *DB) tx(ctx context.Context, op string, fn func(q querier) error) error {
+	return db.flow.Tx(ctx, op, db.beginWrite(nil), fn)
 }
 
-// inWriteTx runs fn in a BEGIN IMMEDIATE transaction, committed when fn
-// returns nil and rolled back otherwise. op names the operation in errors.
-func (db *DB) inWriteTx(ctx context.Context, op string, fn func(tx *sql.Tx) error) error {
-	tx, err := db.write.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("sqlite: %s: begin: %w", op, err)
-	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("sqlite: %s: commit: %w", op, err)
-	}
-	return nil
+// hotTx is tx for checkout's writes: its queries run through the
+// statements prepared on the write pool (prepared.go).
+func (db *DB) hotTx(ctx context.Context, op string, fn func(q querier) error) error {
+	return db.flow.Tx(ctx, op, db.beginWrite(db.writeStmts), fn)
 }
 
-// inReadTx runs fn in a read transaction, so that its queries see one
-// snapshot of the database.
-func (db *DB) inReadTx(ctx context.Context, op string, fn func(tx *sql.Tx) error) error {
+// readTx runs fn in a read transaction, so that its queries see one
+// snapshot of the database; its hot reads run prepared.
+func (db *DB) readTx(ctx context.Context, op string, fn func(q querier) error) error {
+	return db.flow.ReadTx(ctx, op, db.beginRead, fn)
+}
+
+// run runs fn on the read pool, outside a transaction.
+func (db *DB) run(ctx context.Context, op string, fn func(q querier) error) error {
+	return db.flow.Run(ctx, op, conn{db.read}, fn)
+}
+
+// hotRun is run for the public API's reads: their queries run through the
+// statements prepared on the read pool.
+func (db *DB) hotRun(ctx context.Context, op string, fn func(q querier) error) error {
+	return db.flow.Run(ctx, op, conn{db.readStmts.on(db.read, nil)}, fn)
+}
+
+// beginWrite returns how to begin a write transaction, whose queries run
+// through stmts when it is not nil.
+func (db *DB) beginWrite(stmts *prepared) func(context.Context) (sqlflow.Tx, error) {
+	return func(ctx context.Context) (sqlflow.Tx, error) {
+		tx, err := db.write.BeginTx(ctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		if stmts == nil {
+			return txConn{conn{tx}, tx}, nil
+		}
+		return txConn{conn{stmts.on(tx, tx)}, tx}, nil
+	}
+}
+
+// beginRead begins a read transaction whose hot reads run prepared.
+func (db *DB) beginRead(ctx context.Context) (sqlflow.Tx, error) {
 	tx, err := db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return fmt.Errorf("sqlite: %s: begin: %w", op, err)
+		return nil, err
 	}
-	defer func() { _ = tx.Rollback() }()
-	return fn(tx)
+	return txConn{conn{db.readStmts.on(tx, tx)}, tx}, nil
 }
+
+// stdQuerier is what *sql.DB, *sql.Tx and prepared statements
+// (stmtQuerier) have in common.
+type stdQuerier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// conn is a pool, a transaction or prepared statements as a
+// sqlflow.Querier.
+type conn struct{ q stdQuerier }
+
+func (c conn) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	res, err := c.q.ExecContext(ctx, query, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+func (c conn) Query(ctx context.Context, query string, args ...any) (sqlflow.Rows, error) {
+	rows, err := c.q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+func (conn) Codec() rowmap.Codec { return codec{} }
+
+// txConn is a transaction as a sqlflow.Tx.
+type txConn struct {
+	conn
+	tx *sql.Tx
+}
+
+func (t txConn) Commit(context.Context) error   { return t.tx.Commit() }
+func (t txConn) Rollback(context.Context) error { return t.tx.Rollback() }
 
 // constraintCode returns the extended result code of a constraint
 // violation, or 0 when err is not one.
@@ -256,17 +320,4 @@ func isUniqueViolation(err error) bool {
 // isForeignKeyViolation reports whether err is a FOREIGN KEY violation.
 func isForeignKeyViolation(err error) bool {
 	return constraintCode(err) == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY
-}
-
-// exists reports whether query returns a row.
-func exists(ctx context.Context, q querier, query string, args ...any) (bool, error) {
-	var one int
-	err := q.QueryRowContext(ctx, query, args...).Scan(&one)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return false, nil
-	case err != nil:
-		return false, err
-	}
-	return true, nil
 }

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -49,14 +48,6 @@ func parseDecimal(s string) (decimal.Decimal, error) {
 	return d, nil
 }
 
-// nullInt encodes an optional count; nil is NULL.
-func nullInt(p *int) any {
-	if p == nil {
-		return nil
-	}
-	return *p
-}
-
 // intPtr decodes an optional count.
 func intPtr(n sql.NullInt64) *int {
 	if !n.Valid {
@@ -64,36 +55,6 @@ func intPtr(n sql.NullInt64) *int {
 	}
 	v := int(n.Int64)
 	return &v
-}
-
-// nullString encodes an optional identifier; "" is NULL.
-func nullString(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
-}
-
-// nullID encodes an optional reference; 0 is NULL.
-func nullID(id int64) any {
-	if id == 0 {
-		return nil
-	}
-	return id
-}
-
-// toJSON encodes a JSON column.
-func toJSON(v any) (string, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return "", fmt.Errorf("encode json: %w", err)
-	}
-	return string(b), nil
-}
-
-// scanner is what *sql.Row and *sql.Rows have in common.
-type scanner interface {
-	Scan(dest ...any) error
 }
 
 // codec is how this store writes and reads the columns whose encoding

@@ -2,15 +2,12 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
-	"errors"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/store/internal/rowmap"
+	"github.com/staykit/staykit/store/internal/sqlflow"
 )
 
 // ApplyCalendar applies a host's calendar change in one write transaction:
@@ -20,45 +17,42 @@ func (db *DB) ApplyCalendar(ctx context.Context, orgID, propertyID int64, c book
 	if err := c.Validate(); err != nil {
 		return err
 	}
-	return db.inWriteTx(ctx, "apply calendar", func(tx *sql.Tx) error {
-		p, err := rowmap.ScanProperty(codec{}, tx.QueryRowContext(ctx, `SELECT `+rowmap.PropertyColumns+` FROM properties WHERE id = ? AND org_id = ?`, propertyID, orgID))
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			return rowmap.PropertyNotFound()
-		case err != nil:
-			return fmt.Errorf("sqlite: apply calendar: %w", err)
+	return db.tx(ctx, "apply calendar", func(q querier) error {
+		p, err := sqlflow.One(ctx, q, rowmap.ScanProperty, rowmap.PropertyNotFound(),
+			`SELECT `+rowmap.PropertyColumns+` FROM properties WHERE id = ? AND org_id = ?`, propertyID, orgID)
+		if err != nil {
+			return err
 		}
 		if c.Closed != nil && *c.Closed {
-			taken, err := bookingOverlaps(ctx, tx, propertyID, civil.Range{Start: c.From, End: c.To}, now, 0)
+			taken, err := bookingOverlaps(ctx, q, propertyID, civil.Range{Start: c.From, End: c.To}, now, 0)
 			if err != nil {
-				return fmt.Errorf("sqlite: apply calendar: %w", err)
+				return err
 			}
 			if taken {
 				return booking.Errorf(booking.CodeUnavailable, "A booking holds some of these dates.")
 			}
 		}
-		stored, err := calendarDaysIn(ctx, tx, propertyID, c.From, c.To)
+		stored, err := calendarDaysIn(ctx, q, propertyID, c.From, c.To)
 		if err != nil {
-			return fmt.Errorf("sqlite: apply calendar: %w", err)
+			return err
 		}
 		days := c.Days(stored)
 		if err := booking.CheckCalendarDays(days); err != nil {
 			return err
 		}
-		if err := writeCalendarDays(ctx, tx, propertyID, days); err != nil {
+		if err := writeCalendarDays(ctx, q, propertyID, days); err != nil {
 			return err
 		}
-		if kept, dropped := c.OverridesWithout(p.Rates.Overrides); dropped {
-			p.Rates.Overrides = kept
-			rates, err := toJSON(p.Rates)
-			if err != nil {
-				return fmt.Errorf("sqlite: apply calendar: %w", err)
-			}
-			if _, err := tx.ExecContext(ctx, `UPDATE properties SET rates = ? WHERE id = ?`, rates, propertyID); err != nil {
-				return fmt.Errorf("sqlite: apply calendar: %w", err)
-			}
+		kept, dropped := c.OverridesWithout(p.Rates.Overrides)
+		if !dropped {
+			return nil
 		}
-		return nil
+		p.Rates.Overrides = kept
+		rates, err := rowmap.JSONArg(codec{}, p.Rates)
+		if err != nil {
+			return err
+		}
+		return sqlflow.Exec(ctx, q, nil, `UPDATE properties SET rates = ? WHERE id = ?`, rates, propertyID)
 	})
 }
 
@@ -67,27 +61,12 @@ func (db *DB) UpdatePropertyFields(ctx context.Context, p *booking.Property) err
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	args, err := rowmap.PropertyArgs(codec{}, p)
-	if err != nil {
-		return fmt.Errorf("sqlite: update property fields: %w", err)
-	}
-	return db.inWriteTx(ctx, "update property fields", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE properties SET name = ?, description = ?,
-			photos = ?, city = ?, country = ?, max_guests = ?, bedrooms = ?, min_stay_nights = ?,
-			max_stay_nights = ?, active = ?, rates = ?, fees = ?, tax = ?
-			WHERE id = ? AND org_id = ?`, append(args, p.ID, p.OrgID)...)
-		if err != nil {
-			return fmt.Errorf("sqlite: update property fields: %w", err)
+	return db.tx(ctx, "update property fields", func(q querier) (err error) {
+		if err := updateProperty(ctx, q, p); err != nil {
+			return err
 		}
-		if n, err := res.RowsAffected(); err != nil {
-			return fmt.Errorf("sqlite: update property fields: %w", err)
-		} else if n == 0 {
-			return rowmap.PropertyNotFound()
-		}
-		if p.Blocks, err = blocksOf(ctx, tx, p.ID); err != nil {
-			return fmt.Errorf("sqlite: update property fields: %w", err)
-		}
-		return nil
+		p.Blocks, err = blocksOf(ctx, q, p.ID)
+		return err
 	})
 }
 
@@ -96,10 +75,8 @@ func (db *DB) BookingsPage(ctx context.Context, orgID int64, q booking.BookingQu
 	query := `SELECT ` + bookingColumns + ` FROM bookings WHERE org_id = ?`
 	args := []any{orgID}
 	if len(q.Statuses) > 0 {
-		query += ` AND status IN (?` + strings.Repeat(`, ?`, len(q.Statuses)-1) + `)`
-		for _, s := range q.Statuses {
-			args = append(args, string(s))
-		}
+		query += ` AND status IN (` + placeholders(len(q.Statuses)) + `)`
+		args = append(args, statusArgs(q.Statuses)...)
 	}
 	if q.PropertyID != 0 {
 		query += ` AND property_id = ?`
@@ -117,13 +94,7 @@ func (db *DB) BookingsPage(ctx context.Context, orgID int64, q booking.BookingQu
 		query += ` AND id < ?`
 		args = append(args, q.Before)
 	}
-	rows, err := db.read.QueryContext(ctx, query+` ORDER BY id DESC LIMIT ?`, append(args, q.PageSize())...)
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: bookings page: %w", err)
-	}
-	list, err := scanBookings(rows)
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: bookings page: %w", err)
-	}
-	return list, nil
+	return sqlflow.Get(ctx, db.run, "bookings page", func(qr querier) ([]booking.Booking, error) {
+		return sqlflow.All(ctx, qr, rowmap.ScanBooking, query+` ORDER BY id DESC LIMIT ?`, append(args, q.PageSize())...)
+	})
 }

@@ -2,12 +2,11 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/store/internal/rowmap"
+	"github.com/staykit/staykit/store/internal/sqlflow"
 )
 
 // idempotencyWindow is how long CreateBooking honours an idempotency key: a
@@ -25,59 +24,30 @@ func keyConflict(existing booking.IdempotencyRecord) error {
 
 // claimKey forgets the record of r's key created before notBefore and
 // returns the one left, nil when there is none.
-func claimKey(ctx context.Context, tx querier, r booking.IdempotencyRecord, notBefore time.Time) (*booking.IdempotencyRecord, error) {
-	if _, err := tx.ExecContext(ctx, qForgetStaleKey, r.OrgID, r.Scope, r.Key, notBefore.UnixMilli()); err != nil {
-		return nil, fmt.Errorf("forget stale idempotency key: %w", err)
+func claimKey(ctx context.Context, q querier, r booking.IdempotencyRecord, notBefore time.Time) (*booking.IdempotencyRecord, error) {
+	if err := sqlflow.Exec(ctx, q, nil, qForgetStaleKey, r.OrgID, r.Scope, r.Key, notBefore.UnixMilli()); err != nil {
+		return nil, err
 	}
-	existing, err := findKey(ctx, tx, r.OrgID, r.Scope, r.Key, notBefore)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("idempotency key: %w", err)
-	}
-	return existing, nil
+	return findKey(ctx, q, r.OrgID, r.Scope, r.Key, notBefore, nil)
 }
 
 // insertKey records r.
-func insertKey(ctx context.Context, tx querier, r booking.IdempotencyRecord) error {
-	if _, err := tx.ExecContext(ctx, qInsertKey,
-		r.OrgID, r.Scope, r.Key, r.RequestHash, nullID(r.BookingID), r.CreatedAt.UnixMilli()); err != nil {
-		return fmt.Errorf("record idempotency key: %w", err)
-	}
-	return nil
+func insertKey(ctx context.Context, q querier, r booking.IdempotencyRecord) error {
+	return sqlflow.Exec(ctx, q, nil, qInsertKey, r.OrgID, r.Scope, r.Key, r.RequestHash, rowmap.NullID(r.BookingID), r.CreatedAt.UnixMilli())
 }
 
 // findKey returns the record of a key created at or after notBefore, or
-// sql.ErrNoRows.
-func findKey(ctx context.Context, q querier, orgID int64, scope, key string, notBefore time.Time) (*booking.IdempotencyRecord, error) {
-	var (
-		r         booking.IdempotencyRecord
-		bookingID sql.NullInt64
-		created   int64
-	)
-	err := q.QueryRowContext(ctx, qFindKey,
-		orgID, scope, key, notBefore.UnixMilli()).
-		Scan(&r.OrgID, &r.Scope, &r.Key, &r.RequestHash, &bookingID, &created)
-	if err != nil {
-		return nil, err
-	}
-	r.BookingID = bookingID.Int64
-	r.CreatedAt = time.UnixMilli(created).UTC()
-	return &r, nil
+// the error none.
+func findKey(ctx context.Context, q querier, orgID int64, scope, key string, notBefore time.Time, none error) (*booking.IdempotencyRecord, error) {
+	return sqlflow.One(ctx, q, rowmap.ScanIdempotencyRecord, none, qFindKey, orgID, scope, key, notBefore.UnixMilli())
 }
 
 // IdempotencyRecord finds the record of a key within a scope, ignoring
 // records created before notBefore. Errors: CodeNotFound.
 func (db *DB) IdempotencyRecord(ctx context.Context, orgID int64, scope, key string, notBefore time.Time) (*booking.IdempotencyRecord, error) {
-	r, err := findKey(ctx, db.reads(), orgID, scope, key, notBefore)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return nil, booking.Errorf(booking.CodeNotFound, "Idempotency key not found.")
-	case err != nil:
-		return nil, fmt.Errorf("sqlite: idempotency record: %w", err)
-	}
-	return r, nil
+	return sqlflow.Get(ctx, db.hotRun, "idempotency record", func(q querier) (*booking.IdempotencyRecord, error) {
+		return findKey(ctx, q, orgID, scope, key, notBefore, booking.Errorf(booking.CodeNotFound, "Idempotency key not found."))
+	})
 }
 
 // SaveIdempotencyRecord stores r (r.CreatedAt must be set), replacing a
@@ -86,19 +56,14 @@ func (db *DB) IdempotencyRecord(ctx context.Context, orgID int64, scope, key str
 // CodeConflict *booking.Error whose Err is a *booking.IdempotencyConflict.
 func (db *DB) SaveIdempotencyRecord(ctx context.Context, r *booking.IdempotencyRecord, notBefore time.Time) (*booking.IdempotencyRecord, error) {
 	var existing *booking.IdempotencyRecord
-	err := db.inWriteTx(ctx, "save idempotency record", func(tx *sql.Tx) error {
-		var err error
-		q := db.writesIn(tx)
+	err := db.hotTx(ctx, "save idempotency record", func(q querier) (err error) {
 		if existing, err = claimKey(ctx, q, *r, notBefore); err != nil {
-			return fmt.Errorf("sqlite: save idempotency record: %w", err)
+			return err
 		}
 		if existing != nil {
 			return keyConflict(*existing)
 		}
-		if err := insertKey(ctx, q, *r); err != nil {
-			return fmt.Errorf("sqlite: save idempotency record: %w", err)
-		}
-		return nil
+		return insertKey(ctx, q, *r)
 	})
 	if existing != nil {
 		return existing, err
@@ -113,28 +78,16 @@ func (db *DB) SaveIdempotencyRecord(ctx context.Context, r *booking.IdempotencyR
 // MarkEventProcessed records a provider event id. It reports false when the
 // id was recorded already.
 func (db *DB) MarkEventProcessed(ctx context.Context, eventID string, at time.Time) (bool, error) {
-	var added bool
-	err := db.inWriteTx(ctx, "mark event processed", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO payment_events (event_id, processed_at) VALUES (?, ?)
+	return sqlflow.Get(ctx, db.tx, "mark event processed", func(q querier) (bool, error) {
+		n, err := q.Exec(ctx, `INSERT INTO payment_events (event_id, processed_at) VALUES (?, ?)
 			ON CONFLICT (event_id) DO NOTHING`, eventID, at.UnixMilli())
-		if err != nil {
-			return fmt.Errorf("sqlite: mark event processed: %w", err)
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return fmt.Errorf("sqlite: mark event processed: %w", err)
-		}
-		added = n == 1
-		return nil
+		return n == 1, err
 	})
-	return added, err
 }
 
 // EventProcessed reports whether an event id is recorded.
 func (db *DB) EventProcessed(ctx context.Context, eventID string) (bool, error) {
-	found, err := exists(ctx, db.read, `SELECT 1 FROM payment_events WHERE event_id = ?`, eventID)
-	if err != nil {
-		return false, fmt.Errorf("sqlite: event processed: %w", err)
-	}
-	return found, nil
+	return sqlflow.Get(ctx, db.run, "event processed", func(q querier) (bool, error) {
+		return sqlflow.Exists(ctx, q, `SELECT 1 FROM payment_events WHERE event_id = ?`, eventID)
+	})
 }

@@ -2,13 +2,14 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"embed"
 	"fmt"
 	"io/fs"
 	"path"
 	"sort"
 	"time"
+
+	"github.com/staykit/staykit/store/internal/sqlflow"
 )
 
 //go:embed migrations/*.sql
@@ -44,21 +45,15 @@ func (db *DB) applyMigration(ctx context.Context, file string) error {
 	if err != nil {
 		return fmt.Errorf("migrate: read %s: %w", name, err)
 	}
-	return db.inWriteTx(ctx, "migrate "+name, func(tx *sql.Tx) error {
-		done, err := exists(ctx, tx, `SELECT 1 FROM schema_migrations WHERE name = ?`, name)
-		if err != nil {
-			return fmt.Errorf("migrate: %s: %w", name, err)
+	return db.tx(ctx, "migrate "+name, func(q querier) error {
+		done, err := sqlflow.Exists(ctx, q, `SELECT 1 FROM schema_migrations WHERE name = ?`, name)
+		if err != nil || done {
+			return err
 		}
-		if done {
-			return nil
+		if err := sqlflow.Exec(ctx, q, nil, string(body)); err != nil {
+			return err
 		}
-		if _, err := tx.ExecContext(ctx, string(body)); err != nil {
-			return fmt.Errorf("migrate: %s: %w", name, err)
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)`,
-			name, time.Now().UnixMilli()); err != nil {
-			return fmt.Errorf("migrate: record %s: %w", name, err)
-		}
-		return nil
+		return sqlflow.Exec(ctx, q, nil, `INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)`,
+			name, time.Now().UnixMilli())
 	})
 }

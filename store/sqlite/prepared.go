@@ -14,7 +14,7 @@ import (
 // through statements prepared once at Open: SQLite then parses each once
 // per connection instead of once per call, which cost a quarter of a read's
 // CPU (issue #17). A query is matched by its text, so call sites use these
-// constants.
+// constants, and run them through hotRun, hotTx or readTx (db.go).
 const (
 	qOrganizationBySlug = `SELECT ` + rowmap.OrganizationColumns + ` FROM organizations WHERE slug = ?`
 	qOrganizationByID   = `SELECT ` + rowmap.OrganizationColumns + ` FROM organizations WHERE id = ?`
@@ -48,16 +48,14 @@ const (
 	qSetPaymentIntent = `UPDATE bookings SET payment_intent_id = ?, client_secret = ? WHERE id = ?`
 	qCouponByCode     = `SELECT ` + rowmap.CouponColumns + ` FROM coupons WHERE org_id = ? AND code = ?`
 	qCouponHolders    = `SELECT count(*) FROM bookings WHERE coupon_id = ? AND ` + holdsDates
-	qFindKey          = `SELECT org_id, scope, key, request_hash, booking_id, created_at
+	qFindKey          = `SELECT ` + rowmap.IdempotencyColumns + `
 		FROM idempotency_keys WHERE org_id = ? AND scope = ? AND key = ? AND created_at >= ?`
 	qForgetStaleKey = `DELETE FROM idempotency_keys
 		WHERE org_id = ? AND scope = ? AND key = ? AND created_at < ?`
-	qInsertKey = `INSERT INTO idempotency_keys
-		(org_id, scope, key, request_hash, booking_id, created_at) VALUES (?, ?, ?, ?, ?, ?)`
+	qInsertKey = `INSERT INTO idempotency_keys (` + rowmap.IdempotencyColumns + `) VALUES (?, ?, ?, ?, ?, ?)`
 	// Per-day calendars, settings and terms: read by every quote,
 	// availability and checkout since issues #12 and #16.
-	qCalendarDays = `SELECT day, price, closed, min_stay_nights, max_stay_nights,
-		closed_to_arrival, closed_to_departure FROM calendar_days
+	qCalendarDays = `SELECT ` + rowmap.CalendarDayColumns + ` FROM calendar_days
 		WHERE property_id = ? AND day >= ? AND day < ? ORDER BY day`
 	qSettings = `SELECT data FROM booking_settings WHERE org_id = ? AND property_id = ?`
 	qTerms    = `SELECT version, data FROM booking_terms WHERE booking_id = ?`
@@ -125,14 +123,14 @@ func (p *prepared) close() error {
 // on returns a querier running p's statements on q, which is p's pool or,
 // when tx is not nil, tx, a transaction of that pool. Other queries run
 // unprepared on q and count as misses.
-func (p *prepared) on(q querier, tx *sql.Tx) querier {
+func (p *prepared) on(q stdQuerier, tx *sql.Tx) stdQuerier {
 	return stmtQuerier{p: p, q: q, tx: tx}
 }
 
 // stmtQuerier is a querier that looks each query up in a prepared set.
 type stmtQuerier struct {
 	p  *prepared
-	q  querier
+	q  stdQuerier
 	tx *sql.Tx
 }
 
@@ -165,19 +163,3 @@ func (s stmtQuerier) QueryContext(ctx context.Context, query string, args ...any
 	}
 	return s.q.QueryContext(ctx, query, args...)
 }
-
-func (s stmtQuerier) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	if st := s.stmt(ctx, query); st != nil {
-		return st.QueryRowContext(ctx, args...)
-	}
-	return s.q.QueryRowContext(ctx, query, args...)
-}
-
-// reads runs hot reads on the read pool, outside a transaction.
-func (db *DB) reads() querier { return db.readStmts.on(db.read, nil) }
-
-// readsIn runs hot reads in tx, a read transaction (inReadTx).
-func (db *DB) readsIn(tx *sql.Tx) querier { return db.readStmts.on(tx, tx) }
-
-// writesIn runs hot writes in tx, a write transaction (inWriteTx).
-func (db *DB) writesIn(tx *sql.Tx) querier { return db.writeStmts.on(tx, tx) }

@@ -2,12 +2,11 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/store/internal/sqlflow"
 )
 
 // Transition moves a booking from one of t.From to t.To in one BEGIN
@@ -23,18 +22,17 @@ import (
 // the updated booking. Errors: CodeNotFound; CodeConflict when the status is not in t.From (or,
 // with t.OnlyExpired, the hold has not lapsed); CodeUnavailable.
 func (db *DB) Transition(ctx context.Context, id int64, t booking.Transition) (*booking.Booking, error) {
-	var updated *booking.Booking
-	err := db.inWriteTx(ctx, "transition", func(tx *sql.Tx) error {
-		cur, err := findBooking(ctx, tx, `id = ?`, id)
+	return sqlflow.Get(ctx, db.tx, "transition", func(q querier) (*booking.Booking, error) {
+		cur, err := findBooking(ctx, q, `id = ?`, id)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if !slices.Contains(t.From, cur.Status) || (t.OnlyExpired && (cur.ExpiresAt.IsZero() || cur.ExpiresAt.After(t.At))) {
-			return conflict(cur.Status, t.To)
+			return nil, conflict(cur.Status, t.To)
 		}
 		if t.ClaimDates {
-			if err := claimDates(ctx, tx, cur, t); err != nil {
-				return err
+			if err := claimDates(ctx, q, cur, t); err != nil {
+				return nil, err
 			}
 		}
 
@@ -49,81 +47,60 @@ func (db *DB) Transition(ctx context.Context, id int64, t booking.Transition) (*
 		if t.Confirmed {
 			set, args = append(set, `confirmed_at = ?`), append(args, t.At.UnixMilli())
 		}
-		where := `id = ? AND status IN (?` + strings.Repeat(`, ?`, len(t.From)-1) + `)`
-		args = append(args, id)
-		for _, s := range t.From {
-			args = append(args, string(s))
-		}
+		where := `id = ? AND status IN (` + placeholders(len(t.From)) + `)`
+		args = append(append(args, id), statusArgs(t.From)...)
 		if t.OnlyExpired {
 			where += ` AND expires_at <= ?`
 			args = append(args, t.At.UnixMilli())
 		}
-		res, err := tx.ExecContext(ctx, `UPDATE bookings SET `+strings.Join(set, `, `)+` WHERE `+where, args...)
-		if err != nil {
-			return fmt.Errorf("sqlite: transition: %w", err)
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return fmt.Errorf("sqlite: transition: %w", err)
-		} else if n == 0 {
-			// Unreachable while this transaction holds the write lock;
-			// kept so the update stays conditional whatever the locking.
-			return conflict(cur.Status, t.To)
+		// Changing no row is unreachable while this transaction holds the
+		// write lock; kept so the update stays conditional whatever the
+		// locking.
+		if err := sqlflow.Exec(ctx, q, conflict(cur.Status, t.To),
+			`UPDATE bookings SET `+strings.Join(set, `, `)+` WHERE `+where, args...); err != nil {
+			return nil, err
 		}
 		if len(t.Record) > 0 {
 			entries, err := booking.PrepareLedger(t.Record, id, t.At)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			if err := recordLedger(ctx, tx, entries); err != nil {
-				return err
+			if err := recordLedger(ctx, q, entries); err != nil {
+				return nil, err
 			}
 		}
 		if len(t.Outbox) > 0 {
 			events, err := booking.PrepareOutbox(t.Outbox, id, t.At)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			if err := recordOutbox(ctx, tx, events); err != nil {
-				return err
+			if err := recordOutbox(ctx, q, events); err != nil {
+				return nil, err
 			}
 		}
-		updated, err = findBooking(ctx, tx, `id = ?`, id)
-		return err
+		return findBooking(ctx, q, `id = ?`, id)
 	})
-	if err != nil {
-		return nil, err
-	}
-	return updated, nil
 }
 
-// claimDates checks, in tx, that cur's stay is free for it at t.At: no
-// other booking holding dates then nor any block overlaps it. When cur
-// does not hold its dates at t.At (its hold lapsed), it takes them back as
-// a checkout would: t.DateGuard applies too. Errors: CodeUnavailable.
-func claimDates(ctx context.Context, tx *sql.Tx, cur *booking.Booking, t booking.Transition) error {
+// claimDates checks, in q (a write transaction), that cur's stay is free
+// for it at t.At: no other booking holding dates then nor any block
+// overlaps it. When cur does not hold its dates at t.At (its hold lapsed),
+// it takes them back as a checkout would: t.DateGuard applies too.
+// Errors: CodeUnavailable.
+func claimDates(ctx context.Context, q querier, cur *booking.Booking, t booking.Transition) error {
 	stay, reclaim := cur.Range(), !cur.HoldsDates(t.At)
 	guarded := stay
 	if reclaim {
 		guarded = t.Guarded(stay)
 	}
-	taken, err := datesTaken(ctx, tx, cur.PropertyID, guarded, t.At, cur.ID)
-	if err != nil {
-		return fmt.Errorf("sqlite: transition: %w", err)
-	}
-	if taken {
-		return unavailable()
+	if taken, err := datesTaken(ctx, q, cur.PropertyID, guarded, t.At, cur.ID); err != nil || taken {
+		return unavailableIf(taken, err)
 	}
 	if !reclaim {
 		return nil
 	}
-	closed, err := closedNight(ctx, tx, cur.PropertyID, stay, t.DateGuard)
-	if err != nil {
-		return fmt.Errorf("sqlite: transition: %w", err)
-	}
-	if closed {
-		return unavailable()
-	}
-	return nil
+	closed, err := closedNight(ctx, q, cur.PropertyID, stay, t.DateGuard)
+	return unavailableIf(closed, err)
 }
 
 // conflict is the error for a transition the booking's status does not

@@ -64,35 +64,35 @@ func (c connector) Connect(ctx context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, classify(err)
 	}
-	return &conn{cn: cn}, nil
+	return &driverConn{cn: cn}, nil
 }
 
-// conn is a connection of the driver. The driver's connections implement
+// driverConn is a connection of the driver. The driver's connections implement
 // every interface below (BeginTx and PrepareContext are required); for an
-// optional one it would lack, conn answers as database/sql does without it.
-type conn struct{ cn driver.Conn }
+// optional one it would lack, driverConn answers as database/sql does without it.
+type driverConn struct{ cn driver.Conn }
 
 var (
-	_ driver.ConnBeginTx        = (*conn)(nil)
-	_ driver.ConnPrepareContext = (*conn)(nil)
-	_ driver.ExecerContext      = (*conn)(nil)
-	_ driver.QueryerContext     = (*conn)(nil)
-	_ driver.Pinger             = (*conn)(nil)
-	_ driver.SessionResetter    = (*conn)(nil)
-	_ driver.Validator          = (*conn)(nil)
+	_ driver.ConnBeginTx        = (*driverConn)(nil)
+	_ driver.ConnPrepareContext = (*driverConn)(nil)
+	_ driver.ExecerContext      = (*driverConn)(nil)
+	_ driver.QueryerContext     = (*driverConn)(nil)
+	_ driver.Pinger             = (*driverConn)(nil)
+	_ driver.SessionResetter    = (*driverConn)(nil)
+	_ driver.Validator          = (*driverConn)(nil)
 )
 
-func (c *conn) Prepare(query string) (driver.Stmt, error) {
+func (c *driverConn) Prepare(query string) (driver.Stmt, error) {
 	return c.PrepareContext(context.Background(), query)
 }
 
-func (c *conn) Close() error { return c.cn.Close() }
+func (c *driverConn) Close() error { return c.cn.Close() }
 
-func (c *conn) Begin() (driver.Tx, error) {
+func (c *driverConn) Begin() (driver.Tx, error) {
 	return c.BeginTx(context.Background(), driver.TxOptions{})
 }
 
-func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+func (c *driverConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
 	t, err := c.cn.(driver.ConnBeginTx).BeginTx(ctx, opts)
 	if err != nil {
 		return nil, classify(err)
@@ -100,7 +100,7 @@ func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, e
 	return tx{t}, nil
 }
 
-func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+func (c *driverConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
 	s, err := c.cn.(driver.ConnPrepareContext).PrepareContext(ctx, query)
 	if err != nil {
 		return nil, classify(err)
@@ -108,7 +108,7 @@ func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, e
 	return &stmt{st: s}, nil
 }
 
-func (c *conn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+func (c *driverConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
 	e, ok := c.cn.(driver.ExecerContext)
 	if !ok {
 		return nil, driver.ErrSkip
@@ -117,7 +117,7 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 	return r, pass(err)
 }
 
-func (c *conn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+func (c *driverConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
 	q, ok := c.cn.(driver.QueryerContext)
 	if !ok {
 		return nil, driver.ErrSkip
@@ -129,21 +129,21 @@ func (c *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 	return &rows{rs: r}, nil
 }
 
-func (c *conn) Ping(ctx context.Context) error {
+func (c *driverConn) Ping(ctx context.Context) error {
 	if p, ok := c.cn.(driver.Pinger); ok {
 		return classify(p.Ping(ctx))
 	}
 	return nil
 }
 
-func (c *conn) ResetSession(ctx context.Context) error {
+func (c *driverConn) ResetSession(ctx context.Context) error {
 	if r, ok := c.cn.(driver.SessionResetter); ok {
 		return pass(r.ResetSession(ctx))
 	}
 	return nil
 }
 
-func (c *conn) IsValid() bool {
+func (c *driverConn) IsValid() bool {
 	v, ok := c.cn.(driver.Validator)
 	return !ok || v.IsValid()
 }

@@ -28,3 +28,50 @@ func ScanHostUser(c Codec, s Scanner) (*booking.HostUser, error) {
 	}
 	return &u, nil
 }
+
+// ScanAuditEntry reads the columns id, org_id, actor, actor_name, action,
+// target, before, after, at of audit_log, before and after as JSON text.
+func ScanAuditEntry(c Codec, s Scanner) (*booking.AuditEntry, error) {
+	var (
+		e             booking.AuditEntry
+		before, after string
+	)
+	if err := Scan(s, &e.ID, &e.OrgID, &e.Actor, &e.ActorName, &e.Action, &e.Target, &before,
+		&after, c.Instant(&e.At)); err != nil {
+		return nil, err
+	}
+	e.Before, e.After = []byte(before), []byte(after)
+	return &e, nil
+}
+
+// HostRequestColumns are the columns of host_requests, in the order
+// ScanHostRequest reads them.
+const HostRequestColumns = `org_id, key, request_hash, status, body, created_at`
+
+// ScanHostRequest reads a row of HostRequestColumns.
+func ScanHostRequest(c Codec, s Scanner) (*booking.HostRequest, error) {
+	var r booking.HostRequest
+	if err := Scan(s, &r.OrgID, &r.Key, &r.RequestHash, &r.Status, &r.Body,
+		c.Instant(&r.CreatedAt)); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// HostSession is a dashboard session and its user, read together.
+type HostSession struct {
+	Session booking.HostSession
+	User    booking.HostUser
+}
+
+// ScanHostSession reads the columns hash, user_id, created_at, expires_at
+// of host_sessions, then HostUserColumns.
+func ScanHostSession(c Codec, s Scanner) (*HostSession, error) {
+	var h HostSession
+	sess, u := &h.Session, &h.User
+	if err := Scan(s, &sess.Hash, &sess.UserID, c.Instant(&sess.CreatedAt), c.Instant(&sess.ExpiresAt),
+		&u.ID, &u.OrgID, &u.Email, &u.PasswordHash, c.Instant(&u.CreatedAt)); err != nil {
+		return nil, err
+	}
+	return &h, nil
+}

@@ -41,3 +41,30 @@ func ScanExport(c Codec, s Scanner) (*booking.ExportToken, error) {
 	}
 	return &e, nil
 }
+
+// FeedBlockColumns are the columns of blocks imported from a feed, in the
+// order ScanFeedBlock reads them.
+const FeedBlockColumns = `id, uid, start_date, end_date, reason`
+
+// ScanFeedBlock reads a row of FeedBlockColumns.
+func ScanFeedBlock(c Codec, s Scanner) (*booking.FeedBlock, error) {
+	var b booking.FeedBlock
+	if err := Scan(s, &b.ID, &b.UID, c.Day(&b.Start), c.Day(&b.End), &b.Summary); err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// ConflictColumns are the columns of ical_conflicts, in the order
+// ScanConflict reads them.
+const ConflictColumns = `feed_id, uid, start_date, end_date, summary, booking_id, detected_at`
+
+// ScanConflict reads a row of ConflictColumns.
+func ScanConflict(c Codec, s Scanner) (*booking.FeedConflict, error) {
+	var f booking.FeedConflict
+	if err := Scan(s, &f.FeedID, &f.UID, c.Day(&f.Start), c.Day(&f.End), &f.Summary, &f.BookingID,
+		c.Time(&f.DetectedAt)); err != nil {
+		return nil, err
+	}
+	return &f, nil
+}

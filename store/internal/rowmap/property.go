@@ -43,10 +43,39 @@ func PropertyNotFound() error {
 	return booking.Errorf(booking.CodeNotFound, "Property not found.")
 }
 
-// ScanBlock reads the columns id, start_date, end_date, reason of blocks,
-// after the destinations of before.
-func ScanBlock(c Codec, s Scanner, before ...any) (booking.Block, error) {
+// BlockColumns are the columns of a host's blocks, in the order ScanBlock
+// reads them.
+const BlockColumns = `id, start_date, end_date, reason`
+
+// ScanBlock reads a row of BlockColumns.
+func ScanBlock(c Codec, s Scanner) (*booking.Block, error) {
 	var b booking.Block
-	err := Scan(s, append(before, &b.ID, c.Day(&b.Start), c.Day(&b.End), &b.Reason)...)
-	return b, err
+	if err := Scan(s, &b.ID, c.Day(&b.Start), c.Day(&b.End), &b.Reason); err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// PropertyBlock is a block and the property it is on.
+type PropertyBlock struct {
+	PropertyID int64
+	booking.Block
+}
+
+// ScanPropertyBlock reads a row of property_id, then BlockColumns.
+func ScanPropertyBlock(c Codec, s Scanner) (*PropertyBlock, error) {
+	var b PropertyBlock
+	if err := Scan(s, &b.PropertyID, &b.ID, c.Day(&b.Start), c.Day(&b.End), &b.Reason); err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// ByProperty groups blocks by their property, keeping their order.
+func ByProperty(blocks []PropertyBlock) map[int64][]booking.Block {
+	out := map[int64][]booking.Block{}
+	for _, b := range blocks {
+		out[b.PropertyID] = append(out[b.PropertyID], b.Block)
+	}
+	return out
 }

@@ -1,0 +1,65 @@
+package rowmap
+
+import (
+	"fmt"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
+)
+
+// ScanRange reads a row of two dates: a range's start and end.
+func ScanRange(c Codec, s Scanner) (*civil.Range, error) {
+	var r civil.Range
+	if err := Scan(s, c.Day(&r.Start), c.Day(&r.End)); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// ScanHold reads a row of a hold: its start, its end, and when it lapses
+// (NULL when it does not).
+func ScanHold(c Codec, s Scanner) (*booking.Hold, error) {
+	var h booking.Hold
+	if err := Scan(s, c.Day(&h.Start), c.Day(&h.End), c.Instant(&h.Until)); err != nil {
+		return nil, err
+	}
+	return &h, nil
+}
+
+// CalendarDayColumns are the columns of calendar_days after property_id,
+// in the order ScanCalendarDay reads them.
+const CalendarDayColumns = `day, price, closed, min_stay_nights, max_stay_nights,
+	closed_to_arrival, closed_to_departure`
+
+// ScanCalendarDay reads a row of CalendarDayColumns. The price is the
+// decimal's exact text, NULL when not set.
+func ScanCalendarDay(c Codec, s Scanner) (*booking.CalendarDay, error) {
+	var (
+		d     booking.CalendarDay
+		price *string
+	)
+	if err := Scan(s, c.Day(&d.Date), &price, &d.Closed, c.OptInt(&d.MinStayNights),
+		c.OptInt(&d.MaxStayNights), &d.ClosedToArrival, &d.ClosedToDeparture); err != nil {
+		return nil, err
+	}
+	if price != nil {
+		p, err := decimal.NewFromString(*price)
+		if err != nil {
+			return nil, fmt.Errorf("calendar day %s price: %w", d.Date, err)
+		}
+		d.Price = &p
+	}
+	return &d, nil
+}
+
+// ScanClosedDay reads the columns day, closed of calendar_days: what a
+// checkout needs of them.
+func ScanClosedDay(c Codec, s Scanner) (*booking.CalendarDay, error) {
+	var d booking.CalendarDay
+	if err := Scan(s, c.Day(&d.Date), &d.Closed); err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
