@@ -384,7 +384,7 @@ var storeReads = []string{
 	"CouponByCode", "CouponByID", "CouponRedemptions", "Coupons", "EventProcessed", "ExportToken",
 	"ExportTokenByValue", "Feed", "FeedBlocks", "FeedConflicts", "Feeds", "Holds", "HostSession", "HostUserByEmail", "IdempotencyRecord",
 	"LapsedHolds", "LedgerEntries", "LedgerEntryByProviderID", "Occupied", "OrganizationByID",
-	"OrganizationBySlug", "Organizations", "OutboxDeliveries", "OutboxEvent", "PaymentAccount",
+	"OrganizationBySlug", "Organizations", "OutboxDeliveries", "OutboxDelivery", "OutboxEvent", "PaymentAccount",
 	"PaymentAccountByAccountID", "Properties", "Property", "Settings", "Terms", "WebhookEndpoint",
 	"WebhookEndpoints",
 }

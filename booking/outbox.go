@@ -42,8 +42,12 @@ type OutboxStore interface {
 	// CodeNotFound.
 	UpdateOutboxDelivery(ctx context.Context, d *outbox.Delivery) error
 	// OutboxDeliveries lists deliveries, newest first: of one event when
-	// eventID is not 0, of one webhook endpoint when endpointID is not 0.
-	OutboxDeliveries(ctx context.Context, eventID, endpointID int64, limit int) ([]outbox.Delivery, error)
+	// eventID is not 0, of one webhook endpoint when endpointID is not 0,
+	// below the id before when it is not 0 (a page's cursor), at most limit
+	// (≤ 0: all).
+	OutboxDeliveries(ctx context.Context, eventID, endpointID, before int64, limit int) ([]outbox.Delivery, error)
+	// OutboxDelivery finds a delivery. Errors: CodeNotFound.
+	OutboxDelivery(ctx context.Context, id int64) (*outbox.Delivery, error)
 	// RedeliverOutbox makes a delivery pending and due at now again, with
 	// its attempts reset. Errors: CodeNotFound.
 	RedeliverOutbox(ctx context.Context, deliveryID int64, now time.Time) error

@@ -566,25 +566,21 @@ type DeliveryEntry struct {
 
 // Deliveries lists an endpoint's deliveries newest first, below the
 // cursor before (0: from the newest), at most limit; next is the cursor
-// of the following page (0: none). Errors: CodeNotFound.
+// of the following page (0: none). Only the page is read. Errors:
+// CodeNotFound.
 func (c *Channels) Deliveries(ctx context.Context, org *booking.Organization, endpointID, before int64, limit int) (list []DeliveryEntry, next int64, err error) {
 	if _, err := c.Webhook(ctx, org, endpointID); err != nil {
 		return nil, 0, err
 	}
-	// The store lists an endpoint's log without a cursor: page here.
-	all, err := c.s.store.OutboxDeliveries(ctx, 0, endpointID, 0)
+	page, err := c.s.store.OutboxDeliveries(ctx, 0, endpointID, before, limit+1)
 	if err != nil {
 		return nil, 0, fmt.Errorf("deliveries of webhook endpoint %d: %w", endpointID, err)
 	}
+	if len(page) > limit {
+		page, next = page[:limit], page[limit-1].ID
+	}
 	kinds := map[int64]string{}
-	for _, d := range all {
-		if before > 0 && d.ID >= before {
-			continue
-		}
-		if len(list) == limit {
-			next = list[len(list)-1].ID
-			break
-		}
+	for _, d := range page {
 		kind, ok := kinds[d.EventID]
 		if !ok {
 			ev, err := c.s.store.OutboxEvent(ctx, d.EventID)
@@ -602,38 +598,35 @@ func (c *Channels) Deliveries(ctx context.Context, org *booking.Organization, en
 // became of it: it is pending and due now, its attempts reset. Errors:
 // CodeNotFound.
 func (c *Channels) Redeliver(ctx context.Context, org *booking.Organization, deliveryID int64, by Actor) (*DeliveryEntry, error) {
-	eps, err := c.Webhooks(ctx, org)
-	if err != nil {
+	d, err := c.s.store.OutboxDelivery(ctx, deliveryID)
+	switch {
+	case booking.ErrorCode(err) == booking.CodeNotFound:
+		return nil, channelNotFound("delivery")
+	case err != nil:
+		return nil, fmt.Errorf("find delivery %d: %w", deliveryID, err)
+	}
+	if _, err := c.Webhook(ctx, org, d.EndpointID); err != nil {
+		if booking.ErrorCode(err) == booking.CodeNotFound {
+			return nil, channelNotFound("delivery") // another organisation's
+		}
 		return nil, err
 	}
-	for _, ep := range eps {
-		ds, err := c.s.store.OutboxDeliveries(ctx, 0, ep.ID, 0)
-		if err != nil {
-			return nil, fmt.Errorf("deliveries of webhook endpoint %d: %w", ep.ID, err)
+	now := c.s.clock.Now()
+	if err := c.s.store.RedeliverOutbox(ctx, deliveryID, now); err != nil {
+		if booking.ErrorCode(err) == booking.CodeNotFound {
+			return nil, channelNotFound("delivery")
 		}
-		i := slices.IndexFunc(ds, func(d outbox.Delivery) bool { return d.ID == deliveryID })
-		if i < 0 {
-			continue
-		}
-		d := ds[i]
-		now := c.s.clock.Now()
-		if err := c.s.store.RedeliverOutbox(ctx, deliveryID, now); err != nil {
-			if booking.ErrorCode(err) == booking.CodeNotFound {
-				return nil, channelNotFound("delivery")
-			}
-			return nil, fmt.Errorf("redeliver %d: %w", deliveryID, err)
-		}
-		before := map[string]any{"status": d.Status, "attempts": d.Attempts, "endpoint_id": ep.ID}
-		d.Status, d.Attempts, d.NextAttemptAt, d.UpdatedAt, d.DeliveredAt = outbox.StatusPending, 0, now, now, time.Time{}
-		after := map[string]any{"status": d.Status, "attempts": d.Attempts, "endpoint_id": ep.ID}
-		if err := c.s.audit(ctx, org, by, "webhook.redeliver", target("delivery", deliveryID), before, after); err != nil {
-			return nil, err
-		}
-		ev, err := c.s.store.OutboxEvent(ctx, d.EventID)
-		if err != nil {
-			return nil, fmt.Errorf("event %d of delivery %d: %w", d.EventID, d.ID, err)
-		}
-		return &DeliveryEntry{Delivery: d, EventType: ev.Kind}, nil
+		return nil, fmt.Errorf("redeliver %d: %w", deliveryID, err)
 	}
-	return nil, channelNotFound("delivery")
+	before := map[string]any{"status": d.Status, "attempts": d.Attempts, "endpoint_id": d.EndpointID}
+	d.Status, d.Attempts, d.NextAttemptAt, d.UpdatedAt, d.DeliveredAt = outbox.StatusPending, 0, now, now, time.Time{}
+	after := map[string]any{"status": d.Status, "attempts": d.Attempts, "endpoint_id": d.EndpointID}
+	if err := c.s.audit(ctx, org, by, "webhook.redeliver", target("delivery", deliveryID), before, after); err != nil {
+		return nil, err
+	}
+	ev, err := c.s.store.OutboxEvent(ctx, d.EventID)
+	if err != nil {
+		return nil, fmt.Errorf("event %d of delivery %d: %w", d.EventID, d.ID, err)
+	}
+	return &DeliveryEntry{Delivery: *d, EventType: ev.Kind}, nil
 }

@@ -153,7 +153,7 @@ func TestAttemptEndsBeforeItsLease(t *testing.T) {
 		if took < notify.AttemptTimeout || took >= notify.DeliveryLease {
 			t.Errorf("the hung attempt took %v, want at least AttemptTimeout %v and less than the lease %v", took, notify.AttemptTimeout, notify.DeliveryLease)
 		}
-		log, err := e.store.OutboxDeliveries(context.Background(), 0, 0, 0)
+		log, err := e.store.OutboxDeliveries(context.Background(), 0, 0, 0, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -79,7 +79,7 @@ func (w *Worker) pausedMail(ctx context.Context, ev *outbox.Event, d *outbox.Del
 		return Mail{}, fmt.Errorf("%w: no address", errPermanent)
 	}
 	lastErr := ""
-	if log, err := w.Store.OutboxDeliveries(ctx, 0, id, 5); err == nil {
+	if log, err := w.Store.OutboxDeliveries(ctx, 0, id, 0, 5); err == nil {
 		for _, l := range log {
 			if l.LastError != "" && l.Attempts > 0 {
 				lastErr = l.LastError

@@ -168,7 +168,7 @@ func TestWebhookRetriedWithSameIDUntilAccepted(t *testing.T) {
 			t.Fatalf("ids = %v, want the same id on every attempt", rec.ids)
 		}
 	}
-	log, err := e.store.OutboxDeliveries(context.Background(), 0, ep.ID, 0)
+	log, err := e.store.OutboxDeliveries(context.Background(), 0, ep.ID, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +258,7 @@ func TestDeadEndpointPausedHostToldResumeReplays(t *testing.T) {
 	if rec.calls != calls {
 		t.Errorf("a paused endpoint was called")
 	}
-	log, err := e.store.OutboxDeliveries(context.Background(), 0, ep.ID, 0)
+	log, err := e.store.OutboxDeliveries(context.Background(), 0, ep.ID, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,7 +295,7 @@ func TestMailFailsAfterTheRetryWindow(t *testing.T) {
 		e.process(t)
 		e.clock.Advance(time.Hour)
 	}
-	log, err := e.store.OutboxDeliveries(context.Background(), 0, 0, 0)
+	log, err := e.store.OutboxDeliveries(context.Background(), 0, 0, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,7 +346,7 @@ func TestPrivateEndpointAnswerNotLogged(t *testing.T) {
 	ep := e.addEndpoint(t, "demo", srv)
 	e.book(t, "demo", "en")
 	e.process(t)
-	log, err := e.store.OutboxDeliveries(context.Background(), 0, ep.ID, 0)
+	log, err := e.store.OutboxDeliveries(context.Background(), 0, ep.ID, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

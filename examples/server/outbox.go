@@ -243,7 +243,7 @@ func runOutboxCommand(ctx context.Context, name string, args []string, stdout, s
 		if _, err := store.WebhookEndpoint(ctx, o.ID, *id); err != nil {
 			return err
 		}
-		ds, err := store.OutboxDeliveries(ctx, 0, *id, 100)
+		ds, err := store.OutboxDeliveries(ctx, 0, *id, 0, 100)
 		if err != nil {
 			return err
 		}
@@ -256,24 +256,19 @@ func runOutboxCommand(ctx context.Context, name string, args []string, stdout, s
 		return tw.Flush()
 	case "webhook redeliver":
 		// -id is a delivery of one of the organisation's endpoints.
-		eps, err := store.WebhookEndpoints(ctx, o.ID)
-		if err != nil {
-			return err
+		d, err := store.OutboxDelivery(ctx, *id)
+		if err == nil {
+			_, err = store.WebhookEndpoint(ctx, o.ID, d.EndpointID)
 		}
-		for _, ep := range eps {
-			ds, err := store.OutboxDeliveries(ctx, 0, ep.ID, 0)
-			if err != nil {
+		if err == nil {
+			if err := store.RedeliverOutbox(ctx, d.ID, now); err != nil {
 				return err
 			}
-			for _, d := range ds {
-				if d.ID == *id {
-					if err := store.RedeliverOutbox(ctx, d.ID, now); err != nil {
-						return err
-					}
-					fmt.Fprintf(stdout, "delivery %d will be sent again\n", d.ID)
-					return nil
-				}
-			}
+			fmt.Fprintf(stdout, "delivery %d will be sent again\n", d.ID)
+			return nil
+		}
+		if booking.ErrorCode(err) != booking.CodeNotFound {
+			return err
 		}
 		return fmt.Errorf("no delivery %d of %s's endpoints", *id, o.Slug)
 	}

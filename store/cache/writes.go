@@ -22,7 +22,7 @@ var Reads = []string{
 	"APIKeyByHash", "APIKeys", "AuditLog", "CouponByID", "Coupons", "HostSession", "HostUserByEmail",
 	"Settings", "Terms",
 	"BookingsPage",
-	"ContactEmail", "OutboxEvent", "OutboxDeliveries", "WebhookEndpoint", "WebhookEndpoints",
+	"ContactEmail", "OutboxEvent", "OutboxDeliveries", "OutboxDelivery", "WebhookEndpoint", "WebhookEndpoints",
 	"PaymentAccount", "PaymentAccountByAccountID", "BookingPaymentAccount",
 }
 

@@ -109,14 +109,22 @@ func (db *DB) UpdateOutboxDelivery(ctx context.Context, d *outbox.Delivery) erro
 }
 
 // OutboxDeliveries lists deliveries, newest first.
-func (db *DB) OutboxDeliveries(ctx context.Context, eventID, endpointID int64, limit int) ([]outbox.Delivery, error) {
+func (db *DB) OutboxDeliveries(ctx context.Context, eventID, endpointID, before int64, limit int) ([]outbox.Delivery, error) {
 	if limit <= 0 {
 		limit = 1 << 30
 	}
 	return sqlflow.Get(ctx, db.run, "outbox deliveries", func(q querier) ([]outbox.Delivery, error) {
 		return sqlflow.All(ctx, q, rowmap.ScanDelivery, `SELECT `+rowmap.DeliveryColumns+` FROM outbox_deliveries
-			WHERE ($1 = 0 OR event_id = $1) AND ($2 = 0 OR endpoint_id = $2) ORDER BY id DESC LIMIT $3`,
-			eventID, endpointID, limit)
+			WHERE ($1 = 0 OR event_id = $1) AND ($2 = 0 OR endpoint_id = $2) AND ($3 = 0 OR id < $3) ORDER BY id DESC LIMIT $4`,
+			eventID, endpointID, before, limit)
+	})
+}
+
+// OutboxDelivery finds a delivery.
+func (db *DB) OutboxDelivery(ctx context.Context, id int64) (*outbox.Delivery, error) {
+	return sqlflow.Get(ctx, db.run, "outbox delivery", func(q querier) (*outbox.Delivery, error) {
+		return sqlflow.One(ctx, q, rowmap.ScanDelivery, outboxNotFound("delivery"),
+			`SELECT `+rowmap.DeliveryColumns+` FROM outbox_deliveries WHERE id = $1`, id)
 	})
 }
 

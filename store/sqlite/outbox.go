@@ -126,7 +126,7 @@ func (db *DB) UpdateOutboxDelivery(ctx context.Context, d *outbox.Delivery) erro
 }
 
 // OutboxDeliveries lists deliveries, newest first.
-func (db *DB) OutboxDeliveries(ctx context.Context, eventID, endpointID int64, limit int) ([]outbox.Delivery, error) {
+func (db *DB) OutboxDeliveries(ctx context.Context, eventID, endpointID, before int64, limit int) ([]outbox.Delivery, error) {
 	where, args := []string{`1 = 1`}, []any{}
 	if eventID != 0 {
 		where, args = append(where, `event_id = ?`), append(args, eventID)
@@ -134,12 +134,23 @@ func (db *DB) OutboxDeliveries(ctx context.Context, eventID, endpointID int64, l
 	if endpointID != 0 {
 		where, args = append(where, `endpoint_id = ?`), append(args, endpointID)
 	}
+	if before != 0 {
+		where, args = append(where, `id < ?`), append(args, before)
+	}
 	if limit <= 0 {
 		limit = -1
 	}
 	return sqlflow.Get(ctx, db.run, "outbox deliveries", func(q querier) ([]outbox.Delivery, error) {
 		return sqlflow.All(ctx, q, rowmap.ScanDelivery, `SELECT `+rowmap.DeliveryColumns+` FROM outbox_deliveries WHERE `+
 			strings.Join(where, ` AND `)+` ORDER BY id DESC LIMIT ?`, append(args, limit)...)
+	})
+}
+
+// OutboxDelivery finds a delivery.
+func (db *DB) OutboxDelivery(ctx context.Context, id int64) (*outbox.Delivery, error) {
+	return sqlflow.Get(ctx, db.run, "outbox delivery", func(q querier) (*outbox.Delivery, error) {
+		return sqlflow.One(ctx, q, rowmap.ScanDelivery, outboxNotFound("delivery"),
+			`SELECT `+rowmap.DeliveryColumns+` FROM outbox_deliveries WHERE id = ?`, id)
 	})
 }
 

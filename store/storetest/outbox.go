@@ -87,7 +87,7 @@ var outboxScenarios = []scenario{
 			d.Status, d.Attempts, d.ResponseCode, d.UpdatedAt, d.DeliveredAt = outbox.StatusDelivered, 1, 200, t0, t0
 			must(t, s.UpdateOutboxDelivery(t.Context(), d))
 		}
-		log, err := s.OutboxDeliveries(t.Context(), 0, ep.ID, 0)
+		log, err := s.OutboxDeliveries(t.Context(), 0, ep.ID, 0, 0)
 		must(t, err)
 		if len(log) != 1 || log[0].Status != outbox.StatusDelivered || log[0].ResponseCode != 200 || !log[0].DeliveredAt.Equal(t0) {
 			t.Fatalf("endpoint log = %+v", log)
@@ -99,6 +99,54 @@ var outboxScenarios = []scenario{
 			t.Fatalf("after redelivery claimed %+v", again)
 		}
 		wantCode(t, s.RedeliverOutbox(t.Context(), 999_999, t0), booking.CodeNotFound)
+		one, err := s.OutboxDelivery(t.Context(), log[0].ID)
+		must(t, err)
+		if one.ID != log[0].ID || one.EndpointID != ep.ID || one.EventID != evs[0].ID {
+			t.Errorf("OutboxDelivery(%d) = %+v", log[0].ID, one)
+		}
+		_, err = s.OutboxDelivery(t.Context(), 999_999)
+		wantCode(t, err, booking.CodeNotFound)
+	}},
+	{"Outbox/DeliveriesPaged", func(t *testing.T, s booking.Store) {
+		w := newWorld(t, s)
+		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
+		ep := outbox.Endpoint{OrgID: w.org.ID, URL: "https://hooks.example.com/x", Secret: outbox.NewSecret(), Active: true, CreatedAt: t0, UpdatedAt: t0}
+		must(t, s.SaveWebhookEndpoint(t.Context(), &ep))
+		var ids []int64 // newest first, as listed
+		for i := range 5 {
+			evs, err := s.RecordOutbox(t.Context(), []outbox.Event{outboxEvent(b, fmt.Sprintf("page%d", i))}, t0)
+			must(t, err)
+			must(t, s.DispatchOutboxEvent(t.Context(), evs[0].ID, []outbox.Delivery{{Channel: outbox.ChannelWebhook, EndpointID: ep.ID}}, t0))
+		}
+		all, err := s.OutboxDeliveries(t.Context(), 0, ep.ID, 0, 0)
+		must(t, err)
+		for _, d := range all {
+			ids = append(ids, d.ID)
+		}
+		if len(ids) != 5 {
+			t.Fatalf("%d deliveries, want 5", len(ids))
+		}
+		for _, tt := range []struct {
+			before int64
+			limit  int
+			want   []int64
+		}{
+			{0, 2, ids[:2]},
+			{ids[1], 2, ids[2:4]},
+			{ids[3], 2, ids[4:]},
+			{ids[4], 2, nil},
+			{ids[0], 0, ids[1:]},
+		} {
+			got, err := s.OutboxDeliveries(t.Context(), 0, ep.ID, tt.before, tt.limit)
+			must(t, err)
+			var gotIDs []int64
+			for _, d := range got {
+				gotIDs = append(gotIDs, d.ID)
+			}
+			if fmt.Sprint(gotIDs) != fmt.Sprint(tt.want) {
+				t.Errorf("before %d limit %d: %v, want %v", tt.before, tt.limit, gotIDs, tt.want)
+			}
+		}
 	}},
 	{"Outbox/EndpointsAndContact", func(t *testing.T, s booking.Store) {
 		w := newWorld(t, s)
