@@ -2,39 +2,58 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"strings"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/host"
+	"github.com/staykit/staykit/icalsync"
+	hostcli "github.com/staykit/staykit/internal/cli"
 	"github.com/staykit/staykit/payment"
 )
 
-// cliService opens the database of a host command (bookings, approve,
-// decline, cancel, deposit) and the Service over it:
+// cliOpener opens the server's database for a host command (package
+// internal/cli) as the server does, with the server's configuration read
+// from getenv; warnings go to stderr.
+type cliOpener struct {
+	getenv func(string) string
+	stderr io.Writer
+}
+
+var _ hostcli.Opener = cliOpener{}
+
+func (o cliOpener) logger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(o.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
+
+// Store opens the store alone.
+func (o cliOpener) Store(ctx context.Context, db hostcli.Database) (booking.Store, func(), error) {
+	back, err := openBackends(ctx, config{dbPath: db.Path, postgresURL: db.PostgresURL})
+	if err != nil {
+		return nil, nil, err
+	}
+	return back.store, func() { back.close() }, nil
+}
+
+// Bookings opens the Service of a host command (bookings, approve,
+// decline, cancel, deposit):
 //   - through the read model, so that on PostgreSQL the running replicas
 //     hear of the change (on SQLite they re-read within cache.DefaultMaxAge);
 //   - with Stripe when its keys are set, as a Connect platform when
 //     STRIPE_CONNECT says so (each booking's calls then go to its
 //     organisation's account), else with detachedFake, since fake intents
 //     live in the server's memory.
-//
-// The returned func closes the database.
-func cliService(ctx context.Context, dbPath, pgURL string, getenv func(string) string, stderr io.Writer) (*booking.Service, func(), error) {
-	if _, err := os.Stat(dbPath); err != nil && pgURL == "" {
-		return nil, nil, fmt.Errorf("no database at %s (start the server once, or pass -db): %w", dbPath, err)
-	}
-	cfgArgs := []string{"-db", dbPath, "-postgres", pgURL}
-	if strings.TrimSpace(getenv("STRIPE_SECRET_KEY")) == "" {
+func (o cliOpener) Bookings(ctx context.Context, db hostcli.Database) (*booking.Service, func(), error) {
+	cfgArgs := []string{"-db", db.Path, "-postgres", db.PostgresURL}
+	if strings.TrimSpace(o.getenv("STRIPE_SECRET_KEY")) == "" {
 		cfgArgs = append(cfgArgs, "-fake-payments") // detachedFake, below
 	}
-	cfg, err := parseConfig(cfgArgs, getenv, stderr)
+	cfg, err := parseConfig(cfgArgs, o.getenv, o.stderr)
 	if err != nil {
 		return nil, nil, err
 	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	logger := o.logger()
 	back, err := openBackends(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
@@ -50,4 +69,36 @@ func cliService(ctx context.Context, dbPath, pgURL string, getenv func(string) s
 		Store: newReadModel(back.store, logger), Payments: payments, Connect: connectOf(cfg, payments), Logger: logger,
 	})
 	return svc, func() { back.close() }, nil
+}
+
+// Host opens the host use cases.
+func (o cliOpener) Host(ctx context.Context, db hostcli.Database) (*host.Service, func(), error) {
+	cfg, err := parseConfig([]string{"-db", db.Path, "-postgres", db.PostgresURL, "-fake-payments"}, o.getenv, o.stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	back, err := openBackends(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	logger := o.logger()
+	svc := booking.NewService(booking.Options{Store: back.store, Payments: detachedFake{}, Logger: logger})
+	return host.New(host.Options{Store: back.store, Bookings: svc, Logger: logger}), func() { back.close() }, nil
+}
+
+// Calendars opens the calendar sync as the server runs it, through the
+// read model, with the server's outbound policy.
+func (o cliOpener) Calendars(ctx context.Context, db hostcli.Database, outboundAllow string) (*icalsync.Syncer, booking.Store, func(), error) {
+	cfg, err := parseConfig([]string{"-db", db.Path, "-postgres", db.PostgresURL, "-fake-payments", "-outbound-allow", outboundAllow}, o.getenv, o.stderr)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	back, err := openBackends(ctx, cfg)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	logger := o.logger()
+	syncer := icalsync.New(icalsync.Options{Store: newReadModel(back.store, logger), Notifier: logNotifier(logger), Logger: logger,
+		Fetcher: &icalsync.Fetcher{Policy: cfg.outbox.feedPolicy()}})
+	return syncer, back.store, func() { back.close() }, nil
 }

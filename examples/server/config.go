@@ -13,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/httpapi"
+	hostcli "github.com/staykit/staykit/internal/cli"
 	"github.com/staykit/staykit/payment/stripe"
 	"github.com/staykit/staykit/ratelimit"
 	"github.com/staykit/staykit/ratelimit/redislimit"
@@ -68,7 +69,7 @@ type config struct {
 // Defaults of the server.
 const (
 	defaultAddr            = "127.0.0.1:8080"
-	defaultDB              = "staykit.db"
+	defaultDB              = hostcli.DefaultDB
 	defaultSweepEvery      = time.Minute
 	defaultShutdownTimeout = 20 * time.Second
 	// A request's headers must arrive within 5 s and its whole body
@@ -127,7 +128,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if cfg.trustedProxies, err = parsePrefixes(*proxies); err != nil {
 		return cfg, fmt.Errorf("-trusted-proxies: %w", err)
 	}
-	cfg.previewDomains = splitList(*previews)
+	cfg.previewDomains = hostcli.SplitList(*previews)
 	if cfg.redisAddr != "" {
 		if _, err := redislimit.ClientOptions(cfg.redisAddr); err != nil {
 			return cfg, fmt.Errorf("-redis: %w", err)
@@ -170,7 +171,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if err := cfg.parseConnect(*connect, *onBehalfOf, *keepFee, *feePercent, getenv); err != nil {
 		return cfg, err
 	}
-	cfg.plantTokens = splitList(getenv("PLANTSTORE_TOKENS"))
+	cfg.plantTokens = hostcli.SplitList(getenv("PLANTSTORE_TOKENS"))
 	if err := cfg.outbox.finish(getenv); err != nil {
 		return cfg, err
 	}
@@ -222,22 +223,11 @@ func redactRedisURL(raw string) string {
 	return u.Redacted()
 }
 
-// splitList splits a comma-separated list, dropping empty items.
-func splitList(s string) []string {
-	var out []string
-	for _, item := range strings.Split(s, ",") {
-		if item = strings.TrimSpace(item); item != "" {
-			out = append(out, item)
-		}
-	}
-	return out
-}
-
 // parsePrefixes reads comma-separated CIDRs; a bare address is a
 // single-address prefix.
 func parsePrefixes(s string) ([]netip.Prefix, error) {
 	var out []netip.Prefix
-	for _, item := range splitList(s) {
+	for _, item := range hostcli.SplitList(s) {
 		if !strings.Contains(item, "/") {
 			a, err := netip.ParseAddr(item)
 			if err != nil {

@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/staykit/staykit/hostweb"
 )
 
 // newHostUser creates a dashboard user of org from the command line.
@@ -80,7 +82,7 @@ func TestDashboardLoginSessionAndCSRF(t *testing.T) {
 	}
 	var cookie *http.Cookie
 	for _, ck := range res.Cookies() {
-		if ck.Name == sessionCookie {
+		if ck.Name == hostweb.SessionCookie {
 			cookie = ck
 		}
 	}
@@ -136,13 +138,13 @@ func TestDashboardLoginThrottled(t *testing.T) {
 	ts := startServer(t, nil)
 	newHostUser(t, ts, "demo", "host@example.com", "a long enough password")
 	c := newClient(t)
-	for range loginFailures {
+	for range hostweb.LoginFailures {
 		login(t, c, ts, "host@example.com", "wrong password!")
 	}
 	res := login(t, c, ts, "host@example.com", "a long enough password")
 	if res.StatusCode != http.StatusTooManyRequests || res.Header.Get("Retry-After") == "" {
 		t.Errorf("login after %d failures from the address: %d (Retry-After %q), want 429 with Retry-After",
-			loginFailures, res.StatusCode, res.Header.Get("Retry-After"))
+			hostweb.LoginFailures, res.StatusCode, res.Header.Get("Retry-After"))
 	}
 }
 
@@ -164,7 +166,7 @@ func TestDashboardLoginNotLockedOut(t *testing.T) {
 	ts := startServer(t, nil, "-trusted-proxies", "127.0.0.1/32")
 	const email, password = "host@example.com", "a long enough password"
 	newHostUser(t, ts, "demo", email, password)
-	for i := range loginFailures {
+	for i := range hostweb.LoginFailures {
 		if got := loginFrom(t, ts, "203.0.113.1", email, "wrong password!"); got != http.StatusUnauthorized {
 			t.Fatalf("failure %d: %d, want 401", i+1, got)
 		}
@@ -175,16 +177,16 @@ func TestDashboardLoginNotLockedOut(t *testing.T) {
 	}
 	// The e-mail address has had its failures: another address gets a
 	// couple of tries on it, no more.
-	for i := range guardedFailures {
+	for i := range hostweb.GuardedFailures {
 		if got := loginFrom(t, ts, "203.0.113.2", email, "wrong password!"); got != http.StatusUnauthorized {
 			t.Errorf("guess %d from a second address: %d, want 401", i+1, got)
 		}
 	}
 	if got := loginFrom(t, ts, "203.0.113.2", email, "wrong password!"); got != http.StatusTooManyRequests {
-		t.Errorf("guess %d from the second address: %d, want 429", guardedFailures+1, got)
+		t.Errorf("guess %d from the second address: %d, want 429", hostweb.GuardedFailures+1, got)
 	}
 	// The host, from an address of their own, signs in.
 	if got := loginFrom(t, ts, "198.51.100.7", email, password); got != http.StatusSeeOther {
-		t.Errorf("right password from a new address after %d failures: %d, want 303", loginFailures+guardedFailures, got)
+		t.Errorf("right password from a new address after %d failures: %d, want 303", hostweb.LoginFailures+hostweb.GuardedFailures, got)
 	}
 }

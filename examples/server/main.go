@@ -56,6 +56,8 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+
+	hostcli "github.com/staykit/staykit/internal/cli"
 )
 
 // defaultGCPercent is the server's GOGC when the environment sets none.
@@ -78,36 +80,26 @@ func main() {
 	case errors.Is(err, errUsage):
 		os.Exit(2)
 	default:
-		fmt.Fprintln(os.Stderr, "server:", termSafe(err.Error()))
+		fmt.Fprintln(os.Stderr, "server:", hostcli.TermSafe(err.Error()))
 		os.Exit(1)
 	}
 }
 
 // errUsage is returned, after the flag package printed why, for bad flags.
-var errUsage = errors.New("usage")
+var errUsage = hostcli.ErrUsage
 
-// run is the whole program: a host command when the first argument names
-// one, else the server until ctx is cancelled (SIGINT, SIGTERM).
+// run is the whole program: a host command (package internal/cli) when the
+// first argument names one, else the server until ctx is cancelled
+// (SIGINT, SIGTERM).
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	if len(args) > 0 && args[0] == "user" {
-		return runUserCommand(ctx, args[1:], getenv, os.Stdin, osTerminal(), stdout, stderr)
-	}
-	if len(args) > 0 && args[0] == "apikey" {
-		return runAPIKeyCommand(ctx, args[1:], getenv, stdout, stderr)
-	}
-	if len(args) > 0 {
-		if args[0] == "ical" {
-			return runICal(ctx, args[1:], getenv, stdout, stderr)
-		}
-		if cmd, ok := hostCommands[args[0]]; ok {
-			return runHostCommand(ctx, args[0], cmd, args[1:], getenv, stdout, stderr)
-		}
-		if args[0] == "deposit" {
-			return runDepositCommand(ctx, args[1:], getenv, stdout, stderr)
-		}
-		if _, ok := outboxCommands[args[0]]; ok {
-			return runOutboxCommand(ctx, args[0], args[1:], stdout, stderr)
-		}
+	return runWith(ctx, args, getenv, os.Stdin, hostcli.OSTerminal(), stdout, stderr)
+}
+
+// runWith is run with the command line's stdin and terminal given.
+func runWith(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, tty hostcli.Terminal, stdout, stderr io.Writer) error {
+	if ok, err := hostcli.Run(ctx, args, hostcli.Env{Getenv: getenv, Stdin: stdin, Terminal: tty, Stdout: stdout, Stderr: stderr,
+		Open: cliOpener{getenv: getenv, stderr: stderr}}); ok {
+		return err
 	}
 	cfg, err := parseConfig(args, getenv, stderr)
 	if err != nil {

@@ -79,3 +79,23 @@ func (detachedFake) ParseWebhook([]byte, string) (*payment.Event, error) {
 }
 
 func (detachedFake) PublicKey() string { return "" }
+
+// CaptureAmount simulates a claim on a security deposit held by the
+// server's in-memory fake.
+func (detachedFake) CaptureAmount(_ context.Context, id string, amount int64, _ string) (*payment.Intent, error) {
+	return &payment.Intent{ID: id, Status: payment.StatusSucceeded, Amount: amount, AmountReceived: amount}, nil
+}
+
+// CreateCustomer, ChargeSaved and ConfirmSaved are the server's: host
+// commands never charge a card.
+func (detachedFake) CreateCustomer(context.Context, payment.CustomerParams) (string, error) {
+	return "", fmt.Errorf("fake payments: cannot create a customer outside the server: %w", payment.ErrUnavailable)
+}
+
+func (detachedFake) ChargeSaved(context.Context, payment.SavedChargeParams) (*payment.Intent, error) {
+	return nil, fmt.Errorf("fake payments: cannot charge outside the server: %w", payment.ErrUnavailable)
+}
+
+func (detachedFake) ConfirmSaved(_ context.Context, id, _, _ string) (*payment.Intent, error) {
+	return nil, fmt.Errorf("fake payments: intent %s lives in the server process: %w", id, payment.ErrUnavailable)
+}

@@ -3,12 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"net/http"
 	"os"
 	"strings"
 	"testing"
+
+	hostcli "github.com/staykit/staykit/internal/cli"
 )
 
 // fakeTerminal is a terminal that answers isTerminal with isTTY and reads
@@ -21,10 +22,10 @@ type fakeTerminal struct {
 	reads    int
 }
 
-func (f *fakeTerminal) terminal() terminal {
-	return terminal{
-		isTerminal: func(int) bool { return f.isTTY },
-		readPassword: func(int) ([]byte, error) {
+func (f *fakeTerminal) terminal() hostcli.Terminal {
+	return hostcli.Terminal{
+		IsTerminal: func(int) bool { return f.isTTY },
+		ReadPassword: func(int) ([]byte, error) {
 			f.reads++
 			return []byte(f.password), f.err
 		},
@@ -47,83 +48,6 @@ func pipeWith(t *testing.T, content string) *os.File {
 	return r
 }
 
-func TestReadPassword(t *testing.T) {
-	errTTY := errors.New("tty gone")
-	tests := []struct {
-		name      string
-		stdin     func(t *testing.T) io.Reader
-		tty       fakeTerminal
-		want      string
-		wantErr   error
-		wantReads int
-		wantNL    bool // a newline written to stderr after the hidden input
-	}{
-		{
-			name:  "PipedLine",
-			stdin: func(t *testing.T) io.Reader { return pipeWith(t, "piped secret\r\nnext line\n") },
-			tty:   fakeTerminal{isTTY: false},
-			want:  "piped secret",
-		},
-		{
-			name:  "PipedWithoutNewline",
-			stdin: func(t *testing.T) io.Reader { return pipeWith(t, "no newline") },
-			tty:   fakeTerminal{isTTY: false},
-			want:  "no newline",
-		},
-		{
-			name:      "TerminalNoEcho",
-			stdin:     func(t *testing.T) io.Reader { return pipeWith(t, "must not be read\n") },
-			tty:       fakeTerminal{isTTY: true, password: "typed secret"},
-			want:      "typed secret",
-			wantReads: 1,
-			wantNL:    true,
-		},
-		{
-			name:      "TerminalError",
-			stdin:     func(t *testing.T) io.Reader { return pipeWith(t, "must not be read\n") },
-			tty:       fakeTerminal{isTTY: true, err: errTTY},
-			wantErr:   errTTY,
-			wantReads: 1,
-			wantNL:    true,
-		},
-		{
-			// Not a file, so it has no descriptor to be a terminal.
-			name:  "ReaderNeverTerminal",
-			stdin: func(*testing.T) io.Reader { return strings.NewReader("reader secret\n") },
-			tty:   fakeTerminal{isTTY: true, password: "wrong"},
-			want:  "reader secret",
-		},
-		{
-			name:    "EmptyStdin",
-			stdin:   func(*testing.T) io.Reader { return strings.NewReader("") },
-			tty:     fakeTerminal{isTTY: false},
-			wantErr: io.EOF,
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var stderr bytes.Buffer
-			got, err := readPassword(tt.stdin(t), tt.tty.terminal(), &stderr)
-			if tt.wantErr != nil {
-				if !errors.Is(err, tt.wantErr) {
-					t.Fatalf("err = %v, want %v", err, tt.wantErr)
-				}
-			} else if err != nil {
-				t.Fatalf("err = %v", err)
-			}
-			if got != tt.want {
-				t.Errorf("password = %q, want %q", got, tt.want)
-			}
-			if tt.tty.reads != tt.wantReads {
-				t.Errorf("terminal reads = %d, want %d", tt.tty.reads, tt.wantReads)
-			}
-			if gotNL := stderr.String() == "\n"; gotNL != tt.wantNL {
-				t.Errorf("stderr = %q, want a newline: %v", stderr.String(), tt.wantNL)
-			}
-		})
-	}
-}
-
 // TestUserCreatePassword creates users through the command, the password
 // piped on stdin and typed at a (fake) terminal, and signs in with each.
 func TestUserCreatePassword(t *testing.T) {
@@ -143,8 +67,8 @@ func TestUserCreatePassword(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer
 			noEnv := func(string) string { return "" }
-			args := []string{"create", "-org", "demo", "-email", tt.email, "-db", ts.dbPath}
-			if err := runUserCommand(context.Background(), args, noEnv, pipeWith(t, tt.stdin), tt.tty.terminal(), &out, &errOut); err != nil {
+			args := []string{"user", "create", "-org", "demo", "-email", tt.email, "-db", ts.dbPath}
+			if err := runWith(context.Background(), args, noEnv, pipeWith(t, tt.stdin), tt.tty.terminal(), &out, &errOut); err != nil {
 				t.Fatalf("user create: %v\n%s", err, errOut.String())
 			}
 			if strings.Contains(errOut.String(), tt.login) {

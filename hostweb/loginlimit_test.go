@@ -1,4 +1,4 @@
-package main
+package hostweb
 
 import (
 	"context"
@@ -35,8 +35,7 @@ func TestDashboardLoginBusy(t *testing.T) {
 		store := &waitingUsers{release: make(chan struct{})}
 		hs := host.New(host.Options{Store: store, MaxConcurrentHashes: 1,
 			Bookings: booking.NewService(booking.Options{Store: store, Payments: paymenttest.New()})})
-		d := &dashboardHandler{host: hs, log: slog.New(slog.DiscardHandler), limiter: ratelimit.NewMemory(ratelimit.MemoryOptions{})}
-		h := d.routes()
+		h := New(Options{Host: hs, Logger: slog.New(slog.DiscardHandler), Limiter: ratelimit.NewMemory(ratelimit.MemoryOptions{})})
 		post := func() *httptest.ResponseRecorder {
 			form := url.Values{"email": {"host@example.com"}, "password": {"a long enough password"}}
 			r := httptest.NewRequest(http.MethodPost, "/host/login?lang=en", strings.NewReader(form.Encode()))

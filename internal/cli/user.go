@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -17,16 +17,16 @@ import (
 // The password comes from $STAYKIT_PASSWORD, else from stdin after a prompt
 // on stderr: read without echo when stdin is a terminal, else its first
 // line (a script piping the password).
-func runUserCommand(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, tty terminal, stdout, stderr io.Writer) error {
+func runUserCommand(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, tty Terminal, stdout, stderr io.Writer, open Opener) error {
 	const usage = "Usage:\n  server user create -org SLUG -email EMAIL [-db FILE | -postgres URL]\n" +
 		"  (the password is read from STAYKIT_PASSWORD, else from a prompt)\n"
 	if len(args) == 0 || args[0] != "create" {
 		fmt.Fprint(stderr, usage)
-		return errUsage
+		return ErrUsage
 	}
 	fs := flag.NewFlagSet("user create", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dbPath := fs.String("db", defaultDB, "SQLite database `file` of the server")
+	dbPath := fs.String("db", DefaultDB, "SQLite database `file` of the server")
 	pgURL := fs.String("postgres", "", "PostgreSQL `URL` of the server, instead of -db")
 	org := fs.String("org", "", "organisation `slug` (required)")
 	email := fs.String("email", "", "the user's e-mail `address`, to sign in with (required)")
@@ -35,7 +35,7 @@ func runUserCommand(ctx context.Context, args []string, getenv func(string) stri
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}
-		return errUsage
+		return ErrUsage
 	}
 	switch {
 	case fs.NArg() > 0:
@@ -54,7 +54,7 @@ func runUserCommand(ctx context.Context, args []string, getenv func(string) stri
 		}
 		password = p
 	}
-	hs, closeFn, err := openHost(ctx, *dbPath, *pgURL, getenv, stderr)
+	hs, closeFn, err := openHost(ctx, open, Database{Path: *dbPath, PostgresURL: *pgURL})
 	if err != nil {
 		return err
 	}
@@ -67,22 +67,22 @@ func runUserCommand(ctx context.Context, args []string, getenv func(string) stri
 	if err != nil {
 		return fmt.Errorf("create user: %w", err)
 	}
-	fmt.Fprintf(stdout, "user %d %s of %s created; sign in at /host/\n", u.ID, termSafe(u.Email), o.Slug)
+	fmt.Fprintf(stdout, "user %d %s of %s created; sign in at /host/\n", u.ID, TermSafe(u.Email), o.Slug)
 	return nil
 }
 
-// terminal is the seam between the user command and the terminal stdin may
-// be: osTerminal in the program, a fake in tests (which have no TTY).
-type terminal struct {
-	// isTerminal reports whether fd is a terminal.
-	isTerminal func(fd int) bool
-	// readPassword reads a line from the terminal fd without echoing it.
-	readPassword func(fd int) ([]byte, error)
+// Terminal is the seam between the user command and the terminal stdin may
+// be: OSTerminal in the program, a fake in tests (which have no TTY).
+type Terminal struct {
+	// IsTerminal reports whether fd is a terminal.
+	IsTerminal func(fd int) bool
+	// ReadPassword reads a line from the terminal fd without echoing it.
+	ReadPassword func(fd int) ([]byte, error)
 }
 
-// osTerminal is the real terminal, through golang.org/x/term.
-func osTerminal() terminal {
-	return terminal{isTerminal: term.IsTerminal, readPassword: term.ReadPassword}
+// OSTerminal is the real terminal, through golang.org/x/term.
+func OSTerminal() Terminal {
+	return Terminal{IsTerminal: term.IsTerminal, ReadPassword: term.ReadPassword}
 }
 
 // readPassword reads the password from stdin. When stdin is a file that is
@@ -90,9 +90,9 @@ func osTerminal() terminal {
 // the screen or in a scrollback; the newline the user typed is not echoed
 // either, so one is written to stderr after it. Otherwise (a pipe, a file,
 // a test) the first line of stdin is the password.
-func readPassword(stdin io.Reader, tty terminal, stderr io.Writer) (string, error) {
-	if f, ok := stdin.(*os.File); ok && tty.isTerminal != nil && tty.isTerminal(int(f.Fd())) {
-		b, err := tty.readPassword(int(f.Fd()))
+func readPassword(stdin io.Reader, tty Terminal, stderr io.Writer) (string, error) {
+	if f, ok := stdin.(*os.File); ok && tty.IsTerminal != nil && tty.IsTerminal(int(f.Fd())) {
+		b, err := tty.ReadPassword(int(f.Fd()))
 		fmt.Fprintln(stderr)
 		if err != nil {
 			return "", fmt.Errorf("read password from terminal: %w", err)

@@ -1,4 +1,25 @@
-package main
+// Package hostweb is the host dashboard: a sign-in page and one page
+// whose script calls the host API (package hostapi) with the session
+// cookie, so scripts and people go through one code path. Its assets
+// (plain HTML, CSS and JavaScript, no build step, nothing from a CDN) are
+// embedded in the package.
+//
+// An embedder builds a host.Service, the dashboard over it, and the host
+// API with the dashboard's Session hook, then mounts both on one origin:
+//
+//	hs := host.New(host.Options{Store: store, Bookings: svc, Logger: logger})
+//	dash := hostweb.New(hostweb.Options{Host: hs, Limiter: limiter, Logger: logger,
+//		SecureCookies: strings.HasPrefix(publicURL, "https://")})
+//	mux.Handle("/host/", dash)
+//	mux.Handle(hostapi.Prefix, hostapi.New(hostapi.Options{Host: hs, Session: dash.Session, ...}))
+//
+// The dashboard serves /host/ (the app), /host/login, /host/logout and
+// /host/assets/. It refuses cross-origin browser requests that change
+// anything (http.CrossOriginProtection) and any request with several
+// Origin headers; wrap the host API likewise (see OneOrigin). Sign-ins
+// are limited by Options.Limiter (see LoginFailures): give it a shared
+// limiter when several replicas serve the dashboard.
+package hostweb
 
 import (
 	"embed"
@@ -17,42 +38,88 @@ import (
 	"github.com/staykit/staykit/ratelimit"
 )
 
-// hostWeb holds the dashboard's assets: plain HTML, CSS and JavaScript,
-// no build step, nothing from a CDN.
+// assetFS holds the dashboard's assets.
 //
-//go:embed hostweb
-var hostWeb embed.FS
+//go:embed assets
+var assetFS embed.FS
 
-// sessionCookie names the dashboard's session cookie. With an https
-// public URL it gets the __Host- prefix, which browsers only accept
-// Secure, on /, without Domain.
-const sessionCookie = "staykit_host"
+// SessionCookie names the dashboard's session cookie. With
+// Options.SecureCookies it gets the __Host- prefix, which browsers only
+// accept Secure, on /, without Domain.
+const SessionCookie = "staykit_host"
 
-// dashboardHandler is the host dashboard at /host/: a login page, then one
-// page whose script calls the host API with the session cookie.
-type dashboardHandler struct {
+// Options configure the dashboard.
+type Options struct {
+	// Host is the host use cases: sign-in, sessions, the organisation.
+	// Required.
+	Host *host.Service
+	// Limiter counts sign-in attempts (see LoginFailures). Required; when
+	// it fails, attempts are allowed.
+	Limiter ratelimit.Limiter
+	// Logger receives the dashboard's logs; nil discards them.
+	Logger *slog.Logger
+	// TrustedProxies are the networks whose X-Forwarded-For is believed
+	// when the sign-in limits find the client's address.
+	TrustedProxies []netip.Prefix
+	// SecureCookies marks the session cookie Secure (with the __Host-
+	// prefix): set it when the dashboard is reached over https.
+	SecureCookies bool
+}
+
+// Dashboard is the host dashboard, an http.Handler for /host/. Its
+// Session method is the host API's Session hook.
+type Dashboard struct {
 	host    *host.Service
 	log     *slog.Logger
 	limiter ratelimit.Limiter
 	proxies []netip.Prefix
 	secure  bool
+	handler http.Handler
 }
 
-// isHTTPS reports whether the public URL is https (then cookies are
-// Secure).
-func isHTTPS(publicURL string) bool { return strings.HasPrefix(publicURL, "https://") }
-
-func (d *dashboardHandler) cookieName() string {
-	if d.secure {
-		return "__Host-" + sessionCookie
+// New returns the dashboard of o.
+func New(o Options) *Dashboard {
+	d := &Dashboard{host: o.Host, log: o.Logger, limiter: o.Limiter, proxies: o.TrustedProxies, secure: o.SecureCookies}
+	if d.log == nil {
+		d.log = slog.New(slog.DiscardHandler)
 	}
-	return sessionCookie
+	deny := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "Cross-origin request refused: changes are accepted only from this server's own pages.", http.StatusForbidden)
+	})
+	csrf := http.NewCrossOriginProtection()
+	csrf.SetDenyHandler(deny)
+	d.handler = OneOrigin(deny, csrf.Handler(d.routes()))
+	return d
 }
 
-func (d *dashboardHandler) routes() http.Handler {
-	sub, err := fs.Sub(hostWeb, "hostweb")
+// ServeHTTP serves the dashboard's routes under /host/.
+func (d *Dashboard) ServeHTTP(w http.ResponseWriter, r *http.Request) { d.handler.ServeHTTP(w, r) }
+
+// OneOrigin refuses, with deny, a request with more than one Origin
+// header, as the public API does: no browser sends that, and
+// http.CrossOriginProtection would judge it by the first alone. The
+// dashboard applies it to itself; an embedder wraps the host API in it.
+func OneOrigin(deny, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(r.Header.Values("Origin")) > 1 {
+			deny.ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (d *Dashboard) cookieName() string {
+	if d.secure {
+		return "__Host-" + SessionCookie
+	}
+	return SessionCookie
+}
+
+func (d *Dashboard) routes() http.Handler {
+	sub, err := fs.Sub(assetFS, "assets")
 	if err != nil {
-		panic(err) // the embedded tree always has hostweb/
+		panic(err) // the embedded tree always has assets/
 	}
 	assets := http.StripPrefix("/host/assets/", http.FileServerFS(sub))
 	mux := http.NewServeMux()
@@ -72,9 +139,10 @@ func (d *dashboardHandler) routes() http.Handler {
 	})
 }
 
-// session is the host API's Session hook: the dashboard user of the
-// request's cookie.
-func (d *dashboardHandler) session(r *http.Request) (host.Actor, int64, bool) {
+// Session is the host API's Session hook (hostapi.Options.Session): the
+// dashboard user of the request's session cookie, as an actor, and the
+// user's organisation.
+func (d *Dashboard) Session(r *http.Request) (host.Actor, int64, bool) {
 	u := d.user(r)
 	if u == nil {
 		return host.Actor{}, 0, false
@@ -82,7 +150,7 @@ func (d *dashboardHandler) session(r *http.Request) (host.Actor, int64, bool) {
 	return host.UserActor(u), u.OrgID, true
 }
 
-func (d *dashboardHandler) user(r *http.Request) *booking.HostUser {
+func (d *Dashboard) user(r *http.Request) *booking.HostUser {
 	c, err := r.Cookie(d.cookieName())
 	if err != nil {
 		return nil
@@ -139,7 +207,7 @@ var loginText = map[string]loginTexts{
 		"The server is busy. Please try again in a moment."},
 }
 
-func (d *dashboardHandler) renderLogin(w http.ResponseWriter, r *http.Request, status int, email, problem string) {
+func (d *Dashboard) renderLogin(w http.ResponseWriter, r *http.Request, status int, email, problem string) {
 	lang := pageLocale(r)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
@@ -152,7 +220,7 @@ func (d *dashboardHandler) renderLogin(w http.ResponseWriter, r *http.Request, s
 	}
 }
 
-func (d *dashboardHandler) loginPage(w http.ResponseWriter, r *http.Request) {
+func (d *Dashboard) loginPage(w http.ResponseWriter, r *http.Request) {
 	if d.user(r) != nil {
 		http.Redirect(w, r, "/host/", http.StatusSeeOther)
 		return
@@ -162,7 +230,7 @@ func (d *dashboardHandler) loginPage(w http.ResponseWriter, r *http.Request) {
 
 // login checks the form under the sign-in policy (loginlimit.go) and
 // sets the session cookie.
-func (d *dashboardHandler) login(w http.ResponseWriter, r *http.Request) {
+func (d *Dashboard) login(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
 	email := strings.ToLower(strings.TrimSpace(r.PostFormValue("email")))
 	password := r.PostFormValue("password")
@@ -198,7 +266,7 @@ func (d *dashboardHandler) login(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/host/?lang="+pageLocale(r), http.StatusSeeOther)
 }
 
-func (d *dashboardHandler) logout(w http.ResponseWriter, r *http.Request) {
+func (d *Dashboard) logout(w http.ResponseWriter, r *http.Request) {
 	if c, err := r.Cookie(d.cookieName()); err == nil {
 		if err := d.host.Logout(r.Context(), c.Value); err != nil {
 			d.log.ErrorContext(r.Context(), "logout", "err", err)
@@ -250,7 +318,7 @@ var presetPolicies = func() string {
 }()
 
 // app serves the dashboard's page to a signed-in user.
-func (d *dashboardHandler) app(w http.ResponseWriter, r *http.Request) {
+func (d *Dashboard) app(w http.ResponseWriter, r *http.Request) {
 	u := d.user(r)
 	if u == nil {
 		http.Redirect(w, r, "/host/login?lang="+pageLocale(r), http.StatusSeeOther)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -6,10 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 
@@ -38,10 +35,10 @@ var hostCommands = map[string]hostCommand{
 // runHostCommand runs a host subcommand. With fake payments the card side
 // of approve, decline and cancel is simulated (see detachedFake); with
 // Stripe keys in the environment it happens on Stripe.
-func runHostCommand(ctx context.Context, name string, cmd hostCommand, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func runHostCommand(ctx context.Context, name string, cmd hostCommand, args []string, open Opener, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dbPath := fs.String("db", defaultDB, "SQLite database `file` of the server")
+	dbPath := fs.String("db", DefaultDB, "SQLite database `file` of the server")
 	pgURL := fs.String("postgres", "", "PostgreSQL `URL` of the server, instead of -db")
 	org := fs.String("org", "", "organisation `slug` (required)")
 	token := fs.String("token", "", "booking `token`")
@@ -55,7 +52,7 @@ func runHostCommand(ctx context.Context, name string, cmd hostCommand, args []st
 			if errors.Is(err, flag.ErrHelp) {
 				return err
 			}
-			return errUsage
+			return ErrUsage
 		}
 		return nil
 	}
@@ -96,7 +93,7 @@ func runHostCommand(ctx context.Context, name string, cmd hostCommand, args []st
 		return usageError(fs, "-refund and -amount exclude each other")
 	}
 	var want []booking.Status
-	for _, st := range splitList(*statuses) {
+	for _, st := range SplitList(*statuses) {
 		s := booking.Status(st)
 		switch s {
 		case booking.StatusPending, booking.StatusRequested, booking.StatusConfirmed,
@@ -107,7 +104,7 @@ func runHostCommand(ctx context.Context, name string, cmd hostCommand, args []st
 		want = append(want, s)
 	}
 
-	svc, closeDB, err := cliService(ctx, *dbPath, *pgURL, getenv, stderr)
+	svc, closeDB, err := openBookings(ctx, open, Database{Path: *dbPath, PostgresURL: *pgURL})
 	if err != nil {
 		return err
 	}
@@ -151,18 +148,12 @@ func runHostCommand(ctx context.Context, name string, cmd hostCommand, args []st
 		}
 	}
 	if b != nil {
-		fmt.Fprintf(stdout, "booking %s is now %s\n", termSafe(b.Token), termSafe(string(b.Status)))
+		fmt.Fprintf(stdout, "booking %s is now %s\n", TermSafe(b.Token), TermSafe(string(b.Status)))
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
-}
-
-func usageError(fs *flag.FlagSet, format string, args ...any) error {
-	fmt.Fprintf(fs.Output(), format+"\n", args...)
-	fs.Usage()
-	return errUsage
 }
 
 // printBookings writes one line per booking, for the host's eyes, with
@@ -192,42 +183,6 @@ func printBookings(w io.Writer, list []booking.Booking, payments []ledger.Summar
 		fmt.Fprintln(tw, "(no bookings)")
 	}
 	return tw.Flush()
-}
-
-// cell is a guest's text as one table cell: runs of white space (new
-// lines and tabs included) become one space, and what is left is made
-// terminal-safe.
-func cell(s string) string {
-	return termSafe(strings.Join(strings.Fields(s), " "))
-}
-
-// termSafe escapes what could drive or mislead a terminal, the way
-// strconv.Quote writes it: C0 and C1 control characters (Unicode Cc, among
-// them ESC, which starts escape sequences) and format characters (Cf,
-// among them the bidi overrides such as U+202E that reorder what the host
-// reads) become \u202e; invalid UTF-8 bytes become \x9b; a backslash
-// becomes \\ so that an escape in the output is always one of these.
-func termSafe(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\\':
-			b.WriteString(`\\`)
-		case unicode.In(r, unicode.Cc, unicode.Cf):
-			if r > 0xffff {
-				fmt.Fprintf(&b, `\U%08x`, r)
-			} else {
-				fmt.Fprintf(&b, `\u%04x`, r)
-			}
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
 }
 
 // refundRules are the values of -refund.

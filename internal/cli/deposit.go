@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -8,18 +8,16 @@ import (
 	"io"
 
 	"github.com/shopspring/decimal"
-
-	"github.com/staykit/staykit/payment"
 )
 
 const depositUsage = "deposit claim -org SLUG -token TOKEN -amount AMOUNT [-db FILE | -postgres URL]: take AMOUNT of a booking's held security deposit (damage); the rest is released"
 
 // runDepositCommand runs "deposit claim". With fake payments the capture
 // is simulated (see detachedFake); with Stripe keys it happens on Stripe.
-func runDepositCommand(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func runDepositCommand(ctx context.Context, args []string, open Opener, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("deposit claim", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dbPath := fs.String("db", defaultDB, "SQLite database `file` of the server")
+	dbPath := fs.String("db", DefaultDB, "SQLite database `file` of the server")
 	pgURL := fs.String("postgres", "", "PostgreSQL `URL` of the server, instead of -db")
 	org := fs.String("org", "", "organisation `slug` (required)")
 	token := fs.String("token", "", "booking `token` (required)")
@@ -27,13 +25,13 @@ func runDepositCommand(ctx context.Context, args []string, getenv func(string) s
 	fs.Usage = func() { fmt.Fprintf(fs.Output(), "Usage: server %s\n", depositUsage) }
 	if len(args) == 0 || args[0] != "claim" {
 		fs.Usage()
-		return errUsage
+		return ErrUsage
 	}
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}
-		return errUsage
+		return ErrUsage
 	}
 	claim, perr := decimal.NewFromString(*amount)
 	switch {
@@ -44,7 +42,7 @@ func runDepositCommand(ctx context.Context, args []string, getenv func(string) s
 	case perr != nil || !claim.IsPositive():
 		return usageError(fs, "-amount must be a positive amount such as 120.50")
 	}
-	svc, closeDB, err := cliService(ctx, *dbPath, *pgURL, getenv, stderr)
+	svc, closeDB, err := openBookings(ctx, open, Database{Path: *dbPath, PostgresURL: *pgURL})
 	if err != nil {
 		return err
 	}
@@ -54,26 +52,6 @@ func runDepositCommand(ctx context.Context, args []string, getenv func(string) s
 		return fmt.Errorf("deposit claim: %w", err)
 	}
 	fmt.Fprintf(stdout, "claimed %s of the %s security deposit of booking %s; the rest is released\n",
-		t.DepositClaimed, t.Deposit, termSafe(*token))
+		t.DepositClaimed, t.Deposit, TermSafe(*token))
 	return nil
-}
-
-// CaptureAmount simulates a claim on a security deposit held by the
-// server's in-memory fake.
-func (detachedFake) CaptureAmount(_ context.Context, id string, amount int64, _ string) (*payment.Intent, error) {
-	return &payment.Intent{ID: id, Status: payment.StatusSucceeded, Amount: amount, AmountReceived: amount}, nil
-}
-
-// CreateCustomer, ChargeSaved and ConfirmSaved are the server's: host
-// commands never charge a card.
-func (detachedFake) CreateCustomer(context.Context, payment.CustomerParams) (string, error) {
-	return "", fmt.Errorf("fake payments: cannot create a customer outside the server: %w", payment.ErrUnavailable)
-}
-
-func (detachedFake) ChargeSaved(context.Context, payment.SavedChargeParams) (*payment.Intent, error) {
-	return nil, fmt.Errorf("fake payments: cannot charge outside the server: %w", payment.ErrUnavailable)
-}
-
-func (detachedFake) ConfirmSaved(_ context.Context, id, _, _ string) (*payment.Intent, error) {
-	return nil, fmt.Errorf("fake payments: intent %s lives in the server process: %w", id, payment.ErrUnavailable)
 }

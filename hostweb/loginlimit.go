@@ -1,4 +1,4 @@
-package main
+package hostweb
 
 import (
 	"context"
@@ -10,34 +10,35 @@ import (
 	"github.com/staykit/staykit/ratelimit"
 )
 
-// The dashboard's sign-in policy. Failures are limited per client address
+// LoginFailures, GuardedFailures and LoginWindow are the dashboard's
+// sign-in policy. Failures are limited per client address
 // (an IPv6 /64) and per e-mail address, without ever refusing the right
 // password from an address that has not failed: knowing a host's e-mail
 // address must not be enough to lock the host out.
 //
-//   - A client address may fail loginFailures times in loginWindow (any
+//   - A client address may fail LoginFailures times in LoginWindow (any
 //     e-mail addresses); then its attempts are refused (429, Retry-After)
 //     before any password is hashed, until its allowance comes back.
-//   - An e-mail address may be failed loginFailures times in loginWindow.
+//   - An e-mail address may be failed LoginFailures times in LoginWindow.
 //     Then it is not locked: each client address may still try it, but
-//     fail at most guardedFailures times in loginWindow; so the host,
+//     fail at most GuardedFailures times in LoginWindow; so the host,
 //     signing in from an address of their own, gets in, while an attacker
 //     needs a new address for every couple of guesses.
 //
-// Counts are token buckets in the server's limiter (shared by replicas
-// with -redis) that refill evenly over loginWindow: every attempt takes a
+// Counts are token buckets in Options.Limiter (shared by replicas when
+// it is, as the reference server's is with -redis) that refill evenly over LoginWindow: every attempt takes a
 // unit and a failure a second one, so a successful sign-in uses half of
 // what a failure does. When the limiter fails, attempts are allowed.
 const (
-	loginFailures   = 10
-	guardedFailures = 2
-	loginWindow     = 15 * time.Minute
+	LoginFailures   = 10
+	GuardedFailures = 2
+	LoginWindow     = 15 * time.Minute
 )
 
 var (
-	loginPerAddr  = ratelimit.Limit{Requests: 2 * loginFailures, Period: loginWindow}
-	loginPerEmail = ratelimit.Limit{Requests: 2 * loginFailures, Period: loginWindow}
-	loginPerPair  = ratelimit.Limit{Requests: 2 * guardedFailures, Period: loginWindow}
+	loginPerAddr  = ratelimit.Limit{Requests: 2 * LoginFailures, Period: LoginWindow}
+	loginPerEmail = ratelimit.Limit{Requests: 2 * LoginFailures, Period: LoginWindow}
+	loginPerPair  = ratelimit.Limit{Requests: 2 * GuardedFailures, Period: LoginWindow}
 )
 
 // limitKey is a key of the limiter with its limit.
@@ -54,7 +55,7 @@ type loginAttempt struct {
 
 // admitLogin counts an attempt of client on email and returns it, or how
 // long to wait when the attempt is refused.
-func (d *dashboardHandler) admitLogin(ctx context.Context, client, email string) (loginAttempt, time.Duration) {
+func (d *Dashboard) admitLogin(ctx context.Context, client, email string) (loginAttempt, time.Duration) {
 	var a loginAttempt
 	account := host.HashKey(email)[:32] // no e-mail address in the limiter's keys
 	addr := limitKey{"host-login|" + client, loginPerAddr}
@@ -78,7 +79,7 @@ func (d *dashboardHandler) admitLogin(ctx context.Context, client, email string)
 }
 
 // loginFailed charges a failed attempt's keys once more.
-func (d *dashboardHandler) loginFailed(ctx context.Context, a loginAttempt) {
+func (d *Dashboard) loginFailed(ctx context.Context, a loginAttempt) {
 	for _, k := range a.keys {
 		d.take(ctx, k)
 	}
@@ -86,7 +87,7 @@ func (d *dashboardHandler) loginFailed(ctx context.Context, a loginAttempt) {
 
 // take takes a unit of k and returns 0, or how long until one is there
 // when there is none. A limiter that fails allows.
-func (d *dashboardHandler) take(ctx context.Context, k limitKey) time.Duration {
+func (d *Dashboard) take(ctx context.Context, k limitKey) time.Duration {
 	dec, err := d.limiter.Allow(ctx, k.key, k.limit)
 	if err != nil {
 		if !errors.Is(err, ratelimit.ErrBreakerOpen) { // told once, by the breaker

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -6,9 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
-	"net/http"
-	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -16,25 +13,6 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/icalsync"
 )
-
-// icalPollCheck is how often the server looks for calendar feeds due; each
-// feed is fetched every icalsync.DefaultInterval (30 minutes, with jitter).
-const icalPollCheck = time.Minute
-
-// calendarSync is the server's calendar sync: feeds fetched over https from
-// public addresses only (and the -outbound-allow targets), conflicts told
-// in the log like bookings.
-func (s *server) calendarSync() *icalsync.Syncer {
-	// Through the read model, so that imported blocks reach the public
-	// calendar at once (and the other replicas through NOTIFY).
-	return icalsync.New(icalsync.Options{Store: s.readModel, Notifier: logNotifier(s.log), Logger: s.log,
-		Fetcher: &icalsync.Fetcher{Policy: s.cfg.outbox.feedPolicy()}})
-}
-
-// calendarHandler serves GET /ical/{token}.ics.
-func (s *server) calendarHandler() http.Handler {
-	return &icalsync.Handler{Store: s.back.store, Logger: s.log}
-}
 
 const icalUsage = `Usage: server ical COMMAND [flags] [-db FILE | -postgres URL]
 
@@ -53,11 +31,11 @@ Calendar sync with Airbnb, Booking.com, Vrbo and other channels:
 `
 
 // runICal runs "server ical COMMAND ...".
-func runICal(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func runICal(ctx context.Context, args []string, open Opener, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
 		fmt.Fprint(stderr, icalUsage)
 		if len(args) == 0 {
-			return errUsage
+			return ErrUsage
 		}
 		return flag.ErrHelp
 	}
@@ -65,7 +43,7 @@ func runICal(ctx context.Context, args []string, getenv func(string) string, std
 	fs := flag.NewFlagSet("ical "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), icalUsage) }
-	dbPath := fs.String("db", defaultDB, "SQLite database `file` of the server")
+	dbPath := fs.String("db", DefaultDB, "SQLite database `file` of the server")
 	pgURL := fs.String("postgres", "", "PostgreSQL `URL` of the server, instead of -db")
 	org := fs.String("org", "", "organisation `slug` (required)")
 	property := fs.Int64("property", 0, "property `ID`")
@@ -79,7 +57,7 @@ func runICal(ctx context.Context, args []string, getenv func(string) string, std
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}
-		return errUsage
+		return ErrUsage
 	}
 	need := map[string][]string{
 		"feeds":        nil,
@@ -106,22 +84,16 @@ func runICal(ctx context.Context, args []string, getenv func(string) string, std
 		}
 	}
 
-	if _, err := os.Stat(*dbPath); err != nil && *pgURL == "" {
-		return fmt.Errorf("no database at %s (start the server once, or pass -db): %w", *dbPath, err)
+	db := Database{Path: *dbPath, PostgresURL: *pgURL}
+	if err := db.exists(); err != nil {
+		return err
 	}
-	cfg, err := parseConfig([]string{"-db", *dbPath, "-postgres", *pgURL, "-fake-payments", "-outbound-allow", *allow}, getenv, stderr)
+	syncer, store, closeDB, err := open.Calendars(ctx, db, *allow)
 	if err != nil {
 		return err
 	}
-	back, err := openBackends(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	defer back.close()
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	syncer := icalsync.New(icalsync.Options{Store: newReadModel(back.store, logger), Notifier: logNotifier(logger), Logger: logger,
-		Fetcher: &icalsync.Fetcher{Policy: cfg.outbox.feedPolicy()}})
-	o, err := back.store.OrganizationBySlug(ctx, *org)
+	defer closeDB()
+	o, err := store.OrganizationBySlug(ctx, *org)
 	if err != nil {
 		return fmt.Errorf("organisation %s: %w", *org, err)
 	}
@@ -132,7 +104,7 @@ func runICal(ctx context.Context, args []string, getenv func(string) string, std
 		if err != nil {
 			return err
 		}
-		return printFeeds(ctx, stdout, back.store, list)
+		return printFeeds(ctx, stdout, store, list)
 	case "add-feed":
 		f := &booking.Feed{OrgID: o.ID, PropertyID: *property, Name: *feedName, URL: *feedURL, Active: true, EndIsLastNight: *endIsLastNight}
 		if err := syncer.AddFeed(ctx, f); err != nil {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -6,13 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
-	"os"
 	"strconv"
 	"text/tabwriter"
 	"time"
 
-	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/host"
 )
 
@@ -23,18 +20,18 @@ var cliActor = host.Actor{Kind: "user", ID: 0, Name: "command line"}
 // runAPIKeyCommand runs "apikey create|list|revoke": the host API keys of
 // an organisation. create prints the new key alone on the last line of
 // stdout; it is shown this once.
-func runAPIKeyCommand(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func runAPIKeyCommand(ctx context.Context, args []string, open Opener, stdout, stderr io.Writer) error {
 	const usage = "Usage:\n  server apikey create -org SLUG -name NAME [-db FILE | -postgres URL]\n" +
 		"  server apikey list -org SLUG [-db FILE | -postgres URL]\n" +
 		"  server apikey revoke -org SLUG -id ID [-db FILE | -postgres URL]\n"
 	if len(args) == 0 || (args[0] != "create" && args[0] != "list" && args[0] != "revoke") {
 		fmt.Fprint(stderr, usage)
-		return errUsage
+		return ErrUsage
 	}
 	sub := args[0]
 	fs := flag.NewFlagSet("apikey "+sub, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dbPath := fs.String("db", defaultDB, "SQLite database `file` of the server")
+	dbPath := fs.String("db", DefaultDB, "SQLite database `file` of the server")
 	pgURL := fs.String("postgres", "", "PostgreSQL `URL` of the server, instead of -db")
 	org := fs.String("org", "", "organisation `slug` (required)")
 	name := fs.String("name", "", "what the key is for (create)")
@@ -44,7 +41,7 @@ func runAPIKeyCommand(ctx context.Context, args []string, getenv func(string) st
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}
-		return errUsage
+		return ErrUsage
 	}
 	switch {
 	case fs.NArg() > 0:
@@ -56,7 +53,7 @@ func runAPIKeyCommand(ctx context.Context, args []string, getenv func(string) st
 	case sub == "revoke" && *id <= 0:
 		return usageError(fs, "-id is required")
 	}
-	hs, closeFn, err := openHost(ctx, *dbPath, *pgURL, getenv, stderr)
+	hs, closeFn, err := openHost(ctx, open, Database{Path: *dbPath, PostgresURL: *pgURL})
 	if err != nil {
 		return err
 	}
@@ -71,7 +68,7 @@ func runAPIKeyCommand(ctx context.Context, args []string, getenv func(string) st
 		if err != nil {
 			return fmt.Errorf("create key: %w", err)
 		}
-		fmt.Fprintf(stdout, "API key %d %q of %s (shown once; keep it secret):\n%s\n", k.ID, termSafe(k.Name), o.Slug, secret)
+		fmt.Fprintf(stdout, "API key %d %q of %s (shown once; keep it secret):\n%s\n", k.ID, TermSafe(k.Name), o.Slug, secret)
 	case "list":
 		keys, err := hs.APIKeys(ctx, o)
 		if err != nil {
@@ -97,26 +94,7 @@ func runAPIKeyCommand(ctx context.Context, args []string, getenv func(string) st
 		if err != nil {
 			return fmt.Errorf("revoke key %s: %w", strconv.FormatInt(*id, 10), err)
 		}
-		fmt.Fprintf(stdout, "API key %d %q revoked\n", k.ID, termSafe(k.Name))
+		fmt.Fprintf(stdout, "API key %d %q revoked\n", k.ID, TermSafe(k.Name))
 	}
 	return nil
-}
-
-// openHost opens the server's database for a host command and returns
-// the host use cases over it.
-func openHost(ctx context.Context, dbPath, pgURL string, getenv func(string) string, stderr io.Writer) (*host.Service, func(), error) {
-	if _, err := os.Stat(dbPath); err != nil && pgURL == "" {
-		return nil, nil, fmt.Errorf("no database at %s (start the server once, or pass -db): %w", dbPath, err)
-	}
-	cfg, err := parseConfig([]string{"-db", dbPath, "-postgres", pgURL, "-fake-payments"}, getenv, stderr)
-	if err != nil {
-		return nil, nil, err
-	}
-	back, err := openBackends(ctx, cfg)
-	if err != nil {
-		return nil, nil, err
-	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	svc := booking.NewService(booking.Options{Store: back.store, Payments: detachedFake{}, Logger: logger})
-	return host.New(host.Options{Store: back.store, Bookings: svc, Logger: logger}), func() { back.close() }, nil
 }
