@@ -3,47 +3,21 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"github.com/staykit/staykit/internal/cli/clitest"
 	"io"
 	"os"
 	"strings"
 	"testing"
 )
 
-// fakeTerminal is a terminal that answers isTerminal with isTTY and reads
-// password (or fails with err) without touching stdin; reads counts the
-// calls, so a test sees which path was taken.
-type fakeTerminal struct {
-	isTTY    bool
-	password string
-	err      error
-	reads    int
-}
+// fakeTerminal is the shared fake terminal, as this package's Terminal.
+type fakeTerminal struct{ clitest.Terminal }
 
 func (f *fakeTerminal) terminal() Terminal {
-	return Terminal{
-		IsTerminal: func(int) bool { return f.isTTY },
-		ReadPassword: func(int) ([]byte, error) {
-			f.reads++
-			return []byte(f.password), f.err
-		},
-	}
+	return Terminal{IsTerminal: f.IsTerminal, ReadPassword: f.ReadPassword}
 }
 
-// pipeWith returns the read end of an OS pipe holding content: an *os.File
-// like the real stdin, which the fake terminal may or may not claim.
-func pipeWith(t *testing.T, content string) *os.File {
-	t.Helper()
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { r.Close() })
-	if _, err := io.WriteString(w, content); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	return r
-}
+func pipeWith(t *testing.T, content string) *os.File { return clitest.Pipe(t, content) }
 
 func TestReadPassword(t *testing.T) {
 	errTTY := errors.New("tty gone")
@@ -59,19 +33,19 @@ func TestReadPassword(t *testing.T) {
 		{
 			name:  "PipedLine",
 			stdin: func(t *testing.T) io.Reader { return pipeWith(t, "piped secret\r\nnext line\n") },
-			tty:   fakeTerminal{isTTY: false},
+			tty:   fakeTerminal{clitest.Terminal{IsTTY: false}},
 			want:  "piped secret",
 		},
 		{
 			name:  "PipedWithoutNewline",
 			stdin: func(t *testing.T) io.Reader { return pipeWith(t, "no newline") },
-			tty:   fakeTerminal{isTTY: false},
+			tty:   fakeTerminal{clitest.Terminal{IsTTY: false}},
 			want:  "no newline",
 		},
 		{
 			name:      "TerminalNoEcho",
 			stdin:     func(t *testing.T) io.Reader { return pipeWith(t, "must not be read\n") },
-			tty:       fakeTerminal{isTTY: true, password: "typed secret"},
+			tty:       fakeTerminal{clitest.Terminal{IsTTY: true, Password: "typed secret"}},
 			want:      "typed secret",
 			wantReads: 1,
 			wantNL:    true,
@@ -79,7 +53,7 @@ func TestReadPassword(t *testing.T) {
 		{
 			name:      "TerminalError",
 			stdin:     func(t *testing.T) io.Reader { return pipeWith(t, "must not be read\n") },
-			tty:       fakeTerminal{isTTY: true, err: errTTY},
+			tty:       fakeTerminal{clitest.Terminal{IsTTY: true, Err: errTTY}},
 			wantErr:   errTTY,
 			wantReads: 1,
 			wantNL:    true,
@@ -88,13 +62,13 @@ func TestReadPassword(t *testing.T) {
 			// Not a file, so it has no descriptor to be a terminal.
 			name:  "ReaderNeverTerminal",
 			stdin: func(*testing.T) io.Reader { return strings.NewReader("reader secret\n") },
-			tty:   fakeTerminal{isTTY: true, password: "wrong"},
+			tty:   fakeTerminal{clitest.Terminal{IsTTY: true, Password: "wrong"}},
 			want:  "reader secret",
 		},
 		{
 			name:    "EmptyStdin",
 			stdin:   func(*testing.T) io.Reader { return strings.NewReader("") },
-			tty:     fakeTerminal{isTTY: false},
+			tty:     fakeTerminal{clitest.Terminal{IsTTY: false}},
 			wantErr: io.EOF,
 		},
 	}
@@ -112,8 +86,8 @@ func TestReadPassword(t *testing.T) {
 			if got != tt.want {
 				t.Errorf("password = %q, want %q", got, tt.want)
 			}
-			if tt.tty.reads != tt.wantReads {
-				t.Errorf("terminal reads = %d, want %d", tt.tty.reads, tt.wantReads)
+			if tt.tty.Reads != tt.wantReads {
+				t.Errorf("terminal reads = %d, want %d", tt.tty.Reads, tt.wantReads)
 			}
 			if gotNL := stderr.String() == "\n"; gotNL != tt.wantNL {
 				t.Errorf("stderr = %q, want a newline: %v", stderr.String(), tt.wantNL)
