@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -31,17 +30,13 @@ func runAPIKeyCommand(ctx context.Context, args []string, open Opener, stdout, s
 	sub := args[0]
 	fs := flag.NewFlagSet("apikey "+sub, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dbPath := fs.String("db", DefaultDB, "SQLite database `file` of the server")
-	pgURL := fs.String("postgres", "", "PostgreSQL `URL` of the server, instead of -db")
+	database := databaseFlags(fs)
 	org := fs.String("org", "", "organisation `slug` (required)")
 	name := fs.String("name", "", "what the key is for (create)")
 	id := fs.Int64("id", 0, "key `id` (revoke; see list)")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), usage) }
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return ErrUsage
+	if err := parse(fs, args[1:]); err != nil {
+		return err
 	}
 	switch {
 	case fs.NArg() > 0:
@@ -53,7 +48,7 @@ func runAPIKeyCommand(ctx context.Context, args []string, open Opener, stdout, s
 	case sub == "revoke" && *id <= 0:
 		return usageError(fs, "-id is required")
 	}
-	hs, closeFn, err := openHost(ctx, open, Database{Path: *dbPath, PostgresURL: *pgURL})
+	hs, closeFn, err := openHost(ctx, open, database())
 	if err != nil {
 		return err
 	}

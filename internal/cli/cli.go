@@ -113,6 +113,26 @@ func openHost(ctx context.Context, open Opener, db Database) (*host.Service, fun
 	return open.Host(ctx, db)
 }
 
+// databaseFlags adds the -db and -postgres flags to fs; the Database they
+// name is read once fs is parsed.
+func databaseFlags(fs *flag.FlagSet) func() Database {
+	path := fs.String("db", DefaultDB, "SQLite database `file` of the server")
+	url := fs.String("postgres", "", "PostgreSQL `URL` of the server, instead of -db")
+	return func() Database { return Database{Path: *path, PostgresURL: *url} }
+}
+
+// parse parses args into fs: -h is flag.ErrHelp, anything else wrong
+// ErrUsage (fs has printed why).
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return ErrUsage
+	}
+	return nil
+}
+
 // usageError prints a usage error and the usage of fs.
 func usageError(fs *flag.FlagSet, format string, args ...any) error {
 	fmt.Fprintf(fs.Output(), format+"\n", args...)

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -17,8 +16,7 @@ const depositUsage = "deposit claim -org SLUG -token TOKEN -amount AMOUNT [-db F
 func runDepositCommand(ctx context.Context, args []string, open Opener, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("deposit claim", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dbPath := fs.String("db", DefaultDB, "SQLite database `file` of the server")
-	pgURL := fs.String("postgres", "", "PostgreSQL `URL` of the server, instead of -db")
+	database := databaseFlags(fs)
 	org := fs.String("org", "", "organisation `slug` (required)")
 	token := fs.String("token", "", "booking `token` (required)")
 	amount := fs.String("amount", "", "`amount` to claim, in the organisation's currency (required)")
@@ -27,11 +25,8 @@ func runDepositCommand(ctx context.Context, args []string, open Opener, stdout, 
 		fs.Usage()
 		return ErrUsage
 	}
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return ErrUsage
+	if err := parse(fs, args[1:]); err != nil {
+		return err
 	}
 	claim, perr := decimal.NewFromString(*amount)
 	switch {
@@ -42,7 +37,7 @@ func runDepositCommand(ctx context.Context, args []string, open Opener, stdout, 
 	case perr != nil || !claim.IsPositive():
 		return usageError(fs, "-amount must be a positive amount such as 120.50")
 	}
-	svc, closeDB, err := openBookings(ctx, open, Database{Path: *dbPath, PostgresURL: *pgURL})
+	svc, closeDB, err := openBookings(ctx, open, database())
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -38,8 +37,7 @@ var hostCommands = map[string]hostCommand{
 func runHostCommand(ctx context.Context, name string, cmd hostCommand, args []string, open Opener, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dbPath := fs.String("db", DefaultDB, "SQLite database `file` of the server")
-	pgURL := fs.String("postgres", "", "PostgreSQL `URL` of the server, instead of -db")
+	database := databaseFlags(fs)
 	org := fs.String("org", "", "organisation `slug` (required)")
 	token := fs.String("token", "", "booking `token`")
 	statuses := fs.String("status", "", "only bookings with these comma-separated `statuses` (pending, requested, confirmed, declined, expired, cancelled)")
@@ -47,23 +45,14 @@ func runHostCommand(ctx context.Context, name string, cmd hostCommand, args []st
 	fs.Var(&refund, "refund", "refund `policy`, full or none of what the guest paid (bare -refund: full)")
 	amountText := fs.String("amount", "", "refund this `amount` of what the guest paid, instead of -refund")
 	fs.Usage = func() { fmt.Fprintf(fs.Output(), "Usage: server %s\n", cmd.usage) }
-	parse := func(args []string) error {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return err
-			}
-			return ErrUsage
-		}
-		return nil
-	}
-	if err := parse(args); err != nil {
+	if err := parse(fs, args); err != nil {
 		return err
 	}
 	// "-refund policy": a bare -refund followed by its rule, then maybe
 	// more flags.
 	if refund.bare && fs.NArg() > 0 && refundRules[booking.RefundRule(fs.Arg(0))] {
 		refund.rule, refund.bare = booking.RefundRule(fs.Arg(0)), false
-		if err := parse(fs.Args()[1:]); err != nil {
+		if err := parse(fs, fs.Args()[1:]); err != nil {
 			return err
 		}
 	}
@@ -104,7 +93,7 @@ func runHostCommand(ctx context.Context, name string, cmd hostCommand, args []st
 		want = append(want, s)
 	}
 
-	svc, closeDB, err := openBookings(ctx, open, Database{Path: *dbPath, PostgresURL: *pgURL})
+	svc, closeDB, err := openBookings(ctx, open, database())
 	if err != nil {
 		return err
 	}

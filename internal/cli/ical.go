@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -43,8 +42,7 @@ func runICal(ctx context.Context, args []string, open Opener, stdout, stderr io.
 	fs := flag.NewFlagSet("ical "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), icalUsage) }
-	dbPath := fs.String("db", DefaultDB, "SQLite database `file` of the server")
-	pgURL := fs.String("postgres", "", "PostgreSQL `URL` of the server, instead of -db")
+	database := databaseFlags(fs)
 	org := fs.String("org", "", "organisation `slug` (required)")
 	property := fs.Int64("property", 0, "property `ID`")
 	feedID := fs.Int64("feed", 0, "feed `ID` (see ical feeds)")
@@ -53,11 +51,8 @@ func runICal(ctx context.Context, args []string, open Opener, stdout, stderr io.
 	endIsLastNight := fs.Bool("end-is-last-night", false, "the feed's end dates are the last night, not the check-out day")
 	publicURL := fs.String("public-url", "http://127.0.0.1:8080", "`URL` channels reach this server at")
 	allow := fs.String("outbound-allow", "", "comma-separated `HOST:PORT` targets feeds may be fetched from although private, as the server's flag")
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return ErrUsage
+	if err := parse(fs, args[1:]); err != nil {
+		return err
 	}
 	need := map[string][]string{
 		"feeds":        nil,
@@ -84,7 +79,7 @@ func runICal(ctx context.Context, args []string, open Opener, stdout, stderr io.
 		}
 	}
 
-	db := Database{Path: *dbPath, PostgresURL: *pgURL}
+	db := database()
 	if err := db.exists(); err != nil {
 		return err
 	}

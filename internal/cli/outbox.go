@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -35,8 +34,7 @@ func runOutboxCommand(ctx context.Context, name string, args []string, open Open
 	}
 	fs := flag.NewFlagSet(strings.TrimSpace(name+" "+sub), flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dbPath := fs.String("db", DefaultDB, "SQLite database `file` of the server")
-	pgURL := fs.String("postgres", "", "PostgreSQL `URL` of the server, instead of -db")
+	database := databaseFlags(fs)
 	org := fs.String("org", "", "organisation `slug` (required)")
 	email := fs.String("email", "\x00", "contact e-mail `address`")
 	endpointURL := fs.String("url", "", "endpoint `URL` (https)")
@@ -45,16 +43,13 @@ func runOutboxCommand(ctx context.Context, name string, args []string, open Open
 	allowPrivate := fs.Bool("allow-private", false, "accept a plain http URL (a local receiver; the server needs -webhooks-allow-private)")
 	replay := fs.Bool("replay", false, "with resume: send again what the endpoint missed while its deliveries failed")
 	fs.Usage = func() { fmt.Fprintln(fs.Output(), "Usage: server "+outboxCommands[name]); fs.PrintDefaults() }
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return ErrUsage
+	if err := parse(fs, args); err != nil {
+		return err
 	}
 	if *org == "" {
 		return usageError(fs, "-org is required")
 	}
-	db := Database{Path: *dbPath, PostgresURL: *pgURL}
+	db := database()
 	if err := db.exists(); err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -26,16 +25,12 @@ func runUserCommand(ctx context.Context, args []string, getenv func(string) stri
 	}
 	fs := flag.NewFlagSet("user create", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dbPath := fs.String("db", DefaultDB, "SQLite database `file` of the server")
-	pgURL := fs.String("postgres", "", "PostgreSQL `URL` of the server, instead of -db")
+	database := databaseFlags(fs)
 	org := fs.String("org", "", "organisation `slug` (required)")
 	email := fs.String("email", "", "the user's e-mail `address`, to sign in with (required)")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), usage) }
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return ErrUsage
+	if err := parse(fs, args[1:]); err != nil {
+		return err
 	}
 	switch {
 	case fs.NArg() > 0:
@@ -54,7 +49,7 @@ func runUserCommand(ctx context.Context, args []string, getenv func(string) stri
 		}
 		password = p
 	}
-	hs, closeFn, err := openHost(ctx, open, Database{Path: *dbPath, PostgresURL: *pgURL})
+	hs, closeFn, err := openHost(ctx, open, database())
 	if err != nil {
 		return err
 	}
