@@ -88,13 +88,8 @@ func (s *Service) sendBookingEntries(ctx context.Context, bookingID int64) {
 // answer lost, a crash), and is resolved there before it is sent again. A
 // panic while sending is the entry's failure, not the worker's: the entry
 // is left for a retry and the worker goes on with the next.
-func (s *Service) send(ctx context.Context, e *ledger.Entry) (settled bool, err error) {
+func (s *Service) send(ctx context.Context, e *ledger.Entry) (bool, error) {
 	now := s.clock.Now()
-	switch e.Kind {
-	case ledger.KindCapture, ledger.KindDispute, ledger.KindCharge, ledger.KindDecision:
-		e.Status, e.UpdatedAt = ledger.StatusSkipped, now // records, not tasks
-		return true, s.saveEntry(context.WithoutCancel(ctx), e)
-	}
 	reached := e.Attempts > 0
 	e.Attempts++
 	e.UpdatedAt = now
@@ -152,7 +147,7 @@ func (s *Service) carryOut(ctx context.Context, e *ledger.Entry, reached bool, n
 		case ledger.KindDepositClaim:
 			return s.sendDepositClaim(ctx, e, now)
 		}
-		e.Status = ledger.StatusSkipped
+		e.Status = ledger.StatusSkipped // records (charges, captures, decisions, disputes), not tasks
 		return nil
 	})
 }
@@ -291,15 +286,7 @@ func (s *Service) sendRelease(ctx context.Context, e *ledger.Entry, now time.Tim
 	if in.ID != b.PaymentIntentID {
 		// Money on another intent (a balance): recorded once, then
 		// returned beyond the decision.
-		entries, lerr := s.ledgerOf(ctx, b)
-		if lerr != nil {
-			return fmt.Errorf("%w: %w", errRetry, lerr)
-		}
-		var record []ledger.Entry
-		if !received(entries, in.ID) {
-			record = append(record, receiptEntry(b, in, ledger.ReasonClosed))
-		}
-		if err := s.settleClosed(ctx, b, record, ledger.ReasonClosed, now); err != nil {
+		if err := s.settleClosed(ctx, b, []ledger.Entry{receiptEntry(b, in, ledger.ReasonClosed)}, ledger.ReasonClosed, now); err != nil {
 			return fmt.Errorf("%w: %w", errRetry, err)
 		}
 		e.Status = ledger.StatusSkipped

@@ -179,16 +179,10 @@ func (s *Service) returnMoney(ctx context.Context, b *Booking, in *payment.Inten
 			return err
 		}
 	}
-	entries, err := s.ledgerOf(ctx, b)
-	if err != nil {
-		return err
-	}
 	var record []ledger.Entry
 	switch {
 	case in.Status == payment.StatusSucceeded && in.AmountReceived > 0:
-		if !received(entries, in.ID) { // one receipt per intent
-			record = append(record, receiptEntry(b, in, reason))
-		}
+		record = append(record, receiptEntry(b, in, reason))
 	case in.Status != payment.StatusSucceeded && in.Status != payment.StatusCanceled:
 		record = append(record, releaseEntry(b, in.ID, reason))
 	}
@@ -204,8 +198,10 @@ func (s *Service) returnMoney(ctx context.Context, b *Booking, in *payment.Inten
 // settleClosed writes, in one step, record (receipts, releases) and the
 // refunds that bring a closed booking's money to its decision
 // (ledger.Corrections over its entries as record changes them), then sends
-// them at once. Keys make it safe to run twice, or on two replicas: the
-// same ledger gives the same entries, stored once.
+// them at once. A new receipt of an intent the ledger has a receipt of
+// already is dropped: one receipt per intent. Keys make it safe to run
+// twice, or on two replicas: the same ledger gives the same entries,
+// stored once.
 func (s *Service) settleClosed(ctx context.Context, b *Booking, record []ledger.Entry, reason string, now time.Time) error {
 	ctx = context.WithoutCancel(ctx)
 	// The stored status decides: only a closed booking's money is brought
@@ -225,12 +221,18 @@ func (s *Service) settleClosed(ctx context.Context, b *Booking, record []ledger.
 	// when a failure would be owed again on a ledger that does not show
 	// the money yet.
 	inFlight := false
-	for i := range record {
-		record[i].BookingID = b.ID
+	kept := record[:0:0]
+	for _, e := range record {
+		e.BookingID = b.ID
+		if in, ok := e.ReceivedOn(); ok && e.Kind == ledger.KindCharge && received(entries, in) {
+			continue
+		}
 		var stored bool
-		entries, stored = upsertEntry(entries, record[i])
+		entries, stored = upsertEntry(entries, e)
 		inFlight = inFlight || stored
+		kept = append(kept, e)
 	}
+	record = kept
 	if b.Closed() {
 		record = append(record, ledger.Corrections(entries, b.ID, b.Currency, reason, now)...)
 	}
