@@ -284,7 +284,9 @@ func (s *Service) balanceOutcome(ctx context.Context, b *Booking, e *ledger.Entr
 	}
 	switch in.Status {
 	case payment.StatusSucceeded:
-		paid := pricing.Round(b.PaidAmount.Add(pricing.FromMinor(in.AmountReceived, b.Currency)), b.Currency)
+		// The checkout's charge and the balance: the same figure however
+		// often this runs (a crash after the transition, a retry).
+		paid := pricing.Round(b.ChargeAmount.Add(pricing.FromMinor(in.AmountReceived, b.Currency)), b.Currency)
 		e.Status = ledger.StatusSucceeded
 		updated, err := s.store.Transition(ctx, b.ID, Transition{From: []Status{StatusConfirmed}, To: StatusConfirmed, At: now, PaidAmount: &paid})
 		switch {

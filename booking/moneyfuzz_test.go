@@ -167,6 +167,10 @@ var moneyFuzzRegressions = []fuzzRegression{
 	// A paid booking cancelled before its confirmation: the guest's page
 	// shows 0 paid and the refund.
 	{1795549441776294117, []int{14, 18, 28}},
+	// A balance paid by 3-D Secure, the process killed before its entry
+	// was saved, then cancelled under a policy: the decision forgot the
+	// balance and returned it.
+	{1795555490519715101, []int{1, 5, 6, 12, 17, 19, 20, 38}},
 }
 
 // fuzzConfig is the test's environment.
