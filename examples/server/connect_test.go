@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/staykit/staykit/internal/serverenv"
 )
 
 func TestConnectFlags(t *testing.T) {
@@ -30,19 +32,19 @@ func TestConnectFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := parseConfig(tt.args, func(k string) string { return tt.env[k] }, io.Discard)
+			c, err := serverenv.Parse(tt.args, func(k string) string { return tt.env[k] }, io.Discard)
 			switch {
 			case tt.wantErr == "" && err != nil:
 				t.Fatalf("err = %v", err)
 			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
 				t.Fatalf("err = %v, want one with %q", err, tt.wantErr)
 			}
-			if tt.name == "destination with fee" && (c.stripe.ChargeType != "destination" || !c.stripe.OnBehalfOf ||
-				c.stripe.ConnectWebhookSecret != "whsec_c" || c.platformFeePercent.String() != "2.5" || c.platformFeeFixed != 30) {
+			if tt.name == "destination with fee" && (c.Stripe.ChargeType != "destination" || !c.Stripe.OnBehalfOf ||
+				c.Stripe.ConnectWebhookSecret != "whsec_c" || c.PlatformFeePercent.String() != "2.5" || c.PlatformFeeFixed != 30) {
 				t.Errorf("config = %+v", c)
 			}
-			if tt.name == "single account by default" && c.stripe.ChargeType != "" {
-				t.Errorf("charge type = %q, want none", c.stripe.ChargeType)
+			if tt.name == "single account by default" && c.Stripe.ChargeType != "" {
+				t.Errorf("charge type = %q, want none", c.Stripe.ChargeType)
 			}
 		})
 	}
@@ -51,7 +53,7 @@ func TestConnectFlags(t *testing.T) {
 func TestConnectServerRefusesCheckoutUntilOnboarded(t *testing.T) {
 	env := map[string]string{"STRIPE_SECRET_KEY": "sk_test_1", "STRIPE_PUBLISHABLE_KEY": "pk_test_1",
 		"STRIPE_WEBHOOK_SECRET": "whsec_1", "STRIPE_CONNECT_WEBHOOK_SECRET": "whsec_c"}
-	s := startServerWith(t, env, func(c *config) { c.stripe.BackendURL = "http://127.0.0.1:1" },
+	s := startServerWith(t, env, func(c *serverenv.Config) { c.Stripe.BackendURL = "http://127.0.0.1:1" },
 		"-stripe-connect", "destination", "-platform-fee-percent", "3")
 	r := call(t, "GET", s.URL+"/api/v1/book/demo", nil, nil)
 	data, _ := r.Body["data"].(map[string]any)

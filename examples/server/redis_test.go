@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/staykit/staykit/internal/serverenv"
 	"github.com/staykit/staykit/internal/testenv"
 )
 
@@ -58,12 +60,12 @@ func TestUnreachableRedisHidesThePassword(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close() // nothing listens there now
-	cfg, err := parseConfig([]string{"-db", filepath.Join(t.TempDir(), "s.db"), "-redis", "redis://app:s3cret@" + addr + "/1"},
+	cfg, err := serverenv.Parse([]string{"-db", filepath.Join(t.TempDir(), "s.db"), "-redis", "redis://app:s3cret@" + addr + "/1"},
 		func(string) string { return "" }, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = openBackends(t.Context(), cfg)
+	_, err = serverenv.Open(t.Context(), cfg, slog.New(slog.DiscardHandler))
 	if err == nil || !strings.Contains(err.Error(), "reach redis at redis://app:xxxxx@"+addr+"/1") || strings.Contains(err.Error(), "s3cret") {
 		t.Errorf("err = %v, want it to name Redis without the password", err)
 	}
