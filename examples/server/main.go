@@ -24,7 +24,8 @@
 // keys; the webhook is POST /api/v1/webhooks/stripe); PLANTSTORE_TOKENS is
 // the comma-separated list of bearer tokens the plant store accepts.
 //
-// Host commands work on the same database:
+// Host commands work on the same database (they are cmd/staykit's, run by
+// the same code):
 //
 //	go run ./examples/server bookings -org demo [-status requested]
 //	go run ./examples/server approve -org demo-request -token T
