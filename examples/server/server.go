@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/bookingpage"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/hostapi"
 	"github.com/staykit/staykit/httpapi"
@@ -154,7 +156,7 @@ func (s *server) handler(publicURL string, origins []string) http.Handler {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	mux.HandleFunc("GET /readyz", s.ready)
-	mux.Handle("GET /app-config.json", appConfigHandler(s.back.Store, s.publishableKey()))
+	mux.Handle("GET /app-config.json", bookingpage.AppConfig(s.back.Store, s.publishableKey()))
 	mux.Handle("GET /ical/", s.calendarHandler())
 	if s.fake != nil {
 		fakepay.New(s.fake, s.svc, s.log).Routes(mux)
@@ -164,12 +166,12 @@ func (s *server) handler(publicURL string, origins []string) http.Handler {
 			writeJSON(w, http.StatusNotFound, map[string]string{"error": "not_found", "message": "Fake payments are off: this server uses Stripe."})
 		})
 	}
-	mux.Handle("GET /widget.js", widgetHandler(s.publishableKey()))
-	mux.Handle("/", pageHandler(s.stripe))
+	mux.Handle("GET /widget.js", bookingpage.Widget(s.publishableKey()))
+	mux.Handle("/", bookingpage.Handler(s.stripe))
 	hostAPI, dashboard := s.hostSide(publicURL)
 	mux.Handle("/host/", dashboard)
 	mux.Handle("GET /host", http.RedirectHandler("/host/", http.StatusSeeOther))
-	logged := httpserve.LogRequests(s.log, fakePayCORS(mux))
+	logged := httpserve.LogRequests(s.log, fakepay.AnyOrigin(mux))
 
 	// The API logs its own requests, with their route.
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -218,7 +220,7 @@ func (s *server) publishableKey() string {
 // cfg.MaxConns, or cfg.MaxConnsPerAddr from one client, are closed as soon
 // as they are accepted.
 func (s *server) Serve(ctx context.Context, ln net.Listener) error {
-	publicURL, origins := s.urls(ln.Addr())
+	publicURL, origins := s.cfg.URLs(ln.Addr())
 	ln = httpserve.NewLimitListener(ln, s.cfg.MaxConns, s.cfg.MaxConnsPerAddr, s.cfg.TrustedProxies, s.log)
 	hs := &http.Server{
 		Handler:           s.handler(publicURL, origins),
@@ -258,37 +260,6 @@ func (s *server) Serve(ctx context.Context, ln net.Listener) error {
 	return nil
 }
 
-// urls returns the server's public URL (cfg.PublicURL, else http://{the
-// listen address}, with localhost for an unspecified address) and the
-// origins browsers may call the API from: the public URL, the listen
-// address, and its localhost and 127.0.0.1 twins on a loopback address.
-func (s *server) urls(addr net.Addr) (string, []string) {
-	host, port := "localhost", ""
-	if ta, ok := addr.(*net.TCPAddr); ok {
-		port = strconv.Itoa(ta.Port)
-		if !ta.IP.IsUnspecified() {
-			host = ta.IP.String()
-		}
-	}
-	listen := "http://" + net.JoinHostPort(host, port)
-	publicURL := s.cfg.PublicURL
-	if publicURL == "" {
-		publicURL = listen
-	}
-	origins := []string{publicURL}
-	if listen != publicURL {
-		origins = append(origins, listen)
-	}
-	if isLoopback(host) {
-		for _, h := range []string{"localhost", "127.0.0.1"} {
-			if o := "http://" + net.JoinHostPort(h, port); o != publicURL && o != listen {
-				origins = append(origins, o)
-			}
-		}
-	}
-	return publicURL, origins
-}
-
 // logWelcome logs where to point a browser and a first API call.
 func (s *server) logWelcome(ctx context.Context, publicURL string) {
 	mode := "fake (pay with card 4242 4242 4242 4242; 4000 0000 0000 0002 is declined)"
@@ -320,4 +291,16 @@ func (s *server) logWelcome(ctx context.Context, publicURL string) {
 	if len(s.cfg.PlantTokens) == 0 {
 		s.log.Info("the plant store at /plants refuses every request until PLANTSTORE_TOKENS is set")
 	}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(append(b, '\n'))
 }

@@ -546,9 +546,8 @@ func TestURLsAndOrigins(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := &server{cfg: serverenv.Config{PublicURL: tt.publicURL}}
 			ap := netip.MustParseAddrPort(tt.addr)
-			public, origins := s.urls(net.TCPAddrFromAddrPort(ap))
+			public, origins := serverenv.Config{PublicURL: tt.publicURL}.URLs(net.TCPAddrFromAddrPort(ap))
 			if public != tt.wantPublic || !reflect.DeepEqual(origins, tt.want) {
 				t.Errorf("urls = %q %v, want %q %v", public, origins, tt.wantPublic, tt.want)
 			}
