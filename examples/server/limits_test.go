@@ -201,16 +201,3 @@ func TestSlowBodyIsCutOff(t *testing.T) {
 		t.Fatal("the server still waits for the body after 10 s")
 	}
 }
-
-func TestDefaultReadTimeouts(t *testing.T) {
-	c, err := serverenv.Parse(nil, func(string) string { return "" }, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.ReadTimeout > 10*time.Second || c.ReadHeaderTimeout > 5*time.Second || c.ReadTimeout <= c.ReadHeaderTimeout {
-		t.Errorf("read timeouts = header %v, request %v; want header ≤ 5 s < request ≤ 10 s", c.ReadHeaderTimeout, c.ReadTimeout)
-	}
-	if c.MaxConns != serverenv.DefaultMaxConns || c.MaxConnsPerAddr != serverenv.DefaultMaxConnsPerAddr || c.MaxConnsPerAddr >= c.MaxConns {
-		t.Errorf("connection caps = %d overall, %d per address; want the defaults", c.MaxConns, c.MaxConnsPerAddr)
-	}
-}

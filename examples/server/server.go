@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -25,7 +24,6 @@ import (
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/payment/paymenttest/fakepay"
 	"github.com/staykit/staykit/plantstore"
-	"github.com/staykit/staykit/seed"
 	"github.com/staykit/staykit/store/cache"
 )
 
@@ -66,7 +64,7 @@ func newServer(ctx context.Context, cfg serverenv.Config, logger *slog.Logger) (
 		return nil, err
 	}
 	s := &server{cfg: cfg, log: logger, back: back}
-	if err := s.seed(ctx); err != nil {
+	if err := serverenv.SeedOnce(ctx, back.Store, cfg, demoSeed, "examples/server/demo-seed.json", logger); err != nil {
 		back.Close()
 		return nil, err
 	}
@@ -90,48 +88,6 @@ func newServer(ctx context.Context, cfg serverenv.Config, logger *slog.Logger) (
 
 // Close closes the backends.
 func (s *server) Close() error { return s.back.Close() }
-
-// seed loads the seed file when the database has no organisation yet.
-func (s *server) seed(ctx context.Context) error {
-	orgs, err := s.back.Store.Organizations(ctx)
-	if err != nil {
-		return fmt.Errorf("list organisations: %w", err)
-	}
-	if len(orgs) > 0 {
-		if s.cfg.SeedPath != "" {
-			s.log.Info("the database has organisations already: seed file not loaded (start with an empty database to load it)",
-				append([]any{"seed", s.cfg.SeedPath, "organizations", len(orgs)}, s.cfg.StoreAttrs()...)...)
-		}
-		return nil
-	}
-	now := time.Now()
-	if s.cfg.SeedPath != "" {
-		err = seed.LoadFile(ctx, s.back.Store, s.cfg.SeedPath, now)
-	} else {
-		err = seed.Load(ctx, s.back.Store, bytes.NewReader(demoSeed), now)
-		if err != nil {
-			err = fmt.Errorf("demo seed: %w", err)
-		}
-	}
-	if booking.ErrorCode(err) == booking.CodeConflict {
-		// Another replica on the same database seeded it meanwhile.
-		s.log.Info("seed: organisations created by another replica meanwhile", "err", err)
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	orgs, err = s.back.Store.Organizations(ctx)
-	if err != nil {
-		return fmt.Errorf("list organisations: %w", err)
-	}
-	source := s.cfg.SeedPath
-	if source == "" {
-		source = "built-in demo (examples/server/demo-seed.json)"
-	}
-	s.log.Info("first start: seed loaded", "seed", source, "organizations", len(orgs))
-	return nil
-}
 
 // handler returns the server's routes. origins (publicURL and the listen
 // address) are allowed origins of every organisation, since browsers send
