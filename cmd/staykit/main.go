@@ -59,10 +59,9 @@ staykit.db) or its PostgreSQL database (-postgres URL).
 `
 
 // run runs the command args names with env, its database opened as the
-// server opens it (serverenv.Opener).
+// server opens it (serverenv.RunCommand, which examples/server runs too).
 func run(ctx context.Context, args []string, env cli.Env) error {
-	env.Open = serverenv.Opener{Getenv: env.Getenv, Stderr: env.Stderr}
-	ok, err := cli.Run(ctx, args, env)
+	ok, err := serverenv.RunCommand(ctx, args, env)
 	if ok {
 		return err
 	}

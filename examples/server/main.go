@@ -100,8 +100,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 // runWith is run with the command line's stdin and terminal given.
 func runWith(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, tty hostcli.Terminal, stdout, stderr io.Writer) error {
-	if ok, err := hostcli.Run(ctx, args, hostcli.Env{Getenv: getenv, Stdin: stdin, Terminal: tty, Stdout: stdout, Stderr: stderr,
-		Open: serverenv.Opener{Getenv: getenv, Stderr: stderr}}); ok {
+	if ok, err := serverenv.RunCommand(ctx, args, hostcli.Env{Getenv: getenv, Stdin: stdin, Terminal: tty, Stdout: stdout, Stderr: stderr}); ok {
 		return err
 	}
 	cfg, err := serverenv.Parse(args, getenv, stderr)

@@ -102,3 +102,12 @@ func (o Opener) Calendars(ctx context.Context, db cli.Database, outboundAllow st
 		Fetcher: &icalsync.Fetcher{Policy: cfg.Outbox.FeedPolicy()}})
 	return syncer, back.Store, func() { back.Close() }, nil
 }
+
+// RunCommand runs the host command args names (package internal/cli),
+// its database opened by Opener as the server opens it, and reports true;
+// it reports false when args[0] names no command. cmd/staykit is this
+// function; examples/server runs it before it serves.
+func RunCommand(ctx context.Context, args []string, env cli.Env) (bool, error) {
+	env.Open = Opener{Getenv: env.Getenv, Stderr: env.Stderr}
+	return cli.Run(ctx, args, env)
+}
