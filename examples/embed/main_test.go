@@ -26,27 +26,7 @@ import (
 // and a fresh database, and follows its doc comment's walk-through:
 // quote, checkout, pay with the fake, confirm, read the booking.
 func TestEmbedBooksAndConfirms(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dbPath := filepath.Join(t.TempDir(), "embed.db")
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- run(ctx, ln, dbPath, slog.New(slog.DiscardHandler)) }()
-	defer func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("run after cancel = %v, want nil", err)
-			}
-		case <-time.After(15 * time.Second):
-			t.Error("run still serving after its context ended")
-		}
-	}()
-
-	base := "http://" + ln.Addr().String()
+	base, _ := startEmbed(t)
 	api := base + "/api/v1/book/lac"
 	paris, _ := time.LoadLocation("Europe/Paris")
 	in := civil.Today(time.Now(), paris).AddDays(30)
