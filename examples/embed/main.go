@@ -1,5 +1,5 @@
 // Command embed is the smallest complete host of staykit, meant to be
-// copied: a host application that mounts the booking API on its own
+// copied: a host application that mounts all of staykit on its own
 // http.ServeMux beside its own routes. In one file it
 //
 //   - opens a SQLite store (embed.db) and, on first start, loads a small
@@ -7,13 +7,18 @@
 //     seed package's format; see examples/server/demo-seed.json for all
 //     fields);
 //   - builds a booking.Service with the in-memory fake payment provider
-//     (paymenttest), and mounts a card step for it at
-//     POST /fakepay/intents/{intent_id}: Stripe's test card
+//     (paymenttest), and mounts its card step (payment/paymenttest/fakepay)
+//     at POST /fakepay/intents/{intent_id}: Stripe's test card
 //     4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined;
-//   - mounts the API under /api/ (and again under /staykit/ through
-//     http.StripPrefix, for hosts that keep a prefix per component);
-//   - runs the hold sweeper (booking.Service.RunSweeper) beside the
-//     server, and stops both on SIGINT or SIGTERM.
+//   - mounts the public booking API under /api/ (and again under
+//     /staykit/ through http.StripPrefix, for hosts that keep a prefix per
+//     component);
+//   - builds the host use cases (host.Service) and mounts the host API at
+//     /api/v1/host/ (API keys, or the dashboard's session) and the host
+//     dashboard at /host/;
+//   - runs the workers beside the server (runWorkers: the hold sweeper,
+//     the outbox that sends e-mails, here to the log, and webhooks, and
+//     the calendar sync), and stops everything on SIGINT or SIGTERM.
 //
 // Run it, then book a stay with curl from another terminal (GNU date;
 // on macOS use date -v+30d +%F):
@@ -39,21 +44,25 @@
 //	curl -s $API/booking/$TOKEN
 //
 // The booking is "confirmed". A checkout left unpaid holds its dates for
-// 30 minutes; the sweeper then expires it. For real payments, replace
-// paymenttest.New with payment/stripe and drop the /fakepay route; the
-// rest stays as is.
+// 30 minutes; the sweeper then expires it. The host signs in to the
+// dashboard at http://127.0.0.1:8081/host/ as a user created with the
+// command line (go run ./cmd/staykit user create -org lac -email E -db
+// embed.db), and a program calls the host API with a key (go run
+// ./cmd/staykit apikey create -org lac -name NAME -db embed.db). For real
+// payments, replace paymenttest.New with payment/stripe and drop the
+// /fakepay route; the rest stays as is.
 package main
 
 import (
 	"context"
 	"crypto/rand"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -62,9 +71,15 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/host"
+	"github.com/staykit/staykit/hostapi"
+	"github.com/staykit/staykit/hostweb"
 	"github.com/staykit/staykit/httpapi"
-	"github.com/staykit/staykit/payment"
+	"github.com/staykit/staykit/icalsync"
+	"github.com/staykit/staykit/notify"
 	"github.com/staykit/staykit/payment/paymenttest"
+	"github.com/staykit/staykit/payment/paymenttest/fakepay"
+	"github.com/staykit/staykit/ratelimit"
 	"github.com/staykit/staykit/seed"
 	"github.com/staykit/staykit/store/sqlite"
 )
@@ -89,8 +104,14 @@ const demoSeed = `{
   }]
 }`
 
-// sweepEvery is how often lapsed holds are expired.
-const sweepEvery = time.Minute
+// How often the workers run: lapsed holds are expired every minute, the
+// outbox is delivered every 10 seconds, calendar feeds due are looked for
+// every minute (each is fetched every 30 minutes).
+const (
+	sweepEvery  = time.Minute
+	outboxEvery = 10 * time.Second
+	feedsEvery  = time.Minute
+)
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8081", "listen address")
@@ -109,8 +130,8 @@ func main() {
 	}
 }
 
-// run serves on ln until ctx is done: the store, the seed, the service,
-// the routes, the sweeper, and a graceful shutdown.
+// run serves on ln until ctx is done: the store, the seed, the services,
+// the routes, the workers, and a graceful shutdown.
 func run(ctx context.Context, ln net.Listener, dbPath string, logger *slog.Logger) error {
 	db, err := sqlite.Open(ctx, dbPath)
 	if err != nil {
@@ -124,6 +145,7 @@ func run(ctx context.Context, ln net.Listener, dbPath string, logger *slog.Logge
 	// and nobody outside this process can sign a fake payment.
 	fake := paymenttest.New(paymenttest.WithWebhookSecret("whsec_" + rand.Text()))
 	svc := booking.NewService(booking.Options{Store: db, Payments: fake, Logger: logger})
+	hs := host.New(host.Options{Store: db, Bookings: svc, Logger: logger})
 
 	origin := "http://" + ln.Addr().String()
 	api := httpapi.New(httpapi.Options{
@@ -131,21 +153,30 @@ func run(ctx context.Context, ln net.Listener, dbPath string, logger *slog.Logge
 		Logger:       logger,
 		ExtraOrigins: []string{origin}, // pages served by this host
 	})
+	// Failed sign-ins and API-key checks are counted here (use
+	// ratelimit/redislimit when several replicas serve).
+	limiter := ratelimit.NewMemory(ratelimit.MemoryOptions{})
+	dashboard := hostweb.New(hostweb.Options{Host: hs, Logger: logger, Limiter: limiter})
+	hostAPI := hostapi.New(hostapi.Options{Host: hs, Logger: logger, Limiter: limiter,
+		Session: dashboard.Session, PublicURL: origin})
 
 	// The host's own routes...
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) {
-		fmt.Fprintln(w, "host home page; the booking API is under /api/v1/")
+		fmt.Fprintln(w, "host home page; the booking API is under /api/v1/, the dashboard at /host/")
 	})
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		fmt.Fprintln(w, "ok")
 	})
 	// ...the card step of fake payments...
-	mux.Handle("POST /fakepay/intents/{intent_id}", fakePay(fake, svc, logger))
-	// ...and staykit's, as the host's mux sees them: at /api/v1/... and,
-	// under a prefix, at /staykit/api/v1/...
+	fakepay.New(fake, svc, logger).Routes(mux)
+	// ...and staykit's, as the host's mux sees them: the public API at
+	// /api/v1/... and, under a prefix, at /staykit/api/v1/...; the host
+	// API (the longer pattern wins) and the dashboard.
 	mux.Handle("/api/", api)
 	mux.Handle("/staykit/", http.StripPrefix("/staykit", api))
+	mux.Handle(hostapi.Prefix, hostAPI)
+	mux.Handle("/host/", dashboard)
 
 	srv := &http.Server{
 		Handler:           mux,
@@ -155,19 +186,19 @@ func run(ctx context.Context, ln net.Listener, dbPath string, logger *slog.Logge
 		IdleTimeout:       2 * time.Minute,
 	}
 
-	// The sweeper runs until the server has stopped.
-	sweepCtx, stopSweep := context.WithCancel(context.WithoutCancel(ctx))
+	// The workers run until the server has stopped.
+	workCtx, stopWork := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup
-	wg.Go(func() { svc.RunSweeper(sweepCtx, sweepEvery) })
+	runWorkers(workCtx, &wg, db, svc, origin, logger)
 	defer func() {
-		stopSweep()
+		stopWork()
 		wg.Wait()
 	}()
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	logger.Info("listening", "url", origin+"/", "properties", origin+"/api/v1/book/lac/properties",
-		"openapi", origin+"/api/v1/openapi.json")
+		"openapi", origin+"/api/v1/openapi.json", "dashboard", origin+"/host/")
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serve: %w", err)
@@ -184,6 +215,22 @@ func run(ctx context.Context, ln net.Listener, dbPath string, logger *slog.Logge
 	return nil
 }
 
+// runWorkers starts, in wg, the background work staykit needs until ctx
+// ends: the hold sweeper, the outbox (e-mails to the guests and the host,
+// here written to the log: set notify.Worker.Mailer to
+// notify.NewSMTPMailer for real ones; webhooks to the host's endpoints)
+// and the calendar sync of the feeds the host added.
+func runWorkers(ctx context.Context, wg *sync.WaitGroup, db *sqlite.DB, svc *booking.Service, origin string, logger *slog.Logger) {
+	wg.Go(func() { svc.RunSweeper(ctx, sweepEvery) })
+	outbox := &notify.Worker{Store: db, Logger: logger,
+		BookingURL: func(org *booking.Organization, b *booking.Booking) string {
+			return origin + "/?" + url.Values{"org": {org.Slug}, "booking": {b.Token}}.Encode()
+		}}
+	wg.Go(func() { outbox.Run(ctx, outboxEvery) })
+	feeds := icalsync.New(icalsync.Options{Store: db, Logger: logger})
+	wg.Go(func() { feeds.Run(ctx, feedsEvery) })
+}
+
 // seedOnce loads demoSeed into an empty database.
 func seedOnce(ctx context.Context, db *sqlite.DB) error {
 	orgs, err := db.Organizations(ctx)
@@ -197,57 +244,4 @@ func seedOnce(ctx context.Context, db *sqlite.DB) error {
 		return fmt.Errorf("seed: %w", err)
 	}
 	return nil
-}
-
-// fakePay is the guest's card step with the fake provider: it pays intent
-// {intent_id} with {"card_number": "..."} and hands the booking service
-// the event Stripe's webhook would deliver, so the booking is confirmed
-// even if the guest never calls confirm. With Stripe, Stripe.js does the
-// card step and the webhook route delivers the event.
-func fakePay(fake *paymenttest.Provider, svc *booking.Service, logger *slog.Logger) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		var body struct {
-			CardNumber string `json:"card_number"`
-		}
-		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<10)).Decode(&body); err != nil {
-			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "malformed_json"})
-			return
-		}
-		id := r.PathValue("intent_id")
-		intent, err := fake.Pay(id, body.CardNumber)
-		switch {
-		case errors.Is(err, paymenttest.ErrCardDeclined):
-			writeJSON(w, http.StatusPaymentRequired, map[string]string{"error": "card_declined"})
-			return
-		case errors.Is(err, payment.ErrNotFound):
-			writeJSON(w, http.StatusNotFound, map[string]string{"error": "intent_not_found"})
-			return
-		case errors.Is(err, payment.ErrInvalid), errors.Is(err, payment.ErrState):
-			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "not_payable", "message": err.Error()})
-			return
-		case err != nil:
-			logger.ErrorContext(r.Context(), "fake payment", "intent", id, "err", err)
-			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": "payment_unavailable"})
-			return
-		}
-		typ := payment.EventSucceeded
-		if intent.Status == payment.StatusAuthorized {
-			typ = payment.EventAuthorized
-		}
-		ev, err := fake.Event(typ, id)
-		if err == nil {
-			err = svc.HandlePaymentEvent(context.WithoutCancel(r.Context()), *ev)
-		}
-		if err != nil {
-			// The payment stands; the guest's confirm call settles it.
-			logger.ErrorContext(r.Context(), "deliver fake payment event", "intent", id, "err", err)
-		}
-		writeJSON(w, http.StatusOK, map[string]string{"status": string(intent.Status), "intent_id": id})
-	}
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(v)
 }

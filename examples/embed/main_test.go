@@ -8,40 +8,25 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/cookiejar"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/payment/paymenttest"
+	"github.com/staykit/staykit/store/sqlite"
 )
 
 // TestEmbedBooksAndConfirms runs the program as main does, on a free port
 // and a fresh database, and follows its doc comment's walk-through:
 // quote, checkout, pay with the fake, confirm, read the booking.
 func TestEmbedBooksAndConfirms(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dbPath := filepath.Join(t.TempDir(), "embed.db")
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- run(ctx, ln, dbPath, slog.New(slog.DiscardHandler)) }()
-	defer func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("run after cancel = %v, want nil", err)
-			}
-		case <-time.After(15 * time.Second):
-			t.Error("run still serving after its context ended")
-		}
-	}()
-
-	base := "http://" + ln.Addr().String()
+	base, _ := startEmbed(t)
 	api := base + "/api/v1/book/lac"
 	paris, _ := time.LoadLocation("Europe/Paris")
 	in := civil.Today(time.Now(), paris).AddDays(30)
@@ -93,6 +78,112 @@ func TestEmbedBooksAndConfirms(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != http.StatusBadRequest {
 		t.Errorf("webhook signed with paymenttest's default secret = %d, want 400", res.StatusCode)
+	}
+}
+
+// startEmbed runs the program on a free port and a fresh database until
+// the test ends; it returns the base URL and the database's path.
+func startEmbed(t *testing.T) (base, dbPath string) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dbPath = filepath.Join(t.TempDir(), "embed.db")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, ln, dbPath, slog.New(slog.DiscardHandler)) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("run after cancel = %v, want nil", err)
+			}
+		case <-time.After(15 * time.Second):
+			t.Error("run still serving after its context ended")
+		}
+	})
+	base = "http://" + ln.Addr().String()
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		res, err := http.Get(base + "/healthz")
+		if err == nil {
+			res.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the program does not answer: %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return base, dbPath
+}
+
+// TestEmbedHostSide: the host API answers a key of the organisation, and
+// the dashboard signs a host in, whose session the host API accepts. The
+// key and the user are made as the command line makes them, on the
+// program's database file.
+func TestEmbedHostSide(t *testing.T) {
+	base, dbPath := startEmbed(t)
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	hs := host.New(host.Options{Store: db, Bookings: booking.NewService(booking.Options{Store: db, Payments: paymenttest.New()})})
+	org, err := hs.Organization(ctx, "lac")
+	if err != nil {
+		t.Fatal(err)
+	}
+	actor := host.Actor{Kind: "user", Name: "test"}
+	key, _, err := hs.CreateAPIKey(ctx, org, "pms", actor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := hs.CreateUser(ctx, org, "host@example.com", "a long secret phrase", actor); err != nil {
+		t.Fatal(err)
+	}
+
+	req, _ := http.NewRequest("GET", base+"/api/v1/host/lac/properties", nil)
+	req.Header.Set("Authorization", "Bearer "+key)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || !strings.Contains(string(body), "Gîte du Lac") {
+		t.Errorf("host API with a key = %d %s, want 200 with the property", res.StatusCode, body)
+	}
+
+	jar, _ := cookiejar.New(nil)
+	browser := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err = browser.PostForm(base+"/host/login", url.Values{"email": {"host@example.com"}, "password": {"a long secret phrase"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(res.Header.Get("Location"), "/host/") {
+		t.Fatalf("sign-in = %d to %q, want 303 to the dashboard", res.StatusCode, res.Header.Get("Location"))
+	}
+	for _, path := range []string{"/host/", "/api/v1/host/lac/settings"} {
+		res, err = browser.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			t.Errorf("GET %s signed in = %d, want 200", path, res.StatusCode)
+		}
+	}
+	res, err = http.Get(base + "/api/v1/host/lac/settings")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("host API without key or session = %d, want 401", res.StatusCode)
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/internal/testenv"
 	"github.com/staykit/staykit/payment/paymenttest"
+	"github.com/staykit/staykit/payment/paymenttest/fakepay"
 )
 
 // The browser tests drive the booking page in headless Chromium, found in
@@ -439,7 +440,7 @@ func TestBrowserShowsTheDeclinedCard(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="pay-error"]`)),
 	)
 	b.shot("2-declined")
-	if got, want := b.text(`[data-testid="pay-error"]`), fakePayMessages["card_declined"][1]; got != want {
+	if got, want := b.text(`[data-testid="pay-error"]`), fakepay.Message("card_declined", "fr"); got != want {
 		t.Errorf("error shown = %q, want %q", got, want)
 	}
 	if got := b.attr(`[data-testid="pay-error"]`, "role"); got != "alert" {

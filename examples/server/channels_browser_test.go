@@ -98,7 +98,7 @@ func TestBrowserWebhooksPausedEndpoint(t *testing.T) {
 	first := time.Now().Add(-2 * time.Hour)
 	for i := range outbox.PauseFailures {
 		at := first.Add(time.Duration(i) * outbox.PauseSpan / (outbox.PauseFailures - 1))
-		if _, _, err := ts.srv.back.store.RecordWebhookAttempt(t.Context(), id, false, at); err != nil {
+		if _, _, err := ts.srv.back.Store.RecordWebhookAttempt(t.Context(), id, false, at); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -2,56 +2,15 @@ package main
 
 import (
 	"context"
-	"io"
-	"strings"
 	"testing"
-)
 
-func TestConnectFlags(t *testing.T) {
-	keys := map[string]string{"STRIPE_SECRET_KEY": "sk_test_1", "STRIPE_PUBLISHABLE_KEY": "pk_test_1", "STRIPE_WEBHOOK_SECRET": "whsec_1"}
-	withConnect := map[string]string{"STRIPE_CONNECT_WEBHOOK_SECRET": "whsec_c"}
-	for k, v := range keys {
-		withConnect[k] = v
-	}
-	tests := []struct {
-		name    string
-		args    []string
-		env     map[string]string
-		wantErr string
-	}{
-		{"single account by default", nil, keys, ""},
-		{"fee without connect", []string{"-platform-fee-percent", "5"}, keys, "need -stripe-connect"},
-		{"unknown charge type", []string{"-stripe-connect", "separate"}, withConnect, "want destination or direct"},
-		{"connect without keys", []string{"-stripe-connect", "direct"}, nil, "needs STRIPE_SECRET_KEY"},
-		{"connect without its webhook secret", []string{"-stripe-connect", "direct"}, keys, "STRIPE_CONNECT_WEBHOOK_SECRET"},
-		{"on_behalf_of with direct", []string{"-stripe-connect", "direct", "-stripe-on-behalf-of"}, withConnect, "destination only"},
-		{"fee out of range", []string{"-stripe-connect", "destination", "-platform-fee-percent", "120"}, withConnect, "from 0 to 100"},
-		{"destination with fee", []string{"-stripe-connect", "destination", "-stripe-on-behalf-of", "-platform-fee-percent", "2.5", "-platform-fee-fixed", "30"}, withConnect, ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c, err := parseConfig(tt.args, func(k string) string { return tt.env[k] }, io.Discard)
-			switch {
-			case tt.wantErr == "" && err != nil:
-				t.Fatalf("err = %v", err)
-			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
-				t.Fatalf("err = %v, want one with %q", err, tt.wantErr)
-			}
-			if tt.name == "destination with fee" && (c.stripe.ChargeType != "destination" || !c.stripe.OnBehalfOf ||
-				c.stripe.ConnectWebhookSecret != "whsec_c" || c.platformFeePercent.String() != "2.5" || c.platformFeeFixed != 30) {
-				t.Errorf("config = %+v", c)
-			}
-			if tt.name == "single account by default" && c.stripe.ChargeType != "" {
-				t.Errorf("charge type = %q, want none", c.stripe.ChargeType)
-			}
-		})
-	}
-}
+	"github.com/staykit/staykit/internal/serverenv"
+)
 
 func TestConnectServerRefusesCheckoutUntilOnboarded(t *testing.T) {
 	env := map[string]string{"STRIPE_SECRET_KEY": "sk_test_1", "STRIPE_PUBLISHABLE_KEY": "pk_test_1",
 		"STRIPE_WEBHOOK_SECRET": "whsec_1", "STRIPE_CONNECT_WEBHOOK_SECRET": "whsec_c"}
-	s := startServerWith(t, env, func(c *config) { c.stripe.BackendURL = "http://127.0.0.1:1" },
+	s := startServerWith(t, env, func(c *serverenv.Config) { c.Stripe.BackendURL = "http://127.0.0.1:1" },
 		"-stripe-connect", "destination", "-platform-fee-percent", "3")
 	r := call(t, "GET", s.URL+"/api/v1/book/demo", nil, nil)
 	data, _ := r.Body["data"].(map[string]any)

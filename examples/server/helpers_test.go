@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/internal/serverenv"
 )
 
 // testServer is the reference server running in this process on a free
@@ -35,15 +36,15 @@ func startServer(t *testing.T, env map[string]string, args ...string) *testServe
 
 // startServerWith is startServer with a last say on the configuration,
 // for settings that have no flag (timeouts).
-func startServerWith(t *testing.T, env map[string]string, tweak func(*config), args ...string) *testServer {
+func startServerWith(t *testing.T, env map[string]string, tweak func(*serverenv.Config), args ...string) *testServer {
 	t.Helper()
 	dbPath := filepath.Join(t.TempDir(), "staykit.db")
 	args = append([]string{"-addr", "127.0.0.1:0", "-db", dbPath}, args...)
-	cfg, err := parseConfig(args, func(k string) string { return env[k] }, io.Discard)
+	cfg, err := serverenv.Parse(args, func(k string) string { return env[k] }, io.Discard)
 	if err != nil {
-		t.Fatalf("parseConfig(%q): %v", args, err)
+		t.Fatalf("serverenv.Parse(%q): %v", args, err)
 	}
-	cfg.shutdownTimeout = 5 * time.Second
+	cfg.ShutdownTimeout = 5 * time.Second
 	if tweak != nil {
 		tweak(&cfg)
 	}
@@ -55,7 +56,7 @@ func startServerWith(t *testing.T, env map[string]string, tweak func(*config), a
 		cancel()
 		t.Fatalf("newServer: %v", err)
 	}
-	ln, err := net.Listen("tcp", cfg.addr)
+	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		cancel()
 		srv.Close()

@@ -23,17 +23,17 @@ import (
 // URLs are built on it, never on a request's Host header.
 func (s *server) hostSide(publicURL string) (api, dashboard http.Handler) {
 	hs := host.New(host.Options{Store: s.readModel, Bookings: s.svc, Logger: s.log})
-	d := hostweb.New(hostweb.Options{Host: hs, Logger: s.log, Limiter: s.back.limiter, TrustedProxies: s.cfg.trustedProxies,
-		SecureCookies: strings.HasPrefix(s.cfg.publicURL, "https://")})
+	d := hostweb.New(hostweb.Options{Host: hs, Logger: s.log, Limiter: s.back.Limiter, TrustedProxies: s.cfg.TrustedProxies,
+		SecureCookies: strings.HasPrefix(s.cfg.PublicURL, "https://")})
 	apiDeny := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		httpapi.SetCommonHeaders(w, httpapi.RequestID(r))
 		httpapi.WriteError(w, r, s.log, httpapi.Locale(r, ""), errCrossOrigin())
 	})
 	apiCSRF := http.NewCrossOriginProtection()
 	apiCSRF.SetDenyHandler(apiDeny)
-	api = hostweb.OneOrigin(apiDeny, apiCSRF.Handler(hostapi.New(hostapi.Options{Host: hs, Logger: s.log, Limiter: s.back.limiter,
-		TrustedProxies: s.cfg.trustedProxies, Session: d.Session, PublicURL: publicURL,
-		Channels: hs.Channels(host.ChannelOptions{Syncer: s.calendarSync(), WebhookPolicy: s.cfg.outbox.webhookPolicy()})})))
+	api = hostweb.OneOrigin(apiDeny, apiCSRF.Handler(hostapi.New(hostapi.Options{Host: hs, Logger: s.log, Limiter: s.back.Limiter,
+		TrustedProxies: s.cfg.TrustedProxies, Session: d.Session, PublicURL: publicURL,
+		Channels: hs.Channels(host.ChannelOptions{Syncer: s.calendarSync(), WebhookPolicy: s.cfg.Outbox.WebhookPolicy()})})))
 	return api, d
 }
 

@@ -12,6 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/staykit/staykit/internal/httpserve"
+	"github.com/staykit/staykit/internal/serverenv"
 )
 
 // dialFrom opens a TCP connection to addr from a given loopback address
@@ -99,7 +102,7 @@ func TestLimitListenerCapsTheTotal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln := newLimitListener(inner, 3, 2, nil, slog.New(slog.DiscardHandler))
+	ln := httpserve.NewLimitListener(inner, 3, 2, nil, slog.New(slog.DiscardHandler))
 	defer ln.Close()
 	accepted := make(chan net.Conn, 10)
 	go func() {
@@ -138,7 +141,7 @@ func TestLimitListenerExemptsTrustedProxies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln := newLimitListener(inner, 10, 1, parsePrefixesMust(t, "127.0.0.9"), slog.New(slog.DiscardHandler))
+	ln := httpserve.NewLimitListener(inner, 10, 1, parsePrefixesMust(t, "127.0.0.9"), slog.New(slog.DiscardHandler))
 	defer ln.Close()
 	go func() {
 		for {
@@ -162,7 +165,7 @@ func TestLimitListenerExemptsTrustedProxies(t *testing.T) {
 
 func parsePrefixesMust(t *testing.T, s string) []netip.Prefix {
 	t.Helper()
-	p, err := parsePrefixes(s)
+	p, err := serverenv.ParsePrefixes(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +173,7 @@ func parsePrefixesMust(t *testing.T, s string) []netip.Prefix {
 }
 
 func TestSlowBodyIsCutOff(t *testing.T) {
-	ts := startServerWith(t, nil, func(c *config) { c.readTimeout = 500 * time.Millisecond })
+	ts := startServerWith(t, nil, func(c *serverenv.Config) { c.ReadTimeout = 500 * time.Millisecond })
 	addr := strings.TrimPrefix(ts.URL, "http://")
 	c := dialFrom(t, "127.0.0.1", addr)
 	// Headers promise 1000 bytes; the body trickles in and stops.
@@ -196,18 +199,5 @@ func TestSlowBodyIsCutOff(t *testing.T) {
 	}
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		t.Fatal("the server still waits for the body after 10 s")
-	}
-}
-
-func TestDefaultReadTimeouts(t *testing.T) {
-	c, err := parseConfig(nil, func(string) string { return "" }, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.readTimeout > 10*time.Second || c.readHeaderTimeout > 5*time.Second || c.readTimeout <= c.readHeaderTimeout {
-		t.Errorf("read timeouts = header %v, request %v; want header ≤ 5 s < request ≤ 10 s", c.readHeaderTimeout, c.readTimeout)
-	}
-	if c.maxConns != defaultMaxConns || c.maxConnsPerAddr != defaultMaxConnsPerAddr || c.maxConnsPerAddr >= c.maxConns {
-		t.Errorf("connection caps = %d overall, %d per address; want the defaults", c.maxConns, c.maxConnsPerAddr)
 	}
 }

@@ -24,7 +24,8 @@
 // keys; the webhook is POST /api/v1/webhooks/stripe); PLANTSTORE_TOKENS is
 // the comma-separated list of bearer tokens the plant store accepts.
 //
-// Host commands work on the same database:
+// Host commands work on the same database (they are cmd/staykit's, run by
+// the same code):
 //
 //	go run ./examples/server bookings -org demo [-status requested]
 //	go run ./examples/server approve -org demo-request -token T
@@ -58,6 +59,8 @@ import (
 	"syscall"
 
 	hostcli "github.com/staykit/staykit/internal/cli"
+	"github.com/staykit/staykit/internal/httpserve"
+	"github.com/staykit/staykit/internal/serverenv"
 )
 
 // defaultGCPercent is the server's GOGC when the environment sets none.
@@ -86,7 +89,7 @@ func main() {
 }
 
 // errUsage is returned, after the flag package printed why, for bad flags.
-var errUsage = hostcli.ErrUsage
+var errUsage = serverenv.ErrUsage
 
 // run is the whole program: a host command (package internal/cli) when the
 // first argument names one, else the server until ctx is cancelled
@@ -97,24 +100,23 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 // runWith is run with the command line's stdin and terminal given.
 func runWith(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, tty hostcli.Terminal, stdout, stderr io.Writer) error {
-	if ok, err := hostcli.Run(ctx, args, hostcli.Env{Getenv: getenv, Stdin: stdin, Terminal: tty, Stdout: stdout, Stderr: stderr,
-		Open: cliOpener{getenv: getenv, stderr: stderr}}); ok {
+	if ok, err := serverenv.RunCommand(ctx, args, hostcli.Env{Getenv: getenv, Stdin: stdin, Terminal: tty, Stdout: stdout, Stderr: stderr}); ok {
 		return err
 	}
-	cfg, err := parseConfig(args, getenv, stderr)
+	cfg, err := serverenv.Parse(args, getenv, stderr)
 	if err != nil {
 		return err
 	}
-	logger, sink := newBatchedLogger(stderr)
+	logger, sink := httpserve.NewBatchedLogger(stderr)
 	defer sink.Close()
 	srv, err := newServer(ctx, cfg, logger)
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
-	ln, err := net.Listen("tcp", cfg.addr)
+	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
-		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
+		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
 	return srv.Serve(ctx, ln)
 }

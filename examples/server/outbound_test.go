@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/staykit/staykit/internal/serverenv"
 )
 
 // hostKey creates a host API key of org on ts's database and returns the
@@ -73,7 +75,7 @@ func TestOutboundAllow(t *testing.T) {
 			t.Errorf("POST %s %s: %d %s; want 422 saying %q", strings.TrimPrefix(tt.path, api), tt.url, r.Status, r.Raw, tt.want)
 		}
 	}
-	if _, err := parseConfig([]string{"-outbound-allow", "127.0.0.1"}, func(string) string { return "" }, &bytes.Buffer{}); err == nil ||
+	if _, err := serverenv.Parse([]string{"-outbound-allow", "127.0.0.1"}, func(string) string { return "" }, &bytes.Buffer{}); err == nil ||
 		!strings.Contains(err.Error(), "-outbound-allow") {
 		t.Errorf("-outbound-allow without a port: %v, want refused", err)
 	}

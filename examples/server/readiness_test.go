@@ -42,7 +42,7 @@ func TestReadinessFollowsTheDatabase(t *testing.T) {
 	ts := startServer(t, nil)
 	wantProbe(t, ts, "/readyz", 200, "ready")
 	wantProbe(t, ts, "/healthz", 200, "ok")
-	if err := ts.srv.back.close(); err != nil {
+	if err := ts.srv.back.Close(); err != nil {
 		t.Fatal(err)
 	}
 	wantProbe(t, ts, "/readyz", 503, "unavailable")

@@ -1,9 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -12,17 +12,18 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/bookingpage"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/hostapi"
 	"github.com/staykit/staykit/httpapi"
+	"github.com/staykit/staykit/internal/httpserve"
+	"github.com/staykit/staykit/internal/serverenv"
 	"github.com/staykit/staykit/payment/paymenttest"
+	"github.com/staykit/staykit/payment/paymenttest/fakepay"
 	"github.com/staykit/staykit/plantstore"
-	"github.com/staykit/staykit/ratelimit"
-	"github.com/staykit/staykit/seed"
 	"github.com/staykit/staykit/store/cache"
 )
 
@@ -43,98 +44,50 @@ const (
 // server is the reference server: its backends, the booking service and
 // the payment provider, before it listens.
 type server struct {
-	cfg    config
+	cfg    serverenv.Config
 	log    *slog.Logger
-	back   *backends
+	back   *serverenv.Backends
 	svc    *booking.Service
 	fake   *paymenttest.Provider // nil with Stripe
 	stripe bool
 
 	// readModel keeps the public read routes' data in memory over
-	// back.store (store/cache).
+	// back.Store (store/cache).
 	readModel *cache.Store
 }
 
 // newServer opens the backends, loads the seed on first start and builds
 // the booking service. Close releases what it opened.
-func newServer(ctx context.Context, cfg config, logger *slog.Logger) (*server, error) {
-	back, err := openBackends(ctx, cfg)
+func newServer(ctx context.Context, cfg serverenv.Config, logger *slog.Logger) (*server, error) {
+	back, err := serverenv.Open(ctx, cfg, logger)
 	if err != nil {
 		return nil, err
-	}
-	if cfg.redisAddr != "" {
-		// Redis that fails or hangs costs a request at most
-		// -redis-timeout, then nothing while it is down: requests are
-		// allowed uncounted (fail open), logged once.
-		back.limiter = ratelimit.NewBreaker(back.limiter, ratelimit.BreakerOptions{Timeout: cfg.redisTimeout, Logger: logger})
 	}
 	s := &server{cfg: cfg, log: logger, back: back}
-	if err := s.seed(ctx); err != nil {
-		back.close()
+	if err := serverenv.SeedOnce(ctx, back.Store, cfg, demoSeed, "examples/server/demo-seed.json", logger); err != nil {
+		back.Close()
 		return nil, err
 	}
-	payments, fake, err := newPayments(cfg, logger)
+	payments, fake, err := serverenv.NewPayments(cfg, logger)
 	if err != nil {
-		back.close()
+		back.Close()
 		return nil, err
 	}
 	s.fake, s.stripe = fake, fake == nil
-	s.readModel = newReadModel(back.store, logger)
+	s.readModel = serverenv.NewReadModel(back.Store, logger)
 	s.svc = booking.NewService(booking.Options{
-		Store: s.readModel, Payments: payments, Notifier: logNotifier(logger), Logger: logger,
-		Connect: connectOf(cfg, payments),
+		Store: s.readModel, Payments: payments, Notifier: serverenv.LogNotifier(logger), Logger: logger,
+		Connect: cfg.Connect(payments),
 	})
-	if err := applyPlatformFee(ctx, cfg, s.svc, s.readModel); err != nil {
-		back.close()
+	if err := serverenv.ApplyPlatformFee(ctx, cfg, s.svc, s.readModel); err != nil {
+		back.Close()
 		return nil, err
 	}
 	return s, nil
 }
 
 // Close closes the backends.
-func (s *server) Close() error { return s.back.close() }
-
-// seed loads the seed file when the database has no organisation yet.
-func (s *server) seed(ctx context.Context) error {
-	orgs, err := s.back.store.Organizations(ctx)
-	if err != nil {
-		return fmt.Errorf("list organisations: %w", err)
-	}
-	if len(orgs) > 0 {
-		if s.cfg.seedPath != "" {
-			s.log.Info("the database has organisations already: seed file not loaded (start with an empty database to load it)",
-				append([]any{"seed", s.cfg.seedPath, "organizations", len(orgs)}, s.cfg.storeAttrs()...)...)
-		}
-		return nil
-	}
-	now := time.Now()
-	if s.cfg.seedPath != "" {
-		err = seed.LoadFile(ctx, s.back.store, s.cfg.seedPath, now)
-	} else {
-		err = seed.Load(ctx, s.back.store, bytes.NewReader(demoSeed), now)
-		if err != nil {
-			err = fmt.Errorf("demo seed: %w", err)
-		}
-	}
-	if booking.ErrorCode(err) == booking.CodeConflict {
-		// Another replica on the same database seeded it meanwhile.
-		s.log.Info("seed: organisations created by another replica meanwhile", "err", err)
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	orgs, err = s.back.store.Organizations(ctx)
-	if err != nil {
-		return fmt.Errorf("list organisations: %w", err)
-	}
-	source := s.cfg.seedPath
-	if source == "" {
-		source = "built-in demo (examples/server/demo-seed.json)"
-	}
-	s.log.Info("first start: seed loaded", "seed", source, "organizations", len(orgs))
-	return nil
-}
+func (s *server) Close() error { return s.back.Close() }
 
 // handler returns the server's routes. origins (publicURL and the listen
 // address) are allowed origins of every organisation, since browsers send
@@ -143,14 +96,14 @@ func (s *server) handler(publicURL string, origins []string) http.Handler {
 	api := httpapi.New(httpapi.Options{
 		Service:        s.svc,
 		Logger:         s.log,
-		Limiter:        s.back.limiter,
-		Limits:         s.cfg.limits,
-		TrustedProxies: s.cfg.trustedProxies,
-		ServiceDomain:  s.cfg.serviceDomain,
-		PreviewDomains: s.cfg.previewDomains,
+		Limiter:        s.back.Limiter,
+		Limits:         s.cfg.Limits,
+		TrustedProxies: s.cfg.TrustedProxies,
+		ServiceDomain:  s.cfg.ServiceDomain,
+		PreviewDomains: s.cfg.PreviewDomains,
 		ExtraOrigins:   origins,
 	})
-	plants := plantstore.New(plantstore.Options{Store: s.back.plants, Tokens: s.cfg.plantTokens, Logger: s.log})
+	plants := plantstore.New(plantstore.Options{Store: s.back.Plants, Tokens: s.cfg.PlantTokens, Logger: s.log})
 
 	mux := http.NewServeMux()
 	mux.Handle("/plants", plants)
@@ -159,22 +112,22 @@ func (s *server) handler(publicURL string, origins []string) http.Handler {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	mux.HandleFunc("GET /readyz", s.ready)
-	mux.Handle("GET /app-config.json", appConfigHandler(s.back.store, s.publishableKey()))
+	mux.Handle("GET /app-config.json", bookingpage.AppConfig(s.back.Store, s.publishableKey()))
 	mux.Handle("GET /ical/", s.calendarHandler())
 	if s.fake != nil {
-		(&fakePay{fake: s.fake, svc: s.svc, logger: s.log}).routes(mux)
+		fakepay.New(s.fake, s.svc, s.log).Routes(mux)
 	} else {
 		// Real money: no way around the provider.
 		mux.HandleFunc("/fakepay/", func(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusNotFound, map[string]string{"error": "not_found", "message": "Fake payments are off: this server uses Stripe."})
 		})
 	}
-	mux.Handle("GET /widget.js", widgetHandler(s.publishableKey()))
-	mux.Handle("/", pageHandler(s.stripe))
+	mux.Handle("GET /widget.js", bookingpage.Widget(s.publishableKey()))
+	mux.Handle("/", bookingpage.Handler(s.stripe))
 	hostAPI, dashboard := s.hostSide(publicURL)
 	mux.Handle("/host/", dashboard)
 	mux.Handle("GET /host", http.RedirectHandler("/host/", http.StatusSeeOther))
-	logged := logRequests(s.log, fakePayCORS(mux))
+	logged := httpserve.LogRequests(s.log, fakepay.AnyOrigin(mux))
 
 	// The API logs its own requests, with their route.
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -201,7 +154,7 @@ const readyTimeout = 2 * time.Second
 func (s *server) ready(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
 	defer cancel()
-	if err := s.back.ping(ctx); err != nil {
+	if err := s.back.Ping(ctx); err != nil {
 		s.log.WarnContext(r.Context(), "not ready: the database does not answer", "err", err)
 		w.Header().Set("Retry-After", strconv.Itoa(httpapi.RetryAfterUnavailable))
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
@@ -212,44 +165,33 @@ func (s *server) ready(w http.ResponseWriter, r *http.Request) {
 
 func (s *server) publishableKey() string {
 	if s.stripe {
-		return s.cfg.stripe.PublishableKey
+		return s.cfg.Stripe.PublishableKey
 	}
 	return ""
 }
 
 // Serve serves on ln until ctx is done, then shuts down gracefully:
 // the listener closes, requests in flight finish (within
-// cfg.shutdownTimeout), and the hold sweeper stops. Connections over
-// cfg.maxConns, or cfg.maxConnsPerAddr from one client, are closed as soon
+// cfg.ShutdownTimeout), and the hold sweeper stops. Connections over
+// cfg.MaxConns, or cfg.MaxConnsPerAddr from one client, are closed as soon
 // as they are accepted.
 func (s *server) Serve(ctx context.Context, ln net.Listener) error {
-	publicURL, origins := s.urls(ln.Addr())
-	ln = newLimitListener(ln, s.cfg.maxConns, s.cfg.maxConnsPerAddr, s.cfg.trustedProxies, s.log)
+	publicURL, origins := s.cfg.URLs(ln.Addr())
+	ln = httpserve.NewLimitListener(ln, s.cfg.MaxConns, s.cfg.MaxConnsPerAddr, s.cfg.TrustedProxies, s.log)
 	hs := &http.Server{
 		Handler:           s.handler(publicURL, origins),
-		ReadHeaderTimeout: s.cfg.readHeaderTimeout,
-		ReadTimeout:       s.cfg.readTimeout,
+		ReadHeaderTimeout: s.cfg.ReadHeaderTimeout,
+		ReadTimeout:       s.cfg.ReadTimeout,
 		WriteTimeout:      writeTimeout,
 		IdleTimeout:       idleTimeout,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
 
-	sweepCtx, stopSweep := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Go(func() { s.svc.RunSweeper(sweepCtx, s.cfg.sweepEvery) })
-	wg.Go(func() { s.calendarSync().Run(sweepCtx, icalPollCheck) })
-	wg.Go(func() { s.readModel.Run(sweepCtx) })
-	worker, err := s.outboxWorker(publicURL)
+	stopWorkers, err := s.startWorkers(publicURL)
 	if err != nil {
-		stopSweep()
-		wg.Wait()
 		return err
 	}
-	wg.Go(func() { worker.Run(sweepCtx, s.cfg.outbox.every) })
-	defer func() {
-		stopSweep()
-		wg.Wait()
-	}()
+	defer stopWorkers()
 
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
@@ -260,8 +202,8 @@ func (s *server) Serve(ctx context.Context, ln net.Listener) error {
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
-	s.log.Info("shutting down: finishing requests in flight", "timeout", s.cfg.shutdownTimeout)
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.cfg.shutdownTimeout)
+	s.log.Info("shutting down: finishing requests in flight", "timeout", s.cfg.ShutdownTimeout)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
 	defer cancel()
 	if err := hs.Shutdown(shutdownCtx); err != nil {
 		hs.Close()
@@ -274,45 +216,14 @@ func (s *server) Serve(ctx context.Context, ln net.Listener) error {
 	return nil
 }
 
-// urls returns the server's public URL (cfg.publicURL, else http://{the
-// listen address}, with localhost for an unspecified address) and the
-// origins browsers may call the API from: the public URL, the listen
-// address, and its localhost and 127.0.0.1 twins on a loopback address.
-func (s *server) urls(addr net.Addr) (string, []string) {
-	host, port := "localhost", ""
-	if ta, ok := addr.(*net.TCPAddr); ok {
-		port = strconv.Itoa(ta.Port)
-		if !ta.IP.IsUnspecified() {
-			host = ta.IP.String()
-		}
-	}
-	listen := "http://" + net.JoinHostPort(host, port)
-	publicURL := s.cfg.publicURL
-	if publicURL == "" {
-		publicURL = listen
-	}
-	origins := []string{publicURL}
-	if listen != publicURL {
-		origins = append(origins, listen)
-	}
-	if isLoopback(host) {
-		for _, h := range []string{"localhost", "127.0.0.1"} {
-			if o := "http://" + net.JoinHostPort(h, port); o != publicURL && o != listen {
-				origins = append(origins, o)
-			}
-		}
-	}
-	return publicURL, origins
-}
-
 // logWelcome logs where to point a browser and a first API call.
 func (s *server) logWelcome(ctx context.Context, publicURL string) {
 	mode := "fake (pay with card 4242 4242 4242 4242; 4000 0000 0000 0002 is declined)"
 	if s.stripe {
 		mode = "stripe"
 	}
-	s.log.Info("staykit reference server ready", append([]any{"url", publicURL + "/"}, append(s.cfg.storeAttrs(), "payments", mode)...)...)
-	orgs, err := s.back.store.Organizations(ctx)
+	s.log.Info("staykit reference server ready", append([]any{"url", publicURL + "/"}, append(s.cfg.StoreAttrs(), "payments", mode)...)...)
+	orgs, err := s.back.Store.Organizations(ctx)
 	if err != nil || len(orgs) == 0 {
 		return
 	}
@@ -324,7 +235,7 @@ func (s *server) logWelcome(ctx context.Context, publicURL string) {
 	}
 	s.log.Info("booking page", "url", publicURL+"/?org="+url.QueryEscape(org.Slug))
 	s.log.Info("try the API", "curl", "curl -s "+publicURL+"/api/v1/book/"+org.Slug+"/properties")
-	props, err := s.back.store.Properties(ctx, org.ID)
+	props, err := s.back.Store.Properties(ctx, org.ID)
 	if err != nil || len(props) == 0 {
 		return
 	}
@@ -333,7 +244,19 @@ func (s *server) logWelcome(ctx context.Context, publicURL string) {
 	s.log.Info("price a stay", "curl", fmt.Sprintf("curl -s '%s/api/v1/book/%s/properties/%d/price?check_in=%s&check_out=%s&guests_count=2&coupon_code=WELCOME10'",
 		publicURL, org.Slug, props[0].ID, in, out))
 	s.log.Info("the API's contract", "url", publicURL+"/api/v1/openapi.json")
-	if len(s.cfg.plantTokens) == 0 {
+	if len(s.cfg.PlantTokens) == 0 {
 		s.log.Info("the plant store at /plants refuses every request until PLANTSTORE_TOKENS is set")
 	}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(append(b, '\n'))
 }

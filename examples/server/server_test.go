@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
-	"net/netip"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -21,6 +19,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/internal/serverenv"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/pricing"
 )
@@ -119,7 +118,7 @@ func TestCurlExamplesWork(t *testing.T) {
 func TestDemoSeedHasTheDocumentedFacts(t *testing.T) {
 	ts := startServer(t, nil)
 	ctx := context.Background()
-	store := ts.srv.back.store
+	store := ts.srv.back.Store
 	wantModes := map[string]pricing.PaymentMode{"demo": pricing.ModeFull, "demo-deposit": pricing.ModeDeposit, "demo-request": pricing.ModeRequest}
 	orgs, err := store.Organizations(ctx)
 	if err != nil {
@@ -394,123 +393,6 @@ func TestPlantStoreTakesTokensFromTheEnvironment(t *testing.T) {
 	}
 }
 
-func TestParseConfig(t *testing.T) {
-	tests := []struct {
-		name    string
-		args    []string
-		env     map[string]string
-		check   func(t *testing.T, c config)
-		wantErr string
-	}{
-		{name: "defaults", check: func(t *testing.T, c config) {
-			got := []any{c.addr, c.dbPath, c.seedPath, c.publicURL, c.stripe.SecretKey, len(c.plantTokens), c.sweepEvery}
-			if want := []any{"127.0.0.1:8080", "staykit.db", "", "", "", 0, time.Minute}; !reflect.DeepEqual(got, want) {
-				t.Errorf("defaults = %v, want %v", got, want)
-			}
-		}},
-		{name: "flags", args: []string{"-addr", ":9000", "-db", "x.db", "-seed", "my.json", "-public-url", "https://Book.Example.com/path",
-			"-trusted-proxies", "10.0.0.0/8, 192.168.1.7,fd00::/8", "-service-domain", "staykit.app", "-preview-domains", "vercel.app,netlify.app"},
-			check: func(t *testing.T, c config) {
-				want := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.168.1.7/32"), netip.MustParsePrefix("fd00::/8")}
-				got := []any{c.addr, c.dbPath, c.seedPath, c.publicURL, c.trustedProxies, c.serviceDomain, c.previewDomains}
-				if w := []any{":9000", "x.db", "my.json", "https://book.example.com", want, "staykit.app", []string{"vercel.app", "netlify.app"}}; !reflect.DeepEqual(got, w) {
-					t.Errorf("config = %v, want %v", got, w)
-				}
-			}},
-		{name: "environment", env: map[string]string{"STRIPE_SECRET_KEY": "sk_test_1", "STRIPE_PUBLISHABLE_KEY": "pk_test_1", "STRIPE_WEBHOOK_SECRET": "whsec_1", "PLANTSTORE_TOKENS": "a,,b"},
-			check: func(t *testing.T, c config) {
-				got := []any{c.stripe.SecretKey, c.stripe.PublishableKey, c.stripe.WebhookSecret, c.plantTokens}
-				if want := []any{"sk_test_1", "pk_test_1", "whsec_1", []string{"a", "b"}}; !reflect.DeepEqual(got, want) {
-					t.Errorf("config = %v, want %v", got, want)
-				}
-			}},
-		{name: "bad proxy", args: []string{"-trusted-proxies", "10.0.0.0/33"}, wantErr: "-trusted-proxies"},
-		{name: "bad public URL", args: []string{"-public-url", "ftp://x"}, wantErr: "-public-url"},
-		{name: "unknown flag", args: []string{"-port", "80"}, wantErr: "usage"},
-		{name: "stray argument", args: []string{"serve"}, wantErr: "usage"},
-		{name: "Stripe keys without the secret", env: map[string]string{"STRIPE_PUBLISHABLE_KEY": "pk_test_1"}, wantErr: "STRIPE_SECRET_KEY is not"},
-		{name: "Stripe secret without the publishable key", env: map[string]string{"STRIPE_SECRET_KEY": "sk_test_1"}, wantErr: "STRIPE_PUBLISHABLE_KEY is not"},
-		{name: "postgres without Stripe keys", args: []string{"-postgres", "postgres://u@db/x"}, wantErr: "pass -fake-payments if fake payments are intended"},
-		{name: "postgres with -fake-payments", args: []string{"-postgres", "postgres://u@db/x", "-fake-payments"},
-			check: func(t *testing.T, c config) {
-				if !c.fakePayments || c.postgresURL != "postgres://u@db/x" {
-					t.Errorf("config = %+v, want fake payments on postgres", c)
-				}
-			}},
-		{name: "postgres with Stripe", args: []string{"-postgres", "postgres://u@db/x"},
-			env: map[string]string{"STRIPE_SECRET_KEY": "sk_test_1", "STRIPE_PUBLISHABLE_KEY": "pk_test_1"},
-			check: func(t *testing.T, c config) {
-				if c.fakePayments || c.stripe.SecretKey != "sk_test_1" {
-					t.Errorf("config = %+v, want Stripe on postgres", c)
-				}
-			}},
-		{name: "connection caps", args: []string{"-max-conns", "200", "-max-conns-per-addr", "10"},
-			check: func(t *testing.T, c config) {
-				if c.maxConns != 200 || c.maxConnsPerAddr != 10 {
-					t.Errorf("caps = %d, %d; want 200, 10", c.maxConns, c.maxConnsPerAddr)
-				}
-			}},
-		{name: "per-address cap above the total", args: []string{"-max-conns", "10", "-max-conns-per-addr", "20"}, wantErr: "-max-conns-per-addr"},
-		{name: "zero cap", args: []string{"-max-conns", "0"}, wantErr: "-max-conns"},
-		{name: "-fake-payments with Stripe keys", args: []string{"-fake-payments"},
-			env: map[string]string{"STRIPE_SECRET_KEY": "sk_test_1", "STRIPE_PUBLISHABLE_KEY": "pk_test_1"}, wantErr: "choose one"},
-		{name: "redis address", args: []string{"-redis", "cache:6379"}, check: func(t *testing.T, c config) {
-			if c.redisAddr != "cache:6379" || c.redisTimeout != 50*time.Millisecond {
-				t.Errorf("redis %q timeout %v, want cache:6379 and 50ms", c.redisAddr, c.redisTimeout)
-			}
-		}},
-		{name: "redis URL", args: []string{"-redis", "rediss://app:s3cret@cache:6380/2", "-redis-timeout", "30ms"}, check: func(t *testing.T, c config) {
-			if c.redisAddr != "rediss://app:s3cret@cache:6380/2" || c.redisTimeout != 30*time.Millisecond {
-				t.Errorf("redis %q timeout %v", c.redisAddr, c.redisTimeout)
-			}
-		}},
-		{name: "redis without port", args: []string{"-redis", "cache"}, wantErr: "-redis"},
-		{name: "redis URL with a bad database", args: []string{"-redis", "redis://app:s3cret@cache:6379/x"}, wantErr: "redis://app:xxxxx@cache:6379/x"},
-		{name: "redis timeout zero", args: []string{"-redis", "cache:6379", "-redis-timeout", "0s"}, wantErr: "-redis-timeout"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c, err := parseConfig(tt.args, func(k string) string { return tt.env[k] }, io.Discard)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			tt.check(t, c)
-		})
-	}
-}
-
-func TestStoreAttrsHidePostgresPasswords(t *testing.T) {
-	tests := []struct {
-		name string
-		cfg  config
-		want string
-	}{
-		{"SQLite", config{dbPath: "/var/lib/staykit.db"}, "[store sqlite path /var/lib/staykit.db]"},
-		{"URLWithPassword", config{dbPath: "staykit.db", postgresURL: "postgres://app:s3cret@db:5432/staykit?sslmode=require"},
-			"[store postgres url postgres://app:xxxxx@db:5432/staykit?sslmode=require]"},
-		{"PasswordParameter", config{postgresURL: "postgresql://app@db/staykit?password=s3cret"},
-			"[store postgres url postgresql://app@db/staykit?password=xxxxx]"},
-		{"NoPassword", config{postgresURL: "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"},
-			"[store postgres url postgres://postgres@127.0.0.1:5432/test?sslmode=disable]"},
-		{"KeyValue", config{postgresURL: "host=db user=app password=s3cret dbname=staykit"},
-			"[store postgres url host=db user=app password=xxxxx dbname=staykit]"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := fmt.Sprint(tt.cfg.storeAttrs())
-			if got != tt.want || strings.Contains(got, "s3cret") {
-				t.Errorf("storeAttrs = %s, want %s", got, tt.want)
-			}
-		})
-	}
-}
-
 func TestStartupLogNamesTheStore(t *testing.T) {
 	ts := startServer(t, nil)
 	deadline := time.Now().Add(5 * time.Second)
@@ -528,30 +410,6 @@ func TestPostgresWithoutStripeKeysRefusesToStart(t *testing.T) {
 	err := run(context.Background(), []string{"-postgres", "postgres://u@127.0.0.1:1/x"}, func(string) string { return "" }, io.Discard, &stderr)
 	if err == nil || !strings.Contains(err.Error(), "-fake-payments") || !strings.Contains(err.Error(), "replica") {
 		t.Errorf("run -postgres without Stripe keys = %v, want a refusal naming -fake-payments", err)
-	}
-}
-
-func TestURLsAndOrigins(t *testing.T) {
-	tests := []struct {
-		name       string
-		publicURL  string
-		addr       string
-		wantPublic string
-		want       []string
-	}{
-		{"loopback", "", "127.0.0.1:8080", "http://127.0.0.1:8080", []string{"http://127.0.0.1:8080", "http://localhost:8080"}},
-		{"all interfaces", "", "0.0.0.0:8080", "http://localhost:8080", []string{"http://localhost:8080", "http://127.0.0.1:8080"}},
-		{"behind a proxy", "https://book.example.com", "10.1.2.3:8080", "https://book.example.com", []string{"https://book.example.com", "http://10.1.2.3:8080"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s := &server{cfg: config{publicURL: tt.publicURL}}
-			ap := netip.MustParseAddrPort(tt.addr)
-			public, origins := s.urls(net.TCPAddrFromAddrPort(ap))
-			if public != tt.wantPublic || !reflect.DeepEqual(origins, tt.want) {
-				t.Errorf("urls = %q %v, want %q %v", public, origins, tt.wantPublic, tt.want)
-			}
-		})
 	}
 }
 
@@ -670,7 +528,7 @@ func TestSeedFlagLoadsAHostsFileOnlyOnFirstStart(t *testing.T) {
 	dbPath := filepath.Join(dir, "host.db")
 	logger := slog.New(slog.DiscardHandler)
 	for i := range 2 {
-		cfg, err := parseConfig([]string{"-db", dbPath, "-seed", seedPath}, func(string) string { return "" }, io.Discard)
+		cfg, err := serverenv.Parse([]string{"-db", dbPath, "-seed", seedPath}, func(string) string { return "" }, io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -678,7 +536,7 @@ func TestSeedFlagLoadsAHostsFileOnlyOnFirstStart(t *testing.T) {
 		if err != nil {
 			t.Fatalf("start %d: %v", i, err)
 		}
-		orgs, err := s.back.store.Organizations(context.Background())
+		orgs, err := s.back.Store.Organizations(context.Background())
 		s.Close()
 		if err != nil || len(orgs) != 1 || orgs[0].Slug != "chez-nous" {
 			t.Errorf("start %d: organisations = %v, %v; want only chez-nous, once", i, orgs, err)
@@ -687,7 +545,7 @@ func TestSeedFlagLoadsAHostsFileOnlyOnFirstStart(t *testing.T) {
 
 	bad := filepath.Join(dir, "bad.json")
 	writeFile(t, bad, `{"organizations": [{"slug": "x", "name": "X", "properties": [{"name": "P", "max_guests": 0, "rates": {"base_rate": 1}}]}]}`)
-	cfg, _ := parseConfig([]string{"-db", filepath.Join(dir, "other.db"), "-seed", bad}, func(string) string { return "" }, io.Discard)
+	cfg, _ := serverenv.Parse([]string{"-db", filepath.Join(dir, "other.db"), "-seed", bad}, func(string) string { return "" }, io.Discard)
 	_, err := newServer(context.Background(), cfg, logger)
 	if err == nil || !strings.Contains(err.Error(), "organizations[0].properties[0].max_guests: out_of_range") {
 		t.Errorf("bad seed = %v, want the problem with its path", err)
@@ -700,24 +558,6 @@ func TestRequestIDIsKeptWhenSane(t *testing.T) {
 		got := call(t, "GET", ts.URL+"/healthz", nil, map[string]string{"X-Request-ID": in}).Header.Get("X-Request-ID")
 		if (got == in) != keep || got == "" {
 			t.Errorf("X-Request-ID %q answered %q, keep = %v", in, got, keep)
-		}
-	}
-}
-
-func TestRequestLocale(t *testing.T) {
-	tests := []struct{ query, accept, want string }{
-		{"", "", "en"},
-		{"?locale=fr", "en", "fr"},
-		{"?locale=de", "fr-CA,fr;q=0.9", "fr"},
-		{"", "de-DE, en;q=0.5", "en"},
-		{"", "fr;q=0, en;q=0.8", "en"},
-		{"", "FR-be;q=0.7", "fr"},
-	}
-	for _, tt := range tests {
-		r, _ := http.NewRequest("POST", "/fakepay/intents/x"+tt.query, nil)
-		r.Header.Set("Accept-Language", tt.accept)
-		if got := requestLocale(r); got != tt.want {
-			t.Errorf("requestLocale(%q, %q) = %q, want %q", tt.query, tt.accept, got, tt.want)
 		}
 	}
 }

@@ -12,7 +12,7 @@ import (
 const depositUsage = "deposit claim -org SLUG -token TOKEN -amount AMOUNT [-db FILE | -postgres URL]: take AMOUNT of a booking's held security deposit (damage); the rest is released"
 
 // runDepositCommand runs "deposit claim". With fake payments the capture
-// is simulated (see detachedFake); with Stripe keys it happens on Stripe.
+// is simulated (see serverenv.DetachedFake); with Stripe keys it happens on Stripe.
 func runDepositCommand(ctx context.Context, args []string, open Opener, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("deposit claim", flag.ContinueOnError)
 	fs.SetOutput(stderr)

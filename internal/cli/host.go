@@ -32,7 +32,7 @@ var hostCommands = map[string]hostCommand{
 }
 
 // runHostCommand runs a host subcommand. With fake payments the card side
-// of approve, decline and cancel is simulated (see detachedFake); with
+// of approve, decline and cancel is simulated (see serverenv.DetachedFake); with
 // Stripe keys in the environment it happens on Stripe.
 func runHostCommand(ctx context.Context, name string, cmd hostCommand, args []string, open Opener, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)

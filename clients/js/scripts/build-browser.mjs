@@ -3,14 +3,14 @@
 //
 //   node scripts/build-browser.mjs
 //
-// writes examples/server/web/staykit-client.js, which the reference server
+// writes bookingpage/web/staykit-client.js, which package bookingpage
 // embeds (the booking page and /widget.js use it), so it is committed; the
 // client's tests fail when it differs from a fresh build.
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
-export const browserOutput = fileURLToPath(new URL('../../../examples/server/web/staykit-client.js', import.meta.url));
+export const browserOutput = fileURLToPath(new URL('../../../bookingpage/web/staykit-client.js', import.meta.url));
 
 export async function buildBrowser() {
   const result = await esbuild.build({

@@ -237,5 +237,5 @@ test('generated files match the served OpenAPI document', async () => {
     rmSync(dir, { recursive: true, force: true });
   }
   assert.ok(readFileSync(browserOutput, 'utf8') === await buildBrowser(),
-    'examples/server/web/staykit-client.js differs from a fresh build: run "npm run build:browser" in clients/js');
+    'bookingpage/web/staykit-client.js differs from a fresh build: run "npm run build:browser" in clients/js');
 });

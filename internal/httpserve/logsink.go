@@ -1,4 +1,4 @@
-package main
+package httpserve
 
 import (
 	"context"
@@ -114,9 +114,11 @@ func (h flushAtWarn) WithGroup(name string) slog.Handler {
 	return flushAtWarn{h.Handler.WithGroup(name), h.sink}
 }
 
-// newBatchedLogger returns the server's logger, writing text lines to w
-// through a logSink, and the sink to Close when the server stops.
-func newBatchedLogger(w io.Writer) (*slog.Logger, *logSink) {
+// NewBatchedLogger returns a server's logger, writing text lines to w in
+// batches (a line waits at most 100 ms; a warning or error is written at
+// once, with everything before it), and the io.Closer to Close when the
+// server stops, which writes what is left.
+func NewBatchedLogger(w io.Writer) (*slog.Logger, io.Closer) {
 	sink := newLogSink(w, logFlushEvery)
 	return slog.New(flushAtWarn{slog.NewTextHandler(sink, nil), sink}), sink
 }

@@ -1,4 +1,4 @@
-package main
+package serverenv
 
 import (
 	"context"
@@ -11,20 +11,21 @@ import (
 	"github.com/staykit/staykit/payment/stripe"
 )
 
-// newPayments returns Stripe when cfg has its keys, else the in-memory fake
-// provider, which it also returns so that /fakepay can pay its intents.
+// NewPayments returns Stripe when cfg has its keys, else the in-memory
+// fake provider, which it also returns so that a card step (/fakepay) can
+// pay its intents.
 //
 // The fake's webhook secret is random and never leaves the process: with
 // paymenttest's published default, anyone could sign a
 // payment_intent.succeeded for the webhook route and confirm an unpaid
 // booking. The fake's own events reach the service directly (fakePay), so
 // nothing outside needs the secret.
-func newPayments(cfg config, logger *slog.Logger) (payment.Provider, *paymenttest.Provider, error) {
-	if cfg.stripe.SecretKey == "" {
+func NewPayments(cfg Config, logger *slog.Logger) (payment.Provider, *paymenttest.Provider, error) {
+	if cfg.Stripe.SecretKey == "" {
 		fake := paymenttest.New(paymenttest.WithWebhookSecret("whsec_" + rand.Text()))
 		return fake, fake, nil
 	}
-	sc := cfg.stripe
+	sc := cfg.Stripe
 	sc.Logger = logger
 	p, err := stripe.New(sc)
 	if err != nil {
@@ -36,66 +37,66 @@ func newPayments(cfg config, logger *slog.Logger) (payment.Provider, *paymenttes
 	return p, nil, nil
 }
 
-// detachedFake is the payment provider of the host commands in fake mode.
+// DetachedFake is the payment provider of the host commands in fake mode.
 // Fake intents live in the memory of the server process that created them,
-// out of another process's reach; detachedFake answers capture, cancel and
+// out of another process's reach; DetachedFake answers capture, cancel and
 // refund as the fake would for an intent in the right state, so that the
 // host's decision is recorded in the database. It cannot start or read a
 // payment. With Stripe keys set, the host commands use Stripe itself.
-type detachedFake struct{}
+type DetachedFake struct{}
 
-var _ payment.Provider = detachedFake{}
+var _ payment.Provider = DetachedFake{}
 
-func (detachedFake) CreateIntent(context.Context, payment.CreateParams) (*payment.Intent, error) {
+func (DetachedFake) CreateIntent(context.Context, payment.CreateParams) (*payment.Intent, error) {
 	return nil, fmt.Errorf("fake payments: cannot create an intent outside the server: %w", payment.ErrUnavailable)
 }
 
-func (detachedFake) GetIntent(_ context.Context, id string) (*payment.Intent, error) {
+func (DetachedFake) GetIntent(_ context.Context, id string) (*payment.Intent, error) {
 	return nil, fmt.Errorf("fake payments: intent %s lives in the server process: %w", id, payment.ErrNotFound)
 }
 
-func (detachedFake) CaptureIntent(_ context.Context, id, _ string) (*payment.Intent, error) {
+func (DetachedFake) CaptureIntent(_ context.Context, id, _ string) (*payment.Intent, error) {
 	return &payment.Intent{ID: id, Status: payment.StatusSucceeded}, nil
 }
 
-func (detachedFake) CancelIntent(_ context.Context, id, _ string) (*payment.Intent, error) {
+func (DetachedFake) CancelIntent(_ context.Context, id, _ string) (*payment.Intent, error) {
 	return &payment.Intent{ID: id, Status: payment.StatusCanceled}, nil
 }
 
-func (detachedFake) Refund(_ context.Context, r payment.RefundParams) (*payment.Refund, error) {
+func (DetachedFake) Refund(_ context.Context, r payment.RefundParams) (*payment.Refund, error) {
 	return &payment.Refund{ID: "re_detached_" + r.IdempotencyKey, IntentID: r.IntentID, Amount: r.Amount, Status: payment.RefundSucceeded}, nil
 }
 
-func (detachedFake) ListRefunds(_ context.Context, id string) ([]payment.Refund, error) {
+func (DetachedFake) ListRefunds(_ context.Context, id string) ([]payment.Refund, error) {
 	return nil, fmt.Errorf("fake payments: intent %s lives in the server process: %w", id, payment.ErrNotFound)
 }
 
-func (detachedFake) IntentByKey(_ context.Context, _, key string) (*payment.Intent, error) {
+func (DetachedFake) IntentByKey(_ context.Context, _, key string) (*payment.Intent, error) {
 	return nil, fmt.Errorf("fake payments: intent %s lives in the server process: %w", key, payment.ErrNotFound)
 }
 
-func (detachedFake) ParseWebhook([]byte, string) (*payment.Event, error) {
+func (DetachedFake) ParseWebhook([]byte, string) (*payment.Event, error) {
 	return nil, payment.ErrSignature
 }
 
-func (detachedFake) PublicKey() string { return "" }
+func (DetachedFake) PublicKey() string { return "" }
 
 // CaptureAmount simulates a claim on a security deposit held by the
 // server's in-memory fake.
-func (detachedFake) CaptureAmount(_ context.Context, id string, amount int64, _ string) (*payment.Intent, error) {
+func (DetachedFake) CaptureAmount(_ context.Context, id string, amount int64, _ string) (*payment.Intent, error) {
 	return &payment.Intent{ID: id, Status: payment.StatusSucceeded, Amount: amount, AmountReceived: amount}, nil
 }
 
 // CreateCustomer, ChargeSaved and ConfirmSaved are the server's: host
 // commands never charge a card.
-func (detachedFake) CreateCustomer(context.Context, payment.CustomerParams) (string, error) {
+func (DetachedFake) CreateCustomer(context.Context, payment.CustomerParams) (string, error) {
 	return "", fmt.Errorf("fake payments: cannot create a customer outside the server: %w", payment.ErrUnavailable)
 }
 
-func (detachedFake) ChargeSaved(context.Context, payment.SavedChargeParams) (*payment.Intent, error) {
+func (DetachedFake) ChargeSaved(context.Context, payment.SavedChargeParams) (*payment.Intent, error) {
 	return nil, fmt.Errorf("fake payments: cannot charge outside the server: %w", payment.ErrUnavailable)
 }
 
-func (detachedFake) ConfirmSaved(_ context.Context, id, _, _ string) (*payment.Intent, error) {
+func (DetachedFake) ConfirmSaved(_ context.Context, id, _, _ string) (*payment.Intent, error) {
 	return nil, fmt.Errorf("fake payments: intent %s lives in the server process: %w", id, payment.ErrUnavailable)
 }

@@ -1,8 +1,10 @@
-package main
+package httpserve
 
 import (
+	"bytes"
 	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -62,4 +64,22 @@ func TestLogSinkTimerAndSize(t *testing.T) {
 	if len(big.String()) != logFlushSize {
 		t.Fatalf("a full buffer was not written at once: %d bytes out, want %d", len(big.String()), logFlushSize)
 	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the sink's goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -1,4 +1,4 @@
-package main
+package httpserve
 
 import (
 	"crypto/rand"
@@ -9,11 +9,11 @@ import (
 	"time"
 )
 
-// logRequests logs one line per request with its status, duration and
+// LogRequests logs one line per request with its status, duration and
 // request id, which it also returns in X-Request-ID (the client's own when
 // sane). Only the path is logged: the booking page's query may carry a
 // booking token. Health checks are logged at debug level.
-func logRequests(logger *slog.Logger, next http.Handler) http.Handler {
+func LogRequests(logger *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := requestID(r.Header.Get("X-Request-ID"))

@@ -1,4 +1,4 @@
-package main
+package bookingpage
 
 import (
 	"bytes"
@@ -82,7 +82,7 @@ func buildWidget(files fs.FS, stripeKey string) ([]byte, error) {
 
 	var b bytes.Buffer
 	b.WriteString("// staykit booking widget: <staykit-booking org=\"…\" locale=\"fr|en\" property=\"…\" api=\"https://…\">.\n")
-	b.WriteString("// Built by the reference server from its booking page (examples/server/widget.go).\n")
+	b.WriteString("// Built by the reference server from its booking page (bookingpage/widget.go).\n")
 	b.WriteString("(function () {\n'use strict';\nconst STAYKIT_WIDGET = ")
 	b.Write(conf)
 	b.WriteString(";\n// The API is where this script came from, unless the element says otherwise.\n")
@@ -98,14 +98,12 @@ func buildWidget(files fs.FS, stripeKey string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// widgetHandler serves /widget.js. Any site may load it (it holds nothing
-// secret); whether a site may book is the API's decision, by origin.
-func widgetHandler(stripeKey string) http.Handler {
-	sub, err := fs.Sub(web, "web")
-	if err != nil {
-		panic(err) // the embedded tree always has web/
-	}
-	script, err := buildWidget(sub, stripeKey)
+// Widget serves /widget.js, which pays with Stripe when stripeKey (the
+// publishable key) is set, else with fake payments. Any site may load it
+// (it holds nothing secret); whether a site may book is the API's
+// decision, by origin.
+func Widget(stripeKey string) http.Handler {
+	script, err := buildWidget(Files(), stripeKey)
 	if err != nil {
 		panic(err) // the embedded files are fixed at build time; a test builds them
 	}
@@ -117,28 +115,5 @@ func widgetHandler(stripeKey string) http.Handler {
 		h.Set("Access-Control-Allow-Origin", "*")
 		h.Set("Cross-Origin-Resource-Policy", "cross-origin")
 		http.ServeContent(w, r, "widget.js", time.Time{}, bytes.NewReader(script))
-	})
-}
-
-// fakePayCORS lets the widget, on another site, pay with a test card: the
-// fake card step answers any origin (no credentials are involved, and the
-// intent id is the capability). Real payments go to Stripe directly.
-func fakePayCORS(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !strings.HasPrefix(r.URL.Path, "/fakepay/") || r.Header.Get("Origin") == "" {
-			next.ServeHTTP(w, r)
-			return
-		}
-		h := w.Header()
-		h.Set("Access-Control-Allow-Origin", "*")
-		h.Add("Vary", "Origin")
-		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
-			h.Set("Access-Control-Allow-Methods", "POST")
-			h.Set("Access-Control-Allow-Headers", "Content-Type")
-			h.Set("Access-Control-Max-Age", "600")
-			w.WriteHeader(http.StatusNoContent)
-			return
-		}
-		next.ServeHTTP(w, r)
 	})
 }

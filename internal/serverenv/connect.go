@@ -1,4 +1,4 @@
-package main
+package serverenv
 
 import (
 	"context"
@@ -14,10 +14,10 @@ import (
 
 // parseConnect reads the Stripe Connect flags and
 // STRIPE_CONNECT_WEBHOOK_SECRET into cfg.
-func (cfg *config) parseConnect(chargeType string, onBehalfOf, keepFee bool, feePercent string, getenv func(string) string) error {
+func (cfg *Config) parseConnect(chargeType string, onBehalfOf, keepFee bool, feePercent string, getenv func(string) string) error {
 	ct := payment.ChargeType(strings.TrimSpace(chargeType))
 	if ct == "" {
-		if onBehalfOf || keepFee || feePercent != "" || cfg.platformFeeFixed != 0 {
+		if onBehalfOf || keepFee || feePercent != "" || cfg.PlatformFeeFixed != 0 {
 			return errors.New("-stripe-on-behalf-of, -stripe-keep-fee-on-refund and -platform-fee-* need -stripe-connect")
 		}
 		return nil
@@ -25,15 +25,15 @@ func (cfg *config) parseConnect(chargeType string, onBehalfOf, keepFee bool, fee
 	if !ct.Valid() {
 		return fmt.Errorf("-stripe-connect %q: want destination or direct", chargeType)
 	}
-	if cfg.stripe.SecretKey == "" {
+	if cfg.Stripe.SecretKey == "" {
 		return errors.New("-stripe-connect needs STRIPE_SECRET_KEY (the platform's key), STRIPE_PUBLISHABLE_KEY and STRIPE_CONNECT_WEBHOOK_SECRET")
 	}
 	if onBehalfOf && ct != payment.ChargeDestination {
 		return errors.New("-stripe-on-behalf-of applies to -stripe-connect destination only")
 	}
-	cfg.stripe.ChargeType, cfg.stripe.OnBehalfOf, cfg.stripe.KeepFeeOnRefund = ct, onBehalfOf, keepFee
-	cfg.stripe.ConnectWebhookSecret = strings.TrimSpace(getenv("STRIPE_CONNECT_WEBHOOK_SECRET"))
-	if cfg.stripe.ConnectWebhookSecret == "" {
+	cfg.Stripe.ChargeType, cfg.Stripe.OnBehalfOf, cfg.Stripe.KeepFeeOnRefund = ct, onBehalfOf, keepFee
+	cfg.Stripe.ConnectWebhookSecret = strings.TrimSpace(getenv("STRIPE_CONNECT_WEBHOOK_SECRET"))
+	if cfg.Stripe.ConnectWebhookSecret == "" {
 		return errors.New("-stripe-connect needs STRIPE_CONNECT_WEBHOOK_SECRET: the connected accounts' events (account.updated, and with direct charges the payments) arrive on /api/v1/webhooks/stripe-connect")
 	}
 	if feePercent != "" {
@@ -41,28 +41,30 @@ func (cfg *config) parseConnect(chargeType string, onBehalfOf, keepFee bool, fee
 		if err != nil || p.IsNegative() || p.GreaterThan(decimal.NewFromInt(100)) {
 			return fmt.Errorf("-platform-fee-percent %q: want a number from 0 to 100", feePercent)
 		}
-		cfg.platformFeePercent = p
+		cfg.PlatformFeePercent = p
 	}
-	if cfg.platformFeeFixed < 0 {
-		return fmt.Errorf("-platform-fee-fixed %d: want 0 or more", cfg.platformFeeFixed)
+	if cfg.PlatformFeeFixed < 0 {
+		return fmt.Errorf("-platform-fee-fixed %d: want 0 or more", cfg.PlatformFeeFixed)
 	}
-	cfg.platformFeeSet = feePercent != "" || cfg.platformFeeFixed != 0
+	cfg.PlatformFeeSet = feePercent != "" || cfg.PlatformFeeFixed != 0
 	return nil
 }
 
-// connectOf returns the payments as a Connect platform when the server
-// runs as one, else nil.
-func connectOf(cfg config, payments payment.Provider) payment.Connect {
-	if cfg.stripe.ChargeType == "" {
+// Connect returns payments as a Connect platform when cfg runs as one
+// (-stripe-connect), else nil: booking.Options.Connect.
+func (cfg Config) Connect(payments payment.Provider) payment.Connect {
+	if cfg.Stripe.ChargeType == "" {
 		return nil
 	}
 	c, _ := payments.(payment.Connect)
 	return c
 }
 
-// applyPlatformFee sets the platform's fee flags on every organisation.
-func applyPlatformFee(ctx context.Context, cfg config, svc *booking.Service, store booking.Store) error {
-	if !cfg.platformFeeSet {
+// ApplyPlatformFee sets the platform's fee flags (-platform-fee-percent,
+// -platform-fee-fixed) on every organisation of store; without them it
+// does nothing.
+func ApplyPlatformFee(ctx context.Context, cfg Config, svc *booking.Service, store organizationLister) error {
+	if !cfg.PlatformFeeSet {
 		return nil
 	}
 	orgs, err := store.Organizations(ctx)
@@ -70,9 +72,14 @@ func applyPlatformFee(ctx context.Context, cfg config, svc *booking.Service, sto
 		return fmt.Errorf("list organisations: %w", err)
 	}
 	for _, o := range orgs {
-		if err := svc.SetPlatformFee(ctx, o.Slug, cfg.platformFeePercent, cfg.platformFeeFixed); err != nil {
+		if err := svc.SetPlatformFee(ctx, o.Slug, cfg.PlatformFeePercent, cfg.PlatformFeeFixed); err != nil {
 			return fmt.Errorf("set the platform fee of %s: %w", o.Slug, err)
 		}
 	}
 	return nil
+}
+
+// organizationLister is the one store method ApplyPlatformFee uses.
+type organizationLister interface {
+	Organizations(ctx context.Context) ([]booking.Organization, error)
 }

@@ -1,29 +1,42 @@
-package main
+// Package bookingpage is the guest's booking page of the reference
+// server and its embeddable widget, built from the same files: plain
+// HTML, CSS and JavaScript (the flow in web/app.js over the API client
+// web/staykit-client.js, built from clients/js), no build step, nothing
+// loaded from a CDN. A host without its own site mounts Handler at /,
+// AppConfig at /app-config.json (the page reads it first) and Widget at
+// /widget.js, beside the public API (package httpapi) at /api/.
+package bookingpage
 
 import (
+	"context"
 	"embed"
 	"io/fs"
 	"net/http"
-	"strings"
 
 	"github.com/staykit/staykit/booking"
 )
 
-// web holds the booking page: plain HTML, CSS and JavaScript, no build
-// step, nothing loaded from a CDN.
+// web holds the booking page.
 //
 //go:embed web
 var web embed.FS
 
-// pageHandler serves the booking page and its assets. The Content Security
-// Policy allows scripts from this server only, plus Stripe.js (the one
-// external script) when real payments are on.
-func pageHandler(stripeMode bool) http.Handler {
+// Files are the booking page's files: index.html, app.js, style.css,
+// staykit-client.js, widget-element.js, terms.js and img/.
+func Files() fs.FS {
 	sub, err := fs.Sub(web, "web")
 	if err != nil {
 		panic(err) // the embedded tree always has web/
 	}
-	files := http.FileServerFS(sub)
+	return sub
+}
+
+// Handler serves the booking page and its assets (GET and HEAD). The
+// Content Security Policy allows scripts from this server only, plus
+// Stripe.js (the one external script) when stripeMode says real payments
+// are on.
+func Handler(stripeMode bool) http.Handler {
+	files := http.FileServerFS(Files())
 	csp := "default-src 'self'; img-src 'self' data: https:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'self'; base-uri 'none'; form-action 'self'"
 	if stripeMode {
 		csp = "default-src 'self'; img-src 'self' data: https:; style-src 'self' 'unsafe-inline'; " +
@@ -65,8 +78,11 @@ type appOrgView struct {
 	PaymentMode   string `json:"payment_mode"`
 }
 
-// appConfigHandler lists the organisations whose public engine is on.
-func appConfigHandler(store booking.CatalogStore, stripeKey string) http.Handler {
+// AppConfig serves /app-config.json, what the page needs to know before
+// it calls the API: the payments ("fake", or "stripe" with stripeKey, the
+// publishable key, when it is set) and the organisations of store whose
+// public engine is on.
+func AppConfig(store OrganizationLister, stripeKey string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		orgs, err := store.Organizations(r.Context())
 		if err != nil {
@@ -88,7 +104,7 @@ func appConfigHandler(store booking.CatalogStore, stripeKey string) http.Handler
 	})
 }
 
-// isLoopback reports whether host names this machine.
-func isLoopback(host string) bool {
-	return host == "localhost" || host == "127.0.0.1" || host == "::1" || strings.HasPrefix(host, "127.")
+// OrganizationLister is the one store method AppConfig uses.
+type OrganizationLister interface {
+	Organizations(ctx context.Context) ([]booking.Organization, error)
 }

@@ -1,4 +1,8 @@
-package main
+// Package httpserve is the plumbing of a staykit server's HTTP side that
+// is not about bookings: a listener that caps open connections overall
+// and per client (NewLimitListener), a logger that batches its lines
+// (NewBatchedLogger) and a log line per request (LogRequests).
+package httpserve
 
 import (
 	"log/slog"
@@ -6,22 +10,6 @@ import (
 	"net/netip"
 	"sync"
 	"time"
-)
-
-// Connection limits. Every open connection costs a file descriptor and
-// some memory whether or not it ever sends a request, so without a cap
-// one client opening tens of thousands of slow connections exhausts the
-// process's open-file limit and normal requests time out.
-//
-// 1024 overall keeps the server well inside the usual file limits, with
-// room for the database and outgoing calls (Stripe, Redis), while being
-// far more than a booking page needs: a browser opens at most 6
-// connections to a host. 64 per client address leaves room for about ten
-// browsers behind one NAT (an office, a hotel) and keeps a single client
-// at 1/16 of the total.
-const (
-	defaultMaxConns        = 1024
-	defaultMaxConnsPerAddr = 64
 )
 
 // limitListener caps the connections it has accepted and not yet closed:
@@ -47,7 +35,11 @@ type limitListener struct {
 // attack does not flood the log as well.
 const refusalLogEvery = 10 * time.Second
 
-func newLimitListener(ln net.Listener, maxTotal, maxPerClient int, trusted []netip.Prefix, logger *slog.Logger) *limitListener {
+// NewLimitListener returns ln capped at maxTotal connections accepted and
+// not yet closed, and at maxPerClient from one client (an IPv4 address,
+// or an IPv6 /64); clients in trusted (reverse proxies) are only subject
+// to the overall cap. Refusals are logged at most once per 10 s.
+func NewLimitListener(ln net.Listener, maxTotal, maxPerClient int, trusted []netip.Prefix, logger *slog.Logger) net.Listener {
 	return &limitListener{
 		Listener: ln, maxTotal: maxTotal, maxPerClient: maxPerClient, trusted: trusted, log: logger,
 		perClient: make(map[netip.Prefix]int),

@@ -1,4 +1,9 @@
-package main
+// Package fakepay is the card step of fake payments (package
+// paymenttest) over HTTP, for a booking page or a widget to pay with
+// Stripe's test cards while no Stripe account is involved: mount
+// Handler.Routes on a mux, and 4242 4242 4242 4242 pays, 4000 0000 0000
+// 0002 is declined. Never mount it beside real payments.
+package fakepay
 
 import (
 	"context"
@@ -9,12 +14,11 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/payment/paymenttest"
 )
 
-// fakePay is the card step of fake payments: POST
+// Handler is the card step of fake payments: POST
 // /fakepay/intents/{intent_id} with {"card_number": "4242424242424242"}
 // pays the intent (or authorises it, for manual capture) and
 // 4000000000000002 declines it, as the test cards do on Stripe. Answers:
@@ -24,17 +28,31 @@ import (
 // A successful payment is also delivered to the booking service as the
 // provider's event, as Stripe's webhook would be, so a guest who closes the
 // tab after paying still gets a confirmed booking. It is mounted only with
-// the fake provider.
-type fakePay struct {
+// the fake provider. Messages are in English, or French by ?locale=fr or
+// Accept-Language.
+type Handler struct {
 	fake   *paymenttest.Provider
-	svc    *booking.Service
+	events EventHandler
 	logger *slog.Logger
+}
+
+// EventHandler receives the provider's events: *booking.Service does.
+type EventHandler interface {
+	HandlePaymentEvent(ctx context.Context, ev payment.Event) error
+}
+
+// New returns the card step of fake's intents, handing each payment's
+// event to events; logger receives what fails.
+func New(fake *paymenttest.Provider, events EventHandler, logger *slog.Logger) *Handler {
+	return &Handler{fake: fake, events: events, logger: logger}
 }
 
 // maxFakePayBody bounds the request body.
 const maxFakePayBody = 4 << 10
 
-func (f *fakePay) routes(mux *http.ServeMux) {
+// Routes mounts the card step on mux at POST /fakepay/intents/{intent_id}
+// (and answers 405 to other methods there).
+func (f *Handler) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /fakepay/intents/{intent_id}", f.pay)
 	mux.HandleFunc("/fakepay/intents/{intent_id}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", http.MethodPost)
@@ -42,7 +60,7 @@ func (f *fakePay) routes(mux *http.ServeMux) {
 	})
 }
 
-func (f *fakePay) pay(w http.ResponseWriter, r *http.Request) {
+func (f *Handler) pay(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("intent_id")
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
 		writeFakePayError(w, r, http.StatusUnsupportedMediaType, "unsupported_media_type")
@@ -94,18 +112,18 @@ func (f *fakePay) pay(w http.ResponseWriter, r *http.Request) {
 // deliver hands the booking service the event the provider's webhook would
 // carry. The payment stands whatever happens here; a failure is logged and
 // the page's confirm call (or the sweeper) settles the booking.
-func (f *fakePay) deliver(ctx context.Context, typ payment.EventType, intentID string) {
+func (f *Handler) deliver(ctx context.Context, typ payment.EventType, intentID string) {
 	ev, err := f.fake.Event(typ, intentID)
 	if err == nil {
-		err = f.svc.HandlePaymentEvent(context.WithoutCancel(ctx), *ev)
+		err = f.events.HandlePaymentEvent(context.WithoutCancel(ctx), *ev)
 	}
 	if err != nil {
 		f.logger.ErrorContext(ctx, "deliver fake payment event", "type", string(typ), "intent", intentID, "err", err)
 	}
 }
 
-// fakePayMessages are the fake card step's messages, by code and locale.
-var fakePayMessages = map[string][2]string{ // {en, fr}
+// messages are the fake card step's messages, by code and locale.
+var messages = map[string][2]string{ // {en, fr}
 	"card_declined":          {"Your card was declined. Try another card.", "Votre carte a été refusée. Essayez une autre carte."},
 	"intent_not_found":       {"This payment does not exist.", "Ce paiement n'existe pas."},
 	"invalid_card":           {"Use a test card: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined.", "Utilisez une carte de test : 4242 4242 4242 4242 paie, 4000 0000 0000 0002 est refusée."},
@@ -117,12 +135,19 @@ var fakePayMessages = map[string][2]string{ // {en, fr}
 	"method_not_allowed":     {"This method is not allowed on this resource.", "Cette méthode n'est pas autorisée sur cette ressource."},
 }
 
-func writeFakePayError(w http.ResponseWriter, r *http.Request, status int, code string) {
-	msg := fakePayMessages[code]
-	text := msg[0]
-	if requestLocale(r) == "fr" {
-		text = msg[1]
+// Message is the card step's message for an error code ("card_declined",
+// "intent_not_found", ...) in locale (fr, else English); "" for an
+// unknown code.
+func Message(code, locale string) string {
+	msg := messages[code]
+	if locale == "fr" {
+		return msg[1]
 	}
+	return msg[0]
+}
+
+func writeFakePayError(w http.ResponseWriter, r *http.Request, status int, code string) {
+	text := Message(code, requestLocale(r))
 	writeJSON(w, status, map[string]string{"error": code, "message": text})
 }
 
@@ -156,4 +181,29 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
 	w.Write(append(b, '\n'))
+}
+
+// AnyOrigin wraps next so that the card step under /fakepay/ answers
+// browsers on any origin (CORS, preflights included): a widget on another
+// site pays with a test card. No credentials are involved, and the intent
+// id is the capability. Other paths go to next untouched. Real payments
+// go to Stripe directly.
+func AnyOrigin(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.URL.Path, "/fakepay/") || r.Header.Get("Origin") == "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		h := w.Header()
+		h.Set("Access-Control-Allow-Origin", "*")
+		h.Add("Vary", "Origin")
+		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+			h.Set("Access-Control-Allow-Methods", "POST")
+			h.Set("Access-Control-Allow-Headers", "Content-Type")
+			h.Set("Access-Control-Max-Age", "600")
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }

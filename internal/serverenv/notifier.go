@@ -1,4 +1,4 @@
-package main
+package serverenv
 
 import (
 	"context"
@@ -9,9 +9,9 @@ import (
 	"github.com/staykit/staykit/pricing"
 )
 
-// logNotifier tells the host about bookings in the server's log (never the
-// guest's e-mail or phone). A real host would send an e-mail here.
-func logNotifier(logger *slog.Logger) booking.Notifier {
+// LogNotifier tells the host about bookings in the server's log (never
+// the guest's e-mail or phone). A real host would send an e-mail here.
+func LogNotifier(logger *slog.Logger) booking.Notifier {
 	return booking.NotifierFunc(func(ctx context.Context, n booking.Notification) error {
 		b := n.Booking
 		msg := "booking " + string(b.Status)

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/icalsync"
+	"github.com/staykit/staykit/internal/serverenv"
+	"github.com/staykit/staykit/notify"
+)
+
+// icalPollCheck is how often the server looks for calendar feeds due; each
+// feed is fetched every icalsync.DefaultInterval (30 minutes, with jitter).
+const icalPollCheck = time.Minute
+
+// startWorkers starts what runs beside the server: the hold sweeper, the
+// calendar sync, the read model's refresh and the outbox's deliveries
+// (e-mails and webhooks, whose booking links start with publicURL). stop
+// ends them and returns once they have all returned.
+func (s *server) startWorkers(publicURL string) (stop func(), err error) {
+	sweepCtx, stopSweep := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { s.svc.RunSweeper(sweepCtx, s.cfg.SweepEvery) })
+	wg.Go(func() { s.calendarSync().Run(sweepCtx, icalPollCheck) })
+	wg.Go(func() { s.readModel.Run(sweepCtx) })
+	worker, err := s.outboxWorker(publicURL)
+	if err != nil {
+		stopSweep()
+		wg.Wait()
+		return nil, err
+	}
+	wg.Go(func() { worker.Run(sweepCtx, s.cfg.Outbox.Every) })
+	return func() {
+		stopSweep()
+		wg.Wait()
+	}, nil
+}
+
+// outboxWorker builds the worker that delivers the server's messages; the
+// booking page link is publicURL/?org=SLUG&booking=TOKEN.
+func (s *server) outboxWorker(publicURL string) (*notify.Worker, error) {
+	c := s.cfg.Outbox
+	tpl, err := c.Templates()
+	if err != nil {
+		return nil, err
+	}
+	mailer, err := c.Mailer(s.log)
+	if err != nil {
+		return nil, err
+	}
+	w := &notify.Worker{Store: s.back.Store, Mailer: mailer, Templates: tpl, Logger: s.log,
+		Webhooks: notify.NewWebhookClient(notify.WebhookOptions{Policy: c.WebhookPolicy()}),
+		BookingURL: func(org *booking.Organization, b *booking.Booking) string {
+			return publicURL + "/?" + url.Values{"org": {org.Slug}, "booking": {b.Token}}.Encode()
+		}}
+	if c.ReminderDays > 0 {
+		w.Reminders = func(ctx context.Context) error {
+			_, err := s.svc.QueueReminders(ctx, c.ReminderDays)
+			return err
+		}
+	}
+	return w, nil
+}
+
+// calendarSync is the server's calendar sync: feeds fetched over https from
+// public addresses only (and the -outbound-allow targets), conflicts told
+// in the log like bookings.
+func (s *server) calendarSync() *icalsync.Syncer {
+	// Through the read model, so that imported blocks reach the public
+	// calendar at once (and the other replicas through NOTIFY).
+	return icalsync.New(icalsync.Options{Store: s.readModel, Notifier: serverenv.LogNotifier(s.log), Logger: s.log,
+		Fetcher: &icalsync.Fetcher{Policy: s.cfg.Outbox.FeedPolicy()}})
+}
+
+// calendarHandler serves GET /ical/{token}.ics.
+func (s *server) calendarHandler() http.Handler {
+	return &icalsync.Handler{Store: s.back.Store, Logger: s.log}
+}
