@@ -53,8 +53,10 @@ type Options struct {
 	// Host is the host use cases: sign-in, sessions, the organisation.
 	// Required.
 	Host *host.Service
-	// Limiter counts sign-in attempts (see LoginFailures). Required; when
-	// it fails, attempts are allowed.
+	// Limiter counts sign-in attempts (see LoginFailures); when it fails,
+	// attempts are allowed. Nil means a limiter in this process's memory:
+	// enough for one server, but replicas behind one address should share
+	// one (ratelimit/redislimit), or each counts its own attempts.
 	Limiter ratelimit.Limiter
 	// Logger receives the dashboard's logs; nil discards them.
 	Logger *slog.Logger
@@ -77,9 +79,16 @@ type Dashboard struct {
 	handler http.Handler
 }
 
-// New returns the dashboard of o.
+// New returns the dashboard of o. It panics when o.Host is nil, a
+// programming error.
 func New(o Options) *Dashboard {
+	if o.Host == nil {
+		panic("hostweb: New needs the host use cases (Options.Host)")
+	}
 	d := &Dashboard{host: o.Host, log: o.Logger, limiter: o.Limiter, proxies: o.TrustedProxies, secure: o.SecureCookies}
+	if d.limiter == nil {
+		d.limiter = ratelimit.NewMemory(ratelimit.MemoryOptions{})
+	}
 	if d.log == nil {
 		d.log = slog.New(slog.DiscardHandler)
 	}
