@@ -27,7 +27,17 @@ type HostStore interface {
 	// TouchAPIKey sets LastUsedAt of a key to at when at is later.
 	TouchAPIKey(ctx context.Context, id int64, at time.Time) error
 
-	// RecordAudit stores e and sets its ID.
+	// Atomically runs fn as one unit of work: every method of this store
+	// that fn calls with the context it is given runs in one transaction,
+	// committed when fn returns nil and rolled back when it returns an
+	// error, which Atomically returns. A change and its audit entry are
+	// written so: both or neither. Called within a unit, it runs fn in it.
+	// fn does store work only (it holds a transaction): no call to a
+	// payment provider or another server.
+	Atomically(ctx context.Context, fn func(ctx context.Context) error) error
+
+	// RecordAudit stores e and sets its ID; within Atomically, in the
+	// transaction of the change it records.
 	RecordAudit(ctx context.Context, e *AuditEntry) error
 	// AuditLog lists an organisation's audit entries newest first, those
 	// with an ID below before (0: from the newest), at most limit.

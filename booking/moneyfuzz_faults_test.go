@@ -236,6 +236,11 @@ func (s *crashStore) TouchAPIKey(ctx context.Context, id int64, at time.Time) er
 	return s.Store.TouchAPIKey(ctx, id, at)
 }
 
+func (s *crashStore) Atomically(ctx context.Context, fn func(ctx context.Context) error) error {
+	s.write("Atomically")
+	return s.Store.Atomically(ctx, fn)
+}
+
 func (s *crashStore) RecordAudit(ctx context.Context, e *booking.AuditEntry) error {
 	s.write("RecordAudit")
 	return s.Store.RecordAudit(ctx, e)

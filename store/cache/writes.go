@@ -38,6 +38,10 @@ var (
 		"ApplyFeedSync", "DeleteFeed",
 		"SetCalendarDays", "ApplyCalendar", "UpdatePropertyFields",
 		"SaveSettings",
+		// A unit of work (the host's changes with their audit entries):
+		// its writes forget what they change before it commits, so it
+		// forgets everything again once it ends.
+		"Atomically",
 	}
 	Neutral = []string{
 		"SetPaymentIntent", "SaveIdempotencyRecord", "MarkEventProcessed",
@@ -67,6 +71,16 @@ var (
 		"SavePaymentAccount", "SetBookingPaymentAccount",
 	}
 )
+
+// Atomically runs fn as one unit of work of the underlying Store and then
+// forgets the catalog and every occupancy: the writes in fn forgot what
+// they change before the unit committed, when a read could still cache
+// the state before it, and a unit rolled back may have let a read cache
+// what it undid.
+func (c *Store) Atomically(ctx context.Context, fn func(ctx context.Context) error) error {
+	defer c.changed(ctx, true, 0)
+	return c.Store.Atomically(ctx, fn)
+}
 
 // CreateOrganization writes through and forgets the catalog.
 func (c *Store) CreateOrganization(ctx context.Context, o *booking.Organization) error {

@@ -182,3 +182,11 @@ func sqlState(err error) string {
 	}
 	return ""
 }
+
+// Atomically runs fn as one unit of work, in one READ COMMITTED
+// transaction: the operations of this store that fn runs with the context
+// it is given join it, and take effect together when fn returns nil, or
+// not at all (booking.HostStore.Atomically).
+func (db *DB) Atomically(ctx context.Context, fn func(ctx context.Context) error) error {
+	return db.flow.Atomically(ctx, db.begin(pgx.TxOptions{}), fn)
+}

@@ -321,3 +321,11 @@ func isUniqueViolation(err error) bool {
 func isForeignKeyViolation(err error) bool {
 	return constraintCode(err) == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY
 }
+
+// Atomically runs fn as one unit of work, in one write transaction: the
+// operations of this store that fn runs with the context it is given join
+// it, and take effect together when fn returns nil, or not at all
+// (booking.HostStore.Atomically).
+func (db *DB) Atomically(ctx context.Context, fn func(ctx context.Context) error) error {
+	return db.flow.Atomically(ctx, db.beginWrite(nil), fn)
+}

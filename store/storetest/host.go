@@ -1,7 +1,10 @@
 package storetest
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -19,6 +22,78 @@ func newKey(t *testing.T, s booking.Store, orgID int64, hash string) *booking.AP
 }
 
 var hostScenarios = []scenario{
+	{"Host/AtomicallyCommitsTheChangeWithItsAudit", func(t *testing.T, s booking.Store) {
+		w := newWorld(t, s)
+		var p *booking.Property
+		err := s.Atomically(t.Context(), func(ctx context.Context) error {
+			p = propertyFixture(w.org.ID)
+			if err := s.CreateProperty(ctx, p); err != nil {
+				return err
+			}
+			// Reads in the unit see its writes.
+			if _, err := s.Property(ctx, w.org.ID, p.ID); err != nil {
+				return fmt.Errorf("read in the unit: %w", err)
+			}
+			return s.RecordAudit(ctx, &booking.AuditEntry{OrgID: w.org.ID, Actor: "key:1", Action: "property.create",
+				Target: fmt.Sprintf("property:%d", p.ID), After: json.RawMessage(`{}`), At: t0})
+		})
+		must(t, err)
+		if _, err := s.Property(t.Context(), w.org.ID, p.ID); err != nil {
+			t.Errorf("after a committed unit: Property = %v, want the property", err)
+		}
+		log, err := s.AuditLog(t.Context(), w.org.ID, 0, 10)
+		must(t, err)
+		if len(log) != 1 || log[0].Action != "property.create" {
+			t.Errorf("after a committed unit: audit log = %+v, want its entry", log)
+		}
+	}},
+	{"Host/AtomicallyRollsBackWhenTheAuditFails", func(t *testing.T, s booking.Store) {
+		w := newWorld(t, s)
+		before, err := s.Properties(t.Context(), w.org.ID)
+		must(t, err)
+		var p *booking.Property
+		// The audit entry names an organisation that does not exist: the
+		// store refuses it after the property was written in the unit.
+		err = s.Atomically(t.Context(), func(ctx context.Context) error {
+			p = propertyFixture(w.org.ID)
+			if err := s.CreateProperty(ctx, p); err != nil {
+				return err
+			}
+			return s.RecordAudit(ctx, &booking.AuditEntry{OrgID: w.org.ID + 1000, Actor: "key:1", Action: "property.create",
+				Target: "property", At: t0})
+		})
+		if err == nil {
+			t.Fatal("Atomically with a failing audit entry = nil, want its error")
+		}
+		after, err := s.Properties(t.Context(), w.org.ID)
+		must(t, err)
+		if len(after) != len(before) {
+			t.Errorf("after a failed unit: %d properties, want %d (the change rolled back)", len(after), len(before))
+		}
+		if _, err := s.Property(t.Context(), w.org.ID, p.ID); booking.ErrorCode(err) != booking.CodeNotFound {
+			t.Errorf("after a failed unit: Property = %v, want CodeNotFound", err)
+		}
+		// The store is usable again: a unit that fails on its own error
+		// rolls back too, and the next one commits.
+		sentinel := errors.New("changed my mind")
+		err = s.Atomically(t.Context(), func(ctx context.Context) error {
+			if err := s.RecordAudit(ctx, &booking.AuditEntry{OrgID: w.org.ID, Actor: "key:1", Action: "x", Target: "y", At: t0}); err != nil {
+				return err
+			}
+			return sentinel
+		})
+		if !errors.Is(err, sentinel) {
+			t.Errorf("Atomically = %v, want fn's error", err)
+		}
+		log, err := s.AuditLog(t.Context(), w.org.ID, 0, 10)
+		must(t, err)
+		if len(log) != 0 {
+			t.Errorf("after failed units: audit log = %+v, want none", log)
+		}
+		must(t, s.Atomically(t.Context(), func(ctx context.Context) error {
+			return s.RecordAudit(ctx, &booking.AuditEntry{OrgID: w.org.ID, Actor: "key:1", Action: "x", Target: "y", At: t0})
+		}))
+	}},
 	{"Host/APIKeyLifecycle", func(t *testing.T, s booking.Store) {
 		w := newWorld(t, s)
 		k := newKey(t, s, w.org.ID, "h1")
