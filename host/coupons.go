@@ -111,10 +111,13 @@ func (s *Service) CreateCoupon(ctx context.Context, org *booking.Organization, c
 	if err := s.checkProperties(ctx, org, cp.PropertyIDs); err != nil {
 		return nil, err
 	}
-	if err := s.store.CreateCoupon(ctx, cp); err != nil {
-		return nil, couponConflict(err, "create coupon")
-	}
-	if err := s.audit(ctx, org, by, "coupon.create", target("coupon", cp.ID), nil, cp); err != nil {
+	err := s.store.Atomically(ctx, func(ctx context.Context) error {
+		if err := s.store.CreateCoupon(ctx, cp); err != nil {
+			return couponConflict(err, "create coupon")
+		}
+		return s.audit(ctx, org, by, "coupon.create", target("coupon", cp.ID), nil, cp)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return &CouponCount{Coupon: *cp}, nil
@@ -137,14 +140,17 @@ func (s *Service) UpdateCoupon(ctx context.Context, org *booking.Organization, i
 	if err := s.checkProperties(ctx, org, cp.PropertyIDs); err != nil {
 		return nil, err
 	}
-	if err := s.store.UpdateCoupon(ctx, &cp); err != nil {
-		return nil, couponConflict(notFoundAs(err, "coupon", "update coupon"), "update coupon")
-	}
 	action := "coupon.update"
 	if before.Active && !cp.Active {
 		action = "coupon.disable"
 	}
-	if err := s.audit(ctx, org, by, action, target("coupon", id), before, cp); err != nil {
+	err = s.store.Atomically(ctx, func(ctx context.Context) error {
+		if err := s.store.UpdateCoupon(ctx, &cp); err != nil {
+			return couponConflict(notFoundAs(err, "coupon", "update coupon"), "update coupon")
+		}
+		return s.audit(ctx, org, by, action, target("coupon", id), before, cp)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return s.Coupon(ctx, org, id)

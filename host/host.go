@@ -47,6 +47,8 @@ type Service struct {
 type Options struct {
 	Store booking.Store
 	// Bookings answers requests and cancels (Approve, Decline, Cancel).
+	// It runs on Store (or on the Store Store wraps): the terms it saves
+	// join the unit of work of their audit entry.
 	Bookings *booking.Service
 	// Clock defaults to the wall clock.
 	Clock booking.Clock
@@ -94,9 +96,12 @@ func (s *Service) Organization(ctx context.Context, slug string) (*booking.Organ
 	return org, nil
 }
 
-// audit records a change. The change is stored already, so a failure to
-// record it is returned (the caller answers 500 and the host retries with
-// the same Idempotency-Key) but changes nothing.
+// audit records a change. A change made through the store alone is
+// audited in its unit of work (booking.HostStore.Atomically): a failure
+// to record it rolls the change back, so that the host's retry with the
+// same Idempotency-Key makes it once. A change that calls a payment
+// provider or fetches a feed (answering a booking, a refund, a deposit
+// claim, a sync) is audited after it: it cannot hold a transaction.
 func (s *Service) audit(ctx context.Context, org *booking.Organization, by Actor, action, target string, before, after any) error {
 	e := &booking.AuditEntry{OrgID: org.ID, Actor: by.String(), ActorName: by.Name, Action: action, Target: target,
 		Before: rawJSON(before), After: rawJSON(after), At: s.clock.Now()}

@@ -44,10 +44,13 @@ func (s *Service) CreateAPIKey(ctx context.Context, org *booking.Organization, n
 	rand.Read(raw)
 	secret := KeyPrefix + base64.RawURLEncoding.EncodeToString(raw)
 	k := &booking.APIKey{OrgID: org.ID, Name: name, Prefix: secret[:len(KeyPrefix)+4], Hash: HashKey(secret), CreatedAt: s.clock.Now()}
-	if err := s.store.CreateAPIKey(ctx, k); err != nil {
-		return "", nil, fmt.Errorf("create api key: %w", err)
-	}
-	if err := s.audit(ctx, org, by, "api_key.create", target("api_key", k.ID), nil, k); err != nil {
+	err := s.store.Atomically(ctx, func(ctx context.Context) error {
+		if err := s.store.CreateAPIKey(ctx, k); err != nil {
+			return fmt.Errorf("create api key: %w", err)
+		}
+		return s.audit(ctx, org, by, "api_key.create", target("api_key", k.ID), nil, k)
+	})
+	if err != nil {
 		return "", nil, err
 	}
 	return secret, k, nil
@@ -100,11 +103,15 @@ func (s *Service) APIKeys(ctx context.Context, org *booking.Organization) ([]boo
 // RevokeAPIKey revokes a key at once: its next request gets 401. Errors:
 // CodeNotFound.
 func (s *Service) RevokeAPIKey(ctx context.Context, org *booking.Organization, id int64, by Actor) (*booking.APIKey, error) {
-	k, err := s.store.RevokeAPIKey(ctx, org.ID, id, s.clock.Now())
+	var k *booking.APIKey
+	err := s.store.Atomically(ctx, func(ctx context.Context) error {
+		var err error
+		if k, err = s.store.RevokeAPIKey(ctx, org.ID, id, s.clock.Now()); err != nil {
+			return notFoundAs(err, "api_key", "revoke api key")
+		}
+		return s.audit(ctx, org, by, "api_key.revoke", target("api_key", id), nil, k)
+	})
 	if err != nil {
-		return nil, notFoundAs(err, "api_key", "revoke api key")
-	}
-	if err := s.audit(ctx, org, by, "api_key.revoke", target("api_key", id), nil, k); err != nil {
 		return nil, err
 	}
 	return k, nil

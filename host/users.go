@@ -108,14 +108,17 @@ func (s *Service) CreateUser(ctx context.Context, org *booking.Organization, ema
 		return nil, err
 	}
 	u := &booking.HostUser{OrgID: org.ID, Email: email, PasswordHash: HashPassword(password), CreatedAt: s.clock.Now()}
-	if err := s.store.CreateHostUser(ctx, u); err != nil {
-		return nil, fmt.Errorf("create user: %w", err)
-	}
 	type view struct {
 		ID    int64  `json:"id"`
 		Email string `json:"email"`
 	}
-	if err := s.audit(ctx, org, by, "user.create", target("user", u.ID), nil, view{u.ID, u.Email}); err != nil {
+	err := s.store.Atomically(ctx, func(ctx context.Context) error {
+		if err := s.store.CreateHostUser(ctx, u); err != nil {
+			return fmt.Errorf("create user: %w", err)
+		}
+		return s.audit(ctx, org, by, "user.create", target("user", u.ID), nil, view{u.ID, u.Email})
+	})
+	if err != nil {
 		return nil, err
 	}
 	return u, nil
