@@ -28,7 +28,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/host"
-	"github.com/staykit/staykit/httpapi"
+	"github.com/staykit/staykit/internal/apihttp"
 	"github.com/staykit/staykit/ratelimit"
 )
 
@@ -128,7 +128,7 @@ type call struct {
 type op func(r *http.Request, c *call) (int, any, error)
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	httpapi.SetCommonHeaders(w, httpapi.RequestID(r))
+	apihttp.SetCommonHeaders(w, apihttp.RequestID(r))
 	w.Header().Set("Cache-Control", "no-store")
 	start := time.Now()
 	rec := &recorder{ResponseWriter: w}
@@ -139,7 +139,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			h.log.ErrorContext(r.Context(), "panic serving host request", "path", r.URL.Path, "panic", v)
 			if !rec.wrote {
-				httpapi.WriteError(rec, r, h.log, httpapi.Locale(r, ""), errPanic)
+				messages.WriteError(rec, r, h.log, apihttp.Locale(r, ""), errPanic)
 			}
 		}
 		h.log.InfoContext(r.Context(), "host request", "method", r.Method, "path", r.URL.Path,
@@ -165,24 +165,24 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request, fn op) {
 	actor, orgID, err := h.authenticate(w, r)
 	if err != nil {
 		if err != errWritten {
-			httpapi.WriteError(w, r, h.log, httpapi.Locale(r, ""), err)
+			messages.WriteError(w, r, h.log, apihttp.Locale(r, ""), err)
 		}
 		return
 	}
 	org, err := h.host.Organization(ctx, r.PathValue("org_slug"))
 	if err != nil {
-		httpapi.WriteError(w, r, h.log, httpapi.Locale(r, ""), err)
+		messages.WriteError(w, r, h.log, apihttp.Locale(r, ""), err)
 		return
 	}
-	loc := httpapi.Locale(r, org.DefaultLocale)
+	loc := apihttp.Locale(r, org.DefaultLocale)
 	if org.ID != orgID {
-		httpapi.WriteError(w, r, h.log, loc, host.ErrForbidden())
+		messages.WriteError(w, r, h.log, loc, host.ErrForbidden())
 		return
 	}
 	c := &call{org: org, actor: actor}
 	if r.Method == http.MethodPost || r.Method == http.MethodPatch {
 		if c.body, err = readBody(w, r); err != nil {
-			httpapi.WriteError(w, r, h.log, loc, err)
+			messages.WriteError(w, r, h.log, loc, err)
 			return
 		}
 	}
@@ -192,7 +192,7 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request, fn op) {
 		return
 	}
 	if len(key) > 255 {
-		httpapi.WriteError(w, r, h.log, loc, &booking.Error{Code: booking.CodeInvalid, Message: "The request is invalid.",
+		messages.WriteError(w, r, h.log, loc, &booking.Error{Code: booking.CodeInvalid, Message: "The request is invalid.",
 			Fields: booking.FieldErrors{"Idempotency-Key": {"too_long"}}})
 		return
 	}
@@ -213,10 +213,10 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request, fn op) {
 			writeRaw(w, prev.Status, prev.Body)
 			return
 		}
-		httpapi.WriteError(w, r, h.log, loc, err)
+		messages.WriteError(w, r, h.log, loc, err)
 		return
 	case err != nil:
-		httpapi.WriteError(w, r, h.log, loc, err)
+		messages.WriteError(w, r, h.log, loc, err)
 		return
 	}
 	buf := &bufferWriter{header: w.Header()}
@@ -225,7 +225,7 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request, fn op) {
 	// with a secret is kept without it: secrets are never stored.
 	kept, err := buf.body.Bytes(), error(nil)
 	if s, ok := data.(secretBearing); ok {
-		kept, err = httpapi.EncodeData(s.withoutSecret())
+		kept, err = apihttp.EncodeData(s.withoutSecret())
 	}
 	store := context.WithoutCancel(ctx)
 	if buf.status >= 500 || err != nil {
@@ -252,7 +252,7 @@ type secretBearing interface {
 func (h *handler) run(w http.ResponseWriter, r *http.Request, loc string, c *call, fn op) any {
 	status, data, err := fn(r, c)
 	if err != nil {
-		httpapi.WriteError(w, r, h.log, loc, err)
+		messages.WriteError(w, r, h.log, loc, err)
 		return nil
 	}
 	if status == http.StatusNoContent {
@@ -260,7 +260,7 @@ func (h *handler) run(w http.ResponseWriter, r *http.Request, loc string, c *cal
 		w.WriteHeader(status)
 		return nil
 	}
-	httpapi.WriteData(w, status, data)
+	apihttp.WriteData(w, status, data)
 	return data
 }
 
@@ -288,7 +288,7 @@ func (h *handler) authenticate(w http.ResponseWriter, r *http.Request) (host.Act
 		err = booking.Errorf(booking.CodeUnauthorized, "A valid API key is required.")
 	}
 	w.Header().Set("WWW-Authenticate", `Bearer realm="staykit host API"`)
-	d, lerr := h.limiter.Allow(r.Context(), "host-auth|"+httpapi.ClientKey(r, h.proxies), h.failures)
+	d, lerr := h.limiter.Allow(r.Context(), "host-auth|"+apihttp.ClientKey(r, h.proxies), h.failures)
 	if lerr != nil {
 		if !errors.Is(lerr, ratelimit.ErrBreakerOpen) {
 			h.log.ErrorContext(r.Context(), "rate limiter failed; request answered 401", "err", lerr)
@@ -297,10 +297,24 @@ func (h *handler) authenticate(w http.ResponseWriter, r *http.Request) (host.Act
 	}
 	if !d.Allowed {
 		w.Header().Set("Retry-After", strconv.FormatInt(max(int64((d.RetryAfter+time.Second-1)/time.Second), 1), 10))
-		httpapi.WriteError(w, r, h.log, httpapi.Locale(r, ""), httpapi.ErrRateLimited())
+		messages.WriteError(w, r, h.log, apihttp.Locale(r, ""), apihttp.ErrRateLimited())
 		return host.Actor{}, 0, errWritten
 	}
 	return host.Actor{}, 0, err
 }
 
 var errWritten = booking.Errorf(booking.CodeInternal, "response written")
+
+// Deny returns a handler that refuses every request with err, answered as
+// the host API answers (its headers, envelope, statuses and messages): the
+// deny handler of an http.CrossOriginProtection in front of the host API,
+// say. A nil log means slog.Default().
+func Deny(log *slog.Logger, err error) http.Handler {
+	if log == nil {
+		log = slog.Default()
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		apihttp.SetCommonHeaders(w, apihttp.RequestID(r))
+		messages.WriteError(w, r, log, apihttp.Locale(r, ""), err)
+	})
+}

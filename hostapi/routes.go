@@ -6,7 +6,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/host"
-	"github.com/staykit/staykit/httpapi"
+	"github.com/staykit/staykit/internal/apihttp"
 )
 
 func (h *handler) routes() {
@@ -64,7 +64,7 @@ func (h *handler) routes() {
 		methods := strings.Join(allow[p], ", ")
 		h.mux.HandleFunc(Prefix+"{org_slug}"+p, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Allow", methods)
-			httpapi.WriteError(w, r, h.log, httpapi.Locale(r, ""), httpapi.ErrMethodNotAllowed())
+			messages.WriteError(w, r, h.log, apihttp.Locale(r, ""), apihttp.ErrMethodNotAllowed())
 		})
 	}
 	h.mux.HandleFunc("GET "+Prefix+"openapi.json", func(w http.ResponseWriter, r *http.Request) {
@@ -73,10 +73,10 @@ func (h *handler) routes() {
 	})
 	h.mux.HandleFunc(Prefix+"openapi.json", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", "GET, HEAD")
-		httpapi.WriteError(w, r, h.log, httpapi.Locale(r, ""), httpapi.ErrMethodNotAllowed())
+		messages.WriteError(w, r, h.log, apihttp.Locale(r, ""), apihttp.ErrMethodNotAllowed())
 	})
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		httpapi.WriteError(w, r, h.log, httpapi.Locale(r, ""), httpapi.ErrRouteNotFound())
+		messages.WriteError(w, r, h.log, apihttp.Locale(r, ""), apihttp.ErrRouteNotFound())
 	})
 }
 

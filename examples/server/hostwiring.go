@@ -8,7 +8,6 @@ import (
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/hostapi"
 	"github.com/staykit/staykit/hostweb"
-	"github.com/staykit/staykit/httpapi"
 )
 
 // hostSide returns the host API (package hostapi), mounted at
@@ -25,10 +24,7 @@ func (s *server) hostSide(publicURL string) (api, dashboard http.Handler) {
 	hs := host.New(host.Options{Store: s.readModel, Bookings: s.svc, Logger: s.log})
 	d := hostweb.New(hostweb.Options{Host: hs, Logger: s.log, Limiter: s.back.limiter, TrustedProxies: s.cfg.trustedProxies,
 		SecureCookies: strings.HasPrefix(s.cfg.publicURL, "https://")})
-	apiDeny := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		httpapi.SetCommonHeaders(w, httpapi.RequestID(r))
-		httpapi.WriteError(w, r, s.log, httpapi.Locale(r, ""), errCrossOrigin())
-	})
+	apiDeny := hostapi.Deny(s.log, errCrossOrigin())
 	apiCSRF := http.NewCrossOriginProtection()
 	apiCSRF.SetDenyHandler(apiDeny)
 	api = hostweb.OneOrigin(apiDeny, apiCSRF.Handler(hostapi.New(hostapi.Options{Host: hs, Logger: s.log, Limiter: s.back.limiter,
