@@ -181,7 +181,7 @@ func (c *Channels) AddFeed(ctx context.Context, org *booking.Organization, prope
 	if err := ch.apply(f); err != nil {
 		return nil, nil, err
 	}
-	err := c.s.store.Atomically(ctx, func(ctx context.Context) error {
+	err := c.s.atomically(ctx, func(ctx context.Context) error {
 		if err := c.sync.AddFeed(ctx, f); err != nil {
 			return notFoundAs(err, "property", "add feed")
 		}
@@ -218,7 +218,7 @@ func (c *Channels) UpdateFeed(ctx context.Context, org *booking.Organization, pr
 			return nil, err
 		}
 	}
-	err = c.s.store.Atomically(ctx, func(ctx context.Context) error {
+	err = c.s.atomically(ctx, func(ctx context.Context) error {
 		if err := c.s.store.UpdateFeed(ctx, &f, c.now()); err != nil {
 			if booking.ErrorCode(err) == booking.CodeNotFound {
 				return channelNotFound("feed")
@@ -240,7 +240,7 @@ func (c *Channels) RemoveFeed(ctx context.Context, org *booking.Organization, pr
 	if err != nil {
 		return err
 	}
-	return c.s.store.Atomically(ctx, func(ctx context.Context) error {
+	return c.s.atomically(ctx, func(ctx context.Context) error {
 		if err := c.sync.RemoveFeed(ctx, org.ID, feedID); err != nil {
 			if booking.ErrorCode(err) == booking.CodeNotFound {
 				return channelNotFound("feed")
@@ -339,7 +339,7 @@ func (c *Channels) RotateExportToken(ctx context.Context, org *booking.Organizat
 		before = map[string]any{"created_at": old.CreatedAt}
 	}
 	var t *booking.ExportToken
-	err := c.s.store.Atomically(ctx, func(ctx context.Context) error {
+	err := c.s.atomically(ctx, func(ctx context.Context) error {
 		var err error
 		if t, err = c.sync.RotateExportToken(ctx, org.ID, propertyID); err != nil {
 			return err
@@ -466,7 +466,7 @@ func (c *Channels) CreateWebhook(ctx context.Context, org *booking.Organization,
 	if err := c.apply(ch, e); err != nil {
 		return nil, err
 	}
-	err := c.s.store.Atomically(ctx, func(ctx context.Context) error {
+	err := c.s.atomically(ctx, func(ctx context.Context) error {
 		if err := c.s.store.SaveWebhookEndpoint(ctx, e); err != nil {
 			return fmt.Errorf("create webhook endpoint: %w", err)
 		}
@@ -499,7 +499,7 @@ func (c *Channels) UpdateWebhook(ctx context.Context, org *booking.Organization,
 	if before.Active && !e.Active {
 		action = "webhook.disable"
 	}
-	err = c.s.store.Atomically(ctx, func(ctx context.Context) error {
+	err = c.s.atomically(ctx, func(ctx context.Context) error {
 		if err := c.s.store.SaveWebhookEndpoint(ctx, &e); err != nil {
 			if booking.ErrorCode(err) == booking.CodeNotFound {
 				return channelNotFound("webhook")
@@ -529,7 +529,7 @@ func (c *Channels) ResumeWebhook(ctx context.Context, org *booking.Organization,
 	}
 	var e *outbox.Endpoint
 	var replayed int
-	err = c.s.store.Atomically(ctx, func(ctx context.Context) error {
+	err = c.s.atomically(ctx, func(ctx context.Context) error {
 		var err error
 		if e, replayed, err = c.s.store.ResumeWebhookEndpoint(ctx, org.ID, id, replay, c.now()); err != nil {
 			if booking.ErrorCode(err) == booking.CodeNotFound {
@@ -556,7 +556,7 @@ func (c *Channels) RotateWebhookSecret(ctx context.Context, org *booking.Organiz
 	}
 	e := *before
 	e.Secret, e.UpdatedAt = outbox.NewSecret(), c.now()
-	err = c.s.store.Atomically(ctx, func(ctx context.Context) error {
+	err = c.s.atomically(ctx, func(ctx context.Context) error {
 		if err := c.s.store.SaveWebhookEndpoint(ctx, &e); err != nil {
 			return fmt.Errorf("rotate secret of webhook endpoint %d: %w", id, err)
 		}
@@ -575,7 +575,7 @@ func (c *Channels) DeleteWebhook(ctx context.Context, org *booking.Organization,
 	if err != nil {
 		return err
 	}
-	return c.s.store.Atomically(ctx, func(ctx context.Context) error {
+	return c.s.atomically(ctx, func(ctx context.Context) error {
 		if err := c.s.store.DeleteWebhookEndpoint(ctx, org.ID, id); err != nil {
 			if booking.ErrorCode(err) == booking.CodeNotFound {
 				return channelNotFound("webhook")
@@ -640,7 +640,7 @@ func (c *Channels) Redeliver(ctx context.Context, org *booking.Organization, del
 		return nil, err
 	}
 	now := c.s.clock.Now()
-	err = c.s.store.Atomically(ctx, func(ctx context.Context) error {
+	err = c.s.atomically(ctx, func(ctx context.Context) error {
 		if err := c.s.store.RedeliverOutbox(ctx, deliveryID, now); err != nil {
 			if booking.ErrorCode(err) == booking.CodeNotFound {
 				return channelNotFound("delivery")

@@ -55,7 +55,7 @@ func (s *Service) SetContactEmail(ctx context.Context, org *booking.Organization
 	type contact struct {
 		Email string `json:"contact_email"`
 	}
-	return s.store.Atomically(ctx, func(ctx context.Context) error {
+	return s.atomically(ctx, func(ctx context.Context) error {
 		if err := s.store.SetContactEmail(ctx, org.ID, email); err != nil {
 			return notFoundAs(err, "organization", "set contact e-mail")
 		}

@@ -62,7 +62,7 @@ func (s *Service) PatchSettings(ctx context.Context, org *booking.Organization, 
 		}
 	}
 	var o *booking.Organization
-	err := s.store.Atomically(ctx, func(ctx context.Context) error {
+	err := s.atomically(ctx, func(ctx context.Context) error {
 		var err error
 		if o, err = s.UpdateSettings(ctx, org, p.Settings, by); err != nil {
 			return err
@@ -126,7 +126,7 @@ func (s *Service) PatchProperty(ctx context.Context, org *booking.Organization, 
 		}
 	}
 	var prop *booking.Property
-	err := s.store.Atomically(ctx, func(ctx context.Context) error {
+	err := s.atomically(ctx, func(ctx context.Context) error {
 		var err error
 		if prop, err = s.UpdateProperty(ctx, org, id, p.Property, by); err != nil {
 			return err

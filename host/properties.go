@@ -111,7 +111,7 @@ func (s *Service) CreateProperty(ctx context.Context, org *booking.Organization,
 	if err := c.apply(p); err != nil {
 		return nil, err
 	}
-	err := s.store.Atomically(ctx, func(ctx context.Context) error {
+	err := s.atomically(ctx, func(ctx context.Context) error {
 		if err := s.store.CreateProperty(ctx, p); err != nil {
 			return fmt.Errorf("create property: %w", err)
 		}
@@ -146,7 +146,7 @@ func (s *Service) UpdateProperty(ctx context.Context, org *booking.Organization,
 	if before.Active && !p.Active {
 		action = "property.deactivate"
 	}
-	err = s.store.Atomically(ctx, func(ctx context.Context) error {
+	err = s.atomically(ctx, func(ctx context.Context) error {
 		if err := s.store.UpdatePropertyFields(ctx, &p); err != nil {
 			return notFoundAs(err, "property", "update property")
 		}
@@ -187,7 +187,7 @@ func (s *Service) AddBlock(ctx context.Context, org *booking.Organization, prope
 	if err := f.Err(); err != nil {
 		return nil, err
 	}
-	err := s.store.Atomically(ctx, func(ctx context.Context) error {
+	err := s.atomically(ctx, func(ctx context.Context) error {
 		if err := s.store.AddBlock(ctx, propertyID, &b, s.clock.Now()); err != nil {
 			return bookedConflict(notFoundAs(err, "property", "add block"))
 		}
@@ -214,7 +214,7 @@ func (s *Service) RemoveBlock(ctx context.Context, org *booking.Organization, pr
 	if before == nil {
 		return errNotFound("block")
 	}
-	return s.store.Atomically(ctx, func(ctx context.Context) error {
+	return s.atomically(ctx, func(ctx context.Context) error {
 		if err := s.store.RemoveBlock(ctx, propertyID, blockID); err != nil {
 			return notFoundAs(err, "block", "remove block")
 		}
@@ -241,7 +241,7 @@ func (s *Service) SetCalendar(ctx context.Context, org *booking.Organization, pr
 	if _, err := s.Property(ctx, org, propertyID); err != nil {
 		return err
 	}
-	return s.store.Atomically(ctx, func(ctx context.Context) error {
+	return s.atomically(ctx, func(ctx context.Context) error {
 		return s.setCalendar(ctx, org, propertyID, c, by)
 	})
 }

@@ -71,7 +71,7 @@ func (s *Service) UpdateSettings(ctx context.Context, org *booking.Organization,
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	err := s.store.Atomically(ctx, func(ctx context.Context) error {
+	err := s.atomically(ctx, func(ctx context.Context) error {
 		if err := s.store.UpdateOrganization(ctx, &o); err != nil {
 			return notFoundAs(err, "organization", "update settings")
 		}

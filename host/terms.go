@@ -195,7 +195,7 @@ func (s *Service) UpdateTerms(ctx context.Context, org *booking.Organization, pr
 	if before != nil {
 		beforeAudit = before
 	}
-	err = s.store.Atomically(ctx, func(ctx context.Context) error {
+	err = s.atomically(ctx, func(ctx context.Context) error {
 		if err := s.bookings.SaveSettings(ctx, org.Slug, st); err != nil {
 			return notFoundAs(err, "property", "save terms")
 		}

@@ -6,22 +6,42 @@ import (
 	"net/http"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/host"
 )
 
-// auditDown is a store whose audit log cannot be written while down is
-// set: RecordAudit fails after the change it records was written.
+// records is host.Store under another name, so that auditDown can embed
+// it beside booking.Store.
+type records = host.Store
+
+// auditDown is a database (booking.Store and host.Store) whose audit log
+// cannot be written while down is set: RecordAudit fails after the change
+// it records was written.
 type auditDown struct {
 	booking.Store
+	records
 	down atomic.Bool
 }
 
-func (s *auditDown) RecordAudit(ctx context.Context, e *booking.AuditEntry) error {
+func newAuditDown(db interface {
+	booking.Store
+	host.Store
+}) *auditDown {
+	return &auditDown{Store: db, records: db}
+}
+
+func (s *auditDown) RecordAudit(ctx context.Context, e *host.AuditEntry) error {
 	if s.down.Load() {
 		return errors.New("audit log unavailable")
 	}
-	return s.Store.RecordAudit(ctx, e)
+	return s.records.RecordAudit(ctx, e)
+}
+
+// PurgeHostRequests is in both interfaces.
+func (s *auditDown) PurgeHostRequests(ctx context.Context, before time.Time) (int, error) {
+	return s.records.PurgeHostRequests(ctx, before)
 }
 
 // TestFailedAuditKeepsNoChange: a change whose audit entry cannot be
@@ -32,7 +52,10 @@ func (s *auditDown) RecordAudit(ctx context.Context, e *booking.AuditEntry) erro
 func TestFailedAuditKeepsNoChange(t *testing.T) {
 	for name, open := range backends(t) {
 		t.Run(name, func(t *testing.T) {
-			st := &auditDown{Store: open(t, 1)[0]}
+			st := newAuditDown(open(t, 1)[0].(interface {
+				booking.Store
+				host.Store
+			}))
 			e := newEnv(t, []booking.Store{st})
 			org := e.orgs["villa"]
 			count := func(list func() (int, error)) int {

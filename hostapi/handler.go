@@ -44,7 +44,7 @@ var DefaultAuthFailures = ratelimit.PerMinute(10)
 
 // IdempotencyWindow is how long an Idempotency-Key is remembered; the
 // booking sweeper purges older records (booking.Service.PurgeHostRequests).
-const IdempotencyWindow = booking.HostRequestWindow
+const IdempotencyWindow = host.RequestWindow
 
 // Options configure the handler. Host is required.
 type Options struct {
@@ -220,7 +220,7 @@ func (h *handler) idempotent(next http.Handler) http.Handler {
 			return
 		}
 		sum := sha256.Sum256([]byte(r.Method + " " + r.URL.Path + "\n" + string(c.body)))
-		req := &booking.HostRequest{OrgID: c.org.ID, Key: key, RequestHash: hex.EncodeToString(sum[:]), CreatedAt: h.clock.Now()}
+		req := &host.Request{OrgID: c.org.ID, Key: key, RequestHash: hex.EncodeToString(sum[:]), CreatedAt: h.clock.Now()}
 		prev, err := h.host.ReserveRequest(ctx, req, req.CreatedAt.Add(-IdempotencyWindow))
 		switch {
 		case booking.ErrorCode(err) == booking.CodeConflict && prev != nil:
@@ -312,7 +312,7 @@ func (h *handler) authenticate(w http.ResponseWriter, r *http.Request) (host.Act
 	secret, ok := strings.CutPrefix(auth, "Bearer ")
 	var err error
 	if ok {
-		var k *booking.APIKey
+		var k *host.APIKey
 		if k, err = h.host.Authenticate(r.Context(), strings.TrimSpace(secret)); err == nil {
 			return host.KeyActor(k), k.OrgID, nil
 		}

@@ -150,7 +150,7 @@ func (d *Dashboard) Session(r *http.Request) (host.Actor, int64, bool) {
 	return host.UserActor(u), u.OrgID, true
 }
 
-func (d *Dashboard) user(r *http.Request) *booking.HostUser {
+func (d *Dashboard) user(r *http.Request) *host.User {
 	c, err := r.Cookie(d.cookieName())
 	if err != nil {
 		return nil
