@@ -1,9 +1,16 @@
 // Package host holds the host's use cases: what a property manager changes
 // after launch (settings, properties, the calendar, blocks, coupons), how
 // it answers bookings, its API keys and the audit log of every change. The
-// host API (package hostapi) and the dashboard call these; each change is
-// written through booking.Store, so it takes effect at once in the public
-// API on every replica, and is audited with who made it.
+// host API (package hostapi) and the dashboard call these, one use case
+// per request; each change is written through booking.Store, so it takes
+// effect at once in the public API on every replica, and is audited with
+// who made it.
+//
+// The host's own records (API keys, the audit log, the records that make
+// host requests idempotent, the dashboard's users) are kept by a Store,
+// which store/sqlite and store/postgres implement beside booking.Store. A
+// change made through the stores alone and its audit entry are one unit of
+// work (Store.Atomically): both are kept, or neither.
 package host
 
 import (

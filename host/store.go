@@ -17,7 +17,7 @@ import (
 // booking.Store; store/storetest checks the contract.
 type Store interface {
 	// CreateAPIKey stores k (its Hash, never the key itself) and sets its
-	// ID. Errors: booking.CodeNotFound (organisation), CodeConflict (hash taken).
+	// ID. Errors: booking.CodeNotFound (organisation), booking.CodeConflict (hash taken).
 	CreateAPIKey(ctx context.Context, k *APIKey) error
 	// APIKeyByHash finds a key, revoked or not, by the SHA-256 of the
 	// secret. Errors: booking.CodeNotFound.
@@ -30,8 +30,9 @@ type Store interface {
 	// TouchAPIKey sets LastUsedAt of a key to at when at is later.
 	TouchAPIKey(ctx context.Context, id int64, at time.Time) error
 
-	// Atomically runs fn as one unit of work: every method of this store
-	// that fn calls with the context it is given runs in one transaction,
+	// Atomically runs fn as one unit of work: every method of the
+	// database (this Store, and the booking.Store it is too) that fn calls
+	// with the context it is given runs in one transaction,
 	// committed when fn returns nil and rolled back when it returns an
 	// error, which Atomically returns. A change and its audit entry are
 	// written so: both or neither. Called within a unit, it runs fn in it.
