@@ -3,7 +3,23 @@ package booking
 import (
 	"context"
 	"fmt"
+	"time"
 )
+
+// HostRequestWindow is how long a host request made with an
+// Idempotency-Key is remembered, to replay its response to a retry
+// (package host keeps the records: host.Store); the sweeper purges older
+// records.
+const HostRequestWindow = 24 * time.Hour
+
+// HostRequestPurger deletes the records of old host requests, which
+// package host keeps (host.Store): the one method of them the sweeper
+// needs.
+type HostRequestPurger interface {
+	// PurgeHostRequests deletes the records of every organisation's host
+	// requests created before before, and returns how many it deleted.
+	PurgeHostRequests(ctx context.Context, before time.Time) (int, error)
+}
 
 // PurgeHostRequests deletes the records of host requests older than
 // HostRequestWindow and returns how many it deleted: the host API replays

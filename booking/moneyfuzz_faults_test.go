@@ -219,43 +219,6 @@ func (s *crashStore) SetCalendarDays(ctx context.Context, propertyID int64, days
 	return s.Store.SetCalendarDays(ctx, propertyID, days)
 }
 
-// HostStore.
-
-func (s *crashStore) CreateAPIKey(ctx context.Context, k *booking.APIKey) error {
-	s.write("CreateAPIKey")
-	return s.Store.CreateAPIKey(ctx, k)
-}
-
-func (s *crashStore) RevokeAPIKey(ctx context.Context, orgID, id int64, at time.Time) (*booking.APIKey, error) {
-	s.write("RevokeAPIKey")
-	return s.Store.RevokeAPIKey(ctx, orgID, id, at)
-}
-
-func (s *crashStore) TouchAPIKey(ctx context.Context, id int64, at time.Time) error {
-	s.write("TouchAPIKey")
-	return s.Store.TouchAPIKey(ctx, id, at)
-}
-
-func (s *crashStore) RecordAudit(ctx context.Context, e *booking.AuditEntry) error {
-	s.write("RecordAudit")
-	return s.Store.RecordAudit(ctx, e)
-}
-
-func (s *crashStore) ReserveHostRequest(ctx context.Context, r *booking.HostRequest, notBefore time.Time) (*booking.HostRequest, error) {
-	s.write("ReserveHostRequest")
-	return s.Store.ReserveHostRequest(ctx, r, notBefore)
-}
-
-func (s *crashStore) CompleteHostRequest(ctx context.Context, orgID int64, key string, status int, body []byte) error {
-	s.write("CompleteHostRequest")
-	return s.Store.CompleteHostRequest(ctx, orgID, key, status, body)
-}
-
-func (s *crashStore) ForgetHostRequest(ctx context.Context, orgID int64, key string) error {
-	s.write("ForgetHostRequest")
-	return s.Store.ForgetHostRequest(ctx, orgID, key)
-}
-
 // HostCalendarStore.
 
 func (s *crashStore) ApplyCalendar(ctx context.Context, orgID, propertyID int64, c booking.CalendarChange, now time.Time) error {
@@ -266,23 +229,6 @@ func (s *crashStore) ApplyCalendar(ctx context.Context, orgID, propertyID int64,
 func (s *crashStore) UpdatePropertyFields(ctx context.Context, p *booking.Property) error {
 	s.write("UpdatePropertyFields")
 	return s.Store.UpdatePropertyFields(ctx, p)
-}
-
-// HostUserStore.
-
-func (s *crashStore) CreateHostUser(ctx context.Context, u *booking.HostUser) error {
-	s.write("CreateHostUser")
-	return s.Store.CreateHostUser(ctx, u)
-}
-
-func (s *crashStore) CreateHostSession(ctx context.Context, hs *booking.HostSession) error {
-	s.write("CreateHostSession")
-	return s.Store.CreateHostSession(ctx, hs)
-}
-
-func (s *crashStore) DeleteHostSession(ctx context.Context, hash string) error {
-	s.write("DeleteHostSession")
-	return s.Store.DeleteHostSession(ctx, hash)
 }
 
 // TermsStore.
@@ -379,10 +325,10 @@ func (s *crashStore) SetBookingPaymentAccount(ctx context.Context, bookingID int
 // storeReads are booking.Store's methods that change nothing, promoted
 // unwrapped by crashStore.
 var storeReads = []string{
-	"APIKeyByHash", "APIKeys", "AuditLog", "BookingByID", "BookingByIntent", "BookingByToken",
+	"BookingByID", "BookingByIntent", "BookingByToken",
 	"BookingPaymentAccount", "Bookings", "BookingsArriving", "BookingsPage", "CalendarDays", "ContactEmail",
-	"CouponByCode", "CouponByID", "CouponRedemptions", "Coupons", "EventProcessed", "ExportToken",
-	"ExportTokenByValue", "Feed", "FeedBlocks", "FeedConflicts", "Feeds", "Holds", "HostSession", "HostUserByEmail", "IdempotencyRecord",
+	"CouponByCode", "CouponRedemptions", "EventProcessed", "ExportToken",
+	"ExportTokenByValue", "Feed", "FeedBlocks", "FeedConflicts", "Feeds", "Holds", "IdempotencyRecord",
 	"LapsedHolds", "LedgerEntries", "LedgerEntryByProviderID", "Occupied", "OrganizationByID",
 	"OrganizationBySlug", "Organizations", "OutboxDeliveries", "OutboxDelivery", "OutboxEvent", "PaymentAccount",
 	"PaymentAccountByAccountID", "Properties", "Property", "Settings", "Terms", "WebhookEndpoint",

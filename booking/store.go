@@ -22,7 +22,8 @@ type Store interface {
 	FeedStore
 	ReadModelStore
 	CalendarStore
-	HostStore
+	HostCalendarStore
+	HostRequestPurger
 	TermsStore
 	OutboxStore
 	ConnectStore

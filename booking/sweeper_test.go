@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/store/sqlite"
 )
@@ -195,7 +196,7 @@ func TestRunSweeperPurgesHostRequests(t *testing.T) {
 		}
 		reserve := func(key string) {
 			now := e.clock.Now()
-			if _, err := e.store.ReserveHostRequest(ctx, &booking.HostRequest{OrgID: org.ID, Key: key, RequestHash: "h", CreatedAt: now},
+			if _, err := e.store.ReserveHostRequest(ctx, &host.Request{OrgID: org.ID, Key: key, RequestHash: "h", CreatedAt: now},
 				now.Add(-booking.HostRequestWindow)); err != nil {
 				t.Fatal(err)
 			}
@@ -219,7 +220,7 @@ func TestRunSweeperPurgesHostRequests(t *testing.T) {
 
 		longAgo := e.clock.Now().Add(-30 * 24 * time.Hour)
 		for key, kept := range map[string]bool{"old": false, "recent": true} {
-			_, err := e.store.ReserveHostRequest(ctx, &booking.HostRequest{OrgID: org.ID, Key: key, RequestHash: "other", CreatedAt: e.clock.Now()}, longAgo)
+			_, err := e.store.ReserveHostRequest(ctx, &host.Request{OrgID: org.ID, Key: key, RequestHash: "other", CreatedAt: e.clock.Now()}, longAgo)
 			if got := booking.ErrorCode(err) == booking.CodeConflict; got != kept {
 				t.Errorf("request %q kept = %v after a sweep, want %v (%v)", key, got, kept, err)
 			}

@@ -181,10 +181,13 @@ func (c *Channels) AddFeed(ctx context.Context, org *booking.Organization, prope
 	if err := ch.apply(f); err != nil {
 		return nil, nil, err
 	}
-	if err := c.sync.AddFeed(ctx, f); err != nil {
-		return nil, nil, notFoundAs(err, "property", "add feed")
-	}
-	if err := c.s.audit(ctx, org, by, "feed.create", target("feed", f.ID), nil, auditOfFeed(f)); err != nil {
+	err := c.s.atomically(ctx, func(ctx context.Context) error {
+		if err := c.sync.AddFeed(ctx, f); err != nil {
+			return notFoundAs(err, "property", "add feed")
+		}
+		return c.s.audit(ctx, org, by, "feed.create", target("feed", f.ID), nil, auditOfFeed(f))
+	})
+	if err != nil {
 		return nil, nil, err
 	}
 	out, err := c.syncNow(ctx, org, f)
@@ -215,13 +218,16 @@ func (c *Channels) UpdateFeed(ctx context.Context, org *booking.Organization, pr
 			return nil, err
 		}
 	}
-	if err := c.s.store.UpdateFeed(ctx, &f, c.now()); err != nil {
-		if booking.ErrorCode(err) == booking.CodeNotFound {
-			return nil, channelNotFound("feed")
+	err = c.s.atomically(ctx, func(ctx context.Context) error {
+		if err := c.s.store.UpdateFeed(ctx, &f, c.now()); err != nil {
+			if booking.ErrorCode(err) == booking.CodeNotFound {
+				return channelNotFound("feed")
+			}
+			return notFoundAs(err, "feed", "update feed")
 		}
-		return nil, notFoundAs(err, "feed", "update feed")
-	}
-	if err := c.s.audit(ctx, org, by, "feed.update", target("feed", feedID), auditOfFeed(before), auditOfFeed(&f)); err != nil {
+		return c.s.audit(ctx, org, by, "feed.update", target("feed", feedID), auditOfFeed(before), auditOfFeed(&f))
+	})
+	if err != nil {
 		return nil, err
 	}
 	return c.Feed(ctx, org, propertyID, feedID)
@@ -234,13 +240,15 @@ func (c *Channels) RemoveFeed(ctx context.Context, org *booking.Organization, pr
 	if err != nil {
 		return err
 	}
-	if err := c.sync.RemoveFeed(ctx, org.ID, feedID); err != nil {
-		if booking.ErrorCode(err) == booking.CodeNotFound {
-			return channelNotFound("feed")
+	return c.s.atomically(ctx, func(ctx context.Context) error {
+		if err := c.sync.RemoveFeed(ctx, org.ID, feedID); err != nil {
+			if booking.ErrorCode(err) == booking.CodeNotFound {
+				return channelNotFound("feed")
+			}
+			return err
 		}
-		return err
-	}
-	return c.s.audit(ctx, org, by, "feed.delete", target("feed", feedID), auditOfFeed(before), nil)
+		return c.s.audit(ctx, org, by, "feed.delete", target("feed", feedID), auditOfFeed(before), nil)
+	})
 }
 
 // SyncOutcome is what one "sync now" did.
@@ -330,12 +338,16 @@ func (c *Channels) RotateExportToken(ctx context.Context, org *booking.Organizat
 	if old, err := c.s.store.ExportToken(ctx, org.ID, propertyID); err == nil {
 		before = map[string]any{"created_at": old.CreatedAt}
 	}
-	t, err := c.sync.RotateExportToken(ctx, org.ID, propertyID)
+	var t *booking.ExportToken
+	err := c.s.atomically(ctx, func(ctx context.Context) error {
+		var err error
+		if t, err = c.sync.RotateExportToken(ctx, org.ID, propertyID); err != nil {
+			return err
+		}
+		return c.s.audit(ctx, org, by, "ical.rotate", target("property", propertyID), before,
+			map[string]any{"created_at": t.CreatedAt})
+	})
 	if err != nil {
-		return nil, err
-	}
-	if err := c.s.audit(ctx, org, by, "ical.rotate", target("property", propertyID), before,
-		map[string]any{"created_at": t.CreatedAt}); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -454,10 +466,13 @@ func (c *Channels) CreateWebhook(ctx context.Context, org *booking.Organization,
 	if err := c.apply(ch, e); err != nil {
 		return nil, err
 	}
-	if err := c.s.store.SaveWebhookEndpoint(ctx, e); err != nil {
-		return nil, fmt.Errorf("create webhook endpoint: %w", err)
-	}
-	if err := c.s.audit(ctx, org, by, "webhook.create", target("webhook", e.ID), nil, auditOfEndpoint(e)); err != nil {
+	err := c.s.atomically(ctx, func(ctx context.Context) error {
+		if err := c.s.store.SaveWebhookEndpoint(ctx, e); err != nil {
+			return fmt.Errorf("create webhook endpoint: %w", err)
+		}
+		return c.s.audit(ctx, org, by, "webhook.create", target("webhook", e.ID), nil, auditOfEndpoint(e))
+	})
+	if err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -480,17 +495,20 @@ func (c *Channels) UpdateWebhook(ctx context.Context, org *booking.Organization,
 		e.Resume()
 	}
 	e.UpdatedAt = c.now()
-	if err := c.s.store.SaveWebhookEndpoint(ctx, &e); err != nil {
-		if booking.ErrorCode(err) == booking.CodeNotFound {
-			return nil, channelNotFound("webhook")
-		}
-		return nil, fmt.Errorf("update webhook endpoint %d: %w", id, err)
-	}
 	action := "webhook.update"
 	if before.Active && !e.Active {
 		action = "webhook.disable"
 	}
-	if err := c.s.audit(ctx, org, by, action, target("webhook", id), auditOfEndpoint(before), auditOfEndpoint(&e)); err != nil {
+	err = c.s.atomically(ctx, func(ctx context.Context) error {
+		if err := c.s.store.SaveWebhookEndpoint(ctx, &e); err != nil {
+			if booking.ErrorCode(err) == booking.CodeNotFound {
+				return channelNotFound("webhook")
+			}
+			return fmt.Errorf("update webhook endpoint %d: %w", id, err)
+		}
+		return c.s.audit(ctx, org, by, action, target("webhook", id), auditOfEndpoint(before), auditOfEndpoint(&e))
+	})
+	if err != nil {
 		return nil, err
 	}
 	return &e, nil
@@ -509,15 +527,20 @@ func (c *Channels) ResumeWebhook(ctx context.Context, org *booking.Organization,
 	if err != nil {
 		return nil, 0, err
 	}
-	e, replayed, err := c.s.store.ResumeWebhookEndpoint(ctx, org.ID, id, replay, c.now())
-	if err != nil {
-		if booking.ErrorCode(err) == booking.CodeNotFound {
-			return nil, 0, channelNotFound("webhook")
+	var e *outbox.Endpoint
+	var replayed int
+	err = c.s.atomically(ctx, func(ctx context.Context) error {
+		var err error
+		if e, replayed, err = c.s.store.ResumeWebhookEndpoint(ctx, org.ID, id, replay, c.now()); err != nil {
+			if booking.ErrorCode(err) == booking.CodeNotFound {
+				return channelNotFound("webhook")
+			}
+			return fmt.Errorf("resume webhook endpoint %d: %w", id, err)
 		}
-		return nil, 0, fmt.Errorf("resume webhook endpoint %d: %w", id, err)
-	}
-	after := map[string]any{"url": e.URL, "active": e.Active, "replay": replay, "replayed": replayed}
-	if err := c.s.audit(ctx, org, by, "webhook.resume", target("webhook", id), auditOfEndpoint(before), after); err != nil {
+		after := map[string]any{"url": e.URL, "active": e.Active, "replay": replay, "replayed": replayed}
+		return c.s.audit(ctx, org, by, "webhook.resume", target("webhook", id), auditOfEndpoint(before), after)
+	})
+	if err != nil {
 		return nil, 0, err
 	}
 	return e, replayed, nil
@@ -533,10 +556,13 @@ func (c *Channels) RotateWebhookSecret(ctx context.Context, org *booking.Organiz
 	}
 	e := *before
 	e.Secret, e.UpdatedAt = outbox.NewSecret(), c.now()
-	if err := c.s.store.SaveWebhookEndpoint(ctx, &e); err != nil {
-		return nil, fmt.Errorf("rotate secret of webhook endpoint %d: %w", id, err)
-	}
-	if err := c.s.audit(ctx, org, by, "webhook.rotate_secret", target("webhook", id), nil, auditOfEndpoint(&e)); err != nil {
+	err = c.s.atomically(ctx, func(ctx context.Context) error {
+		if err := c.s.store.SaveWebhookEndpoint(ctx, &e); err != nil {
+			return fmt.Errorf("rotate secret of webhook endpoint %d: %w", id, err)
+		}
+		return c.s.audit(ctx, org, by, "webhook.rotate_secret", target("webhook", id), nil, auditOfEndpoint(&e))
+	})
+	if err != nil {
 		return nil, err
 	}
 	return &e, nil
@@ -549,13 +575,15 @@ func (c *Channels) DeleteWebhook(ctx context.Context, org *booking.Organization,
 	if err != nil {
 		return err
 	}
-	if err := c.s.store.DeleteWebhookEndpoint(ctx, org.ID, id); err != nil {
-		if booking.ErrorCode(err) == booking.CodeNotFound {
-			return channelNotFound("webhook")
+	return c.s.atomically(ctx, func(ctx context.Context) error {
+		if err := c.s.store.DeleteWebhookEndpoint(ctx, org.ID, id); err != nil {
+			if booking.ErrorCode(err) == booking.CodeNotFound {
+				return channelNotFound("webhook")
+			}
+			return fmt.Errorf("delete webhook endpoint %d: %w", id, err)
 		}
-		return fmt.Errorf("delete webhook endpoint %d: %w", id, err)
-	}
-	return c.s.audit(ctx, org, by, "webhook.delete", target("webhook", id), auditOfEndpoint(before), nil)
+		return c.s.audit(ctx, org, by, "webhook.delete", target("webhook", id), auditOfEndpoint(before), nil)
+	})
 }
 
 // DeliveryEntry is a delivery of the log with the type of its event.
@@ -612,18 +640,21 @@ func (c *Channels) Redeliver(ctx context.Context, org *booking.Organization, del
 		return nil, err
 	}
 	now := c.s.clock.Now()
-	if err := c.s.store.RedeliverOutbox(ctx, deliveryID, now); err != nil {
-		if booking.ErrorCode(err) == booking.CodeNotFound {
-			return nil, channelNotFound("delivery")
+	err = c.s.atomically(ctx, func(ctx context.Context) error {
+		if err := c.s.store.RedeliverOutbox(ctx, deliveryID, now); err != nil {
+			if booking.ErrorCode(err) == booking.CodeNotFound {
+				return channelNotFound("delivery")
+			}
+			return fmt.Errorf("redeliver %d: %w", deliveryID, err)
 		}
-		return nil, fmt.Errorf("redeliver %d: %w", deliveryID, err)
-	}
-	before := map[string]any{"status": d.Status, "attempts": d.Attempts, "endpoint_id": d.EndpointID}
-	d.Status, d.Attempts, d.NextAttemptAt, d.UpdatedAt, d.DeliveredAt = outbox.StatusPending, 0, now, now, time.Time{}
-	after := map[string]any{"status": d.Status, "attempts": d.Attempts, "endpoint_id": d.EndpointID}
-	if err := c.s.audit(ctx, org, by, "webhook.redeliver", target("delivery", deliveryID), before, after); err != nil {
+		before := map[string]any{"status": d.Status, "attempts": d.Attempts, "endpoint_id": d.EndpointID}
+		after := map[string]any{"status": outbox.StatusPending, "attempts": 0, "endpoint_id": d.EndpointID}
+		return c.s.audit(ctx, org, by, "webhook.redeliver", target("delivery", deliveryID), before, after)
+	})
+	if err != nil {
 		return nil, err
 	}
+	d.Status, d.Attempts, d.NextAttemptAt, d.UpdatedAt, d.DeliveredAt = outbox.StatusPending, 0, now, now, time.Time{}
 	ev, err := c.s.store.OutboxEvent(ctx, d.EventID)
 	if err != nil {
 		return nil, fmt.Errorf("event %d of delivery %d: %w", d.EventID, d.ID, err)

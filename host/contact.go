@@ -52,11 +52,13 @@ func (s *Service) SetContactEmail(ctx context.Context, org *booking.Organization
 	if before == email {
 		return nil
 	}
-	if err := s.store.SetContactEmail(ctx, org.ID, email); err != nil {
-		return notFoundAs(err, "organization", "set contact e-mail")
-	}
 	type contact struct {
 		Email string `json:"contact_email"`
 	}
-	return s.audit(ctx, org, by, "contact.update", target("organization", org.ID), contact{before}, contact{email})
+	return s.atomically(ctx, func(ctx context.Context) error {
+		if err := s.store.SetContactEmail(ctx, org.ID, email); err != nil {
+			return notFoundAs(err, "organization", "set contact e-mail")
+		}
+		return s.audit(ctx, org, by, "contact.update", target("organization", org.ID), contact{before}, contact{email})
+	})
 }

@@ -64,7 +64,7 @@ type CouponCount struct {
 
 // Coupons lists an organisation's coupons by code, with their redemptions.
 func (s *Service) Coupons(ctx context.Context, org *booking.Organization) ([]CouponCount, error) {
-	list, err := s.store.Coupons(ctx, org.ID)
+	list, err := s.records.Coupons(ctx, org.ID)
 	if err != nil {
 		return nil, fmt.Errorf("list coupons: %w", err)
 	}
@@ -79,7 +79,7 @@ func (s *Service) Coupons(ctx context.Context, org *booking.Organization) ([]Cou
 
 // Coupon finds a coupon of org. Errors: CodeNotFound.
 func (s *Service) Coupon(ctx context.Context, org *booking.Organization, id int64) (*CouponCount, error) {
-	c, err := s.store.CouponByID(ctx, org.ID, id)
+	c, err := s.records.CouponByID(ctx, org.ID, id)
 	if err != nil {
 		return nil, notFoundAs(err, "coupon", "find coupon")
 	}
@@ -111,10 +111,13 @@ func (s *Service) CreateCoupon(ctx context.Context, org *booking.Organization, c
 	if err := s.checkProperties(ctx, org, cp.PropertyIDs); err != nil {
 		return nil, err
 	}
-	if err := s.store.CreateCoupon(ctx, cp); err != nil {
-		return nil, couponConflict(err, "create coupon")
-	}
-	if err := s.audit(ctx, org, by, "coupon.create", target("coupon", cp.ID), nil, cp); err != nil {
+	err := s.atomically(ctx, func(ctx context.Context) error {
+		if err := s.store.CreateCoupon(ctx, cp); err != nil {
+			return couponConflict(err, "create coupon")
+		}
+		return s.audit(ctx, org, by, "coupon.create", target("coupon", cp.ID), nil, cp)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return &CouponCount{Coupon: *cp}, nil
@@ -126,7 +129,7 @@ func (s *Service) UpdateCoupon(ctx context.Context, org *booking.Organization, i
 	if err := booking.CheckBounds(c, org.Currency); err != nil {
 		return nil, err
 	}
-	before, err := s.store.CouponByID(ctx, org.ID, id)
+	before, err := s.records.CouponByID(ctx, org.ID, id)
 	if err != nil {
 		return nil, notFoundAs(err, "coupon", "find coupon")
 	}
@@ -137,14 +140,17 @@ func (s *Service) UpdateCoupon(ctx context.Context, org *booking.Organization, i
 	if err := s.checkProperties(ctx, org, cp.PropertyIDs); err != nil {
 		return nil, err
 	}
-	if err := s.store.UpdateCoupon(ctx, &cp); err != nil {
-		return nil, couponConflict(notFoundAs(err, "coupon", "update coupon"), "update coupon")
-	}
 	action := "coupon.update"
 	if before.Active && !cp.Active {
 		action = "coupon.disable"
 	}
-	if err := s.audit(ctx, org, by, action, target("coupon", id), before, cp); err != nil {
+	err = s.atomically(ctx, func(ctx context.Context) error {
+		if err := s.store.UpdateCoupon(ctx, &cp); err != nil {
+			return couponConflict(notFoundAs(err, "coupon", "update coupon"), "update coupon")
+		}
+		return s.audit(ctx, org, by, action, target("coupon", id), before, cp)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return s.Coupon(ctx, org, id)

@@ -53,7 +53,7 @@ func TestDeliveryLogReadsOnlyItsPage(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	hs := host.New(host.Options{Store: store, Bookings: booking.NewService(booking.Options{Store: store, Payments: paymenttest.New()})})
+	hs := host.New(host.Options{Store: store, Records: db, Bookings: booking.NewService(booking.Options{Store: store, Payments: paymenttest.New()})})
 	ch := hs.Channels(host.ChannelOptions{})
 	var seen []int64
 	before := int64(0)

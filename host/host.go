@@ -1,9 +1,16 @@
 // Package host holds the host's use cases: what a property manager changes
 // after launch (settings, properties, the calendar, blocks, coupons), how
 // it answers bookings, its API keys and the audit log of every change. The
-// host API (package hostapi) and the dashboard call these; each change is
-// written through booking.Store, so it takes effect at once in the public
-// API on every replica, and is audited with who made it.
+// host API (package hostapi) and the dashboard call these, one use case
+// per request; each change is written through booking.Store, so it takes
+// effect at once in the public API on every replica, and is audited with
+// who made it.
+//
+// The host's own records (API keys, the audit log, the records that make
+// host requests idempotent, the dashboard's users) are kept by a Store,
+// which store/sqlite and store/postgres implement beside booking.Store. A
+// change made through the stores alone and its audit entry are one unit of
+// work (Store.Atomically): both are kept, or neither.
 package host
 
 import (
@@ -29,13 +36,15 @@ type Actor struct {
 }
 
 // KeyActor is the actor of an API key.
-func KeyActor(k *booking.APIKey) Actor { return Actor{Kind: "key", ID: k.ID, Name: k.Name} }
+func KeyActor(k *APIKey) Actor { return Actor{Kind: "key", ID: k.ID, Name: k.Name} }
 
 func (a Actor) String() string { return a.Kind + ":" + strconv.FormatInt(a.ID, 10) }
 
 // Service runs the host's use cases. It is safe for concurrent use.
 type Service struct {
 	store    booking.Store
+	records  Store
+	units    Atomic
 	bookings *booking.Service
 	clock    booking.Clock
 	log      *slog.Logger
@@ -43,10 +52,27 @@ type Service struct {
 	hashSlots chan struct{}
 }
 
-// Options configure a Service; Store and Bookings are required.
+// Atomic runs units of work (Store.Atomically).
+type Atomic interface {
+	// Atomically runs fn as one unit of work; see Store.Atomically.
+	Atomically(ctx context.Context, fn func(ctx context.Context) error) error
+}
+
+// Options configure a Service; Store and Bookings are required, and
+// Records unless Store keeps them.
 type Options struct {
+	// Store is the booking engine's store, or a read model over it
+	// (store/cache): the host's changes to the catalogue go through it.
 	Store booking.Store
+	// Records keeps the host's own records (keys, audit log, requests,
+	// users): the database under Store (store/sqlite, store/postgres).
+	// Nil means Store, which must then implement Store. The host's units
+	// of work run through Store when it runs them itself (a read model
+	// forgets what a unit changed once it ends), else through Records.
+	Records Store
 	// Bookings answers requests and cancels (Approve, Decline, Cancel).
+	// It runs on Store (or on the Store Store wraps): the terms it saves
+	// join the unit of work of their audit entry.
 	Bookings *booking.Service
 	// Clock defaults to the wall clock.
 	Clock booking.Clock
@@ -64,10 +90,21 @@ func New(o Options) *Service {
 	if o.Store == nil || o.Bookings == nil {
 		panic("host: New needs a Store and a booking Service")
 	}
+	if o.Records == nil {
+		r, ok := o.Store.(Store)
+		if !ok {
+			panic("host: New needs Records: its Store does not keep the host's records")
+		}
+		o.Records = r
+	}
+	units, ok := o.Store.(Atomic)
+	if !ok {
+		units = o.Records
+	}
 	if o.MaxConcurrentHashes <= 0 {
 		o.MaxConcurrentHashes = DefaultMaxConcurrentHashes
 	}
-	s := &Service{store: o.Store, bookings: o.Bookings, clock: o.Clock, log: o.Logger,
+	s := &Service{store: o.Store, records: o.Records, units: units, bookings: o.Bookings, clock: o.Clock, log: o.Logger,
 		hashSlots: make(chan struct{}, o.MaxConcurrentHashes)}
 	if s.clock == nil {
 		s.clock = booking.SystemClock{}
@@ -94,13 +131,16 @@ func (s *Service) Organization(ctx context.Context, slug string) (*booking.Organ
 	return org, nil
 }
 
-// audit records a change. The change is stored already, so a failure to
-// record it is returned (the caller answers 500 and the host retries with
-// the same Idempotency-Key) but changes nothing.
+// audit records a change. A change made through the store alone is
+// audited in its unit of work (Store.Atomically): a failure
+// to record it rolls the change back, so that the host's retry with the
+// same Idempotency-Key makes it once. A change that calls a payment
+// provider or fetches a feed (answering a booking, a refund, a deposit
+// claim, a sync) is audited after it: it cannot hold a transaction.
 func (s *Service) audit(ctx context.Context, org *booking.Organization, by Actor, action, target string, before, after any) error {
-	e := &booking.AuditEntry{OrgID: org.ID, Actor: by.String(), ActorName: by.Name, Action: action, Target: target,
+	e := &AuditEntry{OrgID: org.ID, Actor: by.String(), ActorName: by.Name, Action: action, Target: target,
 		Before: rawJSON(before), After: rawJSON(after), At: s.clock.Now()}
-	if err := s.store.RecordAudit(ctx, e); err != nil {
+	if err := s.records.RecordAudit(ctx, e); err != nil {
 		return fmt.Errorf("audit %s of %s: %w", action, target, err)
 	}
 	return nil
@@ -120,8 +160,8 @@ func rawJSON(v any) json.RawMessage {
 
 // AuditLog lists an organisation's audit entries newest first, below the
 // cursor before (0: from the newest), at most limit.
-func (s *Service) AuditLog(ctx context.Context, org *booking.Organization, before int64, limit int) ([]booking.AuditEntry, error) {
-	list, err := s.store.AuditLog(ctx, org.ID, before, limit)
+func (s *Service) AuditLog(ctx context.Context, org *booking.Organization, before int64, limit int) ([]AuditEntry, error) {
+	list, err := s.records.AuditLog(ctx, org.ID, before, limit)
 	if err != nil {
 		return nil, fmt.Errorf("read audit log: %w", err)
 	}
@@ -160,6 +200,12 @@ func bookedConflict(err error) error {
 			Params: map[string]string{booking.ParamReason: ReasonBooked}, Err: err}
 	}
 	return err
+}
+
+// atomically runs fn as one unit of work: the change and the audit entry
+// written with the context it gets are kept together or not at all.
+func (s *Service) atomically(ctx context.Context, fn func(ctx context.Context) error) error {
+	return s.units.Atomically(ctx, fn)
 }
 
 // OrganizationByID finds an organisation by ID. Errors: CodeNotFound.

@@ -2,24 +2,35 @@ package host
 
 import (
 	"context"
+	"fmt"
 	"time"
-
-	"github.com/staykit/staykit/booking"
 )
 
 // ReserveRequest records a host request made with an Idempotency-Key, as
-// booking.HostStore.ReserveHostRequest: CodeConflict and the stored
+// Store.ReserveHostRequest: CodeConflict and the stored
 // record when the key was used after notBefore.
-func (s *Service) ReserveRequest(ctx context.Context, r *booking.HostRequest, notBefore time.Time) (*booking.HostRequest, error) {
-	return s.store.ReserveHostRequest(ctx, r, notBefore)
+func (s *Service) ReserveRequest(ctx context.Context, r *Request, notBefore time.Time) (*Request, error) {
+	return s.records.ReserveHostRequest(ctx, r, notBefore)
 }
 
 // CompleteRequest stores the response of a reserved request, to replay.
 func (s *Service) CompleteRequest(ctx context.Context, orgID int64, key string, status int, body []byte) error {
-	return s.store.CompleteHostRequest(ctx, orgID, key, status, body)
+	return s.records.CompleteHostRequest(ctx, orgID, key, status, body)
 }
 
 // ForgetRequest frees a reserved key whose request failed on our side.
 func (s *Service) ForgetRequest(ctx context.Context, orgID int64, key string) error {
-	return s.store.ForgetHostRequest(ctx, orgID, key)
+	return s.records.ForgetHostRequest(ctx, orgID, key)
+}
+
+// PurgeRequests deletes the records of host requests older than
+// RequestWindow and returns how many it deleted: a retry is replayed its
+// answer within the window only. It does what
+// booking.Service.PurgeHostRequests (which the sweeper calls) does.
+func (s *Service) PurgeRequests(ctx context.Context) (int, error) {
+	n, err := s.records.PurgeHostRequests(ctx, s.clock.Now().Add(-RequestWindow))
+	if err != nil {
+		return 0, fmt.Errorf("purge host requests: %w", err)
+	}
+	return n, nil
 }

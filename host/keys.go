@@ -25,7 +25,7 @@ func HashKey(secret string) string {
 
 // CreateAPIKey makes a new key of org named name and returns its secret,
 // which is shown once and never stored. Errors: CodeInvalid (no name).
-func (s *Service) CreateAPIKey(ctx context.Context, org *booking.Organization, name string, by Actor) (string, *booking.APIKey, error) {
+func (s *Service) CreateAPIKey(ctx context.Context, org *booking.Organization, name string, by Actor) (string, *APIKey, error) {
 	name = strings.TrimSpace(name)
 	if err := booking.CheckBounds(struct {
 		Name string `json:"name"`
@@ -43,11 +43,14 @@ func (s *Service) CreateAPIKey(ctx context.Context, org *booking.Organization, n
 	raw := make([]byte, 32)
 	rand.Read(raw)
 	secret := KeyPrefix + base64.RawURLEncoding.EncodeToString(raw)
-	k := &booking.APIKey{OrgID: org.ID, Name: name, Prefix: secret[:len(KeyPrefix)+4], Hash: HashKey(secret), CreatedAt: s.clock.Now()}
-	if err := s.store.CreateAPIKey(ctx, k); err != nil {
-		return "", nil, fmt.Errorf("create api key: %w", err)
-	}
-	if err := s.audit(ctx, org, by, "api_key.create", target("api_key", k.ID), nil, k); err != nil {
+	k := &APIKey{OrgID: org.ID, Name: name, Prefix: secret[:len(KeyPrefix)+4], Hash: HashKey(secret), CreatedAt: s.clock.Now()}
+	err := s.atomically(ctx, func(ctx context.Context) error {
+		if err := s.records.CreateAPIKey(ctx, k); err != nil {
+			return fmt.Errorf("create api key: %w", err)
+		}
+		return s.audit(ctx, org, by, "api_key.create", target("api_key", k.ID), nil, k)
+	})
+	if err != nil {
 		return "", nil, err
 	}
 	return secret, k, nil
@@ -55,12 +58,12 @@ func (s *Service) CreateAPIKey(ctx context.Context, org *booking.Organization, n
 
 // Authenticate finds the active key of a secret and records its use.
 // Errors: CodeUnauthorized (unknown, malformed or revoked).
-func (s *Service) Authenticate(ctx context.Context, secret string) (*booking.APIKey, error) {
+func (s *Service) Authenticate(ctx context.Context, secret string) (*APIKey, error) {
 	if !strings.HasPrefix(secret, KeyPrefix) || len(secret) > 128 {
 		return nil, errUnauthorized()
 	}
 	hash := HashKey(secret)
-	k, err := s.store.APIKeyByHash(ctx, hash)
+	k, err := s.records.APIKeyByHash(ctx, hash)
 	if err != nil {
 		if booking.ErrorCode(err) == booking.CodeNotFound {
 			return nil, errUnauthorized()
@@ -72,7 +75,7 @@ func (s *Service) Authenticate(ctx context.Context, secret string) (*booking.API
 	if subtle.ConstantTimeCompare([]byte(k.Hash), []byte(hash)) != 1 || !k.Active() {
 		return nil, errUnauthorized()
 	}
-	if err := s.store.TouchAPIKey(ctx, k.ID, s.clock.Now()); err != nil {
+	if err := s.records.TouchAPIKey(ctx, k.ID, s.clock.Now()); err != nil {
 		s.log.WarnContext(ctx, "record api key use", "key_id", k.ID, "err", err)
 	}
 	return k, nil
@@ -89,8 +92,8 @@ func ErrForbidden() error {
 }
 
 // APIKeys lists an organisation's keys, revoked ones included.
-func (s *Service) APIKeys(ctx context.Context, org *booking.Organization) ([]booking.APIKey, error) {
-	list, err := s.store.APIKeys(ctx, org.ID)
+func (s *Service) APIKeys(ctx context.Context, org *booking.Organization) ([]APIKey, error) {
+	list, err := s.records.APIKeys(ctx, org.ID)
 	if err != nil {
 		return nil, fmt.Errorf("list api keys: %w", err)
 	}
@@ -99,12 +102,16 @@ func (s *Service) APIKeys(ctx context.Context, org *booking.Organization) ([]boo
 
 // RevokeAPIKey revokes a key at once: its next request gets 401. Errors:
 // CodeNotFound.
-func (s *Service) RevokeAPIKey(ctx context.Context, org *booking.Organization, id int64, by Actor) (*booking.APIKey, error) {
-	k, err := s.store.RevokeAPIKey(ctx, org.ID, id, s.clock.Now())
+func (s *Service) RevokeAPIKey(ctx context.Context, org *booking.Organization, id int64, by Actor) (*APIKey, error) {
+	var k *APIKey
+	err := s.atomically(ctx, func(ctx context.Context) error {
+		var err error
+		if k, err = s.records.RevokeAPIKey(ctx, org.ID, id, s.clock.Now()); err != nil {
+			return notFoundAs(err, "api_key", "revoke api key")
+		}
+		return s.audit(ctx, org, by, "api_key.revoke", target("api_key", id), nil, k)
+	})
 	if err != nil {
-		return nil, notFoundAs(err, "api_key", "revoke api key")
-	}
-	if err := s.audit(ctx, org, by, "api_key.revoke", target("api_key", id), nil, k); err != nil {
 		return nil, err
 	}
 	return k, nil

@@ -32,13 +32,17 @@ func TestNoPasswordHashAtLoad(t *testing.T) {
 	}
 }
 
-// blockedUsers is a store whose user lookups wait for release.
+// blockedUsers is a store of the host's records whose user lookups wait
+// for release.
 type blockedUsers struct {
-	booking.Store
+	host.Store
 	release chan struct{}
 }
 
-func (b *blockedUsers) HostUserByEmail(ctx context.Context, email string) (*booking.HostUser, error) {
+// noStore is a booking.Store the test never reaches.
+type noStore struct{ booking.Store }
+
+func (b *blockedUsers) HostUserByEmail(ctx context.Context, email string) (*host.User, error) {
 	<-b.release
 	return nil, booking.Errorf(booking.CodeNotFound, "No such user.")
 }
@@ -49,8 +53,8 @@ func (b *blockedUsers) HostUserByEmail(ctx context.Context, email string) (*book
 func TestLoginBoundsConcurrentHashes(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		store := &blockedUsers{release: make(chan struct{})}
-		svc := host.New(host.Options{Store: store, MaxConcurrentHashes: 2,
-			Bookings: booking.NewService(booking.Options{Store: store, Payments: paymenttest.New()})})
+		svc := host.New(host.Options{Store: noStore{}, Records: store, MaxConcurrentHashes: 2,
+			Bookings: booking.NewService(booking.Options{Store: noStore{}, Payments: paymenttest.New()})})
 		results := make(chan error, 3)
 		login := func() {
 			_, _, err := svc.Login(context.Background(), "host@example.com", "a long enough password")

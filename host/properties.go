@@ -111,10 +111,13 @@ func (s *Service) CreateProperty(ctx context.Context, org *booking.Organization,
 	if err := c.apply(p); err != nil {
 		return nil, err
 	}
-	if err := s.store.CreateProperty(ctx, p); err != nil {
-		return nil, fmt.Errorf("create property: %w", err)
-	}
-	if err := s.audit(ctx, org, by, "property.create", target("property", p.ID), nil, p); err != nil {
+	err := s.atomically(ctx, func(ctx context.Context) error {
+		if err := s.store.CreateProperty(ctx, p); err != nil {
+			return fmt.Errorf("create property: %w", err)
+		}
+		return s.audit(ctx, org, by, "property.create", target("property", p.ID), nil, p)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -139,14 +142,17 @@ func (s *Service) UpdateProperty(ctx context.Context, org *booking.Organization,
 	}
 	// The blocks are left as stored: one added meanwhile (another request,
 	// another replica) must survive.
-	if err := s.store.UpdatePropertyFields(ctx, &p); err != nil {
-		return nil, notFoundAs(err, "property", "update property")
-	}
 	action := "property.update"
 	if before.Active && !p.Active {
 		action = "property.deactivate"
 	}
-	if err := s.audit(ctx, org, by, action, target("property", id), before, p); err != nil {
+	err = s.atomically(ctx, func(ctx context.Context) error {
+		if err := s.store.UpdatePropertyFields(ctx, &p); err != nil {
+			return notFoundAs(err, "property", "update property")
+		}
+		return s.audit(ctx, org, by, action, target("property", id), before, p)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return &p, nil
@@ -181,10 +187,13 @@ func (s *Service) AddBlock(ctx context.Context, org *booking.Organization, prope
 	if err := f.Err(); err != nil {
 		return nil, err
 	}
-	if err := s.store.AddBlock(ctx, propertyID, &b, s.clock.Now()); err != nil {
-		return nil, bookedConflict(notFoundAs(err, "property", "add block"))
-	}
-	if err := s.audit(ctx, org, by, "block.create", target("property", propertyID), nil, b); err != nil {
+	err := s.atomically(ctx, func(ctx context.Context) error {
+		if err := s.store.AddBlock(ctx, propertyID, &b, s.clock.Now()); err != nil {
+			return bookedConflict(notFoundAs(err, "property", "add block"))
+		}
+		return s.audit(ctx, org, by, "block.create", target("property", propertyID), nil, b)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return &b, nil
@@ -205,10 +214,12 @@ func (s *Service) RemoveBlock(ctx context.Context, org *booking.Organization, pr
 	if before == nil {
 		return errNotFound("block")
 	}
-	if err := s.store.RemoveBlock(ctx, propertyID, blockID); err != nil {
-		return notFoundAs(err, "block", "remove block")
-	}
-	return s.audit(ctx, org, by, "block.delete", target("property", propertyID), before, nil)
+	return s.atomically(ctx, func(ctx context.Context) error {
+		if err := s.store.RemoveBlock(ctx, propertyID, blockID); err != nil {
+			return notFoundAs(err, "block", "remove block")
+		}
+		return s.audit(ctx, org, by, "block.delete", target("property", propertyID), before, nil)
+	})
 }
 
 // MaxCalendarDays is the longest range one calendar request reads or sets.
@@ -230,6 +241,13 @@ func (s *Service) SetCalendar(ctx context.Context, org *booking.Organization, pr
 	if _, err := s.Property(ctx, org, propertyID); err != nil {
 		return err
 	}
+	return s.atomically(ctx, func(ctx context.Context) error {
+		return s.setCalendar(ctx, org, propertyID, c, by)
+	})
+}
+
+// setCalendar applies c and audits it with the days before and after.
+func (s *Service) setCalendar(ctx context.Context, org *booking.Organization, propertyID int64, c booking.CalendarChange, by Actor) error {
 	before, err := s.store.CalendarDays(ctx, propertyID, c.From, c.To)
 	if err != nil {
 		return fmt.Errorf("read calendar: %w", err)

@@ -71,10 +71,13 @@ func (s *Service) UpdateSettings(ctx context.Context, org *booking.Organization,
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	if err := s.store.UpdateOrganization(ctx, &o); err != nil {
-		return nil, notFoundAs(err, "organization", "update settings")
-	}
-	if err := s.audit(ctx, org, by, "settings.update", target("organization", org.ID), before, o); err != nil {
+	err := s.atomically(ctx, func(ctx context.Context) error {
+		if err := s.store.UpdateOrganization(ctx, &o); err != nil {
+			return notFoundAs(err, "organization", "update settings")
+		}
+		return s.audit(ctx, org, by, "settings.update", target("organization", org.ID), before, o)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return &o, nil

@@ -187,9 +187,6 @@ func (s *Service) UpdateTerms(ctx context.Context, org *booking.Organization, pr
 		return nil, err
 	}
 	st.OrgID, st.PropertyID = org.ID, propertyID
-	if err := s.bookings.SaveSettings(ctx, org.Slug, st); err != nil {
-		return nil, notFoundAs(err, "property", "save terms")
-	}
 	tgt := target("organization", org.ID)
 	if propertyID != 0 {
 		tgt = target("property", propertyID)
@@ -198,7 +195,13 @@ func (s *Service) UpdateTerms(ctx context.Context, org *booking.Organization, pr
 	if before != nil {
 		beforeAudit = before
 	}
-	if err := s.audit(ctx, org, by, "terms.update", tgt, beforeAudit, st); err != nil {
+	err = s.atomically(ctx, func(ctx context.Context) error {
+		if err := s.bookings.SaveSettings(ctx, org.Slug, st); err != nil {
+			return notFoundAs(err, "property", "save terms")
+		}
+		return s.audit(ctx, org, by, "terms.update", tgt, beforeAudit, st)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return &st, nil

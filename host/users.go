@@ -95,7 +95,7 @@ func errBusy() error {
 
 // CreateUser adds a dashboard user to org. Errors: CodeInvalid (e-mail
 // address, password shorter than MinPasswordLength), CodeConflict.
-func (s *Service) CreateUser(ctx context.Context, org *booking.Organization, email, password string, by Actor) (*booking.HostUser, error) {
+func (s *Service) CreateUser(ctx context.Context, org *booking.Organization, email, password string, by Actor) (*User, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
 	f := booking.FieldErrors{}
 	if a, err := mail.ParseAddress(email); err != nil || a.Address != email {
@@ -107,15 +107,18 @@ func (s *Service) CreateUser(ctx context.Context, org *booking.Organization, ema
 	if err := f.Err(); err != nil {
 		return nil, err
 	}
-	u := &booking.HostUser{OrgID: org.ID, Email: email, PasswordHash: HashPassword(password), CreatedAt: s.clock.Now()}
-	if err := s.store.CreateHostUser(ctx, u); err != nil {
-		return nil, fmt.Errorf("create user: %w", err)
-	}
+	u := &User{OrgID: org.ID, Email: email, PasswordHash: HashPassword(password), CreatedAt: s.clock.Now()}
 	type view struct {
 		ID    int64  `json:"id"`
 		Email string `json:"email"`
 	}
-	if err := s.audit(ctx, org, by, "user.create", target("user", u.ID), nil, view{u.ID, u.Email}); err != nil {
+	err := s.atomically(ctx, func(ctx context.Context) error {
+		if err := s.records.CreateHostUser(ctx, u); err != nil {
+			return fmt.Errorf("create user: %w", err)
+		}
+		return s.audit(ctx, org, by, "user.create", target("user", u.ID), nil, view{u.ID, u.Email})
+	})
+	if err != nil {
 		return nil, err
 	}
 	return u, nil
@@ -127,7 +130,7 @@ func (s *Service) CreateUser(ctx context.Context, org *booking.Organization, ema
 // refused at once, without waiting, with CodeBusy (retry after
 // BusyRetryAfter). Errors: CodeUnauthorized (the same for an unknown
 // address and a wrong password), CodeBusy.
-func (s *Service) Login(ctx context.Context, email, password string) (string, *booking.HostUser, error) {
+func (s *Service) Login(ctx context.Context, email, password string) (string, *User, error) {
 	select {
 	case s.hashSlots <- struct{}{}:
 		defer func() { <-s.hashSlots }()
@@ -135,7 +138,7 @@ func (s *Service) Login(ctx context.Context, email, password string) (string, *b
 		return "", nil, errBusy()
 	}
 	email = strings.ToLower(strings.TrimSpace(email))
-	u, err := s.store.HostUserByEmail(ctx, email)
+	u, err := s.records.HostUserByEmail(ctx, email)
 	if err != nil && booking.ErrorCode(err) != booking.CodeNotFound {
 		return "", nil, fmt.Errorf("find user: %w", err)
 	}
@@ -150,7 +153,7 @@ func (s *Service) Login(ctx context.Context, email, password string) (string, *b
 	rand.Read(raw)
 	token := base64.RawURLEncoding.EncodeToString(raw)
 	now := s.clock.Now()
-	if err := s.store.CreateHostSession(ctx, &booking.HostSession{Hash: HashKey(token), UserID: u.ID, CreatedAt: now, ExpiresAt: now.Add(SessionTTL)}); err != nil {
+	if err := s.records.CreateHostSession(ctx, &Session{Hash: HashKey(token), UserID: u.ID, CreatedAt: now, ExpiresAt: now.Add(SessionTTL)}); err != nil {
 		return "", nil, fmt.Errorf("create session: %w", err)
 	}
 	return token, u, nil
@@ -161,11 +164,11 @@ func errBadLogin() error {
 }
 
 // Session finds the user of a session token. Errors: CodeUnauthorized.
-func (s *Service) Session(ctx context.Context, token string) (*booking.HostUser, error) {
+func (s *Service) Session(ctx context.Context, token string) (*User, error) {
 	if token == "" || len(token) > 128 {
 		return nil, errUnauthorized()
 	}
-	_, u, err := s.store.HostSession(ctx, HashKey(token), s.clock.Now())
+	_, u, err := s.records.HostSession(ctx, HashKey(token), s.clock.Now())
 	if err != nil {
 		if booking.ErrorCode(err) == booking.CodeNotFound {
 			return nil, errUnauthorized()
@@ -177,8 +180,8 @@ func (s *Service) Session(ctx context.Context, token string) (*booking.HostUser,
 
 // Logout ends a session.
 func (s *Service) Logout(ctx context.Context, token string) error {
-	return s.store.DeleteHostSession(ctx, HashKey(token))
+	return s.records.DeleteHostSession(ctx, HashKey(token))
 }
 
 // UserActor is the actor of a dashboard user.
-func UserActor(u *booking.HostUser) Actor { return Actor{Kind: "user", ID: u.ID, Name: u.Email} }
+func UserActor(u *User) Actor { return Actor{Kind: "user", ID: u.ID, Name: u.Email} }

@@ -2,7 +2,6 @@ package hostapi
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"net/http"
 
@@ -10,6 +9,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/policy"
 	"github.com/staykit/staykit/pricing"
@@ -100,15 +100,8 @@ type bookingFullView struct {
 	Balance             balanceView     `json:"balance"`
 }
 
-func (h *handler) bookingDetail(ctx context.Context, org *booking.Organization, id int64) (bookingFullView, error) {
-	b, entries, err := h.host.Booking(ctx, org, id)
-	if err != nil {
-		return bookingFullView{}, err
-	}
-	t, err := h.host.BookingTerms(ctx, org, b)
-	if err != nil {
-		return bookingFullView{}, err
-	}
+func newBookingFullView(d *host.BookingDetail) bookingFullView {
+	b, entries, t := d.Booking, d.Ledger, d.Terms
 	sum := ledger.Summarize(entries)
 	v := bookingFullView{bookingDetailView: newBookingDetailView(b, entries),
 		RefundedAmount:      pricing.FromMinor(sum.Refunded, b.Currency),
@@ -123,7 +116,7 @@ func (h *handler) bookingDetail(ctx context.Context, org *booking.Organization, 
 				HoldDays: t.DepositHoldDays, ReleaseDays: t.DepositReleaseDays}
 		}
 	}
-	return v, nil
+	return v
 }
 
 func (h *handler) claimDeposit(r *http.Request, c *call) (int, any, error) {
@@ -138,12 +131,9 @@ func (h *handler) claimDeposit(r *http.Request, c *call) (int, any, error) {
 	if b.Amount == nil {
 		return 0, nil, invalid("amount", "required")
 	}
-	if _, err := h.host.ClaimDeposit(r.Context(), c.org, id, *b.Amount, c.actor); err != nil {
-		return 0, nil, err
-	}
-	v, err := h.bookingDetail(r.Context(), c.org, id)
+	d, err := h.host.ActOnBooking(r.Context(), c.org, id, host.ClaimDepositAction(*b.Amount), c.actor)
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, v, nil
+	return http.StatusOK, newBookingFullView(d), nil
 }

@@ -28,7 +28,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/host"
-	"github.com/staykit/staykit/httpapi"
+	"github.com/staykit/staykit/internal/apihttp"
 	"github.com/staykit/staykit/ratelimit"
 )
 
@@ -44,7 +44,7 @@ var DefaultAuthFailures = ratelimit.PerMinute(10)
 
 // IdempotencyWindow is how long an Idempotency-Key is remembered; the
 // booking sweeper purges older records (booking.Service.PurgeHostRequests).
-const IdempotencyWindow = booking.HostRequestWindow
+const IdempotencyWindow = host.RequestWindow
 
 // Options configure the handler. Host is required.
 type Options struct {
@@ -117,18 +117,21 @@ func New(o Options) http.Handler {
 	return h
 }
 
-// call is what an operation gets: the organisation, who acts, the body.
+// call is what an operation gets: the organisation, who acts, the body;
+// and the locale of the answer, and the data of a success once answered.
 type call struct {
-	org   *booking.Organization
-	actor host.Actor
-	body  []byte
+	org    *booking.Organization
+	actor  host.Actor
+	body   []byte
+	loc    string
+	answer any
 }
 
 // op is an operation: it returns the status and data of a success.
 type op func(r *http.Request, c *call) (int, any, error)
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	httpapi.SetCommonHeaders(w, httpapi.RequestID(r))
+	apihttp.SetCommonHeaders(w, apihttp.RequestID(r))
 	w.Header().Set("Cache-Control", "no-store")
 	start := time.Now()
 	rec := &recorder{ResponseWriter: w}
@@ -139,7 +142,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			h.log.ErrorContext(r.Context(), "panic serving host request", "path", r.URL.Path, "panic", v)
 			if !rec.wrote {
-				httpapi.WriteError(rec, r, h.log, httpapi.Locale(r, ""), errPanic)
+				messages.WriteError(rec, r, h.log, apihttp.Locale(r, ""), errPanic)
 			}
 		}
 		h.log.InfoContext(r.Context(), "host request", "method", r.Method, "path", r.URL.Path,
@@ -151,91 +154,123 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 var errPanic = booking.Errorf(booking.CodeInternal, "panic")
 
-// route registers an operation of an organisation.
+// handle registers an operation of an organisation behind the host
+// API's middleware: authenticated (who acts, on which organisation, with
+// which body), then idempotent (a POST with an Idempotency-Key).
 func (h *handler) handle(method, path string, fn op) {
-	h.mux.Handle(method+" "+Prefix+"{org_slug}"+path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.serve(w, r, fn)
-	}))
+	h.mux.Handle(method+" "+Prefix+"{org_slug}"+path, h.authenticated(h.idempotent(h.operation(fn))))
 }
 
-// serve authenticates, finds the organisation, reads the body, applies
-// Idempotency-Key to POSTs, runs fn and writes its answer.
-func (h *handler) serve(w http.ResponseWriter, r *http.Request, fn op) {
-	ctx := r.Context()
-	actor, orgID, err := h.authenticate(w, r)
-	if err != nil {
-		if err != errWritten {
-			httpapi.WriteError(w, r, h.log, httpapi.Locale(r, ""), err)
-		}
-		return
-	}
-	org, err := h.host.Organization(ctx, r.PathValue("org_slug"))
-	if err != nil {
-		httpapi.WriteError(w, r, h.log, httpapi.Locale(r, ""), err)
-		return
-	}
-	loc := httpapi.Locale(r, org.DefaultLocale)
-	if org.ID != orgID {
-		httpapi.WriteError(w, r, h.log, loc, host.ErrForbidden())
-		return
-	}
-	c := &call{org: org, actor: actor}
-	if r.Method == http.MethodPost || r.Method == http.MethodPatch {
-		if c.body, err = readBody(w, r); err != nil {
-			httpapi.WriteError(w, r, h.log, loc, err)
+// callKey is the context key of a request's call.
+type callKey struct{}
+
+// callOf is the call authenticated put in the request's context.
+func callOf(r *http.Request) *call { return r.Context().Value(callKey{}).(*call) }
+
+// authenticated is the middleware that finds who makes the request (an
+// API key or the dashboard's session) and the organisation of the path,
+// refuses credentials of another organisation, reads the body of a POST
+// or PATCH, and hands next the request with its call.
+func (h *handler) authenticated(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		actor, orgID, err := h.authenticate(w, r)
+		if err != nil {
+			if err != errWritten {
+				messages.WriteError(w, r, h.log, apihttp.Locale(r, ""), err)
+			}
 			return
 		}
-	}
-	key := r.Header.Get("Idempotency-Key")
-	if r.Method != http.MethodPost || key == "" {
-		h.run(w, r, loc, c, fn)
-		return
-	}
-	if len(key) > 255 {
-		httpapi.WriteError(w, r, h.log, loc, &booking.Error{Code: booking.CodeInvalid, Message: "The request is invalid.",
-			Fields: booking.FieldErrors{"Idempotency-Key": {"too_long"}}})
-		return
-	}
-	sum := sha256.Sum256([]byte(r.Method + " " + r.URL.Path + "\n" + string(c.body)))
-	req := &booking.HostRequest{OrgID: org.ID, Key: key, RequestHash: hex.EncodeToString(sum[:]), CreatedAt: h.clock.Now()}
-	prev, err := h.host.ReserveRequest(ctx, req, req.CreatedAt.Add(-IdempotencyWindow))
-	switch {
-	case booking.ErrorCode(err) == booking.CodeConflict && prev != nil:
+		org, err := h.host.Organization(ctx, r.PathValue("org_slug"))
+		if err != nil {
+			messages.WriteError(w, r, h.log, apihttp.Locale(r, ""), err)
+			return
+		}
+		loc := apihttp.Locale(r, org.DefaultLocale)
+		if org.ID != orgID {
+			messages.WriteError(w, r, h.log, loc, host.ErrForbidden())
+			return
+		}
+		c := &call{org: org, actor: actor, loc: loc}
+		if r.Method == http.MethodPost || r.Method == http.MethodPatch {
+			if c.body, err = readBody(w, r); err != nil {
+				messages.WriteError(w, r, h.log, loc, err)
+				return
+			}
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, callKey{}, c)))
+	})
+}
+
+// idempotent is the middleware that applies Idempotency-Key to POSTs: the
+// first request with a key is served and its answer kept (unless we
+// failed: a 5xx may be retried); a retry with the same request gets the
+// kept answer, with another request or while the first runs a conflict.
+func (h *handler) idempotent(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, c := r.Context(), callOf(r)
+		key := r.Header.Get("Idempotency-Key")
+		if r.Method != http.MethodPost || key == "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if len(key) > 255 {
+			messages.WriteError(w, r, h.log, c.loc, &booking.Error{Code: booking.CodeInvalid, Message: "The request is invalid.",
+				Fields: booking.FieldErrors{"Idempotency-Key": {"too_long"}}})
+			return
+		}
+		sum := sha256.Sum256([]byte(r.Method + " " + r.URL.Path + "\n" + string(c.body)))
+		req := &host.Request{OrgID: c.org.ID, Key: key, RequestHash: hex.EncodeToString(sum[:]), CreatedAt: h.clock.Now()}
+		prev, err := h.host.ReserveRequest(ctx, req, req.CreatedAt.Add(-IdempotencyWindow))
 		switch {
-		case prev.RequestHash != req.RequestHash:
-			err = &booking.Error{Code: booking.CodeConflict, Message: "This Idempotency-Key was already used with a different request.",
-				Params: map[string]string{booking.ParamReason: "key_reused"}}
-		case prev.Status == 0:
-			err = &booking.Error{Code: booking.CodeConflict, Message: "A request with this Idempotency-Key is still in progress.",
-				Params: map[string]string{booking.ParamReason: "in_progress"}}
-		default:
-			w.Header().Set("Idempotent-Replayed", "true")
-			writeRaw(w, prev.Status, prev.Body)
+		case booking.ErrorCode(err) == booking.CodeConflict && prev != nil:
+			switch {
+			case prev.RequestHash != req.RequestHash:
+				err = &booking.Error{Code: booking.CodeConflict, Message: "This Idempotency-Key was already used with a different request.",
+					Params: map[string]string{booking.ParamReason: "key_reused"}}
+			case prev.Status == 0:
+				err = &booking.Error{Code: booking.CodeConflict, Message: "A request with this Idempotency-Key is still in progress.",
+					Params: map[string]string{booking.ParamReason: "in_progress"}}
+			default:
+				w.Header().Set("Idempotent-Replayed", "true")
+				writeRaw(w, prev.Status, prev.Body)
+				return
+			}
+			messages.WriteError(w, r, h.log, c.loc, err)
+			return
+		case err != nil:
+			messages.WriteError(w, r, h.log, c.loc, err)
 			return
 		}
-		httpapi.WriteError(w, r, h.log, loc, err)
-		return
-	case err != nil:
-		httpapi.WriteError(w, r, h.log, loc, err)
-		return
-	}
-	buf := &bufferWriter{header: w.Header()}
-	data := h.run(buf, r, loc, c, fn)
-	// The answer is kept unless we failed: a 5xx may be retried. An answer
-	// with a secret is kept without it: secrets are never stored.
-	kept, err := buf.body.Bytes(), error(nil)
-	if s, ok := data.(secretBearing); ok {
-		kept, err = httpapi.EncodeData(s.withoutSecret())
-	}
-	store := context.WithoutCancel(ctx)
-	if buf.status >= 500 || err != nil {
-		if err := h.host.ForgetRequest(store, org.ID, key); err != nil {
-			h.log.ErrorContext(ctx, "forget host request", "err", err)
+		buf := &bufferWriter{header: w.Header()}
+		next.ServeHTTP(buf, r)
+		// The answer is kept unless we failed: a 5xx may be retried. An
+		// answer with a secret is kept without it: secrets are never
+		// stored.
+		kept, err := buf.body.Bytes(), error(nil)
+		if s, ok := c.answer.(secretBearing); ok {
+			kept, err = apihttp.EncodeData(s.withoutSecret())
 		}
-	} else if err := h.host.CompleteRequest(store, org.ID, key, buf.status, kept); err != nil {
-		h.log.ErrorContext(ctx, "record host request", "err", err)
-	}
-	writeRaw(w, buf.status, buf.body.Bytes())
+		store := context.WithoutCancel(ctx)
+		if buf.status >= 500 || err != nil {
+			if err := h.host.ForgetRequest(store, c.org.ID, key); err != nil {
+				h.log.ErrorContext(ctx, "forget host request", "err", err)
+			}
+		} else if err := h.host.CompleteRequest(store, c.org.ID, key, buf.status, kept); err != nil {
+			h.log.ErrorContext(ctx, "record host request", "err", err)
+		}
+		writeRaw(w, buf.status, buf.body.Bytes())
+	})
+}
+
+// operation is the handler of an operation: it runs fn with the request's
+// call and writes its answer, whose data it keeps in the call (for
+// idempotent).
+func (h *handler) operation(fn op) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c := callOf(r)
+		c.answer = h.run(w, r, c.loc, c, fn)
+	})
 }
 
 // secretBearing is the data of an answer that holds a secret: a new API
@@ -252,7 +287,7 @@ type secretBearing interface {
 func (h *handler) run(w http.ResponseWriter, r *http.Request, loc string, c *call, fn op) any {
 	status, data, err := fn(r, c)
 	if err != nil {
-		httpapi.WriteError(w, r, h.log, loc, err)
+		messages.WriteError(w, r, h.log, loc, err)
 		return nil
 	}
 	if status == http.StatusNoContent {
@@ -260,7 +295,7 @@ func (h *handler) run(w http.ResponseWriter, r *http.Request, loc string, c *cal
 		w.WriteHeader(status)
 		return nil
 	}
-	httpapi.WriteData(w, status, data)
+	apihttp.WriteData(w, status, data)
 	return data
 }
 
@@ -277,7 +312,7 @@ func (h *handler) authenticate(w http.ResponseWriter, r *http.Request) (host.Act
 	secret, ok := strings.CutPrefix(auth, "Bearer ")
 	var err error
 	if ok {
-		var k *booking.APIKey
+		var k *host.APIKey
 		if k, err = h.host.Authenticate(r.Context(), strings.TrimSpace(secret)); err == nil {
 			return host.KeyActor(k), k.OrgID, nil
 		}
@@ -288,7 +323,7 @@ func (h *handler) authenticate(w http.ResponseWriter, r *http.Request) (host.Act
 		err = booking.Errorf(booking.CodeUnauthorized, "A valid API key is required.")
 	}
 	w.Header().Set("WWW-Authenticate", `Bearer realm="staykit host API"`)
-	d, lerr := h.limiter.Allow(r.Context(), "host-auth|"+httpapi.ClientKey(r, h.proxies), h.failures)
+	d, lerr := h.limiter.Allow(r.Context(), "host-auth|"+apihttp.ClientKey(r, h.proxies), h.failures)
 	if lerr != nil {
 		if !errors.Is(lerr, ratelimit.ErrBreakerOpen) {
 			h.log.ErrorContext(r.Context(), "rate limiter failed; request answered 401", "err", lerr)
@@ -297,10 +332,24 @@ func (h *handler) authenticate(w http.ResponseWriter, r *http.Request) (host.Act
 	}
 	if !d.Allowed {
 		w.Header().Set("Retry-After", strconv.FormatInt(max(int64((d.RetryAfter+time.Second-1)/time.Second), 1), 10))
-		httpapi.WriteError(w, r, h.log, httpapi.Locale(r, ""), httpapi.ErrRateLimited())
+		messages.WriteError(w, r, h.log, apihttp.Locale(r, ""), apihttp.ErrRateLimited())
 		return host.Actor{}, 0, errWritten
 	}
 	return host.Actor{}, 0, err
 }
 
 var errWritten = booking.Errorf(booking.CodeInternal, "response written")
+
+// Deny returns a handler that refuses every request with err, answered as
+// the host API answers (its headers, envelope, statuses and messages): the
+// deny handler of an http.CrossOriginProtection in front of the host API,
+// say. A nil log means slog.Default().
+func Deny(log *slog.Logger, err error) http.Handler {
+	if log == nil {
+		log = slog.Default()
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		apihttp.SetCommonHeaders(w, apihttp.RequestID(r))
+		messages.WriteError(w, r, log, apihttp.Locale(r, ""), err)
+	})
+}

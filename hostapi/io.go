@@ -12,7 +12,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
-	"github.com/staykit/staykit/httpapi"
+	"github.com/staykit/staykit/internal/apihttp"
 )
 
 // recorder remembers the status written, for the log.
@@ -81,7 +81,7 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	if r.ContentLength == 0 && r.Header.Get("Content-Type") == "" {
 		return nil, nil
 	}
-	b, err := httpapi.ReadJSON(w, r)
+	b, err := apihttp.ReadJSON(w, r)
 	if err != nil {
 		return nil, err
 	}
@@ -95,10 +95,10 @@ func decode(body []byte, v any) error {
 		body = []byte("{}")
 	}
 	if !json.Valid(body) {
-		return httpapi.ErrMalformedJSON()
+		return apihttp.ErrMalformedJSON()
 	}
 	if body[0] != '{' {
-		return httpapi.ErrNotObject()
+		return apihttp.ErrNotObject()
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
@@ -114,7 +114,7 @@ func decode(body []byte, v any) error {
 		return invalid(strings.Trim(field, `"`), "unknown_field")
 	}
 	if errors.Is(err, io.EOF) {
-		return httpapi.ErrMalformedJSON()
+		return apihttp.ErrMalformedJSON()
 	}
 	// A value that its type refuses (a date, a decimal): name the field
 	// when the error does.

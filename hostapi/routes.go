@@ -6,7 +6,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/host"
-	"github.com/staykit/staykit/httpapi"
+	"github.com/staykit/staykit/internal/apihttp"
 )
 
 func (h *handler) routes() {
@@ -64,7 +64,7 @@ func (h *handler) routes() {
 		methods := strings.Join(allow[p], ", ")
 		h.mux.HandleFunc(Prefix+"{org_slug}"+p, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Allow", methods)
-			httpapi.WriteError(w, r, h.log, httpapi.Locale(r, ""), httpapi.ErrMethodNotAllowed())
+			messages.WriteError(w, r, h.log, apihttp.Locale(r, ""), apihttp.ErrMethodNotAllowed())
 		})
 	}
 	h.mux.HandleFunc("GET "+Prefix+"openapi.json", func(w http.ResponseWriter, r *http.Request) {
@@ -73,19 +73,19 @@ func (h *handler) routes() {
 	})
 	h.mux.HandleFunc(Prefix+"openapi.json", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", "GET, HEAD")
-		httpapi.WriteError(w, r, h.log, httpapi.Locale(r, ""), httpapi.ErrMethodNotAllowed())
+		messages.WriteError(w, r, h.log, apihttp.Locale(r, ""), apihttp.ErrMethodNotAllowed())
 	})
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		httpapi.WriteError(w, r, h.log, httpapi.Locale(r, ""), httpapi.ErrRouteNotFound())
+		messages.WriteError(w, r, h.log, apihttp.Locale(r, ""), apihttp.ErrRouteNotFound())
 	})
 }
 
 func (h *handler) getSettings(r *http.Request, c *call) (int, any, error) {
-	v, err := h.orgSettings(r.Context(), c.org)
+	s, err := h.host.Settings(r.Context(), c.org)
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, v, nil
+	return http.StatusOK, newOrgSettingsView(s), nil
 }
 
 func (h *handler) patchSettings(r *http.Request, c *call) (int, any, error) {
@@ -94,37 +94,15 @@ func (h *handler) patchSettings(r *http.Request, c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	terms, err := b.termsBody.change()
-	if err == nil && terms.InheritPolicy {
-		err = invalid("cancellation_policy", "invalid_type")
-	}
-	if err == nil {
-		err = h.host.CheckTerms(c.org, terms)
-	}
-	if err == nil && b.ContactEmail != nil {
-		err = host.CheckContactEmail(*b.ContactEmail)
-	}
 	if err != nil {
 		return 0, nil, err
 	}
-	o, err := h.host.UpdateSettings(r.Context(), c.org, b.change(), c.actor)
+	s, err := h.host.PatchSettings(r.Context(), c.org, host.SettingsPatch{Settings: b.change(), Terms: terms,
+		ContactEmail: b.ContactEmail}, c.actor)
 	if err != nil {
 		return 0, nil, err
 	}
-	if !terms.IsEmpty() {
-		if _, err := h.host.UpdateTerms(r.Context(), o, 0, terms, c.actor); err != nil {
-			return 0, nil, err
-		}
-	}
-	if b.ContactEmail != nil {
-		if err := h.host.SetContactEmail(r.Context(), o, *b.ContactEmail, c.actor); err != nil {
-			return 0, nil, err
-		}
-	}
-	v, err := h.orgSettings(r.Context(), o)
-	if err != nil {
-		return 0, nil, err
-	}
-	return http.StatusOK, v, nil
+	return http.StatusOK, newOrgSettingsView(s), nil
 }
 
 func (h *handler) listProperties(r *http.Request, c *call) (int, any, error) {
@@ -157,15 +135,11 @@ func (h *handler) getProperty(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	p, err := h.host.Property(r.Context(), c.org, id)
+	d, err := h.host.PropertyDetail(r.Context(), c.org, id)
 	if err != nil {
 		return 0, nil, err
 	}
-	v, err := h.propertyDetail(r.Context(), c.org, p)
-	if err != nil {
-		return 0, nil, err
-	}
-	return http.StatusOK, v, nil
+	return http.StatusOK, newPropertyDetailView(d), nil
 }
 
 func (h *handler) patchProperty(r *http.Request, c *call) (int, any, error) {
@@ -177,29 +151,19 @@ func (h *handler) patchProperty(r *http.Request, c *call) (int, any, error) {
 	if err := decode(c.body, &b); err != nil {
 		return 0, nil, err
 	}
-	var terms host.TermsChange
+	patch := host.PropertyPatch{Property: b.change()}
 	if b.Terms != nil {
-		if terms, err = b.Terms.change(); err == nil {
-			err = h.host.CheckTerms(c.org, terms)
-		}
+		terms, err := b.Terms.change()
 		if err != nil {
 			return 0, nil, err
 		}
+		patch.Terms = &terms
 	}
-	p, err := h.host.UpdateProperty(r.Context(), c.org, id, b.change(), c.actor)
+	d, err := h.host.PatchProperty(r.Context(), c.org, id, patch, c.actor)
 	if err != nil {
 		return 0, nil, err
 	}
-	if !terms.IsEmpty() {
-		if _, err := h.host.UpdateTerms(r.Context(), c.org, id, terms, c.actor); err != nil {
-			return 0, nil, err
-		}
-	}
-	v, err := h.propertyDetail(r.Context(), c.org, p)
-	if err != nil {
-		return 0, nil, err
-	}
-	return http.StatusOK, v, nil
+	return http.StatusOK, newPropertyDetailView(d), nil
 }
 
 func (h *handler) deactivateProperty(r *http.Request, c *call) (int, any, error) {
@@ -247,10 +211,7 @@ func (h *handler) setCalendar(r *http.Request, c *call) (int, any, error) {
 	if err := decode(c.body, &b); err != nil {
 		return 0, nil, err
 	}
-	if err := h.host.SetCalendar(r.Context(), c.org, id, b.change(), c.actor); err != nil {
-		return 0, nil, err
-	}
-	days, err := h.host.Calendar(r.Context(), c.org, id, b.From, b.To)
+	days, err := h.host.ChangeCalendar(r.Context(), c.org, id, b.change(), c.actor)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -417,19 +378,19 @@ func (h *handler) getBooking(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	v, err := h.bookingDetail(r.Context(), c.org, id)
+	d, err := h.host.BookingDetail(r.Context(), c.org, id)
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, v, nil
+	return http.StatusOK, newBookingFullView(d), nil
 }
 
 func (h *handler) approve(r *http.Request, c *call) (int, any, error) {
-	return h.answer(r, c, func(id int64) (*booking.Booking, error) { return h.host.Approve(r.Context(), c.org, id, c.actor) })
+	return h.answer(r, c, host.ApproveAction())
 }
 
 func (h *handler) decline(r *http.Request, c *call) (int, any, error) {
-	return h.answer(r, c, func(id int64) (*booking.Booking, error) { return h.host.Decline(r.Context(), c.org, id, c.actor) })
+	return h.answer(r, c, host.DeclineAction())
 }
 
 func (h *handler) cancel(r *http.Request, c *call) (int, any, error) {
@@ -441,24 +402,20 @@ func (h *handler) cancel(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	return h.answer(r, c, func(id int64) (*booking.Booking, error) {
-		return h.host.CancelWithOptions(r.Context(), c.org, id, o, c.actor)
-	})
+	return h.answer(r, c, host.CancelAction(o))
 }
 
-func (h *handler) answer(r *http.Request, c *call, do func(id int64) (*booking.Booking, error)) (int, any, error) {
+// answer does act to the booking of the path and answers its detail.
+func (h *handler) answer(r *http.Request, c *call, act host.BookingAction) (int, any, error) {
 	id, err := pathID(r, "id", "booking")
 	if err != nil {
 		return 0, nil, err
 	}
-	if _, err := do(id); err != nil {
-		return 0, nil, err
-	}
-	v, err := h.bookingDetail(r.Context(), c.org, id)
+	d, err := h.host.ActOnBooking(r.Context(), c.org, id, act, c.actor)
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, v, nil
+	return http.StatusOK, newBookingFullView(d), nil
 }
 
 func (h *handler) listKeys(r *http.Request, c *call) (int, any, error) {

@@ -2,7 +2,6 @@ package hostapi
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 
 	"github.com/shopspring/decimal"
@@ -37,16 +36,8 @@ type orgSettingsView struct {
 	ContactEmail string `json:"contact_email"`
 }
 
-func (h *handler) orgSettings(ctx context.Context, org *booking.Organization) (orgSettingsView, error) {
-	st, err := h.host.OrganizationTerms(ctx, org)
-	if err != nil {
-		return orgSettingsView{}, err
-	}
-	email, err := h.host.ContactEmail(ctx, org)
-	if err != nil {
-		return orgSettingsView{}, err
-	}
-	return orgSettingsView{settingsView: newSettingsView(org), termsView: newTermsView(st), ContactEmail: email}, nil
+func newOrgSettingsView(s *host.OrgSettings) orgSettingsView {
+	return orgSettingsView{settingsView: newSettingsView(s.Org), termsView: newTermsView(s.Terms), ContactEmail: s.ContactEmail}
 }
 
 // propertyTermsView is a property's own terms; a nil policy follows the
@@ -65,15 +56,13 @@ type propertyDetailView struct {
 	Terms *propertyTermsView `json:"terms"`
 }
 
-func (h *handler) propertyDetail(ctx context.Context, org *booking.Organization, p *booking.Property) (propertyDetailView, error) {
-	v := propertyDetailView{propertyView: newPropertyView(p)}
-	st, err := h.host.PropertyTerms(ctx, org, p.ID)
-	if err != nil || st == nil {
-		return v, err
+func newPropertyDetailView(d *host.PropertyDetail) propertyDetailView {
+	v := propertyDetailView{propertyView: newPropertyView(d.Property)}
+	if st := d.Terms; st != nil {
+		v.Terms = &propertyTermsView{CancellationPolicy: st.Policy, SecurityDeposit: st.SecurityDeposit,
+			DepositHoldDays: st.DepositHoldDays, DepositReleaseDays: st.DepositReleaseDays}
 	}
-	v.Terms = &propertyTermsView{CancellationPolicy: st.Policy, SecurityDeposit: st.SecurityDeposit,
-		DepositHoldDays: st.DepositHoldDays, DepositReleaseDays: st.DepositReleaseDays}
-	return v, nil
+	return v
 }
 
 // termsBody is the terms part of PATCH /settings (flat) and of PATCH

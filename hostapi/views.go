@@ -353,7 +353,7 @@ type apiKeyView struct {
 	RevokedAt  *time.Time `json:"revoked_at"`
 }
 
-func newAPIKeyView(k *booking.APIKey) apiKeyView {
+func newAPIKeyView(k *host.APIKey) apiKeyView {
 	return apiKeyView{ID: k.ID, Name: k.Name, Prefix: k.Prefix, CreatedAt: k.CreatedAt.UTC(),
 		LastUsedAt: optTime(k.LastUsedAt), RevokedAt: optTime(k.RevokedAt)}
 }
@@ -385,7 +385,7 @@ type auditView struct {
 	At        time.Time       `json:"at"`
 }
 
-func newAuditView(e booking.AuditEntry) auditView {
+func newAuditView(e host.AuditEntry) auditView {
 	v := auditView{ID: e.ID, Actor: e.Actor, ActorName: e.ActorName, Action: e.Action, Target: e.Target,
 		Before: e.Before, After: e.After, At: e.At.UTC()}
 	if len(v.Before) == 0 {

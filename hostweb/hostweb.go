@@ -33,7 +33,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/host"
-	"github.com/staykit/staykit/httpapi"
+	"github.com/staykit/staykit/internal/apihttp"
 	"github.com/staykit/staykit/policy"
 	"github.com/staykit/staykit/ratelimit"
 )
@@ -159,7 +159,7 @@ func (d *Dashboard) Session(r *http.Request) (host.Actor, int64, bool) {
 	return host.UserActor(u), u.OrgID, true
 }
 
-func (d *Dashboard) user(r *http.Request) *booking.HostUser {
+func (d *Dashboard) user(r *http.Request) *host.User {
 	c, err := r.Cookie(d.cookieName())
 	if err != nil {
 		return nil
@@ -179,7 +179,7 @@ func pageLocale(r *http.Request) string {
 	if l := r.URL.Query().Get("lang"); l == "en" || l == "fr" {
 		return l
 	}
-	return httpapi.Locale(r, "fr")
+	return apihttp.Locale(r, "fr")
 }
 
 var loginTemplate = template.Must(template.New("login").Parse(`<!doctype html>
@@ -244,7 +244,7 @@ func (d *Dashboard) login(w http.ResponseWriter, r *http.Request) {
 	email := strings.ToLower(strings.TrimSpace(r.PostFormValue("email")))
 	password := r.PostFormValue("password")
 	texts := loginText[pageLocale(r)]
-	attempt, wait := d.admitLogin(r.Context(), httpapi.ClientKey(r, d.proxies), email)
+	attempt, wait := d.admitLogin(r.Context(), apihttp.ClientKey(r, d.proxies), email)
 	if wait > 0 {
 		w.Header().Set("Retry-After", retryAfter(wait))
 		d.renderLogin(w, r, http.StatusTooManyRequests, email, texts.Throttled)
@@ -341,7 +341,7 @@ func (d *Dashboard) app(w http.ResponseWriter, r *http.Request) {
 	}
 	lang := r.URL.Query().Get("lang")
 	if lang != "fr" && lang != "en" {
-		lang = httpapi.Locale(r, org.DefaultLocale)
+		lang = apihttp.Locale(r, org.DefaultLocale)
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	if err := appTemplate.Execute(w, struct{ Org, Lang, Email, Policies string }{org.Slug, lang, u.Email, presetPolicies}); err != nil {

@@ -16,13 +16,17 @@ import (
 	"github.com/staykit/staykit/ratelimit"
 )
 
-// waitingUsers is a store whose user lookups wait for release.
+// waitingUsers is a store of the host's records whose user lookups wait
+// for release.
 type waitingUsers struct {
-	booking.Store
+	host.Store
 	release chan struct{}
 }
 
-func (s *waitingUsers) HostUserByEmail(context.Context, string) (*booking.HostUser, error) {
+// noStore is a booking.Store the test never reaches.
+type noStore struct{ booking.Store }
+
+func (s *waitingUsers) HostUserByEmail(context.Context, string) (*host.User, error) {
 	<-s.release
 	return nil, booking.Errorf(booking.CodeNotFound, "No such user.")
 }
@@ -33,8 +37,8 @@ func (s *waitingUsers) HostUserByEmail(context.Context, string) (*booking.HostUs
 func TestDashboardLoginBusy(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		store := &waitingUsers{release: make(chan struct{})}
-		hs := host.New(host.Options{Store: store, MaxConcurrentHashes: 1,
-			Bookings: booking.NewService(booking.Options{Store: store, Payments: paymenttest.New()})})
+		hs := host.New(host.Options{Store: noStore{}, Records: store, MaxConcurrentHashes: 1,
+			Bookings: booking.NewService(booking.Options{Store: noStore{}, Payments: paymenttest.New()})})
 		h := New(Options{Host: hs, Logger: slog.New(slog.DiscardHandler), Limiter: ratelimit.NewMemory(ratelimit.MemoryOptions{})})
 		post := func() *httptest.ResponseRecorder {
 			form := url.Values{"email": {"host@example.com"}, "password": {"a long enough password"}}

@@ -6,6 +6,8 @@ import (
 	"hash/crc32"
 	"net/http"
 	"strings"
+
+	"github.com/staykit/staykit/internal/apihttp"
 )
 
 // cacheControl is the Cache-Control of each public read route's 200.
@@ -61,5 +63,5 @@ func writeCacheable(w http.ResponseWriter, r *http.Request, policy string, body 
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	writeBody(w, http.StatusOK, body)
+	apihttp.WriteBody(w, http.StatusOK, body)
 }

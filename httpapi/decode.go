@@ -4,57 +4,30 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
-	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/internal/apihttp"
 )
-
-// readBody reads at most MaxBodyBytes of the request body. Errors: 413.
-func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
-	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return nil, errBodyTooLarge()
-		}
-		return nil, &booking.Error{Code: codeMalformedJSON, Message: "The request body could not be read.", Err: err}
-	}
-	return b, nil
-}
-
-// isJSON reports whether a Content-Type is application/json in UTF-8: no
-// charset, or charset utf-8 in any case. A body declared in another charset
-// would be read as UTF-8 all the same, so it is refused.
-func isJSON(contentType string) bool {
-	mt, params, err := mime.ParseMediaType(contentType)
-	if err != nil || mt != "application/json" {
-		return false
-	}
-	cs, ok := params["charset"]
-	return !ok || strings.EqualFold(cs, "utf-8")
-}
 
 // decodeObject reads a JSON object body. With optional, an empty body is
 // the empty object and needs no Content-Type. Errors: 413, 415, 400.
 func decodeObject(w http.ResponseWriter, r *http.Request, optional bool) (*object, error) {
-	if !optional && !isJSON(r.Header.Get("Content-Type")) {
-		return nil, errUnsupportedMediaType()
+	if !optional && !apihttp.IsJSON(r.Header.Get("Content-Type")) {
+		return nil, apihttp.ErrUnsupportedMediaType()
 	}
-	b, err := readBody(w, r)
+	b, err := apihttp.ReadBody(w, r)
 	if err != nil {
 		return nil, err
 	}
 	if optional && len(bytes.TrimSpace(b)) == 0 {
 		return &object{fields: map[string]json.RawMessage{}, errs: booking.FieldErrors{}}, nil
 	}
-	if optional && !isJSON(r.Header.Get("Content-Type")) {
-		return nil, errUnsupportedMediaType()
+	if optional && !apihttp.IsJSON(r.Header.Get("Content-Type")) {
+		return nil, apihttp.ErrUnsupportedMediaType()
 	}
 	return parseObject(b)
 }
@@ -63,14 +36,14 @@ func decodeObject(w http.ResponseWriter, r *http.Request, optional bool) (*objec
 func parseObject(b []byte) (*object, error) {
 	b = bytes.TrimSpace(b)
 	if !json.Valid(b) {
-		return nil, errMalformedJSON()
+		return nil, apihttp.ErrMalformedJSON()
 	}
 	if len(b) == 0 || b[0] != '{' {
-		return nil, errNotObject()
+		return nil, apihttp.ErrNotObject()
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(b, &fields); err != nil {
-		return nil, errMalformedJSON()
+		return nil, apihttp.ErrMalformedJSON()
 	}
 	return &object{fields: fields, errs: booking.FieldErrors{}}, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/rs/cors"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/internal/apihttp"
 	"github.com/staykit/staykit/ratelimit"
 )
 
@@ -32,7 +33,7 @@ const (
 
 // MaxBodyBytes is the largest request body the handler reads (64 KiB);
 // a larger one is refused with 413.
-const MaxBodyBytes = 64 << 10
+const MaxBodyBytes = apihttp.MaxBodyBytes
 
 // DefaultLimits returns the rate limits applied when Options.Limits does
 // not override them: checkout 10, validate-coupon 20, confirm, cancel and
@@ -176,7 +177,7 @@ func (h *handler) routes() {
 		if rest, ok := strings.CutPrefix(r.URL.Path, "/api/v1/book/"); ok {
 			st.slug, _, _ = strings.Cut(rest, "/")
 		}
-		return 0, nil, errRouteNotFound()
+		return 0, nil, apihttp.ErrRouteNotFound()
 	}}))
 }
 
@@ -240,7 +241,7 @@ func (h *handler) otherMethod(allow string, org bool) http.Handler {
 			w.WriteHeader(http.StatusNoContent)
 			return
 		}
-		h.writeError(w, r, stateOf(r), errMethodNotAllowed())
+		h.writeError(w, r, stateOf(r), apihttp.ErrMethodNotAllowed())
 	})
 	if org {
 		// rs/cors answers preflights itself (204) and passes the rest on.

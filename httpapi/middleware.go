@@ -2,8 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -13,6 +11,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/internal/apihttp"
 )
 
 // reqState is what the layers of one request share: set by ServeHTTP,
@@ -41,7 +40,7 @@ func stateOf(r *http.Request) *reqState {
 	if st, ok := r.Context().Value(stateKey{}).(*reqState); ok {
 		return st
 	}
-	return &reqState{id: newRequestID()}
+	return &reqState{id: apihttp.CleanRequestID("")}
 }
 
 // organization loads the request's organisation once.
@@ -67,10 +66,10 @@ func (h *handler) orgService(ctx context.Context, st *reqState) (*booking.OrgSer
 // turns a panic into a 500 and routes.
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	st := &reqState{id: requestID(r.Header.Get("X-Request-ID"))}
+	st := &reqState{id: apihttp.CleanRequestID(r.Header.Get("X-Request-ID"))}
 	hdr := w.Header()
 	hdr.Set("X-Service-API-Version", "v1")
-	hdr.Set("Content-Type", contentTypeJSON)
+	hdr.Set("Content-Type", apihttp.ContentTypeJSON)
 	hdr.Set("X-Request-ID", st.id)
 	hdr.Set("X-Content-Type-Options", "nosniff")
 	rec := &recorder{ResponseWriter: w}
@@ -94,7 +93,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// The mux would redirect to the cleaned path, which is wrong when
 		// the handler is mounted under a prefix: refuse instead.
 		st.route = "unknown"
-		h.writeError(rec, r, st, errRouteNotFound())
+		h.writeError(rec, r, st, apihttp.ErrRouteNotFound())
 		return
 	}
 	h.mux.ServeHTTP(rec, r)
@@ -160,31 +159,6 @@ func redactPath(p string) string {
 		return p
 	}
 	return p[:i+len(seg)] + "{token}" + rest[end:]
-}
-
-// maxRequestIDLength bounds an echoed X-Request-ID.
-const maxRequestIDLength = 64
-
-// requestID returns the client's X-Request-ID when it is sane (1–64
-// characters of [A-Za-z0-9._-]), else a new random one.
-func requestID(in string) string {
-	if len(in) == 0 || len(in) > maxRequestIDLength {
-		return newRequestID()
-	}
-	for i := 0; i < len(in); i++ {
-		c := in[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-') {
-			return newRequestID()
-		}
-	}
-	return in
-}
-
-// newRequestID returns 128 random bits in hex.
-func newRequestID() string {
-	var b [16]byte
-	rand.Read(b[:]) // never fails (crypto/rand panics rather)
-	return hex.EncodeToString(b[:])
 }
 
 // recorder remembers the status written, for the log line and to know

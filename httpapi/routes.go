@@ -8,6 +8,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/internal/apihttp"
 )
 
 // GET /api/v1/book/{org_slug}
@@ -172,7 +173,7 @@ func (h *handler) checkout(w http.ResponseWriter, r *http.Request, st *reqState)
 	if req.Locale == "" {
 		// The booking (and its quote's labels) speak the guest's language:
 		// ?locale= or Accept-Language, else the organisation's default.
-		req.Locale = requestLocale(r)
+		req.Locale = apihttp.RequestLocale(r)
 	}
 	org, err := h.orgService(r.Context(), st)
 	if err != nil {
@@ -226,14 +227,14 @@ func (h *handler) confirm(w http.ResponseWriter, r *http.Request, st *reqState) 
 // that fails verification is a 400 (the provider should not retry); any
 // other failure a 500, so that it retries.
 func (h *handler) webhook(w http.ResponseWriter, r *http.Request, st *reqState) (int, any, error) {
-	payload, err := readBody(w, r)
+	payload, err := apihttp.ReadBody(w, r)
 	if err != nil {
 		return 0, nil, err
 	}
 	if err := h.svc.HandleWebhook(r.Context(), payload, r.Header.Get("Stripe-Signature")); err != nil {
 		if booking.ErrorCode(err) == booking.CodeInvalid {
 			h.log.WarnContext(r.Context(), "webhook refused", "request_id", st.id, "err", err)
-			return 0, nil, &booking.Error{Code: codeInvalidWebhook, Message: "The webhook signature or payload is invalid."}
+			return 0, nil, &booking.Error{Code: apihttp.CodeInvalidWebhook, Message: "The webhook signature or payload is invalid."}
 		}
 		return 0, nil, &booking.Error{Code: booking.CodeInternal, Err: err}
 	}
@@ -245,14 +246,14 @@ func (h *handler) webhook(w http.ResponseWriter, r *http.Request, st *reqState) 
 // each is applied only to bookings of the account it names. Statuses as
 // for the platform's webhook.
 func (h *handler) connectWebhook(w http.ResponseWriter, r *http.Request, st *reqState) (int, any, error) {
-	payload, err := readBody(w, r)
+	payload, err := apihttp.ReadBody(w, r)
 	if err != nil {
 		return 0, nil, err
 	}
 	if err := h.svc.HandleConnectWebhook(r.Context(), payload, r.Header.Get("Stripe-Signature")); err != nil {
 		if booking.ErrorCode(err) == booking.CodeInvalid {
 			h.log.WarnContext(r.Context(), "connect webhook refused", "request_id", st.id, "err", err)
-			return 0, nil, &booking.Error{Code: codeInvalidWebhook, Message: "The webhook signature or payload is invalid."}
+			return 0, nil, &booking.Error{Code: apihttp.CodeInvalidWebhook, Message: "The webhook signature or payload is invalid."}
 		}
 		return 0, nil, &booking.Error{Code: booking.CodeInternal, Err: err}
 	}

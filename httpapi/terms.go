@@ -9,6 +9,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/internal/apihttp"
 	"github.com/staykit/staykit/policy"
 	"github.com/staykit/staykit/pricing"
 )
@@ -102,7 +103,7 @@ func newPolicyView(p policy.Policy, currency, loc string) *policyView {
 
 // policySummary says a policy in a sentence or two.
 func policySummary(p policy.Policy, currency, loc string) string {
-	fr := loc == localeFR
+	fr := loc == apihttp.FR
 	var parts []string
 	for _, t := range p.Tiers {
 		if t.RefundPercent.IsZero() {
@@ -167,7 +168,7 @@ func policySummary(p policy.Policy, currency, loc string) string {
 // formatAmount writes an amount for a sentence: "380.00 EUR", "380,00 EUR".
 func formatAmount(d decimal.Decimal, currency, loc string) string {
 	s := d.StringFixed(pricing.MinorUnits(currency))
-	if loc == localeFR {
+	if loc == apihttp.FR {
 		s = strings.Replace(s, ".", ",", 1)
 	}
 	return s + " " + currency
@@ -177,7 +178,7 @@ var monthsFR = [...]string{"janvier", "février", "mars", "avril", "mai", "juin"
 
 // formatDate writes a date for a sentence: "5 June 2026", "5 juin 2026".
 func formatDate(d civil.Date, loc string) string {
-	if loc == localeFR {
+	if loc == apihttp.FR {
 		return fmt.Sprintf("%d %s %d", d.Day, monthsFR[d.Month-1], d.Year)
 	}
 	return fmt.Sprintf("%d %s %d", d.Day, d.Month, d.Year)
@@ -191,7 +192,7 @@ func balanceConsent(b booking.Booking, t *booking.Terms, loc string) *string {
 	}
 	amount, date := formatAmount(b.BalanceAmount, b.Currency, loc), formatDate(b.BalanceDueDate, loc)
 	s := "The balance of " + amount + " will be charged to this card on " + date + "."
-	if loc == localeFR {
+	if loc == apihttp.FR {
 		s = "Le solde de " + amount + " sera débité sur cette carte le " + date + "."
 	}
 	return &s
@@ -205,7 +206,7 @@ func depositConsent(b booking.Booking, t *booking.Terms, loc string) *string {
 	amount := formatAmount(t.Deposit, b.Currency, loc)
 	date := formatDate(b.CheckIn.AddDays(-t.DepositHoldDays), loc)
 	s := "A security deposit of " + amount + " will be held on this card from " + date + " and released after your stay unless damage is found."
-	if loc == localeFR {
+	if loc == apihttp.FR {
 		s = "Une caution de " + amount + " sera bloquée sur cette carte à partir du " + date + " et libérée après votre séjour, sauf dommage constaté."
 	}
 	return &s

@@ -8,7 +8,6 @@ import (
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/hostapi"
 	"github.com/staykit/staykit/hostweb"
-	"github.com/staykit/staykit/httpapi"
 )
 
 // hostSide returns the host API (package hostapi), mounted at
@@ -22,13 +21,10 @@ import (
 // is reached (-public-url, else its listen address): the calendar export
 // URLs are built on it, never on a request's Host header.
 func (s *server) hostSide(publicURL string) (api, dashboard http.Handler) {
-	hs := host.New(host.Options{Store: s.readModel, Bookings: s.svc, Logger: s.log})
+	hs := host.New(host.Options{Store: s.readModel, Records: s.back.Store.(host.Store), Bookings: s.svc, Logger: s.log})
 	d := hostweb.New(hostweb.Options{Host: hs, Logger: s.log, Limiter: s.back.Limiter, TrustedProxies: s.cfg.TrustedProxies,
 		SecureCookies: strings.HasPrefix(s.cfg.PublicURL, "https://")})
-	apiDeny := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		httpapi.SetCommonHeaders(w, httpapi.RequestID(r))
-		httpapi.WriteError(w, r, s.log, httpapi.Locale(r, ""), errCrossOrigin())
-	})
+	apiDeny := hostapi.Deny(s.log, errCrossOrigin())
 	apiCSRF := http.NewCrossOriginProtection()
 	apiCSRF.SetDenyHandler(apiDeny)
 	api = hostweb.OneOrigin(apiDeny, apiCSRF.Handler(hostapi.New(hostapi.Options{Host: hs, Logger: s.log, Limiter: s.back.Limiter,

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/staykit/staykit/booking"
@@ -19,7 +20,6 @@ var Reads = []string{
 	"LedgerEntries", "LedgerEntryByProviderID",
 	"Feed", "Feeds", "FeedBlocks", "FeedConflicts", "ExportToken", "ExportTokenByValue",
 	"CalendarDays",
-	"APIKeyByHash", "APIKeys", "AuditLog", "CouponByID", "Coupons", "HostSession", "HostUserByEmail",
 	"Settings", "Terms",
 	"BookingsPage",
 	"ContactEmail", "OutboxEvent", "OutboxDeliveries", "OutboxDelivery", "WebhookEndpoint", "WebhookEndpoints",
@@ -47,11 +47,9 @@ var (
 		// ApplyFeedSync and DeleteFeed.
 		"CreateFeed", "UpdateFeed", "ClaimFeeds", "ClaimFeed", "RecordFeedAttempt",
 		"SetExportToken", "NoteExport",
-		// The host side's keys, users, sessions, audit log and replayed
-		// requests: never read by the public routes.
-		"CreateAPIKey", "RevokeAPIKey", "TouchAPIKey", "RecordAudit",
-		"ReserveHostRequest", "CompleteHostRequest", "ForgetHostRequest", "PurgeHostRequests",
-		"CreateHostUser", "CreateHostSession", "DeleteHostSession",
+		// The records of replayed host requests (package host keeps them):
+		// never read by the public routes.
+		"PurgeHostRequests",
 		// Bookings' terms (policy, balance, deposit): read from the store
 		// on every use, never cached.
 		"SaveTerms",
@@ -67,6 +65,23 @@ var (
 		"SavePaymentAccount", "SetBookingPaymentAccount",
 	}
 )
+
+// Atomically runs fn as one unit of work of the underlying Store (a
+// host.Store: store/sqlite, store/postgres) and then forgets the catalog
+// and every occupancy: the writes in fn forgot what they change before
+// the unit committed, when a read could still cache the state before it,
+// and a unit rolled back may have let a read cache what it undid. It is
+// not a method of booking.Store: package host runs its units through it.
+func (c *Store) Atomically(ctx context.Context, fn func(ctx context.Context) error) error {
+	u, ok := c.Store.(interface {
+		Atomically(ctx context.Context, fn func(ctx context.Context) error) error
+	})
+	if !ok {
+		return errors.New("read model: the underlying store runs no units of work")
+	}
+	defer c.changed(ctx, true, 0)
+	return u.Atomically(ctx, fn)
+}
 
 // CreateOrganization writes through and forgets the catalog.
 func (c *Store) CreateOrganization(ctx context.Context, o *booking.Organization) error {

@@ -21,12 +21,16 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/internal/pgmigrate"
 	"github.com/staykit/staykit/store/internal/rowmap"
 	"github.com/staykit/staykit/store/internal/sqlflow"
 )
 
-var _ booking.Store = (*DB)(nil)
+var (
+	_ booking.Store = (*DB)(nil)
+	_ host.Store    = (*DB)(nil)
+)
 
 // DB is a staykit database on PostgreSQL. It is safe for concurrent use,
 // also by several processes on the same database.
@@ -181,4 +185,12 @@ func sqlState(err error) string {
 		return pe.Code
 	}
 	return ""
+}
+
+// Atomically runs fn as one unit of work, in one READ COMMITTED
+// transaction: the operations of this store that fn runs with the context
+// it is given join it, and take effect together when fn returns nil, or
+// not at all (host.Store.Atomically).
+func (db *DB) Atomically(ctx context.Context, fn func(ctx context.Context) error) error {
+	return db.flow.Atomically(ctx, db.begin(pgx.TxOptions{}), fn)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/coupon"
+	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/store/internal/rowmap"
 	"github.com/staykit/staykit/store/internal/sqlflow"
 )
@@ -15,7 +16,7 @@ func apiKeyNotFound() error {
 }
 
 // CreateAPIKey stores k and sets its ID.
-func (db *DB) CreateAPIKey(ctx context.Context, k *booking.APIKey) error {
+func (db *DB) CreateAPIKey(ctx context.Context, k *host.APIKey) error {
 	id, err := sqlflow.Get(ctx, db.run, "create api key", func(q querier) (int64, error) {
 		id, err := sqlflow.Value[int64](ctx, q, nil, `INSERT INTO api_keys (org_id, name, prefix, hash, created_at)
 			VALUES ($1, $2, $3, $4, $5) RETURNING id`, k.OrgID, k.Name, k.Prefix, k.Hash, instant(k.CreatedAt))
@@ -35,23 +36,23 @@ func (db *DB) CreateAPIKey(ctx context.Context, k *booking.APIKey) error {
 }
 
 // APIKeyByHash finds a key by the SHA-256 of its secret.
-func (db *DB) APIKeyByHash(ctx context.Context, hash string) (*booking.APIKey, error) {
-	return sqlflow.Get(ctx, db.run, "api key", func(q querier) (*booking.APIKey, error) {
+func (db *DB) APIKeyByHash(ctx context.Context, hash string) (*host.APIKey, error) {
+	return sqlflow.Get(ctx, db.run, "api key", func(q querier) (*host.APIKey, error) {
 		return sqlflow.One(ctx, q, rowmap.ScanAPIKey, apiKeyNotFound(),
 			`SELECT `+rowmap.APIKeyColumns+` FROM api_keys WHERE hash = $1`, hash)
 	})
 }
 
 // APIKeys lists an organisation's keys by ID.
-func (db *DB) APIKeys(ctx context.Context, orgID int64) ([]booking.APIKey, error) {
-	return sqlflow.Get(ctx, db.run, "api keys", func(q querier) ([]booking.APIKey, error) {
+func (db *DB) APIKeys(ctx context.Context, orgID int64) ([]host.APIKey, error) {
+	return sqlflow.Get(ctx, db.run, "api keys", func(q querier) ([]host.APIKey, error) {
 		return sqlflow.All(ctx, q, rowmap.ScanAPIKey, `SELECT `+rowmap.APIKeyColumns+` FROM api_keys WHERE org_id = $1 ORDER BY id`, orgID)
 	})
 }
 
 // RevokeAPIKey revokes a key of orgID (once) and returns it.
-func (db *DB) RevokeAPIKey(ctx context.Context, orgID, id int64, at time.Time) (*booking.APIKey, error) {
-	return sqlflow.Get(ctx, db.run, "revoke api key", func(q querier) (*booking.APIKey, error) {
+func (db *DB) RevokeAPIKey(ctx context.Context, orgID, id int64, at time.Time) (*host.APIKey, error) {
+	return sqlflow.Get(ctx, db.run, "revoke api key", func(q querier) (*host.APIKey, error) {
 		return sqlflow.One(ctx, q, rowmap.ScanAPIKey, apiKeyNotFound(), `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3)
 			WHERE id = $1 AND org_id = $2 RETURNING `+rowmap.APIKeyColumns, id, orgID, instant(at))
 	})
@@ -66,7 +67,7 @@ func (db *DB) TouchAPIKey(ctx context.Context, id int64, at time.Time) error {
 }
 
 // RecordAudit stores an audit entry and sets its ID.
-func (db *DB) RecordAudit(ctx context.Context, e *booking.AuditEntry) error {
+func (db *DB) RecordAudit(ctx context.Context, e *host.AuditEntry) error {
 	id, err := sqlflow.Get(ctx, db.run, "record audit", func(q querier) (int64, error) {
 		return sqlflow.Value[int64](ctx, q, nil, `INSERT INTO audit_log (org_id, actor, actor_name, action, target, before, after, at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
@@ -88,11 +89,11 @@ func jsonOrNull(b []byte) string {
 }
 
 // AuditLog lists audit entries newest first.
-func (db *DB) AuditLog(ctx context.Context, orgID, before int64, limit int) ([]booking.AuditEntry, error) {
+func (db *DB) AuditLog(ctx context.Context, orgID, before int64, limit int) ([]host.AuditEntry, error) {
 	if before <= 0 {
 		before = 1<<63 - 1
 	}
-	return sqlflow.Get(ctx, db.run, "audit log", func(q querier) ([]booking.AuditEntry, error) {
+	return sqlflow.Get(ctx, db.run, "audit log", func(q querier) ([]host.AuditEntry, error) {
 		return sqlflow.All(ctx, q, rowmap.ScanAuditEntry, `SELECT id, org_id, actor, actor_name, action, target,
 			before::text, after::text, at FROM audit_log WHERE org_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3`,
 			orgID, before, limit)
@@ -103,8 +104,8 @@ func (db *DB) AuditLog(ctx context.Context, orgID, before int64, limit int) ([]b
 // recorded (after notBefore). The insert, or the replacement of a record
 // older than notBefore, is one statement, so two replicas cannot both
 // reserve a key.
-func (db *DB) ReserveHostRequest(ctx context.Context, r *booking.HostRequest, notBefore time.Time) (*booking.HostRequest, error) {
-	var existing *booking.HostRequest
+func (db *DB) ReserveHostRequest(ctx context.Context, r *host.Request, notBefore time.Time) (*host.Request, error) {
+	var existing *host.Request
 	err := db.run(ctx, "reserve host request", func(q querier) error {
 		n, err := q.Exec(ctx, `INSERT INTO host_requests (`+rowmap.HostRequestColumns+`)
 			VALUES ($1, $2, $3, 0, NULL, $4) ON CONFLICT (org_id, key) DO UPDATE SET

@@ -26,11 +26,15 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/store/internal/rowmap"
 	"github.com/staykit/staykit/store/internal/sqlflow"
 )
 
-var _ booking.Store = (*DB)(nil)
+var (
+	_ booking.Store = (*DB)(nil)
+	_ host.Store    = (*DB)(nil)
+)
 
 // DB is a staykit database. It is safe for concurrent use.
 type DB struct {
@@ -320,4 +324,12 @@ func isUniqueViolation(err error) bool {
 // isForeignKeyViolation reports whether err is a FOREIGN KEY violation.
 func isForeignKeyViolation(err error) bool {
 	return constraintCode(err) == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY
+}
+
+// Atomically runs fn as one unit of work, in one write transaction: the
+// operations of this store that fn runs with the context it is given join
+// it, and take effect together when fn returns nil, or not at all
+// (host.Store.Atomically).
+func (db *DB) Atomically(ctx context.Context, fn func(ctx context.Context) error) error {
+	return db.flow.Atomically(ctx, db.beginWrite(nil), fn)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/coupon"
+	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/store/internal/rowmap"
 	"github.com/staykit/staykit/store/internal/sqlflow"
 )
@@ -15,7 +16,7 @@ func apiKeyNotFound() error {
 }
 
 // CreateAPIKey stores k and sets its ID.
-func (db *DB) CreateAPIKey(ctx context.Context, k *booking.APIKey) error {
+func (db *DB) CreateAPIKey(ctx context.Context, k *host.APIKey) error {
 	id, err := sqlflow.Get(ctx, db.tx, "create api key", func(q querier) (int64, error) {
 		id, err := sqlflow.Value[int64](ctx, q, nil, `INSERT INTO api_keys (org_id, name, prefix, hash, created_at)
 			VALUES (?, ?, ?, ?, ?) RETURNING id`, k.OrgID, k.Name, k.Prefix, k.Hash, k.CreatedAt.UnixMilli())
@@ -35,23 +36,23 @@ func (db *DB) CreateAPIKey(ctx context.Context, k *booking.APIKey) error {
 }
 
 // APIKeyByHash finds a key by the SHA-256 of its secret.
-func (db *DB) APIKeyByHash(ctx context.Context, hash string) (*booking.APIKey, error) {
-	return sqlflow.Get(ctx, db.run, "api key", func(q querier) (*booking.APIKey, error) {
+func (db *DB) APIKeyByHash(ctx context.Context, hash string) (*host.APIKey, error) {
+	return sqlflow.Get(ctx, db.run, "api key", func(q querier) (*host.APIKey, error) {
 		return sqlflow.One(ctx, q, rowmap.ScanAPIKey, apiKeyNotFound(),
 			`SELECT `+rowmap.APIKeyColumns+` FROM api_keys WHERE hash = ?`, hash)
 	})
 }
 
 // APIKeys lists an organisation's keys by ID.
-func (db *DB) APIKeys(ctx context.Context, orgID int64) ([]booking.APIKey, error) {
-	return sqlflow.Get(ctx, db.run, "api keys", func(q querier) ([]booking.APIKey, error) {
+func (db *DB) APIKeys(ctx context.Context, orgID int64) ([]host.APIKey, error) {
+	return sqlflow.Get(ctx, db.run, "api keys", func(q querier) ([]host.APIKey, error) {
 		return sqlflow.All(ctx, q, rowmap.ScanAPIKey, `SELECT `+rowmap.APIKeyColumns+` FROM api_keys WHERE org_id = ? ORDER BY id`, orgID)
 	})
 }
 
 // RevokeAPIKey revokes a key of orgID (once) and returns it.
-func (db *DB) RevokeAPIKey(ctx context.Context, orgID, id int64, at time.Time) (*booking.APIKey, error) {
-	return sqlflow.Get(ctx, db.tx, "revoke api key", func(q querier) (*booking.APIKey, error) {
+func (db *DB) RevokeAPIKey(ctx context.Context, orgID, id int64, at time.Time) (*host.APIKey, error) {
+	return sqlflow.Get(ctx, db.tx, "revoke api key", func(q querier) (*host.APIKey, error) {
 		if err := sqlflow.Exec(ctx, q, nil, `UPDATE api_keys SET revoked_at = ? WHERE id = ? AND org_id = ? AND revoked_at IS NULL`,
 			at.UnixMilli(), id, orgID); err != nil {
 			return nil, err
@@ -70,7 +71,7 @@ func (db *DB) TouchAPIKey(ctx context.Context, id int64, at time.Time) error {
 }
 
 // RecordAudit stores an audit entry and sets its ID.
-func (db *DB) RecordAudit(ctx context.Context, e *booking.AuditEntry) error {
+func (db *DB) RecordAudit(ctx context.Context, e *host.AuditEntry) error {
 	id, err := sqlflow.Get(ctx, db.tx, "record audit", func(q querier) (int64, error) {
 		return sqlflow.Value[int64](ctx, q, nil, `INSERT INTO audit_log (org_id, actor, actor_name, action, target, before, after, at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
@@ -92,11 +93,11 @@ func jsonOrNull(b []byte) string {
 }
 
 // AuditLog lists audit entries newest first.
-func (db *DB) AuditLog(ctx context.Context, orgID, before int64, limit int) ([]booking.AuditEntry, error) {
+func (db *DB) AuditLog(ctx context.Context, orgID, before int64, limit int) ([]host.AuditEntry, error) {
 	if before <= 0 {
 		before = 1<<63 - 1
 	}
-	return sqlflow.Get(ctx, db.run, "audit log", func(q querier) ([]booking.AuditEntry, error) {
+	return sqlflow.Get(ctx, db.run, "audit log", func(q querier) ([]host.AuditEntry, error) {
 		return sqlflow.All(ctx, q, rowmap.ScanAuditEntry, `SELECT id, org_id, actor, actor_name, action, target, before, after, at
 			FROM audit_log WHERE org_id = ? AND id < ? ORDER BY id DESC LIMIT ?`, orgID, before, limit)
 	})
@@ -104,8 +105,8 @@ func (db *DB) AuditLog(ctx context.Context, orgID, before int64, limit int) ([]b
 
 // ReserveHostRequest records a host request under way unless its key is
 // recorded (after notBefore).
-func (db *DB) ReserveHostRequest(ctx context.Context, r *booking.HostRequest, notBefore time.Time) (*booking.HostRequest, error) {
-	var existing *booking.HostRequest
+func (db *DB) ReserveHostRequest(ctx context.Context, r *host.Request, notBefore time.Time) (*host.Request, error) {
+	var existing *host.Request
 	err := db.tx(ctx, "reserve host request", func(q querier) error {
 		got, err := sqlflow.One(ctx, q, rowmap.ScanHostRequest, nil,
 			`SELECT `+rowmap.HostRequestColumns+` FROM host_requests WHERE org_id = ? AND key = ?`, r.OrgID, r.Key)

@@ -5,12 +5,13 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/store/internal/rowmap"
 	"github.com/staykit/staykit/store/internal/sqlflow"
 )
 
 // CreateHostUser stores a dashboard user and sets its ID.
-func (db *DB) CreateHostUser(ctx context.Context, u *booking.HostUser) error {
+func (db *DB) CreateHostUser(ctx context.Context, u *host.User) error {
 	id, err := sqlflow.Get(ctx, db.tx, "create host user", func(q querier) (int64, error) {
 		id, err := sqlflow.Value[int64](ctx, q, nil, `INSERT INTO host_users (org_id, email, password_hash, created_at)
 			VALUES (?, ?, ?, ?) RETURNING id`, u.OrgID, u.Email, u.PasswordHash, u.CreatedAt.UnixMilli())
@@ -30,15 +31,15 @@ func (db *DB) CreateHostUser(ctx context.Context, u *booking.HostUser) error {
 }
 
 // HostUserByEmail finds a dashboard user.
-func (db *DB) HostUserByEmail(ctx context.Context, email string) (*booking.HostUser, error) {
-	return sqlflow.Get(ctx, db.run, "host user", func(q querier) (*booking.HostUser, error) {
+func (db *DB) HostUserByEmail(ctx context.Context, email string) (*host.User, error) {
+	return sqlflow.Get(ctx, db.run, "host user", func(q querier) (*host.User, error) {
 		return sqlflow.One(ctx, q, rowmap.ScanHostUser, booking.Errorf(booking.CodeNotFound, "User not found."),
 			`SELECT `+rowmap.HostUserColumns+` FROM host_users WHERE email = ?`, email)
 	})
 }
 
 // CreateHostSession stores a session, and forgets expired ones.
-func (db *DB) CreateHostSession(ctx context.Context, s *booking.HostSession) error {
+func (db *DB) CreateHostSession(ctx context.Context, s *host.Session) error {
 	return db.tx(ctx, "create host session", func(q querier) error {
 		if err := sqlflow.Exec(ctx, q, nil, `DELETE FROM host_sessions WHERE expires_at <= ?`, s.CreatedAt.UnixMilli()); err != nil {
 			return err
@@ -53,7 +54,7 @@ func (db *DB) CreateHostSession(ctx context.Context, s *booking.HostSession) err
 }
 
 // HostSession finds an unexpired session and its user.
-func (db *DB) HostSession(ctx context.Context, hash string, now time.Time) (*booking.HostSession, *booking.HostUser, error) {
+func (db *DB) HostSession(ctx context.Context, hash string, now time.Time) (*host.Session, *host.User, error) {
 	h, err := sqlflow.Get(ctx, db.run, "host session", func(q querier) (*rowmap.HostSession, error) {
 		return sqlflow.One(ctx, q, rowmap.ScanHostSession, booking.Errorf(booking.CodeNotFound, "Session not found."),
 			`SELECT s.hash, s.user_id, s.created_at, s.expires_at, u.id, u.org_id, u.email, u.password_hash, u.created_at

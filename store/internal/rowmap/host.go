@@ -1,14 +1,14 @@
 package rowmap
 
-import "github.com/staykit/staykit/booking"
+import "github.com/staykit/staykit/host"
 
 // APIKeyColumns are the columns of api_keys, in the order ScanAPIKey reads
 // them.
 const APIKeyColumns = `id, org_id, name, prefix, hash, created_at, last_used_at, revoked_at`
 
 // ScanAPIKey reads a row of APIKeyColumns.
-func ScanAPIKey(c Codec, s Scanner) (*booking.APIKey, error) {
-	var k booking.APIKey
+func ScanAPIKey(c Codec, s Scanner) (*host.APIKey, error) {
+	var k host.APIKey
 	if err := Scan(s, &k.ID, &k.OrgID, &k.Name, &k.Prefix, &k.Hash, c.Time(&k.CreatedAt),
 		c.Instant(&k.LastUsedAt), c.Instant(&k.RevokedAt)); err != nil {
 		return nil, err
@@ -21,8 +21,8 @@ func ScanAPIKey(c Codec, s Scanner) (*booking.APIKey, error) {
 const HostUserColumns = `id, org_id, email, password_hash, created_at`
 
 // ScanHostUser reads a row of HostUserColumns.
-func ScanHostUser(c Codec, s Scanner) (*booking.HostUser, error) {
-	var u booking.HostUser
+func ScanHostUser(c Codec, s Scanner) (*host.User, error) {
+	var u host.User
 	if err := Scan(s, &u.ID, &u.OrgID, &u.Email, &u.PasswordHash, c.Time(&u.CreatedAt)); err != nil {
 		return nil, err
 	}
@@ -31,9 +31,9 @@ func ScanHostUser(c Codec, s Scanner) (*booking.HostUser, error) {
 
 // ScanAuditEntry reads the columns id, org_id, actor, actor_name, action,
 // target, before, after, at of audit_log, before and after as JSON text.
-func ScanAuditEntry(c Codec, s Scanner) (*booking.AuditEntry, error) {
+func ScanAuditEntry(c Codec, s Scanner) (*host.AuditEntry, error) {
 	var (
-		e             booking.AuditEntry
+		e             host.AuditEntry
 		before, after string
 	)
 	if err := Scan(s, &e.ID, &e.OrgID, &e.Actor, &e.ActorName, &e.Action, &e.Target, &before,
@@ -49,8 +49,8 @@ func ScanAuditEntry(c Codec, s Scanner) (*booking.AuditEntry, error) {
 const HostRequestColumns = `org_id, key, request_hash, status, body, created_at`
 
 // ScanHostRequest reads a row of HostRequestColumns.
-func ScanHostRequest(c Codec, s Scanner) (*booking.HostRequest, error) {
-	var r booking.HostRequest
+func ScanHostRequest(c Codec, s Scanner) (*host.Request, error) {
+	var r host.Request
 	if err := Scan(s, &r.OrgID, &r.Key, &r.RequestHash, &r.Status, &r.Body,
 		c.Instant(&r.CreatedAt)); err != nil {
 		return nil, err
@@ -60,8 +60,8 @@ func ScanHostRequest(c Codec, s Scanner) (*booking.HostRequest, error) {
 
 // HostSession is a dashboard session and its user, read together.
 type HostSession struct {
-	Session booking.HostSession
-	User    booking.HostUser
+	Session host.Session
+	User    host.User
 }
 
 // ScanHostSession reads the columns hash, user_id, created_at, expires_at

@@ -175,7 +175,10 @@ type Flow struct {
 // Tx runs fn in the transaction begin starts, and commits it when fn
 // returns nil; otherwise it rolls it back and returns fn's error. Errors
 // name op (see Flow.fail).
-func (f Flow) Tx(ctx context.Context, op string, begin func(context.Context) (Tx, error), fn func(Querier) error) error {
+func (f *Flow) Tx(ctx context.Context, op string, begin func(context.Context) (Tx, error), fn func(Querier) error) error {
+	if tx, ok := f.unit(ctx); ok {
+		return f.fail(op, fn(tx))
+	}
 	tx, err := begin(ctx)
 	if err != nil {
 		return f.fail(op, fmt.Errorf("begin: %w", err))
@@ -192,7 +195,10 @@ func (f Flow) Tx(ctx context.Context, op string, begin func(context.Context) (Tx
 
 // ReadTx runs fn in the transaction begin starts, a read-only one, so that
 // its queries see one snapshot, and rolls it back. Errors name op.
-func (f Flow) ReadTx(ctx context.Context, op string, begin func(context.Context) (Tx, error), fn func(Querier) error) error {
+func (f *Flow) ReadTx(ctx context.Context, op string, begin func(context.Context) (Tx, error), fn func(Querier) error) error {
+	if tx, ok := f.unit(ctx); ok {
+		return f.fail(op, fn(tx))
+	}
 	tx, err := begin(ctx)
 	if err != nil {
 		return f.fail(op, fmt.Errorf("begin: %w", err))
@@ -203,15 +209,67 @@ func (f Flow) ReadTx(ctx context.Context, op string, begin func(context.Context)
 
 // Run runs fn on q, outside a transaction: one statement, or statements
 // that need not see one snapshot. Errors name op.
-func (f Flow) Run(_ context.Context, op string, q Querier, fn func(Querier) error) error {
+func (f *Flow) Run(ctx context.Context, op string, q Querier, fn func(Querier) error) error {
+	if tx, ok := f.unit(ctx); ok {
+		q = tx
+	}
 	return f.fail(op, fn(q))
+}
+
+// unitKey is the context key of the transaction of a unit of work of the
+// flow f (Flow.Atomically).
+type unitKey struct{ f *Flow }
+
+// unit returns the transaction of the unit of work ctx runs in, if any.
+func (f *Flow) unit(ctx context.Context) (Tx, bool) {
+	tx, ok := ctx.Value(unitKey{f}).(Tx)
+	return tx, ok
+}
+
+// Atomically runs fn as one unit of work: in the transaction begin
+// starts, committed when fn returns nil and rolled back otherwise. Every
+// operation of this flow (Tx, ReadTx, Run) that fn runs with the context
+// it is given joins that transaction instead of starting its own, so that
+// they all take effect or none does: a change and its audit entry, say.
+// Called within a unit, Atomically runs fn in it. fn's error is returned
+// as it is (the operations named theirs); begin's and commit's are named
+// "atomically".
+//
+// A unit holds its transaction while fn runs: fn does store work only,
+// never a call to another service. A nil fn is a unit that does nothing;
+// a panic in fn rolls the unit back and propagates.
+func (f *Flow) Atomically(ctx context.Context, begin func(context.Context) (Tx, error), fn func(ctx context.Context) error) error {
+	if fn == nil {
+		return nil
+	}
+	if _, ok := f.unit(ctx); ok {
+		return fn(ctx)
+	}
+	tx, err := begin(ctx)
+	if err != nil {
+		return f.fail("atomically", fmt.Errorf("begin: %w", err))
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			_ = tx.Rollback(context.WithoutCancel(ctx))
+		}
+	}()
+	if err := fn(context.WithValue(ctx, unitKey{f}, tx)); err != nil {
+		return err
+	}
+	committed = true
+	if err := tx.Commit(ctx); err != nil {
+		return f.fail("atomically", fmt.Errorf("commit: %w", err))
+	}
+	return nil
 }
 
 // fail names the store and op in err; nil stays nil. Every error of an
 // operation passes here once, and only here: it is the one place to
 // classify them. A *booking.Error passes unchanged: its code is the answer
 // callers act on, and its message is for them.
-func (f Flow) fail(op string, err error) error {
+func (f *Flow) fail(op string, err error) error {
 	if err == nil {
 		return nil
 	}

@@ -1,0 +1,106 @@
+package hostapi
+
+import (
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/internal/apihttp"
+)
+
+// Messages of the host API's codes and reasons, in both locales, ahead of
+// the shared ones (apihttp.Base): the variants of a code before its
+// general wording, the field reasons where the base has none.
+var (
+	hostCodes = map[string][]apihttp.Variant{
+		booking.CodeForbidden: {
+			{When: apihttp.Equals(booking.ParamReason, booking.ReasonCrossOrigin), Text: apihttp.Text{
+				FR: "Requête d'un autre site refusée : les modifications ne sont acceptées que depuis les pages de ce serveur, ou de scripts avec une clé d'API.",
+				EN: "Cross-origin request refused: changes are accepted only from this server's own pages, or from scripts with an API key."}},
+		},
+		booking.CodeNotFound: {
+			{When: apihttp.Equals(booking.ParamSubject, "coupon"), Text: apihttp.Text{
+				FR: "Ce code promo n'existe pas.",
+				EN: "This coupon does not exist."}},
+			{When: apihttp.Equals(booking.ParamSubject, "block"), Text: apihttp.Text{
+				FR: "Ce blocage n'existe pas.",
+				EN: "This block does not exist."}},
+			{When: apihttp.Equals(booking.ParamSubject, "api_key"), Text: apihttp.Text{
+				FR: "Cette clé d'API n'existe pas.",
+				EN: "This API key does not exist."}},
+		},
+		booking.CodeConflict: {
+			{When: apihttp.Equals(booking.ParamReason, "booked"), Text: apihttp.Text{
+				FR: "Une réservation occupe certaines de ces nuits.",
+				EN: "A booking holds some of these nights."}},
+			{When: apihttp.Equals(booking.ParamReason, "code_taken"), Text: apihttp.Text{
+				FR: "Un code promo avec ce code existe déjà.",
+				EN: "A coupon with this code exists already."}},
+		},
+	}
+	hostReasons = map[string]apihttp.Text{
+		"invalid_url": {
+			FR: "Saisissez une adresse web commençant par https:// ou http://.",
+			EN: "Enter a web address starting with https:// or http://."},
+		"invalid_origin": {
+			FR: "Saisissez des origines de la forme https://exemple.fr, sans chemin.",
+			EN: "Enter origins such as https://example.com, without a path."},
+		"invalid_domain": {
+			FR: "Saisissez un nom de domaine en minuscules, comme exemple.fr.",
+			EN: "Enter a domain name in lower case, such as example.com."},
+		"unknown_field": {
+			FR: "Ce champ n'existe pas.",
+			EN: "This field does not exist."},
+		"not_found": {
+			FR: "Cet élément n'existe pas.",
+			EN: "This item does not exist."},
+		"invalid_range": {
+			FR: "La fin doit être après le début.",
+			EN: "The end must be after the start."},
+		"invalid_code": {
+			FR: "Utilisez seulement des lettres, des chiffres, « _ » et « - ».",
+			EN: "Use only letters, digits, \"_\" and \"-\"."},
+		"invalid_slug": {
+			FR: "Cet identifiant n'est pas valide.",
+			EN: "This identifier is not valid."},
+		booking.ReasonAmountTooLarge: {
+			FR: "Ce montant dépasse ce qu'un paiement par carte peut encaisser (au plus {max}).",
+			EN: "This amount is more than a card payment can charge (at most {max})."},
+		booking.ReasonTooManyDecimals: {
+			FR: "Cette valeur a trop de décimales.",
+			EN: "This value has too many decimal places."},
+	}
+)
+
+// Messages of the host API's channels (calendar feeds, webhook
+// endpoints), added as hostCodes are.
+var channelCodes = map[string][]apihttp.Variant{
+	booking.CodeNotFound: {
+		{When: apihttp.Equals(booking.ParamSubject, "feed"), Text: apihttp.Text{
+			FR: "Ce calendrier importé n'existe pas.",
+			EN: "This calendar feed does not exist."}},
+		{When: apihttp.Equals(booking.ParamSubject, "webhook"), Text: apihttp.Text{
+			FR: "Ce webhook n'existe pas.",
+			EN: "This webhook endpoint does not exist."}},
+		{When: apihttp.Equals(booking.ParamSubject, "delivery"), Text: apihttp.Text{
+			FR: "Cet envoi n'existe pas.",
+			EN: "This delivery does not exist."}},
+	},
+	booking.CodeConflict: {
+		{When: apihttp.Equals(booking.ParamReason, "sync_in_progress"), Text: apihttp.Text{
+			FR: "Ce calendrier est en cours de synchronisation. Réessayez dans un instant.",
+			EN: "This feed is being synced at this moment. Please try again shortly."}},
+	},
+}
+
+// channelReasons word the field reasons of a feed or webhook URL that
+// the outbound policy refuses (outbound.Refusal.Reason).
+var channelReasons = map[string]apihttp.Text{
+	"https_required": {
+		FR: "Saisissez l'adresse en https:// que donne le service : staykit ne joint les calendriers et les webhooks qu'en https.",
+		EN: "Enter the https:// address the service gives: staykit reaches calendars and webhooks over https only."},
+	"private_address": {
+		FR: "Cette adresse mène à un réseau privé ou au serveur lui-même, pas à Internet : staykit ne la joint pas, sauf si l'opérateur du serveur l'autorise.",
+		EN: "This address leads to a private network or to the server itself, not to the internet: staykit does not reach it unless the server's operator allows it."},
+}
+
+// messages words every answer of the host API: the shared catalogue with
+// the channels' and the host's messages.
+var messages = apihttp.Base.With(channelCodes, channelReasons).With(hostCodes, hostReasons)
