@@ -2,7 +2,7 @@
 // after launch (settings, properties, the calendar, blocks, coupons), how
 // it answers bookings, its API keys and the audit log of every change. The
 // host API (package hostapi) and the dashboard call these; each change is
-// written through booking.Store, so it takes effect at once in the public
+// written through the store seams (Stores), so it takes effect at once in the public
 // API on every replica, and is audited with who made it.
 package host
 
@@ -35,7 +35,7 @@ func (a Actor) String() string { return a.Kind + ":" + strconv.FormatInt(a.ID, 1
 
 // Service runs the host's use cases. It is safe for concurrent use.
 type Service struct {
-	store    booking.Store
+	store    Stores
 	bookings *booking.Service
 	clock    booking.Clock
 	log      *slog.Logger
@@ -43,9 +43,11 @@ type Service struct {
 	hashSlots chan struct{}
 }
 
-// Options configure a Service; Store and Bookings are required.
+// Options configure a Service; Stores and Bookings are required (a use
+// case needs the seams it reaches; a test's fake may leave the others
+// nil).
 type Options struct {
-	Store booking.Store
+	Stores Stores
 	// Bookings answers requests and cancels (Approve, Decline, Cancel).
 	Bookings *booking.Service
 	// Clock defaults to the wall clock.
@@ -58,16 +60,16 @@ type Options struct {
 	MaxConcurrentHashes int
 }
 
-// New returns a Service. It panics without Store or Bookings, a
+// New returns a Service. It panics without Stores or Bookings, a
 // programming error.
 func New(o Options) *Service {
-	if o.Store == nil || o.Bookings == nil {
-		panic("host: New needs a Store and a booking Service")
+	if (o.Stores.HostStore == nil && o.Stores.CatalogStore == nil && o.Stores.FeedStore == nil) || o.Bookings == nil {
+		panic("host: New needs its Stores and a booking Service")
 	}
 	if o.MaxConcurrentHashes <= 0 {
 		o.MaxConcurrentHashes = DefaultMaxConcurrentHashes
 	}
-	s := &Service{store: o.Store, bookings: o.Bookings, clock: o.Clock, log: o.Logger,
+	s := &Service{store: o.Stores, bookings: o.Bookings, clock: o.Clock, log: o.Logger,
 		hashSlots: make(chan struct{}, o.MaxConcurrentHashes)}
 	if s.clock == nil {
 		s.clock = booking.SystemClock{}

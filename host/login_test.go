@@ -34,7 +34,7 @@ func TestNoPasswordHashAtLoad(t *testing.T) {
 
 // blockedUsers is a store whose user lookups wait for release.
 type blockedUsers struct {
-	booking.Store
+	booking.HostStore
 	release chan struct{}
 }
 
@@ -49,8 +49,9 @@ func (b *blockedUsers) HostUserByEmail(ctx context.Context, email string) (*book
 func TestLoginBoundsConcurrentHashes(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		store := &blockedUsers{release: make(chan struct{})}
-		svc := host.New(host.Options{Store: store, MaxConcurrentHashes: 2,
-			Bookings: booking.NewService(booking.Options{Store: store, Payments: paymenttest.New()})})
+		stores := booking.Stores{HostStore: store}
+		svc := host.New(host.Options{Stores: host.Stores{Stores: stores}, MaxConcurrentHashes: 2,
+			Bookings: booking.NewService(booking.Options{Stores: stores, Payments: paymenttest.New()})})
 		results := make(chan error, 3)
 		login := func() {
 			_, _, err := svc.Login(context.Background(), "host@example.com", "a long enough password")

@@ -18,7 +18,7 @@ import (
 
 // waitingUsers is a store whose user lookups wait for release.
 type waitingUsers struct {
-	booking.Store
+	booking.HostStore
 	release chan struct{}
 }
 
@@ -33,8 +33,9 @@ func (s *waitingUsers) HostUserByEmail(context.Context, string) (*booking.HostUs
 func TestDashboardLoginBusy(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		store := &waitingUsers{release: make(chan struct{})}
-		hs := host.New(host.Options{Store: store, MaxConcurrentHashes: 1,
-			Bookings: booking.NewService(booking.Options{Store: store, Payments: paymenttest.New()})})
+		stores := booking.Stores{HostStore: store}
+		hs := host.New(host.Options{Stores: host.Stores{Stores: stores}, MaxConcurrentHashes: 1,
+			Bookings: booking.NewService(booking.Options{Stores: stores, Payments: paymenttest.New()})})
 		h := New(Options{Host: hs, Logger: slog.New(slog.DiscardHandler), Limiter: ratelimit.NewMemory(ratelimit.MemoryOptions{})})
 		post := func() *httptest.ResponseRecorder {
 			form := url.Values{"email": {"host@example.com"}, "password": {"a long enough password"}}

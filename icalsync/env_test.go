@@ -30,7 +30,7 @@ func day(s string) civil.Date { return civil.MustParse(s) }
 // env is a booking Service and a Syncer on one store, a fake clock, a
 // recording notifier and a local feed server.
 type env struct {
-	store    booking.Store
+	store    testDB
 	svc      *booking.Service
 	sync     *icalsync.Syncer
 	clock    *bookingtest.Clock
@@ -63,14 +63,28 @@ func (r *recorder) kinds() []string {
 	return out
 }
 
-func openSQLite(t *testing.T) booking.Store {
+// testDB is a store under test: every seam of one database.
+type testDB struct {
+	booking.Stores
+	booking.FeedStore
+}
+
+// seams is db as a testDB.
+func seams(db interface {
+	Stores() booking.Stores
+	booking.FeedStore
+}) testDB {
+	return testDB{Stores: db.Stores(), FeedStore: db}
+}
+
+func openSQLite(t *testing.T) testDB {
 	t.Helper()
 	db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "staykit.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	return db
+	return seams(db)
 }
 
 func newEnv(t *testing.T) *env {
@@ -78,10 +92,10 @@ func newEnv(t *testing.T) *env {
 	return newEnvOn(t, openSQLite(t))
 }
 
-func newEnvOn(t *testing.T, store booking.Store) *env {
+func newEnvOn(t *testing.T, store testDB) *env {
 	t.Helper()
 	e := &env{store: store, clock: bookingtest.NewClock(start), notified: &recorder{}, feeds: newFeedServer(t)}
-	e.svc = booking.NewService(booking.Options{Store: store, Payments: paymenttest.New(paymenttest.WithClock(e.clock.Now)),
+	e.svc = booking.NewService(booking.Options{Stores: store.Stores, Payments: paymenttest.New(paymenttest.WithClock(e.clock.Now)),
 		Clock: e.clock, Notifier: e.notified})
 	e.sync = icalsync.New(icalsync.Options{Store: store, Clock: e.clock, Notifier: e.notified,
 		Fetcher: &icalsync.Fetcher{Policy: e.feeds.policy(), Timeout: 2 * time.Second}})
@@ -91,7 +105,7 @@ func newEnvOn(t *testing.T, store booking.Store) *env {
 
 // addOrg creates an organisation in Europe/Paris with one villa: 100 a
 // night, stays of 1–28 nights.
-func addOrg(t *testing.T, store booking.Store, slug string) (*booking.Organization, *booking.Property) {
+func addOrg(t *testing.T, store testDB, slug string) (*booking.Organization, *booking.Property) {
 	t.Helper()
 	maxStay := 28
 	org := booking.Organization{Slug: slug, Name: "Demo " + slug, PaymentMode: pricing.ModeFull, PublicEngineEnabled: true,

@@ -7,12 +7,13 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/icalsync"
+	"github.com/staykit/staykit/store/sqlite"
 )
 
 // An embedder serves the exported calendars on its mux and runs the poller
-// beside its HTTP server; both take the booking.Store it already has.
+// beside its HTTP server; both take the database it already has.
 func Example() {
-	var store booking.Store // store/sqlite or store/postgres, opened by the host
+	var store *sqlite.DB // or a *postgres.DB, opened by the host
 	ctx := context.Background()
 
 	mux := http.NewServeMux()

@@ -36,7 +36,7 @@ const (
 
 // Options configure a Syncer. Store is required.
 type Options struct {
-	Store booking.Store
+	Store Store
 	// Clock defaults to the wall clock.
 	Clock booking.Clock
 	// Notifier is told about new conflicts; nil: nobody.
@@ -61,7 +61,7 @@ type Options struct {
 // Syncer imports feeds. It is safe for concurrent use, and several
 // replicas may each run one on a shared store: feeds are leased.
 type Syncer struct {
-	store    booking.Store
+	store    Store
 	clock    booking.Clock
 	notifier booking.Notifier
 	logger   *slog.Logger

@@ -8,7 +8,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/plantstore"
 	"github.com/staykit/staykit/plantstore/plantpostgres"
 	"github.com/staykit/staykit/plantstore/plantsqlite"
@@ -24,7 +23,7 @@ const redisStartTimeout = 5 * time.Second
 // backends are the stateful services the server runs on: where bookings
 // and plants are kept, and where rate-limit counts live.
 type backends struct {
-	store   booking.Store
+	store   database
 	plants  plantstore.Store
 	limiter ratelimit.Limiter
 	// ping checks that the database answers (the readiness probe).
@@ -51,7 +50,7 @@ func openBackends(ctx context.Context, cfg config) (*backends, error) {
 		if err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}
-		b.store, b.ping = db, db.Ping
+		b.store, b.ping = databaseOf(db), db.Ping
 		closers = append(closers, db.Close)
 		plants, err := plantpostgres.Open(ctx, cfg.postgresURL)
 		if err != nil {
@@ -65,7 +64,7 @@ func openBackends(ctx context.Context, cfg config) (*backends, error) {
 		if err != nil {
 			return nil, fmt.Errorf("open database: %w", err)
 		}
-		b.store, b.ping = db, db.Ping
+		b.store, b.ping = databaseOf(db), db.Ping
 		closers = append(closers, db.Close)
 		plants, err := plantsqlite.Open(ctx, cfg.dbPath)
 		if err != nil {

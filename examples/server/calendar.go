@@ -17,11 +17,11 @@ const icalPollCheck = time.Minute
 func (s *server) calendarSync() *icalsync.Syncer {
 	// Through the read model, so that imported blocks reach the public
 	// calendar at once (and the other replicas through NOTIFY).
-	return icalsync.New(icalsync.Options{Store: s.readModel, Notifier: logNotifier(s.log), Logger: s.log,
+	return icalsync.New(icalsync.Options{Store: seamsThrough(s.readModel, s.back.store), Notifier: logNotifier(s.log), Logger: s.log,
 		Fetcher: &icalsync.Fetcher{Policy: s.cfg.outbox.feedPolicy()}})
 }
 
 // calendarHandler serves GET /ical/{token}.ics.
 func (s *server) calendarHandler() http.Handler {
-	return &icalsync.Handler{Store: s.back.store, Logger: s.log}
+	return &icalsync.Handler{Store: seamsOf(s.back.store), Logger: s.log}
 }

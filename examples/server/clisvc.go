@@ -28,12 +28,12 @@ func (o cliOpener) logger() *slog.Logger {
 }
 
 // Store opens the store alone.
-func (o cliOpener) Store(ctx context.Context, db hostcli.Database) (booking.Store, func(), error) {
+func (o cliOpener) Store(ctx context.Context, db hostcli.Database) (hostcli.Stores, func(), error) {
 	back, err := openBackends(ctx, config{dbPath: db.Path, postgresURL: db.PostgresURL})
 	if err != nil {
-		return nil, nil, err
+		return hostcli.Stores{}, nil, err
 	}
-	return back.store, func() { back.close() }, nil
+	return seamsOf(back.store), func() { back.close() }, nil
 }
 
 // Bookings opens the Service of a host command (bookings, approve,
@@ -66,7 +66,7 @@ func (o cliOpener) Bookings(ctx context.Context, db hostcli.Database) (*booking.
 		}
 	}
 	svc := booking.NewService(booking.Options{
-		Store: newReadModel(back.store, logger), Payments: payments, Connect: connectOf(cfg, payments), Logger: logger,
+		Stores: newReadModel(back.store, logger).Stores(), Payments: payments, Connect: connectOf(cfg, payments), Logger: logger,
 	})
 	return svc, func() { back.close() }, nil
 }
@@ -82,23 +82,23 @@ func (o cliOpener) Host(ctx context.Context, db hostcli.Database) (*host.Service
 		return nil, nil, err
 	}
 	logger := o.logger()
-	svc := booking.NewService(booking.Options{Store: back.store, Payments: detachedFake{}, Logger: logger})
-	return host.New(host.Options{Store: back.store, Bookings: svc, Logger: logger}), func() { back.close() }, nil
+	svc := booking.NewService(booking.Options{Stores: back.store.Stores, Payments: detachedFake{}, Logger: logger})
+	return host.New(host.Options{Stores: seamsOf(back.store), Bookings: svc, Logger: logger}), func() { back.close() }, nil
 }
 
 // Calendars opens the calendar sync as the server runs it, through the
 // read model, with the server's outbound policy.
-func (o cliOpener) Calendars(ctx context.Context, db hostcli.Database, outboundAllow string) (*icalsync.Syncer, booking.Store, func(), error) {
+func (o cliOpener) Calendars(ctx context.Context, db hostcli.Database, outboundAllow string) (*icalsync.Syncer, hostcli.Stores, func(), error) {
 	cfg, err := parseConfig([]string{"-db", db.Path, "-postgres", db.PostgresURL, "-fake-payments", "-outbound-allow", outboundAllow}, o.getenv, o.stderr)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, hostcli.Stores{}, nil, err
 	}
 	back, err := openBackends(ctx, cfg)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, hostcli.Stores{}, nil, err
 	}
 	logger := o.logger()
-	syncer := icalsync.New(icalsync.Options{Store: newReadModel(back.store, logger), Notifier: logNotifier(logger), Logger: logger,
+	syncer := icalsync.New(icalsync.Options{Store: seamsThrough(newReadModel(back.store, logger), back.store), Notifier: logNotifier(logger), Logger: logger,
 		Fetcher: &icalsync.Fetcher{Policy: cfg.outbox.feedPolicy()}})
-	return syncer, back.store, func() { back.close() }, nil
+	return syncer, seamsOf(back.store), func() { back.close() }, nil
 }

@@ -61,7 +61,7 @@ func connectOf(cfg config, payments payment.Provider) payment.Connect {
 }
 
 // applyPlatformFee sets the platform's fee flags on every organisation.
-func applyPlatformFee(ctx context.Context, cfg config, svc *booking.Service, store booking.Store) error {
+func applyPlatformFee(ctx context.Context, cfg config, svc *booking.Service, store booking.CatalogStore) error {
 	if !cfg.platformFeeSet {
 		return nil
 	}

@@ -22,7 +22,7 @@ import (
 // is reached (-public-url, else its listen address): the calendar export
 // URLs are built on it, never on a request's Host header.
 func (s *server) hostSide(publicURL string) (api, dashboard http.Handler) {
-	hs := host.New(host.Options{Store: s.readModel, Bookings: s.svc, Logger: s.log})
+	hs := host.New(host.Options{Stores: seamsThrough(s.readModel, s.back.store), Bookings: s.svc, Logger: s.log})
 	d := hostweb.New(hostweb.Options{Host: hs, Logger: s.log, Limiter: s.back.limiter, TrustedProxies: s.cfg.trustedProxies,
 		SecureCookies: strings.HasPrefix(s.cfg.publicURL, "https://")})
 	apiDeny := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

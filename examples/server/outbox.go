@@ -117,7 +117,7 @@ func (s *server) outboxWorker(publicURL string) (*notify.Worker, error) {
 			return nil, err
 		}
 	}
-	w := &notify.Worker{Store: s.back.store, Mailer: mailer, Templates: tpl, Logger: s.log,
+	w := &notify.Worker{Store: s.back.store.Stores, Mailer: mailer, Templates: tpl, Logger: s.log,
 		Webhooks: notify.NewWebhookClient(notify.WebhookOptions{Policy: c.webhookPolicy()}),
 		BookingURL: func(org *booking.Organization, b *booking.Booking) string {
 			return publicURL + "/?" + url.Values{"org": {org.Slug}, "booking": {b.Token}}.Encode()

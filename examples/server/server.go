@@ -81,7 +81,7 @@ func newServer(ctx context.Context, cfg config, logger *slog.Logger) (*server, e
 	s.fake, s.stripe = fake, fake == nil
 	s.readModel = newReadModel(back.store, logger)
 	s.svc = booking.NewService(booking.Options{
-		Store: s.readModel, Payments: payments, Notifier: logNotifier(logger), Logger: logger,
+		Stores: s.readModel.Stores(), Payments: payments, Notifier: logNotifier(logger), Logger: logger,
 		Connect: connectOf(cfg, payments),
 	})
 	if err := applyPlatformFee(ctx, cfg, s.svc, s.readModel); err != nil {

@@ -141,7 +141,7 @@ func runICal(ctx context.Context, args []string, open Opener, stdout, stderr io.
 }
 
 // printFeeds writes one line per feed, then its conflicts.
-func printFeeds(ctx context.Context, w io.Writer, store booking.Store, list []booking.Feed) error {
+func printFeeds(ctx context.Context, w io.Writer, store booking.FeedStore, list []booking.Feed) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tPROPERTY\tNAME\tACTIVE\tEVENTS\tCONFLICTS\tLAST SUCCESS\tLAST ATTEMPT\tLAST ERROR\tURL")
 	when := func(t time.Time) string {

@@ -1,4 +1,4 @@
-// Package sqlite is staykit's default booking.Store: one SQLite file
+// Package sqlite is staykit's default store (every seam of booking.Stores): one SQLite file
 // through modernc.org/sqlite, pure Go, no cgo. (The plant store keeps its
 // own tables, possibly in the same file: plantstore/plantsqlite.)
 //
@@ -25,12 +25,9 @@ import (
 	sqlitedrv "modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
-	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/store/internal/rowmap"
 	"github.com/staykit/staykit/store/internal/sqlflow"
 )
-
-var _ booking.Store = (*DB)(nil)
 
 // DB is a staykit database. It is safe for concurrent use.
 type DB struct {

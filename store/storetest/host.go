@@ -11,7 +11,7 @@ import (
 
 func boolp(b bool) *bool { return &b }
 
-func newKey(t *testing.T, s booking.Store, orgID int64, hash string) *booking.APIKey {
+func newKey(t *testing.T, s Stores, orgID int64, hash string) *booking.APIKey {
 	t.Helper()
 	k := &booking.APIKey{OrgID: orgID, Name: "pms", Prefix: "sk_host_abcd", Hash: hash, CreatedAt: t0}
 	must(t, s.CreateAPIKey(t.Context(), k))
@@ -19,7 +19,7 @@ func newKey(t *testing.T, s booking.Store, orgID int64, hash string) *booking.AP
 }
 
 var hostScenarios = []scenario{
-	{"Host/APIKeyLifecycle", func(t *testing.T, s booking.Store) {
+	{"Host/APIKeyLifecycle", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		k := newKey(t, s, w.org.ID, "h1")
 		if k.ID == 0 {
@@ -57,7 +57,7 @@ var hostScenarios = []scenario{
 			t.Errorf("another organisation lists %d keys", len(none))
 		}
 	}},
-	{"Host/AuditLogNewestFirst", func(t *testing.T, s booking.Store) {
+	{"Host/AuditLogNewestFirst", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		var ids []int64
 		for i := range 3 {
@@ -82,7 +82,7 @@ var hostScenarios = []scenario{
 			t.Errorf("second page = %+v, want entry %d", rest, ids[0])
 		}
 	}},
-	{"Host/RequestReservedOnce", func(t *testing.T, s booking.Store) {
+	{"Host/RequestReservedOnce", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		r := &booking.HostRequest{OrgID: w.org.ID, Key: "k", RequestHash: "h", CreatedAt: t0}
 		const n = 8
@@ -123,7 +123,7 @@ var hostScenarios = []scenario{
 		_, err = s.ReserveHostRequest(t.Context(), &booking.HostRequest{OrgID: w.org.ID, Key: "k", RequestHash: "h2", CreatedAt: t0.Add(48 * time.Hour)}, t0.Add(time.Hour))
 		must(t, err)
 	}},
-	{"Host/RequestsPurgedAfterTheirWindow", func(t *testing.T, s booking.Store) {
+	{"Host/RequestsPurgedAfterTheirWindow", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		other := newOrg(t, s, "other")
 		for _, r := range []booking.HostRequest{
@@ -155,7 +155,7 @@ var hostScenarios = []scenario{
 			t.Errorf("second purge = %d, %v; want 0", n, err)
 		}
 	}},
-	{"Host/CouponsListAndByID", func(t *testing.T, s booking.Store) {
+	{"Host/CouponsListAndByID", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := newCoupon(t, s, w.org.ID, "BETA", 0)
 		a := newCoupon(t, s, w.org.ID, "ALPHA", 0)
@@ -171,7 +171,7 @@ var hostScenarios = []scenario{
 		_, err = s.CouponByID(t.Context(), other.ID, b.ID)
 		wantCode(t, err, booking.CodeNotFound)
 	}},
-	{"Host/UsersAndSessions", func(t *testing.T, s booking.Store) {
+	{"Host/UsersAndSessions", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		u := &booking.HostUser{OrgID: w.org.ID, Email: "ana@example.com", PasswordHash: "$argon2id$x", CreatedAt: t0}
 		must(t, s.CreateHostUser(t.Context(), u))

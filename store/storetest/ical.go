@@ -12,7 +12,7 @@ import (
 )
 
 // newFeed stores an active feed of w's property, due at t0.
-func newFeed(t *testing.T, s booking.Store, w world, name string) *booking.Feed {
+func newFeed(t *testing.T, s Stores, w world, name string) *booking.Feed {
 	t.Helper()
 	f := &booking.Feed{OrgID: w.org.ID, PropertyID: w.prop.ID, Name: name, URL: "https://example.com/" + name + ".ics", Active: true}
 	must(t, s.CreateFeed(t.Context(), f, t0))
@@ -23,7 +23,7 @@ func newFeed(t *testing.T, s booking.Store, w world, name string) *booking.Feed 
 }
 
 // claim leases f at now for a minute, or fails the test.
-func claim(t *testing.T, s booking.Store, f *booking.Feed, now time.Time) time.Time {
+func claim(t *testing.T, s Stores, f *booking.Feed, now time.Time) time.Time {
 	t.Helper()
 	got, err := s.ClaimFeed(t.Context(), f.OrgID, f.ID, now, now.Add(time.Minute))
 	must(t, err)
@@ -36,7 +36,7 @@ func feedBlock(uid, in, out string) booking.FeedBlock {
 }
 
 // applyAdd claims f and applies adds at t0.
-func applyAdd(t *testing.T, s booking.Store, f *booking.Feed, add ...booking.FeedBlock) *booking.FeedSyncResult {
+func applyAdd(t *testing.T, s Stores, f *booking.Feed, add ...booking.FeedBlock) *booking.FeedSyncResult {
 	t.Helper()
 	lease := claim(t, s, f, t0)
 	res, err := s.ApplyFeedSync(t.Context(), booking.FeedSync{FeedID: f.ID, Lease: lease, At: t0, Add: add,
@@ -46,7 +46,7 @@ func applyAdd(t *testing.T, s booking.Store, f *booking.Feed, add ...booking.Fee
 }
 
 // occupied is Occupied over 2026 at t0.
-func occupied(t *testing.T, s booking.Store, p *booking.Property) []civil.Range {
+func occupied(t *testing.T, s Stores, p *booking.Property) []civil.Range {
 	t.Helper()
 	got, err := s.Occupied(t.Context(), p.ID, day("2026-01-01"), day("2027-01-01"), t0)
 	must(t, err)
@@ -54,7 +54,7 @@ func occupied(t *testing.T, s booking.Store, p *booking.Property) []civil.Range 
 }
 
 var feedScenarios = []scenario{
-	{"Feed/CreateListUpdateDelete", func(t *testing.T, s booking.Store) {
+	{"Feed/CreateListUpdateDelete", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		f := newFeed(t, s, w, "airbnb")
 		got, err := s.Feed(t.Context(), w.org.ID, f.ID)
@@ -77,7 +77,7 @@ var feedScenarios = []scenario{
 		_, err = s.Feed(t.Context(), w.org.ID, f.ID)
 		wantCode(t, err, booking.CodeNotFound)
 	}},
-	{"Feed/ErrInvalidOrOtherOrganisation", func(t *testing.T, s booking.Store) {
+	{"Feed/ErrInvalidOrOtherOrganisation", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		bad := &booking.Feed{OrgID: w.org.ID, PropertyID: w.prop.ID, Name: "x", URL: "ftp://example.com/x.ics"}
 		wantCode(t, s.CreateFeed(t.Context(), bad, t0), booking.CodeInvalid)
@@ -85,7 +85,7 @@ var feedScenarios = []scenario{
 		f := &booking.Feed{OrgID: other.ID, PropertyID: w.prop.ID, Name: "x", URL: "https://example.com/x.ics"}
 		wantCode(t, s.CreateFeed(t.Context(), f, t0), booking.CodeNotFound)
 	}},
-	{"Feed/ImportedBlocksStopBookingsAndShowOccupied", func(t *testing.T, s booking.Store) {
+	{"Feed/ImportedBlocksStopBookingsAndShowOccupied", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		f := newFeed(t, s, w, "airbnb")
 		res := applyAdd(t, s, f, feedBlock("a1", "2026-06-10", "2026-06-14"))
@@ -103,7 +103,7 @@ var feedScenarios = []scenario{
 			t.Errorf("Property.Blocks = %+v, want no host block (imported ones are the feed's)", got.Blocks)
 		}
 	}},
-	{"Feed/HostEditsLeaveImportedBlocks", func(t *testing.T, s booking.Store) {
+	{"Feed/HostEditsLeaveImportedBlocks", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		f := newFeed(t, s, w, "airbnb")
 		res := applyAdd(t, s, f, feedBlock("a1", "2026-06-10", "2026-06-14"))
@@ -119,7 +119,7 @@ var feedScenarios = []scenario{
 			t.Errorf("occupied %v, want the host block and the imported one", occupied(t, s, w.prop))
 		}
 	}},
-	{"Feed/MoveRemoveAndDeleteFree", func(t *testing.T, s booking.Store) {
+	{"Feed/MoveRemoveAndDeleteFree", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		f := newFeed(t, s, w, "vrbo")
 		res := applyAdd(t, s, f, feedBlock("a", "2026-06-10", "2026-06-14"), feedBlock("b", "2026-07-01", "2026-07-03"))
@@ -143,7 +143,7 @@ var feedScenarios = []scenario{
 			t.Errorf("occupied after the feed is removed: %v, want none", o)
 		}
 	}},
-	{"Feed/ConflictKeepsBooking", func(t *testing.T, s booking.Store) {
+	{"Feed/ConflictKeepsBooking", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		bk := moveTo(t, s, newPending(t, s, w.prop, "2026-06-12", "2026-06-15", t0.Add(time.Hour)), booking.StatusConfirmed)
 		f := newFeed(t, s, w, "booking-com")
@@ -178,7 +178,7 @@ var feedScenarios = []scenario{
 			t.Errorf("feed conflicts = %d, want 1", fd.Conflicts)
 		}
 	}},
-	{"Feed/LeaseFencesStaleWriters", func(t *testing.T, s booking.Store) {
+	{"Feed/LeaseFencesStaleWriters", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		f := newFeed(t, s, w, "airbnb")
 		lease := claim(t, s, f, t0)
@@ -204,7 +204,7 @@ var feedScenarios = []scenario{
 			t.Errorf("the stale writer stored %+v", blocks)
 		}
 	}},
-	{"Feed/URLChangeDropsValidators", func(t *testing.T, s booking.Store) {
+	{"Feed/URLChangeDropsValidators", func(t *testing.T, s Stores) {
 		// The validators are the last fetch's URL's: another URL must be
 		// fetched unconditionally, and a sync of the old URL still under
 		// way must not write them (or its blocks) back.
@@ -250,7 +250,7 @@ var feedScenarios = []scenario{
 			t.Errorf("a sync of the old URL stored %+v", blocks)
 		}
 	}},
-	{"Feed/NewURLIsDueAtOnce", func(t *testing.T, s booking.Store) {
+	{"Feed/NewURLIsDueAtOnce", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		t1 := t0.Add(5 * time.Minute)
 		for _, tc := range []struct {
@@ -284,7 +284,7 @@ var feedScenarios = []scenario{
 			}
 		}
 	}},
-	{"Feed/ClaimFeedsDueActiveUnleased", func(t *testing.T, s booking.Store) {
+	{"Feed/ClaimFeedsDueActiveUnleased", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		due := newFeed(t, s, w, "due")
 		inactive := newFeed(t, s, w, "inactive")
@@ -304,7 +304,7 @@ var feedScenarios = []scenario{
 			t.Errorf("claimed a leased feed again: %+v", again)
 		}
 	}},
-	{"Feed/RacingClaimsTakeEachFeedOnce", func(t *testing.T, s booking.Store) {
+	{"Feed/RacingClaimsTakeEachFeedOnce", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		for i := range 6 {
 			newFeed(t, s, w, "f"+string(rune('a'+i)))
@@ -342,7 +342,7 @@ var feedScenarios = []scenario{
 			}
 		}
 	}},
-	{"Feed/ExportToken", func(t *testing.T, s booking.Store) {
+	{"Feed/ExportToken", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		_, err := s.ExportToken(t.Context(), w.org.ID, w.prop.ID)
 		wantCode(t, err, booking.CodeNotFound)
@@ -376,7 +376,7 @@ var feedScenarios = []scenario{
 }
 
 var feedRaceScenarios = []scenario{
-	{"FeedRace/ImportAgainstCheckout", func(t *testing.T, s booking.Store) {
+	{"FeedRace/ImportAgainstCheckout", func(t *testing.T, s Stores) {
 		// An import and a checkout for the same nights, released together,
 		// many times: never both a block and a booking on a night.
 		w := newWorld(t, s)

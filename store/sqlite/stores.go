@@ -1,0 +1,24 @@
+package sqlite
+
+import "github.com/staykit/staykit/booking"
+
+// Every store seam is served by one DB.
+var (
+	_ booking.CatalogStore   = (*DB)(nil)
+	_ booking.BookingStore   = (*DB)(nil)
+	_ booking.LedgerStore    = (*DB)(nil)
+	_ booking.TermsStore     = (*DB)(nil)
+	_ booking.CalendarStore  = (*DB)(nil)
+	_ booking.ConnectStore   = (*DB)(nil)
+	_ booking.OutboxStore    = (*DB)(nil)
+	_ booking.HostStore      = (*DB)(nil)
+	_ booking.FeedStore      = (*DB)(nil)
+	_ booking.ReadModelStore = (*DB)(nil)
+)
+
+// Stores returns db as every seam booking.Service consumes:
+// booking.NewService(booking.Options{Stores: db.Stores(), ...}).
+func (db *DB) Stores() booking.Stores {
+	return booking.Stores{CatalogStore: db, BookingStore: db, LedgerStore: db, TermsStore: db,
+		CalendarStore: db, ConnectStore: db, OutboxStore: db, HostStore: db}
+}
