@@ -100,6 +100,17 @@ func withParam(code, message, name, value string) *Error {
 	return &Error{Code: code, Message: message, Params: map[string]string{name: value}}
 }
 
+// Invalid returns err as a CodeInvalid *Error with err's message (nil
+// stays nil): how a store reports the refusal of a capability package's
+// checks (outbox.PrepareEvents, outbox.ValidateEndpoint), whose packages
+// cannot name this error type.
+func Invalid(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &Error{Code: CodeInvalid, Message: err.Error()}
+}
+
 // ErrorCode returns the code of err's *Error, CodeInternal for any other
 // non-nil error, and "" for nil.
 func ErrorCode(err error) string {

@@ -20,7 +20,7 @@ type Store interface {
 	Property(ctx context.Context, orgID, propertyID int64) (*booking.Property, error)
 	// BookingByID is booking.BookingStore's. Errors: CodeNotFound.
 	BookingByID(ctx context.Context, id int64) (*booking.Booking, error)
-	// RecordOutbox is booking.OutboxStore's: the host is told about new
+	// RecordOutbox is outbox.Store's: the host is told about new
 	// conflicts.
 	RecordOutbox(ctx context.Context, events []outbox.Event, now time.Time) ([]outbox.Event, error)
 }

@@ -5,13 +5,14 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/ledger"
+	"github.com/staykit/staykit/outbox"
 )
 
 // Store is what a Worker reads and writes: the outbox, and the booking,
 // organisation, property and ledger entries an event tells about. A
 // store/sqlite or store/postgres DB is one.
 type Store interface {
-	booking.OutboxStore
+	outbox.Store
 	// OrganizationByID is booking.CatalogStore's. Errors: CodeNotFound.
 	OrganizationByID(ctx context.Context, id int64) (*booking.Organization, error)
 	// Property is booking.CatalogStore's. Errors: CodeNotFound.

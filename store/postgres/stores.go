@@ -1,6 +1,9 @@
 package postgres
 
-import "github.com/staykit/staykit/booking"
+import (
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/outbox"
+)
 
 // Every store seam is served by one DB.
 var (
@@ -10,7 +13,7 @@ var (
 	_ booking.TermsStore     = (*DB)(nil)
 	_ booking.CalendarStore  = (*DB)(nil)
 	_ booking.ConnectStore   = (*DB)(nil)
-	_ booking.OutboxStore    = (*DB)(nil)
+	_ outbox.Store           = (*DB)(nil)
 	_ booking.HostStore      = (*DB)(nil)
 	_ booking.FeedStore      = (*DB)(nil)
 	_ booking.ReadModelStore = (*DB)(nil)
