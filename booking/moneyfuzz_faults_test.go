@@ -10,6 +10,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/coupon"
+	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/outbox"
 	"github.com/staykit/staykit/payment"
@@ -64,14 +65,14 @@ func (s *crashSwitch) hit(where, name string) {
 	}
 }
 
-// crashStore is every store seam (booking.Stores, booking.FeedStore,
+// crashStore is every store seam (booking.Stores, feed.FeedStore,
 // booking.ReadModelStore) able to die before any write: every method that
 // changes something is listed here and counted; reads are promoted from
 // the embedded seams. TestMoneyFuzzCrashStoreCoversEveryWrite fails when
 // a seam grows a method this list does not classify.
 type crashStore struct {
 	booking.Stores
-	booking.FeedStore
+	feed.FeedStore
 	booking.ReadModelStore
 	sw *crashSwitch
 }
@@ -95,7 +96,7 @@ func crashSeams() []reflect.Type {
 	for i := range st.NumField() {
 		out = append(out, st.Field(i).Type)
 	}
-	return append(out, reflect.TypeFor[booking.FeedStore](), reflect.TypeFor[booking.ReadModelStore]())
+	return append(out, reflect.TypeFor[feed.FeedStore](), reflect.TypeFor[booking.ReadModelStore]())
 }
 
 func (s *crashStore) write(name string) { s.sw.hit(crashBeforeWrite, name) }
@@ -193,12 +194,12 @@ func (s *crashStore) UpdateLedgerEntry(ctx context.Context, e *ledger.Entry) err
 
 // FeedStore.
 
-func (s *crashStore) CreateFeed(ctx context.Context, f *booking.Feed, now time.Time) error {
+func (s *crashStore) CreateFeed(ctx context.Context, f *feed.Feed, now time.Time) error {
 	s.write("CreateFeed")
 	return s.FeedStore.CreateFeed(ctx, f, now)
 }
 
-func (s *crashStore) UpdateFeed(ctx context.Context, f *booking.Feed, now time.Time) error {
+func (s *crashStore) UpdateFeed(ctx context.Context, f *feed.Feed, now time.Time) error {
 	s.write("UpdateFeed")
 	return s.FeedStore.UpdateFeed(ctx, f, now)
 }
@@ -208,32 +209,32 @@ func (s *crashStore) DeleteFeed(ctx context.Context, orgID, feedID int64) error 
 	return s.FeedStore.DeleteFeed(ctx, orgID, feedID)
 }
 
-func (s *crashStore) ClaimFeeds(ctx context.Context, now, leaseUntil time.Time, limit int) ([]booking.Feed, error) {
+func (s *crashStore) ClaimFeeds(ctx context.Context, now, leaseUntil time.Time, limit int) ([]feed.Feed, error) {
 	s.write("ClaimFeeds")
 	return s.FeedStore.ClaimFeeds(ctx, now, leaseUntil, limit)
 }
 
-func (s *crashStore) ClaimFeed(ctx context.Context, orgID, feedID int64, now, leaseUntil time.Time) (*booking.Feed, error) {
+func (s *crashStore) ClaimFeed(ctx context.Context, orgID, feedID int64, now, leaseUntil time.Time) (*feed.Feed, error) {
 	s.write("ClaimFeed")
 	return s.FeedStore.ClaimFeed(ctx, orgID, feedID, now, leaseUntil)
 }
 
-func (s *crashStore) ApplyFeedSync(ctx context.Context, sync booking.FeedSync) (*booking.FeedSyncResult, error) {
+func (s *crashStore) ApplyFeedSync(ctx context.Context, sync feed.Sync) (*feed.SyncResult, error) {
 	s.write("ApplyFeedSync")
 	return s.FeedStore.ApplyFeedSync(ctx, sync)
 }
 
-func (s *crashStore) RecordFeedAttempt(ctx context.Context, a booking.FeedAttempt) error {
+func (s *crashStore) RecordFeedAttempt(ctx context.Context, a feed.Attempt) error {
 	s.write("RecordFeedAttempt")
 	return s.FeedStore.RecordFeedAttempt(ctx, a)
 }
 
-func (s *crashStore) SetExportToken(ctx context.Context, orgID, propertyID int64, token string, now time.Time) (*booking.ExportToken, error) {
+func (s *crashStore) SetExportToken(ctx context.Context, orgID, propertyID int64, token string, now time.Time) (*feed.ExportToken, error) {
 	s.write("SetExportToken")
 	return s.FeedStore.SetExportToken(ctx, orgID, propertyID, token, now)
 }
 
-func (s *crashStore) NoteExport(ctx context.Context, propertyID int64, etag string, now time.Time) (*booking.ExportToken, error) {
+func (s *crashStore) NoteExport(ctx context.Context, propertyID int64, etag string, now time.Time) (*feed.ExportToken, error) {
 	s.write("NoteExport")
 	return s.FeedStore.NoteExport(ctx, propertyID, etag, now)
 }

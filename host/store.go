@@ -1,6 +1,9 @@
 package host
 
-import "github.com/staykit/staykit/booking"
+import (
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/feed"
+)
 
 // Stores are the seams the host's use cases consume: the booking engine's
 // (booking.Stores: catalogue, bookings, calendar, terms, outbox, the host
@@ -12,5 +15,5 @@ import "github.com/staykit/staykit/booking"
 // rm.Feeds(db)).
 type Stores struct {
 	booking.Stores
-	booking.FeedStore
+	feed.FeedStore
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/staykit/staykit/booking/bookingtest"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/coupon"
+	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/hostapi"
 	"github.com/staykit/staykit/httpapi"
@@ -84,7 +85,7 @@ func backends(t *testing.T) map[string]func(t *testing.T, n int) []host.Stores {
 // seamsOf is every seam of db.
 func seamsOf(db interface {
 	Stores() booking.Stores
-	booking.FeedStore
+	feed.FeedStore
 }) host.Stores {
 	return host.Stores{Stores: db.Stores(), FeedStore: db}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/booking/bookingtest"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/icalsync"
 	"github.com/staykit/staykit/outbound"
 	"github.com/staykit/staykit/payment/paymenttest"
@@ -66,13 +67,13 @@ func (r *recorder) kinds() []string {
 // testDB is a store under test: every seam of one database.
 type testDB struct {
 	booking.Stores
-	booking.FeedStore
+	feed.FeedStore
 }
 
 // seams is db as a testDB.
 func seams(db interface {
 	Stores() booking.Stores
-	booking.FeedStore
+	feed.FeedStore
 }) testDB {
 	return testDB{Stores: db.Stores(), FeedStore: db}
 }
@@ -122,9 +123,9 @@ func addOrg(t *testing.T, store testDB, slug string) (*booking.Organization, *bo
 }
 
 // addFeed adds a feed of the villa served at path by the feed server.
-func (e *env) addFeed(t *testing.T, name, path string) *booking.Feed {
+func (e *env) addFeed(t *testing.T, name, path string) *feed.Feed {
 	t.Helper()
-	f := &booking.Feed{OrgID: e.org.ID, PropertyID: e.prop.ID, Name: name, URL: e.feeds.url(path), Active: true}
+	f := &feed.Feed{OrgID: e.org.ID, PropertyID: e.prop.ID, Name: name, URL: e.feeds.url(path), Active: true}
 	if err := e.sync.AddFeed(t.Context(), f); err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func (e *env) addFeed(t *testing.T, name, path string) *booking.Feed {
 }
 
 // syncNow syncs a feed or fails the test.
-func (e *env) syncNow(t *testing.T, f *booking.Feed) *icalsync.Result {
+func (e *env) syncNow(t *testing.T, f *feed.Feed) *icalsync.Result {
 	t.Helper()
 	res, err := e.sync.SyncFeed(t.Context(), e.org.ID, f.ID)
 	if err != nil {

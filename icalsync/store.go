@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/outbox"
 )
 
@@ -13,7 +14,7 @@ import (
 // a conflict tells about. A store/sqlite or store/postgres DB is one (with
 // a read model, its Feeds wrapper: store/cache.Store.Feeds).
 type Store interface {
-	booking.FeedStore
+	feed.FeedStore
 	// OrganizationByID is booking.CatalogStore's. Errors: CodeNotFound.
 	OrganizationByID(ctx context.Context, id int64) (*booking.Organization, error)
 	// Property is booking.CatalogStore's. Errors: CodeNotFound.
@@ -28,9 +29,9 @@ type Store interface {
 // ExportStore is what a property's exported calendar reads (Handler,
 // Export, PropertyCalendar).
 type ExportStore interface {
-	// ExportTokenByValue and NoteExport are booking.FeedStore's.
-	ExportTokenByValue(ctx context.Context, token string) (*booking.ExportToken, error)
-	NoteExport(ctx context.Context, propertyID int64, etag string, now time.Time) (*booking.ExportToken, error)
+	// ExportTokenByValue and NoteExport are feed.FeedStore's.
+	ExportTokenByValue(ctx context.Context, token string) (*feed.ExportToken, error)
+	NoteExport(ctx context.Context, propertyID int64, etag string, now time.Time) (*feed.ExportToken, error)
 	// OrganizationByID and Property are booking.CatalogStore's.
 	OrganizationByID(ctx context.Context, id int64) (*booking.Organization, error)
 	Property(ctx context.Context, orgID, propertyID int64) (*booking.Property, error)

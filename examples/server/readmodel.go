@@ -4,6 +4,7 @@ import (
 	"log/slog"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/store/cache"
 	"github.com/staykit/staykit/store/postgres"
@@ -13,7 +14,7 @@ import (
 // the seams it serves (their methods promoted).
 type database struct {
 	booking.Stores
-	booking.FeedStore
+	feed.FeedStore
 	booking.ReadModelStore
 	// pg is the PostgreSQL DB, nil on SQLite.
 	pg *postgres.DB
@@ -22,7 +23,7 @@ type database struct {
 // databaseOf is db as the server's database.
 func databaseOf(db interface {
 	Stores() booking.Stores
-	booking.FeedStore
+	feed.FeedStore
 	booking.ReadModelStore
 }) database {
 	pg, _ := db.(*postgres.DB)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/coupon"
+	"github.com/staykit/staykit/feed"
 )
 
 // Stores returns the seams New was given with those the read model serves
@@ -22,7 +23,7 @@ func (c *Store) Stores() booking.Stores {
 
 // Feeds returns f with the writes that change a feed's imported blocks
 // (ApplyFeedSync, DeleteFeed) forgetting occupancy.
-func (c *Store) Feeds(f booking.FeedStore) booking.FeedStore { return feedWrites{FeedStore: f, c: c} }
+func (c *Store) Feeds(f feed.FeedStore) feed.FeedStore { return feedWrites{FeedStore: f, c: c} }
 
 // hostWrites is a host store whose calendar writes forget what they change.
 type hostWrites struct {
@@ -32,7 +33,7 @@ type hostWrites struct {
 
 // feedWrites is a feed store whose block writes forget occupancy.
 type feedWrites struct {
-	booking.FeedStore
+	feed.FeedStore
 	c *Store
 }
 
@@ -115,7 +116,7 @@ func (c *Store) Transition(ctx context.Context, id int64, t booking.Transition) 
 
 // ApplyFeedSync writes an iCal feed's imported blocks and forgets every
 // property's occupancy: the sync names the feed, not its property.
-func (f feedWrites) ApplyFeedSync(ctx context.Context, s booking.FeedSync) (*booking.FeedSyncResult, error) {
+func (f feedWrites) ApplyFeedSync(ctx context.Context, s feed.Sync) (*feed.SyncResult, error) {
 	defer f.c.changed(ctx, false, 0)
 	return f.FeedStore.ApplyFeedSync(ctx, s)
 }

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/outbox"
 )
 
@@ -15,7 +16,7 @@ var (
 	_ booking.ConnectStore   = (*DB)(nil)
 	_ outbox.Store           = (*DB)(nil)
 	_ booking.HostStore      = (*DB)(nil)
-	_ booking.FeedStore      = (*DB)(nil)
+	_ feed.FeedStore         = (*DB)(nil)
 	_ booking.ReadModelStore = (*DB)(nil)
 )
 

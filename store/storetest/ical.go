@@ -9,12 +9,13 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/feed"
 )
 
 // newFeed stores an active feed of w's property, due at t0.
-func newFeed(t *testing.T, s Stores, w world, name string) *booking.Feed {
+func newFeed(t *testing.T, s Stores, w world, name string) *feed.Feed {
 	t.Helper()
-	f := &booking.Feed{OrgID: w.org.ID, PropertyID: w.prop.ID, Name: name, URL: "https://example.com/" + name + ".ics", Active: true}
+	f := &feed.Feed{OrgID: w.org.ID, PropertyID: w.prop.ID, Name: name, URL: "https://example.com/" + name + ".ics", Active: true}
 	must(t, s.CreateFeed(t.Context(), f, t0))
 	if f.ID == 0 {
 		t.Fatal("CreateFeed left ID 0")
@@ -23,7 +24,7 @@ func newFeed(t *testing.T, s Stores, w world, name string) *booking.Feed {
 }
 
 // claim leases f at now for a minute, or fails the test.
-func claim(t *testing.T, s Stores, f *booking.Feed, now time.Time) time.Time {
+func claim(t *testing.T, s Stores, f *feed.Feed, now time.Time) time.Time {
 	t.Helper()
 	got, err := s.ClaimFeed(t.Context(), f.OrgID, f.ID, now, now.Add(time.Minute))
 	must(t, err)
@@ -31,15 +32,15 @@ func claim(t *testing.T, s Stores, f *booking.Feed, now time.Time) time.Time {
 }
 
 // feedBlock is an imported event of the nights [in, out).
-func feedBlock(uid, in, out string) booking.FeedBlock {
-	return booking.FeedBlock{UID: uid, Start: day(in), End: day(out), Summary: "Reserved"}
+func feedBlock(uid, in, out string) feed.Block {
+	return feed.Block{UID: uid, Start: day(in), End: day(out), Summary: "Reserved"}
 }
 
 // applyAdd claims f and applies adds at t0.
-func applyAdd(t *testing.T, s Stores, f *booking.Feed, add ...booking.FeedBlock) *booking.FeedSyncResult {
+func applyAdd(t *testing.T, s Stores, f *feed.Feed, add ...feed.Block) *feed.SyncResult {
 	t.Helper()
 	lease := claim(t, s, f, t0)
-	res, err := s.ApplyFeedSync(t.Context(), booking.FeedSync{FeedID: f.ID, Lease: lease, At: t0, Add: add,
+	res, err := s.ApplyFeedSync(t.Context(), feed.Sync{FeedID: f.ID, Lease: lease, At: t0, Add: add,
 		Events: len(add), NextPollAt: t0.Add(30 * time.Minute)})
 	must(t, err)
 	return res
@@ -79,10 +80,10 @@ var feedScenarios = []scenario{
 	}},
 	{"Feed/ErrInvalidOrOtherOrganisation", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
-		bad := &booking.Feed{OrgID: w.org.ID, PropertyID: w.prop.ID, Name: "x", URL: "ftp://example.com/x.ics"}
+		bad := &feed.Feed{OrgID: w.org.ID, PropertyID: w.prop.ID, Name: "x", URL: "ftp://example.com/x.ics"}
 		wantCode(t, s.CreateFeed(t.Context(), bad, t0), booking.CodeInvalid)
 		other := newOrg(t, s, "other")
-		f := &booking.Feed{OrgID: other.ID, PropertyID: w.prop.ID, Name: "x", URL: "https://example.com/x.ics"}
+		f := &feed.Feed{OrgID: other.ID, PropertyID: w.prop.ID, Name: "x", URL: "https://example.com/x.ics"}
 		wantCode(t, s.CreateFeed(t.Context(), f, t0), booking.CodeNotFound)
 	}},
 	{"Feed/ImportedBlocksStopBookingsAndShowOccupied", func(t *testing.T, s Stores) {
@@ -127,10 +128,10 @@ var feedScenarios = []scenario{
 		moved := feedBlock("a2", "2026-06-11", "2026-06-15")
 		moved.ID = a.ID
 		lease := claim(t, s, f, t0.Add(time.Hour))
-		res2, err := s.ApplyFeedSync(t.Context(), booking.FeedSync{FeedID: f.ID, Lease: lease, At: t0.Add(time.Hour),
-			Move: []booking.FeedBlock{moved}, Remove: []int64{b.ID}, Events: 1, NextPollAt: t0.Add(2 * time.Hour)})
+		res2, err := s.ApplyFeedSync(t.Context(), feed.Sync{FeedID: f.ID, Lease: lease, At: t0.Add(time.Hour),
+			Move: []feed.Block{moved}, Remove: []int64{b.ID}, Events: 1, NextPollAt: t0.Add(2 * time.Hour)})
 		must(t, err)
-		sameJSON(t, "blocks after move", res2.Blocks, []booking.FeedBlock{moved})
+		sameJSON(t, "blocks after move", res2.Blocks, []feed.Block{moved})
 		sameJSON(t, "occupied", occupied(t, s, w.prop), []civil.Range{{Start: day("2026-06-11"), End: day("2026-06-15")}})
 		got, err := s.Feed(t.Context(), w.org.ID, f.ID)
 		must(t, err)
@@ -161,8 +162,8 @@ var feedScenarios = []scenario{
 		}
 		// The same conflict on the next sync is not new.
 		lease := claim(t, s, f, t0.Add(time.Hour))
-		res2, err := s.ApplyFeedSync(t.Context(), booking.FeedSync{FeedID: f.ID, Lease: lease, At: t0.Add(time.Hour),
-			Add: []booking.FeedBlock{feedBlock("c1", "2026-06-10", "2026-06-13")}, Events: 2, NextPollAt: t0.Add(2 * time.Hour)})
+		res2, err := s.ApplyFeedSync(t.Context(), feed.Sync{FeedID: f.ID, Lease: lease, At: t0.Add(time.Hour),
+			Add: []feed.Block{feedBlock("c1", "2026-06-10", "2026-06-13")}, Events: 2, NextPollAt: t0.Add(2 * time.Hour)})
 		must(t, err)
 		if len(res2.Conflicts) != 1 || res2.Conflicts[0].New || !res2.Conflicts[0].DetectedAt.Equal(t0) {
 			t.Errorf("conflicts on the second sync %+v, want the same one, not new, detected at t0", res2.Conflicts)
@@ -187,12 +188,12 @@ var feedScenarios = []scenario{
 		// After the lease lapses another poller takes it; the first can no
 		// longer write.
 		later := claim(t, s, f, t0.Add(2*time.Minute))
-		_, err = s.ApplyFeedSync(t.Context(), booking.FeedSync{FeedID: f.ID, Lease: lease, At: t0.Add(2 * time.Minute),
-			Add: []booking.FeedBlock{feedBlock("x", "2026-06-01", "2026-06-02")}, NextPollAt: t0.Add(time.Hour)})
+		_, err = s.ApplyFeedSync(t.Context(), feed.Sync{FeedID: f.ID, Lease: lease, At: t0.Add(2 * time.Minute),
+			Add: []feed.Block{feedBlock("x", "2026-06-01", "2026-06-02")}, NextPollAt: t0.Add(time.Hour)})
 		wantCode(t, err, booking.CodeConflict)
-		err = s.RecordFeedAttempt(t.Context(), booking.FeedAttempt{FeedID: f.ID, Lease: lease, At: t0, Err: "x"})
+		err = s.RecordFeedAttempt(t.Context(), feed.Attempt{FeedID: f.ID, Lease: lease, At: t0, Err: "x"})
 		wantCode(t, err, booking.CodeConflict)
-		must(t, s.RecordFeedAttempt(t.Context(), booking.FeedAttempt{FeedID: f.ID, Lease: later, At: t0.Add(3 * time.Minute),
+		must(t, s.RecordFeedAttempt(t.Context(), feed.Attempt{FeedID: f.ID, Lease: later, At: t0.Add(3 * time.Minute),
 			Err: "fetch: HTTP status 500", NextPollAt: t0.Add(time.Hour)}))
 		got, err := s.Feed(t.Context(), w.org.ID, f.ID)
 		must(t, err)
@@ -211,7 +212,7 @@ var feedScenarios = []scenario{
 		w := newWorld(t, s)
 		f := newFeed(t, s, w, "airbnb")
 		lease := claim(t, s, f, t0)
-		_, err := s.ApplyFeedSync(t.Context(), booking.FeedSync{FeedID: f.ID, Lease: lease, At: t0,
+		_, err := s.ApplyFeedSync(t.Context(), feed.Sync{FeedID: f.ID, Lease: lease, At: t0,
 			ETag: `"old"`, LastModified: "Mon, 01 Jun 2026 08:00:00 GMT", NextPollAt: t0.Add(30 * time.Minute)})
 		must(t, err)
 		validators := func() (string, string) {
@@ -236,11 +237,11 @@ var feedScenarios = []scenario{
 		if got.URL != f.URL || got.ETag != "" || got.LastModified != "" || !got.LeaseUntil.IsZero() {
 			t.Fatalf("after a new URL: %+v, want the new URL, no ETag, no Last-Modified, no lease", got)
 		}
-		_, err = s.ApplyFeedSync(t.Context(), booking.FeedSync{FeedID: f.ID, Lease: lease, At: t0.Add(time.Hour),
-			Add: []booking.FeedBlock{feedBlock("old-url", "2026-06-10", "2026-06-12")}, Events: 1,
+		_, err = s.ApplyFeedSync(t.Context(), feed.Sync{FeedID: f.ID, Lease: lease, At: t0.Add(time.Hour),
+			Add: []feed.Block{feedBlock("old-url", "2026-06-10", "2026-06-12")}, Events: 1,
 			ETag: `"old"`, LastModified: "Mon, 01 Jun 2026 08:00:00 GMT", NextPollAt: t0.Add(2 * time.Hour)})
 		wantCode(t, err, booking.CodeConflict)
-		err = s.RecordFeedAttempt(t.Context(), booking.FeedAttempt{FeedID: f.ID, Lease: lease, At: t0.Add(time.Hour),
+		err = s.RecordFeedAttempt(t.Context(), feed.Attempt{FeedID: f.ID, Lease: lease, At: t0.Add(time.Hour),
 			NotModified: true, NextPollAt: t0.Add(2 * time.Hour)})
 		wantCode(t, err, booking.CodeConflict)
 		if etag, lm := validators(); etag != "" || lm != "" {
@@ -256,14 +257,14 @@ var feedScenarios = []scenario{
 		for _, tc := range []struct {
 			name   string
 			synced bool // synced at t0: next poll at t0+30m; else due since t0
-			change func(f *booking.Feed)
+			change func(f *feed.Feed)
 			// wantNext is NextPollAt after the update at t1.
 			wantNext time.Time
 		}{
-			{"rename keeps the schedule", true, func(f *booking.Feed) { f.Name += " renamed" }, t0.Add(30 * time.Minute)},
-			{"end reading keeps the schedule", true, func(f *booking.Feed) { f.EndIsLastNight = !f.EndIsLastNight }, t0.Add(30 * time.Minute)},
-			{"new URL is due at once", true, func(f *booking.Feed) { f.URL = "https://example.com/moved.ics" }, t1},
-			{"new URL of an overdue feed keeps its turn", false, func(f *booking.Feed) { f.URL = "https://example.com/moved2.ics" }, t0},
+			{"rename keeps the schedule", true, func(f *feed.Feed) { f.Name += " renamed" }, t0.Add(30 * time.Minute)},
+			{"end reading keeps the schedule", true, func(f *feed.Feed) { f.EndIsLastNight = !f.EndIsLastNight }, t0.Add(30 * time.Minute)},
+			{"new URL is due at once", true, func(f *feed.Feed) { f.URL = "https://example.com/moved.ics" }, t1},
+			{"new URL of an overdue feed keeps its turn", false, func(f *feed.Feed) { f.URL = "https://example.com/moved2.ics" }, t0},
 		} {
 			f := newFeed(t, s, w, "feed-"+strings.ReplaceAll(tc.name, " ", "-"))
 			if tc.synced {
@@ -278,7 +279,7 @@ var feedScenarios = []scenario{
 			}
 			claimed, err := s.ClaimFeeds(t.Context(), t1, t1.Add(time.Minute), 100)
 			must(t, err)
-			due := slices.ContainsFunc(claimed, func(c booking.Feed) bool { return c.ID == f.ID })
+			due := slices.ContainsFunc(claimed, func(c feed.Feed) bool { return c.ID == f.ID })
 			if wantDue := !tc.wantNext.After(t1); due != wantDue {
 				t.Errorf("%s: among the feeds due at t1 = %v, want %v (claimed %d feeds)", tc.name, due, wantDue, len(claimed))
 			}
@@ -290,7 +291,7 @@ var feedScenarios = []scenario{
 		inactive := newFeed(t, s, w, "inactive")
 		inactive.Active = false
 		must(t, s.UpdateFeed(t.Context(), inactive, t0))
-		later := &booking.Feed{OrgID: w.org.ID, PropertyID: w.prop.ID, Name: "later", URL: "https://example.com/l.ics",
+		later := &feed.Feed{OrgID: w.org.ID, PropertyID: w.prop.ID, Name: "later", URL: "https://example.com/l.ics",
 			Active: true, NextPollAt: t0.Add(time.Hour)}
 		must(t, s.CreateFeed(t.Context(), later, t0))
 		got, err := s.ClaimFeeds(t.Context(), t0, t0.Add(time.Minute), 10)
@@ -390,7 +391,7 @@ var feedRaceScenarios = []scenario{
 				wg        sync.WaitGroup
 				start     = make(chan struct{})
 				bookErr   error
-				res       *booking.FeedSyncResult
+				res       *feed.SyncResult
 				importErr error
 			)
 			wg.Go(func() {
@@ -399,8 +400,8 @@ var feedRaceScenarios = []scenario{
 			})
 			wg.Go(func() {
 				<-start
-				res, importErr = s.ApplyFeedSync(t.Context(), booking.FeedSync{FeedID: f.ID, Lease: lease, At: t0,
-					Add: []booking.FeedBlock{{UID: "race-" + in.String(), Start: r.Start, End: r.End}}, NextPollAt: t0})
+				res, importErr = s.ApplyFeedSync(t.Context(), feed.Sync{FeedID: f.ID, Lease: lease, At: t0,
+					Add: []feed.Block{{UID: "race-" + in.String(), Start: r.Start, End: r.End}}, NextPollAt: t0})
 			})
 			close(start)
 			wg.Wait()
@@ -423,7 +424,7 @@ var feedRaceScenarios = []scenario{
 			for _, fb := range res.Blocks {
 				remove = append(remove, fb.ID)
 			}
-			_, err := s.ApplyFeedSync(t.Context(), booking.FeedSync{FeedID: f.ID, Lease: lease, At: t0, Remove: remove, NextPollAt: t0})
+			_, err := s.ApplyFeedSync(t.Context(), feed.Sync{FeedID: f.ID, Lease: lease, At: t0, Remove: remove, NextPollAt: t0})
 			must(t, err)
 		}
 	}},

@@ -1,5 +1,5 @@
 // Package storetest is the conformance suite of staykit's store seams
-// (booking.Stores, booking.FeedStore, booking.ReadModelStore): every
+// (booking.Stores, feed.FeedStore, booking.ReadModelStore): every
 // implementation runs it from its own tests,
 //
 //	func TestStore(t *testing.T) {
@@ -25,13 +25,14 @@ import (
 	"testing"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/feed"
 )
 
 // Stores are the seams the suite checks, each served by the store under
 // test; their methods are promoted, so a scenario calls them on one value.
 type Stores struct {
 	booking.Stores
-	booking.FeedStore
+	feed.FeedStore
 	booking.ReadModelStore
 }
 
