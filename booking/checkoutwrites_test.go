@@ -10,13 +10,20 @@ import (
 	"github.com/staykit/staykit/payment"
 )
 
-// writeLog is a booking.Store that records checkout's writes.
+// writeLog is a store that records checkout's writes.
 type writeLog struct {
-	booking.Store
+	booking.Stores
 	mu     sync.Mutex
 	writes []string
 	opts   []booking.CreateOptions // of each CreateBooking, as passed
 	terms  []*booking.Terms        // CreateOptions.Terms of each CreateBooking
+}
+
+// seams are w's store with its writes recorded.
+func (w *writeLog) seams() booking.Stores {
+	s := w.Stores
+	s.BookingStore, s.ConnectStore, s.TermsStore = w, w, w
+	return s
 }
 
 func (w *writeLog) note(s string) {
@@ -31,22 +38,22 @@ func (w *writeLog) CreateBooking(ctx context.Context, b *booking.Booking, o book
 	w.opts = append(w.opts, o)
 	w.terms = append(w.terms, o.Terms)
 	w.mu.Unlock()
-	return w.Store.CreateBooking(ctx, b, o)
+	return w.Stores.CreateBooking(ctx, b, o)
 }
 
 func (w *writeLog) SetBookingPaymentAccount(ctx context.Context, id int64, acct string) error {
 	w.note("SetBookingPaymentAccount")
-	return w.Store.SetBookingPaymentAccount(ctx, id, acct)
+	return w.Stores.SetBookingPaymentAccount(ctx, id, acct)
 }
 
 func (w *writeLog) SaveTerms(ctx context.Context, t *booking.Terms) error {
 	w.note("SaveTerms")
-	return w.Store.SaveTerms(ctx, t)
+	return w.Stores.SaveTerms(ctx, t)
 }
 
 func (w *writeLog) SetPaymentIntent(ctx context.Context, id int64, intentID, secret string) error {
 	w.note("SetPaymentIntent")
-	return w.Store.SetPaymentIntent(ctx, id, intentID, secret)
+	return w.Stores.SetPaymentIntent(ctx, id, intentID, secret)
 }
 
 // TestCheckoutWritesTermsWithTheBooking: a checkout stores the booking
@@ -57,8 +64,8 @@ func TestCheckoutWritesTermsWithTheBooking(t *testing.T) {
 	for _, slug := range []string{"demo", "demo-deposit"} {
 		t.Run(slug, func(t *testing.T) {
 			e := newEnv(t)
-			log := &writeLog{Store: e.store}
-			svc := booking.NewService(booking.Options{Store: log, Payments: e.pay, Clock: e.clock, Notifier: e.notified})
+			log := &writeLog{Stores: e.store.Stores()}
+			svc := booking.NewService(booking.Options{Stores: log.seams(), Payments: e.pay, Clock: e.clock, Notifier: e.notified})
 			res, err := svc.Checkout(context.Background(), slug, e.order(slug))
 			if err != nil {
 				t.Fatal(err)
@@ -95,16 +102,16 @@ func TestConnectCheckoutWritesTheAccountWithTheBooking(t *testing.T) {
 		t.Run(string(ct), func(t *testing.T) {
 			ctx := context.Background()
 			plain := newEnv(t)
-			plainLog := &writeLog{Store: plain.store}
-			svc := booking.NewService(booking.Options{Store: plainLog, Payments: plain.pay, Clock: plain.clock, Notifier: plain.notified})
+			plainLog := &writeLog{Stores: plain.store.Stores()}
+			svc := booking.NewService(booking.Options{Stores: plainLog.seams(), Payments: plain.pay, Clock: plain.clock, Notifier: plain.notified})
 			if _, err := svc.Checkout(ctx, "demo", plain.order("demo")); err != nil {
 				t.Fatal(err)
 			}
 
 			e, pl := connectEnv(t, ct)
 			acct := onboard(t, e, pl, "demo")
-			log := &writeLog{Store: e.store}
-			svc = booking.NewService(booking.Options{Store: log, Payments: e.pay, Clock: e.clock, Notifier: e.notified, Connect: pl})
+			log := &writeLog{Stores: e.store.Stores()}
+			svc = booking.NewService(booking.Options{Stores: log.seams(), Payments: e.pay, Clock: e.clock, Notifier: e.notified, Connect: pl})
 			res, err := svc.Checkout(ctx, "demo", e.order("demo"))
 			if err != nil {
 				t.Fatal(err)

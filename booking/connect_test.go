@@ -14,7 +14,7 @@ func connectEnv(t *testing.T, ct payment.ChargeType) (*env, *paymenttest.Platfor
 	t.Helper()
 	e := newEnv(t)
 	pl := paymenttest.NewPlatform(e.pay, ct)
-	e.svc = booking.NewService(booking.Options{Store: e.store, Payments: e.pay, Clock: e.clock, Notifier: e.notified, Connect: pl})
+	e.svc = booking.NewService(booking.Options{Stores: e.store.Stores(), Payments: e.pay, Clock: e.clock, Notifier: e.notified, Connect: pl})
 	return e, pl
 }
 

@@ -49,7 +49,7 @@ func newEnv(t testing.TB) *env {
 		notified: &bookingtest.Notifier{},
 		property: map[string]int64{},
 	}
-	e.svc = booking.NewService(booking.Options{Store: db, Payments: e.pay, Clock: e.clock, Notifier: e.notified})
+	e.svc = booking.NewService(booking.Options{Stores: db.Stores(), Payments: e.pay, Clock: e.clock, Notifier: e.notified})
 	e.addOrg(t, "demo", pricing.ModeFull)
 	e.addOrg(t, "demo-deposit", pricing.ModeDeposit)
 	e.addOrg(t, "demo-request", pricing.ModeRequest)

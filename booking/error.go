@@ -100,6 +100,23 @@ func withParam(code, message, name, value string) *Error {
 	return &Error{Code: code, Message: message, Params: map[string]string{name: value}}
 }
 
+// Invalid returns err as a CodeInvalid *Error with err's message, and its
+// fields when it has InvalidFields (nil stays nil): how a store or a use
+// case reports the refusal of a capability package's checks
+// (outbox.PrepareEvents, outbox.ValidateEndpoint, feed.Feed.Validate,
+// feed.PrepareSync), whose packages cannot name this error type.
+func Invalid(err error) error {
+	if err == nil {
+		return nil
+	}
+	e := &Error{Code: CodeInvalid, Message: err.Error()}
+	var f interface{ InvalidFields() map[string][]string }
+	if errors.As(err, &f) {
+		e.Fields = f.InvalidFields()
+	}
+	return e
+}
+
 // ErrorCode returns the code of err's *Error, CodeInternal for any other
 // non-nil error, and "" for nil.
 func ErrorCode(err error) string {

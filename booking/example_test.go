@@ -48,7 +48,7 @@ func ExampleNewService() {
 	ctx := context.Background()
 	db, done := openExampleStore(ctx)
 	defer done()
-	svc := booking.NewService(booking.Options{Store: db, Payments: paymenttest.New(), Logger: slog.New(slog.DiscardHandler)})
+	svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: paymenttest.New(), Logger: slog.New(slog.DiscardHandler)})
 
 	props, err := svc.Properties(ctx, "lac")
 	if err != nil {
@@ -78,7 +78,7 @@ func ExampleService_RunSweeper_expireHolds() {
 	db, done := openExampleStore(ctx)
 	defer done()
 	clock := &stepClock{now: time.Now()}
-	svc := booking.NewService(booking.Options{Store: db, Payments: paymenttest.New(), Clock: clock, Logger: slog.New(slog.DiscardHandler),
+	svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: paymenttest.New(), Clock: clock, Logger: slog.New(slog.DiscardHandler),
 		Notifier: booking.NotifierFunc(func(_ context.Context, n booking.Notification) error {
 			if n.Kind == booking.NotifyExpired {
 				fmt.Println(n.Kind, n.Booking.Status)

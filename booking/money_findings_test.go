@@ -52,7 +52,7 @@ func (h *hookedProvider) GetIntent(ctx context.Context, id string) (*payment.Int
 // hook puts a hookedProvider between the Service and the fake.
 func (e *env) hook() *hookedProvider {
 	h := &hookedProvider{Provider: e.pay, failGet: map[string]bool{}, panicGet: map[string]bool{}}
-	e.svc = booking.NewService(booking.Options{Store: e.store, Payments: h, Clock: e.clock, Notifier: e.notified})
+	e.svc = booking.NewService(booking.Options{Stores: e.store.Stores(), Payments: h, Clock: e.clock, Notifier: e.notified})
 	return h
 }
 

@@ -185,7 +185,7 @@ func TestApproveCaptureLostAndProviderDownSettledBySweeperOrEvent(t *testing.T) 
 
 // transitionFailingStore fails the next Transition with a plain (transient) error.
 type transitionFailingStore struct {
-	booking.Store
+	booking.BookingStore
 	failTransitions int
 }
 
@@ -194,15 +194,17 @@ func (s *transitionFailingStore) Transition(ctx context.Context, id int64, t boo
 		s.failTransitions--
 		return nil, errors.New("database is locked")
 	}
-	return s.Store.Transition(ctx, id, t)
+	return s.BookingStore.Transition(ctx, id, t)
 }
 
 func TestApproveTransientDatabaseErrorRefundsNothing(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	b := e.requested(t)
-	fs := &transitionFailingStore{Store: e.store, failTransitions: 1}
-	svc := booking.NewService(booking.Options{Store: fs, Payments: e.pay, Clock: e.clock, Notifier: e.notified})
+	fs := &transitionFailingStore{BookingStore: e.store, failTransitions: 1}
+	stores := e.store.Stores()
+	stores.BookingStore = fs
+	svc := booking.NewService(booking.Options{Stores: stores, Payments: e.pay, Clock: e.clock, Notifier: e.notified})
 	if _, err := svc.Approve(ctx, "demo-request", b.Token); err == nil || booking.ErrorCode(err) != booking.CodeInternal {
 		t.Fatalf("approve with a failing database = %v, want an internal error", err)
 	}
@@ -548,7 +550,7 @@ func (refusingProvider) CheckAmount(amount int64, currency string) error {
 func TestAmountNotChargeableIs422AndHoldsNothing(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	svc := booking.NewService(booking.Options{Store: e.store, Payments: refusingProvider{e.pay}, Clock: e.clock})
+	svc := booking.NewService(booking.Options{Stores: e.store.Stores(), Payments: refusingProvider{e.pay}, Clock: e.clock})
 	r := e.order("demo")
 	_, err := svc.Quote(ctx, "demo", r.PropertyID, booking.QuoteRequest{Stay: r.Stay})
 	wantCode(t, err, booking.CodeAmountNotChargeable)
@@ -716,7 +718,7 @@ func TestQuoteRoundsToWhatTheProviderCanCharge(t *testing.T) {
 	if err := e.store.UpdateProperty(ctx, p); err != nil {
 		t.Fatal(err)
 	}
-	svc := booking.NewService(booking.Options{Store: e.store, Payments: hundredthsProvider{e.pay}, Clock: e.clock})
+	svc := booking.NewService(booking.Options{Stores: e.store.Stores(), Payments: hundredthsProvider{e.pay}, Clock: e.clock})
 	r := e.order("demo")
 	q, err := svc.Quote(ctx, "demo", r.PropertyID, booking.QuoteRequest{Stay: r.Stay})
 	if err != nil {

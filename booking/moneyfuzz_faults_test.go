@@ -10,10 +10,12 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/coupon"
+	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/outbox"
 	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/payment/paymenttest"
+	"github.com/staykit/staykit/store/sqlite"
 )
 
 // The money fuzz's faults: a process that dies between any two steps of
@@ -63,13 +65,38 @@ func (s *crashSwitch) hit(where, name string) {
 	}
 }
 
-// crashStore is a booking.Store that can die before any write: every
-// method that changes something is listed here and counted; reads are
-// promoted from the embedded store. TestMoneyFuzzCrashStoreCoversEveryWrite
-// fails when booking.Store grows a method this list does not classify.
+// crashStore is every store seam (booking.Stores, feed.FeedStore,
+// booking.ReadModelStore) able to die before any write: every method that
+// changes something is listed here and counted; reads are promoted from
+// the embedded seams. TestMoneyFuzzCrashStoreCoversEveryWrite fails when
+// a seam grows a method this list does not classify.
 type crashStore struct {
-	booking.Store
+	booking.Stores
+	feed.FeedStore
+	booking.ReadModelStore
 	sw *crashSwitch
+}
+
+// newCrashStore wraps db's seams.
+func newCrashStore(db *sqlite.DB, sw *crashSwitch) *crashStore {
+	return &crashStore{Stores: db.Stores(), FeedStore: db, ReadModelStore: db, sw: sw}
+}
+
+// seams are s as every seam a Service consumes.
+func (s *crashStore) seams() booking.Stores {
+	return booking.Stores{CatalogStore: s, BookingStore: s, LedgerStore: s, TermsStore: s, CalendarStore: s,
+		ConnectStore: s, OutboxStore: s, HostCalendarStore: s, HostRequestPurger: s}
+}
+
+// crashSeams are the interfaces crashStore serves: the fields of
+// booking.Stores, the feeds and the read model's holds.
+func crashSeams() []reflect.Type {
+	var out []reflect.Type
+	st := reflect.TypeFor[booking.Stores]()
+	for i := range st.NumField() {
+		out = append(out, st.Field(i).Type)
+	}
+	return append(out, reflect.TypeFor[feed.FeedStore](), reflect.TypeFor[booking.ReadModelStore]())
 }
 
 func (s *crashStore) write(name string) { s.sw.hit(crashBeforeWrite, name) }
@@ -78,251 +105,251 @@ func (s *crashStore) write(name string) { s.sw.hit(crashBeforeWrite, name) }
 
 func (s *crashStore) CreateOrganization(ctx context.Context, o *booking.Organization) error {
 	s.write("CreateOrganization")
-	return s.Store.CreateOrganization(ctx, o)
+	return s.Stores.CreateOrganization(ctx, o)
 }
 
 func (s *crashStore) UpdateOrganization(ctx context.Context, o *booking.Organization) error {
 	s.write("UpdateOrganization")
-	return s.Store.UpdateOrganization(ctx, o)
+	return s.Stores.UpdateOrganization(ctx, o)
 }
 
 func (s *crashStore) CreateProperty(ctx context.Context, p *booking.Property) error {
 	s.write("CreateProperty")
-	return s.Store.CreateProperty(ctx, p)
+	return s.Stores.CreateProperty(ctx, p)
 }
 
 func (s *crashStore) UpdateProperty(ctx context.Context, p *booking.Property) error {
 	s.write("UpdateProperty")
-	return s.Store.UpdateProperty(ctx, p)
+	return s.Stores.UpdateProperty(ctx, p)
 }
 
 func (s *crashStore) AddBlock(ctx context.Context, propertyID int64, b *booking.Block, now time.Time) error {
 	s.write("AddBlock")
-	return s.Store.AddBlock(ctx, propertyID, b, now)
+	return s.Stores.AddBlock(ctx, propertyID, b, now)
 }
 
 func (s *crashStore) RemoveBlock(ctx context.Context, propertyID, blockID int64) error {
 	s.write("RemoveBlock")
-	return s.Store.RemoveBlock(ctx, propertyID, blockID)
+	return s.Stores.RemoveBlock(ctx, propertyID, blockID)
 }
 
 func (s *crashStore) CreateCoupon(ctx context.Context, c *coupon.Coupon) error {
 	s.write("CreateCoupon")
-	return s.Store.CreateCoupon(ctx, c)
+	return s.Stores.CreateCoupon(ctx, c)
 }
 
 func (s *crashStore) UpdateCoupon(ctx context.Context, c *coupon.Coupon) error {
 	s.write("UpdateCoupon")
-	return s.Store.UpdateCoupon(ctx, c)
+	return s.Stores.UpdateCoupon(ctx, c)
 }
 
 // BookingStore.
 
 func (s *crashStore) CreateBooking(ctx context.Context, b *booking.Booking, c booking.CreateOptions) error {
 	s.write("CreateBooking")
-	return s.Store.CreateBooking(ctx, b, c)
+	return s.Stores.CreateBooking(ctx, b, c)
 }
 
 func (s *crashStore) DeleteBooking(ctx context.Context, id int64) error {
 	s.write("DeleteBooking")
-	return s.Store.DeleteBooking(ctx, id)
+	return s.Stores.DeleteBooking(ctx, id)
 }
 
 func (s *crashStore) SetPaymentIntent(ctx context.Context, id int64, intentID, clientSecret string) error {
 	s.write("SetPaymentIntent")
-	return s.Store.SetPaymentIntent(ctx, id, intentID, clientSecret)
+	return s.Stores.SetPaymentIntent(ctx, id, intentID, clientSecret)
 }
 
 func (s *crashStore) Transition(ctx context.Context, id int64, t booking.Transition) (*booking.Booking, error) {
 	s.write("Transition")
-	return s.Store.Transition(ctx, id, t)
+	return s.Stores.Transition(ctx, id, t)
 }
 
 func (s *crashStore) SaveIdempotencyRecord(ctx context.Context, r *booking.IdempotencyRecord, notBefore time.Time) (*booking.IdempotencyRecord, error) {
 	s.write("SaveIdempotencyRecord")
-	return s.Store.SaveIdempotencyRecord(ctx, r, notBefore)
+	return s.Stores.SaveIdempotencyRecord(ctx, r, notBefore)
 }
 
 func (s *crashStore) MarkEventProcessed(ctx context.Context, eventID string, at time.Time) (bool, error) {
 	s.write("MarkEventProcessed")
-	return s.Store.MarkEventProcessed(ctx, eventID, at)
+	return s.Stores.MarkEventProcessed(ctx, eventID, at)
 }
 
 // LedgerStore.
 
 func (s *crashStore) RecordLedger(ctx context.Context, entries []ledger.Entry, now time.Time) ([]ledger.Entry, error) {
 	s.write("RecordLedger")
-	return s.Store.RecordLedger(ctx, entries, now)
+	return s.Stores.RecordLedger(ctx, entries, now)
 }
 
 func (s *crashStore) ClaimLedgerEntries(ctx context.Context, now, leaseUntil time.Time, limit int) ([]ledger.Entry, error) {
 	s.write("ClaimLedgerEntries")
-	return s.Store.ClaimLedgerEntries(ctx, now, leaseUntil, limit)
+	return s.Stores.ClaimLedgerEntries(ctx, now, leaseUntil, limit)
 }
 
 func (s *crashStore) UpdateLedgerEntry(ctx context.Context, e *ledger.Entry) error {
 	s.write("UpdateLedgerEntry")
-	return s.Store.UpdateLedgerEntry(ctx, e)
+	return s.Stores.UpdateLedgerEntry(ctx, e)
 }
 
 // FeedStore.
 
-func (s *crashStore) CreateFeed(ctx context.Context, f *booking.Feed, now time.Time) error {
+func (s *crashStore) CreateFeed(ctx context.Context, f *feed.Feed, now time.Time) error {
 	s.write("CreateFeed")
-	return s.Store.CreateFeed(ctx, f, now)
+	return s.FeedStore.CreateFeed(ctx, f, now)
 }
 
-func (s *crashStore) UpdateFeed(ctx context.Context, f *booking.Feed, now time.Time) error {
+func (s *crashStore) UpdateFeed(ctx context.Context, f *feed.Feed, now time.Time) error {
 	s.write("UpdateFeed")
-	return s.Store.UpdateFeed(ctx, f, now)
+	return s.FeedStore.UpdateFeed(ctx, f, now)
 }
 
 func (s *crashStore) DeleteFeed(ctx context.Context, orgID, feedID int64) error {
 	s.write("DeleteFeed")
-	return s.Store.DeleteFeed(ctx, orgID, feedID)
+	return s.FeedStore.DeleteFeed(ctx, orgID, feedID)
 }
 
-func (s *crashStore) ClaimFeeds(ctx context.Context, now, leaseUntil time.Time, limit int) ([]booking.Feed, error) {
+func (s *crashStore) ClaimFeeds(ctx context.Context, now, leaseUntil time.Time, limit int) ([]feed.Feed, error) {
 	s.write("ClaimFeeds")
-	return s.Store.ClaimFeeds(ctx, now, leaseUntil, limit)
+	return s.FeedStore.ClaimFeeds(ctx, now, leaseUntil, limit)
 }
 
-func (s *crashStore) ClaimFeed(ctx context.Context, orgID, feedID int64, now, leaseUntil time.Time) (*booking.Feed, error) {
+func (s *crashStore) ClaimFeed(ctx context.Context, orgID, feedID int64, now, leaseUntil time.Time) (*feed.Feed, error) {
 	s.write("ClaimFeed")
-	return s.Store.ClaimFeed(ctx, orgID, feedID, now, leaseUntil)
+	return s.FeedStore.ClaimFeed(ctx, orgID, feedID, now, leaseUntil)
 }
 
-func (s *crashStore) ApplyFeedSync(ctx context.Context, sync booking.FeedSync) (*booking.FeedSyncResult, error) {
+func (s *crashStore) ApplyFeedSync(ctx context.Context, sync feed.Sync) (*feed.SyncResult, error) {
 	s.write("ApplyFeedSync")
-	return s.Store.ApplyFeedSync(ctx, sync)
+	return s.FeedStore.ApplyFeedSync(ctx, sync)
 }
 
-func (s *crashStore) RecordFeedAttempt(ctx context.Context, a booking.FeedAttempt) error {
+func (s *crashStore) RecordFeedAttempt(ctx context.Context, a feed.Attempt) error {
 	s.write("RecordFeedAttempt")
-	return s.Store.RecordFeedAttempt(ctx, a)
+	return s.FeedStore.RecordFeedAttempt(ctx, a)
 }
 
-func (s *crashStore) SetExportToken(ctx context.Context, orgID, propertyID int64, token string, now time.Time) (*booking.ExportToken, error) {
+func (s *crashStore) SetExportToken(ctx context.Context, orgID, propertyID int64, token string, now time.Time) (*feed.ExportToken, error) {
 	s.write("SetExportToken")
-	return s.Store.SetExportToken(ctx, orgID, propertyID, token, now)
+	return s.FeedStore.SetExportToken(ctx, orgID, propertyID, token, now)
 }
 
-func (s *crashStore) NoteExport(ctx context.Context, propertyID int64, etag string, now time.Time) (*booking.ExportToken, error) {
+func (s *crashStore) NoteExport(ctx context.Context, propertyID int64, etag string, now time.Time) (*feed.ExportToken, error) {
 	s.write("NoteExport")
-	return s.Store.NoteExport(ctx, propertyID, etag, now)
+	return s.FeedStore.NoteExport(ctx, propertyID, etag, now)
 }
 
 // CalendarStore.
 
 func (s *crashStore) SetCalendarDays(ctx context.Context, propertyID int64, days []booking.CalendarDay) error {
 	s.write("SetCalendarDays")
-	return s.Store.SetCalendarDays(ctx, propertyID, days)
+	return s.Stores.SetCalendarDays(ctx, propertyID, days)
 }
 
 // HostCalendarStore.
 
 func (s *crashStore) ApplyCalendar(ctx context.Context, orgID, propertyID int64, c booking.CalendarChange, now time.Time) error {
 	s.write("ApplyCalendar")
-	return s.Store.ApplyCalendar(ctx, orgID, propertyID, c, now)
+	return s.Stores.ApplyCalendar(ctx, orgID, propertyID, c, now)
 }
 
 func (s *crashStore) UpdatePropertyFields(ctx context.Context, p *booking.Property) error {
 	s.write("UpdatePropertyFields")
-	return s.Store.UpdatePropertyFields(ctx, p)
+	return s.Stores.UpdatePropertyFields(ctx, p)
 }
 
 // TermsStore.
 
 func (s *crashStore) SaveSettings(ctx context.Context, st booking.Settings) error {
 	s.write("SaveSettings")
-	return s.Store.SaveSettings(ctx, st)
+	return s.Stores.SaveSettings(ctx, st)
 }
 
 func (s *crashStore) SaveTerms(ctx context.Context, t *booking.Terms) error {
 	s.write("SaveTerms")
-	return s.Store.SaveTerms(ctx, t)
+	return s.Stores.SaveTerms(ctx, t)
 }
 
 // OutboxStore.
 
 func (s *crashStore) RecordOutbox(ctx context.Context, events []outbox.Event, now time.Time) ([]outbox.Event, error) {
 	s.write("RecordOutbox")
-	return s.Store.RecordOutbox(ctx, events, now)
+	return s.Stores.RecordOutbox(ctx, events, now)
 }
 
 func (s *crashStore) ClaimOutboxEvents(ctx context.Context, now, leaseUntil time.Time, limit int) ([]outbox.Event, error) {
 	s.write("ClaimOutboxEvents")
-	return s.Store.ClaimOutboxEvents(ctx, now, leaseUntil, limit)
+	return s.Stores.ClaimOutboxEvents(ctx, now, leaseUntil, limit)
 }
 
 func (s *crashStore) DispatchOutboxEvent(ctx context.Context, eventID int64, deliveries []outbox.Delivery, now time.Time) error {
 	s.write("DispatchOutboxEvent")
-	return s.Store.DispatchOutboxEvent(ctx, eventID, deliveries, now)
+	return s.Stores.DispatchOutboxEvent(ctx, eventID, deliveries, now)
 }
 
 func (s *crashStore) ClaimOutboxDeliveries(ctx context.Context, now, leaseUntil time.Time, limit int) ([]outbox.Delivery, error) {
 	s.write("ClaimOutboxDeliveries")
-	return s.Store.ClaimOutboxDeliveries(ctx, now, leaseUntil, limit)
+	return s.Stores.ClaimOutboxDeliveries(ctx, now, leaseUntil, limit)
 }
 
 func (s *crashStore) UpdateOutboxDelivery(ctx context.Context, d *outbox.Delivery) error {
 	s.write("UpdateOutboxDelivery")
-	return s.Store.UpdateOutboxDelivery(ctx, d)
+	return s.Stores.UpdateOutboxDelivery(ctx, d)
 }
 
 func (s *crashStore) RedeliverOutbox(ctx context.Context, deliveryID int64, now time.Time) error {
 	s.write("RedeliverOutbox")
-	return s.Store.RedeliverOutbox(ctx, deliveryID, now)
+	return s.Stores.RedeliverOutbox(ctx, deliveryID, now)
 }
 
 func (s *crashStore) PurgeHostRequests(ctx context.Context, before time.Time) (int, error) {
 	s.write("PurgeHostRequests")
-	return s.Store.PurgeHostRequests(ctx, before)
+	return s.Stores.PurgeHostRequests(ctx, before)
 }
 
 func (s *crashStore) RecordWebhookAttempt(ctx context.Context, endpointID int64, ok bool, now time.Time) (*outbox.Endpoint, bool, error) {
 	s.write("RecordWebhookAttempt")
-	return s.Store.RecordWebhookAttempt(ctx, endpointID, ok, now)
+	return s.Stores.RecordWebhookAttempt(ctx, endpointID, ok, now)
 }
 
 func (s *crashStore) ResumeWebhookEndpoint(ctx context.Context, orgID, id int64, replay bool, now time.Time) (*outbox.Endpoint, int, error) {
 	s.write("ResumeWebhookEndpoint")
-	return s.Store.ResumeWebhookEndpoint(ctx, orgID, id, replay, now)
+	return s.Stores.ResumeWebhookEndpoint(ctx, orgID, id, replay, now)
 }
 
 func (s *crashStore) SaveWebhookEndpoint(ctx context.Context, e *outbox.Endpoint) error {
 	s.write("SaveWebhookEndpoint")
-	return s.Store.SaveWebhookEndpoint(ctx, e)
+	return s.Stores.SaveWebhookEndpoint(ctx, e)
 }
 
 func (s *crashStore) DeleteWebhookEndpoint(ctx context.Context, orgID, id int64) error {
 	s.write("DeleteWebhookEndpoint")
-	return s.Store.DeleteWebhookEndpoint(ctx, orgID, id)
+	return s.Stores.DeleteWebhookEndpoint(ctx, orgID, id)
 }
 
 func (s *crashStore) SettleLedgerEntry(ctx context.Context, e *ledger.Entry, events []outbox.Event, now time.Time) error {
 	s.write("SettleLedgerEntry")
-	return s.Store.SettleLedgerEntry(ctx, e, events, now)
+	return s.Stores.SettleLedgerEntry(ctx, e, events, now)
 }
 
 func (s *crashStore) SetContactEmail(ctx context.Context, orgID int64, email string) error {
 	s.write("SetContactEmail")
-	return s.Store.SetContactEmail(ctx, orgID, email)
+	return s.Stores.SetContactEmail(ctx, orgID, email)
 }
 
 // ConnectStore.
 
 func (s *crashStore) SavePaymentAccount(ctx context.Context, a *booking.PaymentAccount) error {
 	s.write("SavePaymentAccount")
-	return s.Store.SavePaymentAccount(ctx, a)
+	return s.Stores.SavePaymentAccount(ctx, a)
 }
 
 func (s *crashStore) SetBookingPaymentAccount(ctx context.Context, bookingID int64, accountID string) error {
 	s.write("SetBookingPaymentAccount")
-	return s.Store.SetBookingPaymentAccount(ctx, bookingID, accountID)
+	return s.Stores.SetBookingPaymentAccount(ctx, bookingID, accountID)
 }
 
-// storeReads are booking.Store's methods that change nothing, promoted
+// storeReads are the seams' methods that change nothing, promoted
 // unwrapped by crashStore.
 var storeReads = []string{
 	"BookingByID", "BookingByIntent", "BookingByToken",
@@ -335,34 +362,40 @@ var storeReads = []string{
 	"WebhookEndpoints",
 }
 
-// TestMoneyFuzzCrashStoreCoversEveryWrite calls every method of
-// booking.Store on a crashStore armed to crash at the first write, over no
+// TestMoneyFuzzCrashStoreCoversEveryWrite calls every method of every
+// store seam on a crashStore armed to crash at the first write, over no
 // store at all: a wrapped write crashes before reaching it, a promoted
 // method panics on the missing store. Each must be what storeReads says,
-// so that a write added to the interface is not left out of the crash
-// points.
+// so that a write added to a seam is not left out of the crash points.
 func TestMoneyFuzzCrashStoreCoversEveryWrite(t *testing.T) {
-	iface := reflect.TypeFor[booking.Store]()
-	for i := range iface.NumMethod() {
-		name := iface.Method(i).Name
-		sw := &crashSwitch{}
-		sw.arm(crashBeforeWrite, 1)
-		m := reflect.ValueOf(&crashStore{sw: sw}).MethodByName(name)
-		args := make([]reflect.Value, m.Type().NumIn())
-		for j := range args {
-			args[j] = reflect.Zero(m.Type().In(j))
+	for _, iface := range crashSeams() {
+		for i := range iface.NumMethod() {
+			checkCrashPoint(t, iface, iface.Method(i).Name)
 		}
-		crashed := func() (crashed bool) {
-			defer func() { _, crashed = recover().(crash) }()
-			m.Call(args)
-			return false
-		}()
-		switch read := slices.Contains(storeReads, name); {
-		case crashed && read:
-			t.Errorf("booking.Store.%s is listed as a read but crashStore counts it as a write", name)
-		case !crashed && !read:
-			t.Errorf("booking.Store.%s is neither wrapped by crashStore (a write) nor listed in storeReads: classify it", name)
-		}
+	}
+}
+
+// checkCrashPoint checks that crashStore's method name of the seam iface
+// is what storeReads says.
+func checkCrashPoint(t *testing.T, iface reflect.Type, name string) {
+	t.Helper()
+	sw := &crashSwitch{}
+	sw.arm(crashBeforeWrite, 1)
+	m := reflect.ValueOf(&crashStore{sw: sw}).MethodByName(name)
+	args := make([]reflect.Value, m.Type().NumIn())
+	for j := range args {
+		args[j] = reflect.Zero(m.Type().In(j))
+	}
+	crashed := func() (crashed bool) {
+		defer func() { _, crashed = recover().(crash) }()
+		m.Call(args)
+		return false
+	}()
+	switch read := slices.Contains(storeReads, name); {
+	case crashed && read:
+		t.Errorf("%s.%s is listed as a read but crashStore counts it as a write", iface, name)
+	case !crashed && !read:
+		t.Errorf("%s.%s is neither wrapped by crashStore (a write) nor listed in storeReads: classify it", iface, name)
 	}
 }
 

@@ -406,7 +406,7 @@ type fuzzWorld struct {
 	sw  *crashSwitch
 	svc *booking.Service
 	// store and provider are what the Service is given: env's, wrapped.
-	store    booking.Store
+	store    *crashStore
 	provider *faultProvider
 	orgIDs   []int64 // by fuzzOrgs
 
@@ -485,7 +485,7 @@ func newFuzzWorld(t testing.TB, path string, property map[string]int64, logging 
 		notified: &bookingtest.Notifier{}, property: property}
 	w := &fuzzWorld{t: t, ctx: ctx, env: e, sw: &crashSwitch{}, attempts: map[string]int{},
 		promised: map[int64]int64{}, dashboard: map[int64]bool{}, logging: logging, statuses: map[int64]booking.Status{}}
-	w.store = &crashStore{Store: db, sw: w.sw}
+	w.store = newCrashStore(db, w.sw)
 	w.provider = &faultProvider{fake: e.pay, sw: w.sw, event: w.providerEvent}
 	for _, slug := range fuzzOrgs {
 		org, err := db.OrganizationBySlug(ctx, slug)
@@ -501,7 +501,7 @@ func newFuzzWorld(t testing.TB, path string, property map[string]int64, logging 
 // restart starts a new Service over the same store and provider, as a
 // process restarted after a crash.
 func (w *fuzzWorld) restart() {
-	w.svc = booking.NewService(booking.Options{Store: w.store, Payments: w.provider, Clock: w.env.clock,
+	w.svc = booking.NewService(booking.Options{Stores: w.store.seams(), Payments: w.provider, Clock: w.env.clock,
 		Notifier: w.env.notified, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 }
 

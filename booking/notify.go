@@ -3,6 +3,7 @@ package booking
 import (
 	"context"
 
+	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/ledger"
 )
 
@@ -36,7 +37,7 @@ type Notification struct {
 	// Entry is the ledger entry of payment notifications.
 	Entry *ledger.Entry
 	// Conflict is the imported event of calendar notifications.
-	Conflict *FeedConflict
+	Conflict *feed.Conflict
 }
 
 // Notifier is implemented by hosts to send e-mails or messages. It is called

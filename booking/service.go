@@ -16,7 +16,7 @@ import (
 // Confirm) and what the host and its jobs call (Approve, Decline, Cancel,
 // ExpireHolds, HandlePaymentEvent). It is safe for concurrent use.
 type Service struct {
-	store    Store
+	store    Stores
 	payments payment.Provider
 	connect  payment.Connect
 	clock    Clock
@@ -28,9 +28,12 @@ type Service struct {
 	lowest sync.Map
 }
 
-// Options configure a Service. Store and Payments are required.
+// Options configure a Service. Stores and Payments are required.
 type Options struct {
-	Store    Store
+	// Stores are the store seams the use cases consume: db.Stores() of a
+	// store/sqlite or store/postgres DB. A use case needs the seams it
+	// reaches; a test's fake may leave the others nil.
+	Stores   Stores
 	Payments payment.Provider
 	// Clock defaults to the wall clock.
 	Clock Clock
@@ -45,13 +48,13 @@ type Options struct {
 	Connect payment.Connect
 }
 
-// NewService returns a Service. It panics when Store or Payments is nil,
-// a programming error.
+// NewService returns a Service. It panics when Stores has no seam at all or
+// Payments is nil, a programming error.
 func NewService(o Options) *Service {
-	if o.Store == nil || o.Payments == nil {
-		panic("booking: NewService needs a Store and a payment Provider")
+	if o.Stores.empty() || o.Payments == nil {
+		panic("booking: NewService needs Stores and a payment Provider")
 	}
-	s := &Service{store: o.Store, payments: o.Payments, clock: o.Clock, notifier: o.Notifier, logger: o.Logger, connect: o.Connect}
+	s := &Service{store: o.Stores, payments: o.Payments, clock: o.Clock, notifier: o.Notifier, logger: o.Logger, connect: o.Connect}
 	if s.clock == nil {
 		s.clock = SystemClock{}
 	}

@@ -11,22 +11,38 @@ import (
 	"github.com/staykit/staykit/rules"
 )
 
-// Store keeps organisations, properties, coupons and bookings. Methods that
-// find one thing return a CodeNotFound *Error when there is none.
-// Implementations are safe for concurrent use; store/storetest checks the
-// contract.
-type Store interface {
+// Stores are the store seams a Service consumes, one small interface per
+// aggregate. One database value fills every field: store/sqlite's and
+// store/postgres's DB.Stores return them, so an embedder writes
+//
+//	svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: p})
+//
+// A read model (store/cache) or a test replaces the fields it wraps. The
+// interfaces' methods are promoted, so a Stores value can be used where a
+// whole database is meant. Methods that find one thing return a
+// CodeNotFound *Error when there is none. Implementations are safe for
+// concurrent use; store/storetest checks the contract.
+type Stores struct {
 	CatalogStore
 	BookingStore
 	LedgerStore
-	FeedStore
-	ReadModelStore
-	CalendarStore
-	HostCalendarStore
-	HostRequestPurger
 	TermsStore
-	OutboxStore
+	CalendarStore
 	ConnectStore
+	OutboxStore
+	// HostCalendarStore is the host's calendar and property writes and
+	// paged booking lists (package host); a read model wraps it so that
+	// its writes forget what they change.
+	HostCalendarStore
+	// HostRequestPurger serves Service.PurgeHostRequests.
+	HostRequestPurger
+}
+
+// empty reports whether s has no seam at all.
+func (s Stores) empty() bool {
+	return s.CatalogStore == nil && s.BookingStore == nil && s.LedgerStore == nil && s.TermsStore == nil &&
+		s.CalendarStore == nil && s.ConnectStore == nil && s.OutboxStore == nil &&
+		s.HostCalendarStore == nil && s.HostRequestPurger == nil
 }
 
 // LedgerStore keeps the payments ledger (package ledger): what moved, or

@@ -9,13 +9,22 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/rules"
+	"github.com/staykit/staykit/store/sqlite"
 )
 
 // blindStore hides the occupancy and the calendar from the service's own
 // checks (checkFree, withCalendar), as if another checkout or the host
 // had written in between: only CreateBooking's transaction can see them.
 type blindStore struct {
-	booking.Store
+	booking.BookingStore
+	booking.CalendarStore
+}
+
+// seams are db's seams with the bookings and the calendar blind.
+func (b blindStore) seams(db *sqlite.DB) booking.Stores {
+	s := db.Stores()
+	s.BookingStore, s.CalendarStore = b, b
+	return s
 }
 
 func (blindStore) Occupied(context.Context, int64, civil.Date, civil.Date, time.Time) ([]civil.Range, error) {
@@ -56,7 +65,7 @@ func TestCheckoutRefusedByTheStore(t *testing.T) {
 			_, early := e.svc.Checkout(ctx, "demo", o)
 			wantCode(t, early, booking.CodeUnavailable)
 			// ...and so does the store, when the early check is blind.
-			blind := booking.NewService(booking.Options{Store: blindStore{e.store}, Payments: e.pay, Clock: e.clock, Notifier: e.notified})
+			blind := booking.NewService(booking.Options{Stores: blindStore{e.store, e.store}.seams(e.store), Payments: e.pay, Clock: e.clock, Notifier: e.notified})
 			_, err := blind.Checkout(ctx, "demo", o)
 			wantCode(t, err, booking.CodeUnavailable)
 			var got, want *booking.Error
@@ -92,8 +101,8 @@ func TestCheckoutGivesTheStoreItsChecks(t *testing.T) {
 	e.setRules(t, rules.Set{PreparationDaysBefore: 2, PreparationDaysAfter: 3,
 		Days: []rules.Day{{Date: d("2026-06-25"), Closed: true}, {Date: d("2026-06-26"), ClosedToArrival: true}}},
 		nil, booking.CalendarDay{Date: d("2026-06-27"), Closed: true})
-	log := &writeLog{Store: e.store}
-	svc := booking.NewService(booking.Options{Store: log, Payments: e.pay, Clock: e.clock, Notifier: e.notified})
+	log := &writeLog{Stores: e.store.Stores()}
+	svc := booking.NewService(booking.Options{Stores: log.seams(), Payments: e.pay, Clock: e.clock, Notifier: e.notified})
 	if _, err := svc.Checkout(context.Background(), "demo", e.order("demo")); err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,7 @@ import (
 
 // failingStore fails LapsedHolds a number of times before it works.
 type failingStore struct {
-	booking.Store
+	booking.BookingStore
 	failures atomic.Int32
 }
 
@@ -32,7 +32,7 @@ func (f *failingStore) LapsedHolds(ctx context.Context, now time.Time, limit int
 	if f.failures.Add(-1) >= 0 {
 		return nil, errors.New("database is down")
 	}
-	return f.Store.LapsedHolds(ctx, now, limit)
+	return f.BookingStore.LapsedHolds(ctx, now, limit)
 }
 
 // lockedBuffer is a log sink safe for the sweeper's goroutine.
@@ -70,11 +70,13 @@ func TestRunSweeper(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			store := &failingStore{Store: e.store}
+			store := &failingStore{BookingStore: e.store}
 			store.failures.Store(tt.failures)
+			stores := e.store.Stores()
+			stores.BookingStore = store
 			logs := &lockedBuffer{}
 			svc := booking.NewService(booking.Options{
-				Store: store, Payments: e.pay, Clock: e.clock, Notifier: e.notified,
+				Stores: stores, Payments: e.pay, Clock: e.clock, Notifier: e.notified,
 				Logger: slog.New(slog.NewTextHandler(logs, nil)),
 			})
 			e.clock.Advance(31 * time.Minute) // past the 30-minute hold
@@ -174,7 +176,7 @@ func ExampleService_RunSweeper() {
 		log.Fatal(err)
 	}
 	defer db.Close()
-	svc := booking.NewService(booking.Options{Store: db, Payments: paymenttest.New()})
+	svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: paymenttest.New()})
 
 	var wg sync.WaitGroup
 	wg.Go(func() { svc.RunSweeper(ctx, time.Minute) })

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/icalsync"
 	"github.com/staykit/staykit/notify"
 	"github.com/staykit/staykit/outbound"
@@ -62,8 +63,8 @@ func channelNotFound(subject string) error {
 // FeedStatus is a feed with its current conflicts: events not applied
 // because a booking here holds their nights.
 type FeedStatus struct {
-	booking.Feed
-	ConflictList []booking.FeedConflict
+	feed.Feed
+	ConflictList []feed.Conflict
 }
 
 // FeedChange creates or changes a feed: nil fields stay as they are (on
@@ -75,7 +76,7 @@ type FeedChange struct {
 	EndIsLastNight *bool
 }
 
-func (c FeedChange) apply(f *booking.Feed) error {
+func (c FeedChange) apply(f *feed.Feed) error {
 	if err := booking.CheckBounds(c, ""); err != nil {
 		return err
 	}
@@ -84,7 +85,7 @@ func (c FeedChange) apply(f *booking.Feed) error {
 	set(&f.Active, c.Active)
 	set(&f.EndIsLastNight, c.EndIsLastNight)
 	f.Name, f.URL = strings.TrimSpace(f.Name), strings.TrimSpace(f.URL)
-	return f.Validate()
+	return booking.Invalid(f.Validate())
 }
 
 // feedAudit is what the audit log keeps of a feed.
@@ -96,7 +97,7 @@ type feedAudit struct {
 	EndIsLastNight bool   `json:"end_is_last_night"`
 }
 
-func auditOfFeed(f *booking.Feed) feedAudit {
+func auditOfFeed(f *feed.Feed) feedAudit {
 	return feedAudit{PropertyID: f.PropertyID, Name: f.Name, URL: f.URL, Active: f.Active, EndIsLastNight: f.EndIsLastNight}
 }
 
@@ -109,7 +110,7 @@ func (c *Channels) property(ctx context.Context, org *booking.Organization, id i
 }
 
 // feed finds a feed of a property of org. Errors: CodeNotFound.
-func (c *Channels) feed(ctx context.Context, org *booking.Organization, propertyID, feedID int64) (*booking.Feed, error) {
+func (c *Channels) feed(ctx context.Context, org *booking.Organization, propertyID, feedID int64) (*feed.Feed, error) {
 	if err := c.property(ctx, org, propertyID); err != nil {
 		return nil, err
 	}
@@ -126,7 +127,7 @@ func (c *Channels) feed(ctx context.Context, org *booking.Organization, property
 	return f, nil
 }
 
-func (c *Channels) status(ctx context.Context, f *booking.Feed) (*FeedStatus, error) {
+func (c *Channels) status(ctx context.Context, f *feed.Feed) (*FeedStatus, error) {
 	list, err := c.s.store.FeedConflicts(ctx, f.ID)
 	if err != nil {
 		return nil, fmt.Errorf("conflicts of feed %d: %w", f.ID, err)
@@ -177,7 +178,7 @@ func (c *Channels) AddFeed(ctx context.Context, org *booking.Organization, prope
 	if err := c.property(ctx, org, propertyID); err != nil {
 		return nil, nil, err
 	}
-	f := &booking.Feed{OrgID: org.ID, PropertyID: propertyID, Active: true}
+	f := &feed.Feed{OrgID: org.ID, PropertyID: propertyID, Active: true}
 	if err := ch.apply(f); err != nil {
 		return nil, nil, err
 	}
@@ -260,7 +261,7 @@ type SyncOutcome struct {
 	Events, Added, Moved, Removed int
 	// Conflicts are the events not applied because a booking holds their
 	// nights.
-	Conflicts []booking.FeedConflict
+	Conflicts []feed.Conflict
 	// Error is why the fetch or its reading failed ("" on success); it is
 	// also the feed's last error.
 	Error string
@@ -291,7 +292,7 @@ func (c *Channels) SyncFeed(ctx context.Context, org *booking.Organization, prop
 	return st, out, nil
 }
 
-func (c *Channels) syncNow(ctx context.Context, org *booking.Organization, f *booking.Feed) (*SyncOutcome, error) {
+func (c *Channels) syncNow(ctx context.Context, org *booking.Organization, f *feed.Feed) (*SyncOutcome, error) {
 	res, err := c.sync.SyncFeed(ctx, org.ID, f.ID)
 	switch booking.ErrorCode(err) {
 	case "":
@@ -320,7 +321,7 @@ func (c *Channels) syncNow(ctx context.Context, org *booking.Organization, f *bo
 // ExportToken returns a property's export token, creating one the first
 // time: the calendar to paste into the channels is
 // icalsync.ExportPath(token) on the server. Errors: CodeNotFound.
-func (c *Channels) ExportToken(ctx context.Context, org *booking.Organization, propertyID int64) (*booking.ExportToken, error) {
+func (c *Channels) ExportToken(ctx context.Context, org *booking.Organization, propertyID int64) (*feed.ExportToken, error) {
 	if err := c.property(ctx, org, propertyID); err != nil {
 		return nil, err
 	}
@@ -330,7 +331,7 @@ func (c *Channels) ExportToken(ctx context.Context, org *booking.Organization, p
 // RotateExportToken replaces a property's export token: the old URL stops
 // working at once (the channels must be given the new one). The audit
 // log records the rotation, not the secret. Errors: CodeNotFound.
-func (c *Channels) RotateExportToken(ctx context.Context, org *booking.Organization, propertyID int64, by Actor) (*booking.ExportToken, error) {
+func (c *Channels) RotateExportToken(ctx context.Context, org *booking.Organization, propertyID int64, by Actor) (*feed.ExportToken, error) {
 	if err := c.property(ctx, org, propertyID); err != nil {
 		return nil, err
 	}
@@ -338,7 +339,7 @@ func (c *Channels) RotateExportToken(ctx context.Context, org *booking.Organizat
 	if old, err := c.s.store.ExportToken(ctx, org.ID, propertyID); err == nil {
 		before = map[string]any{"created_at": old.CreatedAt}
 	}
-	var t *booking.ExportToken
+	var t *feed.ExportToken
 	err := c.s.atomically(ctx, func(ctx context.Context) error {
 		var err error
 		if t, err = c.sync.RotateExportToken(ctx, org.ID, propertyID); err != nil {

@@ -16,13 +16,13 @@ import (
 // pageReads is a store that remembers the limits its delivery log was read
 // with.
 type pageReads struct {
-	booking.Store
+	booking.OutboxStore
 	limits []int
 }
 
 func (p *pageReads) OutboxDeliveries(ctx context.Context, eventID, endpointID, before int64, limit int) ([]outbox.Delivery, error) {
 	p.limits = append(p.limits, limit)
-	return p.Store.OutboxDeliveries(ctx, eventID, endpointID, before, limit)
+	return p.OutboxStore.OutboxDeliveries(ctx, eventID, endpointID, before, limit)
 }
 
 // TestDeliveryLogReadsOnlyItsPage: the delivery log and redeliver read a
@@ -34,7 +34,9 @@ func TestDeliveryLogReadsOnlyItsPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	store := &pageReads{Store: db}
+	store := &pageReads{OutboxStore: db}
+	stores := db.Stores()
+	stores.OutboxStore = store
 	now := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
 	org := booking.Organization{Slug: "villa", Name: "Villa", PublicEngineEnabled: true}.WithDefaults()
 	if err := db.CreateOrganization(ctx, &org); err != nil {
@@ -53,7 +55,8 @@ func TestDeliveryLogReadsOnlyItsPage(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	hs := host.New(host.Options{Store: store, Records: db, Bookings: booking.NewService(booking.Options{Store: store, Payments: paymenttest.New()})})
+	hs := host.New(host.Options{Stores: host.Stores{Stores: stores, FeedStore: db, Records: db},
+		Bookings: booking.NewService(booking.Options{Stores: stores, Payments: paymenttest.New()})})
 	ch := hs.Channels(host.ChannelOptions{})
 	var seen []int64
 	before := int64(0)

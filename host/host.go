@@ -2,13 +2,13 @@
 // after launch (settings, properties, the calendar, blocks, coupons), how
 // it answers bookings, its API keys and the audit log of every change. The
 // host API (package hostapi) and the dashboard call these, one use case
-// per request; each change is written through booking.Store, so it takes
-// effect at once in the public API on every replica, and is audited with
-// who made it.
+// per request; each change is written through the store seams (Stores),
+// so it takes effect at once in the public API on every replica, and is
+// audited with who made it.
 //
 // The host's own records (API keys, the audit log, the records that make
 // host requests idempotent, the dashboard's users) are kept by a Store,
-// which store/sqlite and store/postgres implement beside booking.Store. A
+// which store/sqlite and store/postgres implement beside booking.Stores. A
 // change made through the stores alone and its audit entry are one unit of
 // work (Store.Atomically): both are kept, or neither.
 package host
@@ -42,7 +42,7 @@ func (a Actor) String() string { return a.Kind + ":" + strconv.FormatInt(a.ID, 1
 
 // Service runs the host's use cases. It is safe for concurrent use.
 type Service struct {
-	store    booking.Store
+	store    Stores
 	records  Store
 	units    Atomic
 	bookings *booking.Service
@@ -58,21 +58,20 @@ type Atomic interface {
 	Atomically(ctx context.Context, fn func(ctx context.Context) error) error
 }
 
-// Options configure a Service; Store and Bookings are required, and
-// Records unless Store keeps them.
+// Options configure a Service; Stores (with Stores.Records) and Bookings
+// are required.
 type Options struct {
-	// Store is the booking engine's store, or a read model over it
-	// (store/cache): the host's changes to the catalogue go through it.
-	Store booking.Store
-	// Records keeps the host's own records (keys, audit log, requests,
-	// users): the database under Store (store/sqlite, store/postgres).
-	// Nil means Store, which must then implement Store. The host's units
-	// of work run through Store when it runs them itself (a read model
-	// forgets what a unit changed once it ends), else through Records.
-	Records Store
+	// Stores are the seams the use cases consume: the database's
+	// (db.HostStores()), or a read model's over it, with Records the
+	// database.
+	Stores Stores
+	// Units runs the host's units of work; nil means Stores.Records. A
+	// read model passes its own (store/cache: rm.Units(db)), which forgets
+	// what a unit changed once it ends.
+	Units Atomic
 	// Bookings answers requests and cancels (Approve, Decline, Cancel).
-	// It runs on Store (or on the Store Store wraps): the terms it saves
-	// join the unit of work of their audit entry.
+	// It runs on the same database as Stores: the terms it saves join the
+	// unit of work of their audit entry.
 	Bookings *booking.Service
 	// Clock defaults to the wall clock.
 	Clock booking.Clock
@@ -84,27 +83,20 @@ type Options struct {
 	MaxConcurrentHashes int
 }
 
-// New returns a Service. It panics without Store or Bookings, a
+// New returns a Service. It panics without Stores.Records or Bookings, a
 // programming error.
 func New(o Options) *Service {
-	if o.Store == nil || o.Bookings == nil {
-		panic("host: New needs a Store and a booking Service")
+	if o.Stores.Records == nil || o.Bookings == nil {
+		panic("host: New needs its Stores (with Records) and a booking Service")
 	}
-	if o.Records == nil {
-		r, ok := o.Store.(Store)
-		if !ok {
-			panic("host: New needs Records: its Store does not keep the host's records")
-		}
-		o.Records = r
-	}
-	units, ok := o.Store.(Atomic)
-	if !ok {
-		units = o.Records
+	units := o.Units
+	if units == nil {
+		units = o.Stores.Records
 	}
 	if o.MaxConcurrentHashes <= 0 {
 		o.MaxConcurrentHashes = DefaultMaxConcurrentHashes
 	}
-	s := &Service{store: o.Store, records: o.Records, units: units, bookings: o.Bookings, clock: o.Clock, log: o.Logger,
+	s := &Service{store: o.Stores, records: o.Stores.Records, units: units, bookings: o.Bookings, clock: o.Clock, log: o.Logger,
 		hashSlots: make(chan struct{}, o.MaxConcurrentHashes)}
 	if s.clock == nil {
 		s.clock = booking.SystemClock{}

@@ -39,8 +39,8 @@ type blockedUsers struct {
 	release chan struct{}
 }
 
-// noStore is a booking.Store the test never reaches.
-type noStore struct{ booking.Store }
+// noCatalog is a catalogue the test never reaches.
+type noCatalog struct{ booking.CatalogStore }
 
 func (b *blockedUsers) HostUserByEmail(ctx context.Context, email string) (*host.User, error) {
 	<-b.release
@@ -53,8 +53,8 @@ func (b *blockedUsers) HostUserByEmail(ctx context.Context, email string) (*host
 func TestLoginBoundsConcurrentHashes(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		store := &blockedUsers{release: make(chan struct{})}
-		svc := host.New(host.Options{Store: noStore{}, Records: store, MaxConcurrentHashes: 2,
-			Bookings: booking.NewService(booking.Options{Store: noStore{}, Payments: paymenttest.New()})})
+		svc := host.New(host.Options{Stores: host.Stores{Records: store}, MaxConcurrentHashes: 2,
+			Bookings: booking.NewService(booking.Options{Stores: booking.Stores{CatalogStore: noCatalog{}}, Payments: paymenttest.New()})})
 		results := make(chan error, 3)
 		login := func() {
 			_, _, err := svc.Login(context.Background(), "host@example.com", "a long enough password")

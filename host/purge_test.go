@@ -28,8 +28,8 @@ func TestPurgeRequestsKeepsTheWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock := bookingtest.NewClock(time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC))
-	hs := host.New(host.Options{Store: db, Clock: clock,
-		Bookings: booking.NewService(booking.Options{Store: db, Payments: paymenttest.New(), Clock: clock})})
+	hs := host.New(host.Options{Stores: db.HostStores(), Clock: clock,
+		Bookings: booking.NewService(booking.Options{Stores: db.Stores(), Payments: paymenttest.New(), Clock: clock})})
 	reserve := func(key string) {
 		t.Helper()
 		now := clock.Now()

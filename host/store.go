@@ -7,7 +7,25 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/coupon"
+	"github.com/staykit/staykit/feed"
 )
+
+// Stores are the seams the host's use cases consume: the booking engine's
+// (booking.Stores: catalogue, bookings, calendar, terms, outbox), the iCal
+// feeds, and the host's own records. One database fills all three; its
+// HostStores method returns them:
+//
+//	hs := host.New(host.Options{Stores: db.HostStores(), Bookings: svc})
+//
+// A read model replaces the seams it serves (store/cache: rm.Stores(),
+// rm.Feeds(db)) and Records stays the database.
+type Stores struct {
+	booking.Stores
+	feed.FeedStore
+	// Records keeps the host's API keys, audit log, request records and
+	// users, and runs units of work: the database itself.
+	Records Store
+}
 
 // Store keeps what the host side needs beyond the booking engine's store
 // (booking.Store): API keys, the audit log, the records that make host

@@ -6,42 +6,22 @@ import (
 	"net/http"
 	"sync/atomic"
 	"testing"
-	"time"
 
-	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/host"
 )
 
-// records is host.Store under another name, so that auditDown can embed
-// it beside booking.Store.
-type records = host.Store
-
-// auditDown is a database (booking.Store and host.Store) whose audit log
-// cannot be written while down is set: RecordAudit fails after the change
-// it records was written.
+// auditDown is a host store whose audit log cannot be written while down
+// is set: RecordAudit fails after the change it records was written.
 type auditDown struct {
-	booking.Store
-	records
-	down atomic.Bool
-}
-
-func newAuditDown(db interface {
-	booking.Store
 	host.Store
-}) *auditDown {
-	return &auditDown{Store: db, records: db}
+	down atomic.Bool
 }
 
 func (s *auditDown) RecordAudit(ctx context.Context, e *host.AuditEntry) error {
 	if s.down.Load() {
 		return errors.New("audit log unavailable")
 	}
-	return s.records.RecordAudit(ctx, e)
-}
-
-// PurgeHostRequests is in both interfaces.
-func (s *auditDown) PurgeHostRequests(ctx context.Context, before time.Time) (int, error) {
-	return s.records.PurgeHostRequests(ctx, before)
+	return s.Store.RecordAudit(ctx, e)
 }
 
 // TestFailedAuditKeepsNoChange: a change whose audit entry cannot be
@@ -52,11 +32,10 @@ func (s *auditDown) PurgeHostRequests(ctx context.Context, before time.Time) (in
 func TestFailedAuditKeepsNoChange(t *testing.T) {
 	for name, open := range backends(t) {
 		t.Run(name, func(t *testing.T) {
-			st := newAuditDown(open(t, 1)[0].(interface {
-				booking.Store
-				host.Store
-			}))
-			e := newEnv(t, []booking.Store{st})
+			st := open(t, 1)[0]
+			audit := &auditDown{Store: st.Records}
+			st.Records = audit
+			e := newEnv(t, []host.Stores{st})
 			org := e.orgs["villa"]
 			count := func(list func() (int, error)) int {
 				t.Helper()
@@ -74,9 +53,9 @@ func TestFailedAuditKeepsNoChange(t *testing.T) {
 				{"property", "/properties", map[string]any{"name": "Audited", "max_guests": 2, "rates": map[string]any{"base_rate": "80"}},
 					func() (int, error) { l, err := st.Properties(t.Context(), org.ID); return len(l), err }},
 				{"coupon", "/coupons", map[string]any{"code": "AUDITED", "kind": "fixed", "value": "5"},
-					func() (int, error) { l, err := st.Coupons(t.Context(), org.ID); return len(l), err }},
+					func() (int, error) { l, err := st.Records.Coupons(t.Context(), org.ID); return len(l), err }},
 				{"api key", "/api-keys", map[string]any{"name": "audited"},
-					func() (int, error) { l, err := st.APIKeys(t.Context(), org.ID); return len(l), err }},
+					func() (int, error) { l, err := st.Records.APIKeys(t.Context(), org.ID); return len(l), err }},
 				{"webhook", "/webhooks", map[string]any{"url": "https://hooks.example/audited"},
 					func() (int, error) { l, err := st.WebhookEndpoints(t.Context(), org.ID); return len(l), err }},
 			} {
@@ -85,9 +64,9 @@ func TestFailedAuditKeepsNoChange(t *testing.T) {
 						header: map[string]string{"Idempotency-Key": "audit-" + tt.what}}
 					before := count(tt.count)
 
-					st.down.Store(true)
+					audit.down.Store(true)
 					want(t, e.do("villa", r), http.StatusInternalServerError, "internal")
-					st.down.Store(false)
+					audit.down.Store(false)
 					if n := count(tt.count); n != before {
 						t.Fatalf("after the failed audit: %d of kind %s, want %d (the change rolled back)", n, tt.what, before)
 					}

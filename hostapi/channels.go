@@ -6,6 +6,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/icalsync"
 	"github.com/staykit/staykit/outbox"
@@ -47,7 +48,7 @@ type conflictView struct {
 	DetectedAt time.Time  `json:"detected_at"`
 }
 
-func newConflictViews(list []booking.FeedConflict) []conflictView {
+func newConflictViews(list []feed.Conflict) []conflictView {
 	out := make([]conflictView, len(list))
 	for i, c := range list {
 		out[i] = conflictView{UID: c.UID, Start: c.Start, End: c.End, Summary: c.Summary, BookingID: c.BookingID,
@@ -220,7 +221,7 @@ func (v exportView) withoutSecret() any {
 
 // newExportView is the calendar URL to paste into the channels, on
 // PublicURL.
-func (h *handler) newExportView(t *booking.ExportToken) exportView {
+func (h *handler) newExportView(t *feed.ExportToken) exportView {
 	url := h.public + icalsync.ExportPath(t.Token)
 	return exportView{PropertyID: t.PropertyID, URL: &url, CreatedAt: t.CreatedAt.UTC()}
 }

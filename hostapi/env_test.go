@@ -43,7 +43,7 @@ var testNow = time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
 // replica is one server process: its own store handle, services and
 // handlers (host API and public API on one mux).
 type replica struct {
-	store  booking.Store
+	store  host.Stores
 	svc    *booking.Service
 	host   *host.Service
 	server http.Handler
@@ -63,41 +63,44 @@ type env struct {
 }
 
 // backends are the stores every handler test runs on.
-func backends(t *testing.T) map[string]func(t *testing.T, n int) []booking.Store {
-	return map[string]func(t *testing.T, n int) []booking.Store{
-		"sqlite": func(t *testing.T, n int) []booking.Store {
+func backends(t *testing.T) map[string]func(t *testing.T, n int) []host.Stores {
+	return map[string]func(t *testing.T, n int) []host.Stores{
+		"sqlite": func(t *testing.T, n int) []host.Stores {
 			db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "staykit.db"))
 			if err != nil {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { db.Close() })
-			out := make([]booking.Store, n)
+			out := make([]host.Stores, n)
 			for i := range out {
-				out[i] = db
+				out[i] = seamsOf(db)
 			}
 			return out
 		},
-		"postgres": func(t *testing.T, n int) []booking.Store { return postgresStores(t, n) },
+		"postgres": func(t *testing.T, n int) []host.Stores { return postgresStores(t, n) },
 	}
 }
 
+// seamsOf is every seam of db.
+func seamsOf(db interface{ HostStores() host.Stores }) host.Stores { return db.HostStores() }
+
 // postgresStores opens n pools on a fresh schema, as n replicas would.
-func postgresStores(t *testing.T, n int) []booking.Store {
+func postgresStores(t *testing.T, n int) []host.Stores {
 	url := testenv.PostgresURL(t)
 	schema := testenv.PostgresSchema(t, "staykit_hostapi_")
-	out := make([]booking.Store, n)
+	out := make([]host.Stores, n)
 	for i := range out {
 		db, err := postgres.Open(t.Context(), url, postgres.WithSchema(schema))
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { db.Close() })
-		out[i] = db
+		out[i] = seamsOf(db)
 	}
 	return out
 }
 
-func newEnv(t *testing.T, stores []booking.Store, opts ...func(*booking.Options)) *env {
+func newEnv(t *testing.T, stores []host.Stores, opts ...func(*booking.Options)) *env {
 	t.Helper()
 	e := &env{t: t, clock: bookingtest.NewClock(testNow), orgs: map[string]*booking.Organization{},
 		props: map[string]int64{}, keys: map[string]string{}}
@@ -106,12 +109,12 @@ func newEnv(t *testing.T, stores []booking.Store, opts ...func(*booking.Options)
 	limiter := ratelimit.NewMemory(ratelimit.MemoryOptions{Now: e.clock.Now})
 	for _, st := range stores {
 		r := &replica{store: st}
-		bo := booking.Options{Store: st, Payments: e.pay, Clock: e.clock, Logger: logger}
+		bo := booking.Options{Stores: st.Stores, Payments: e.pay, Clock: e.clock, Logger: logger}
 		for _, o := range opts {
 			o(&bo)
 		}
 		r.svc = booking.NewService(bo)
-		r.host = host.New(host.Options{Store: st, Bookings: r.svc, Clock: e.clock, Logger: logger})
+		r.host = host.New(host.Options{Stores: st, Bookings: r.svc, Clock: e.clock, Logger: logger})
 		mux := http.NewServeMux()
 		mux.Handle("/api/", httpapi.New(httpapi.Options{Service: r.svc, Logger: logger, Limiter: limiter}))
 		mux.Handle(hostapi.Prefix, hostapi.New(hostapi.Options{Host: r.host, Logger: logger, Limiter: limiter, Clock: e.clock}))

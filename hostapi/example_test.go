@@ -44,8 +44,8 @@ func ExampleNew() {
 		log.Fatal(err)
 	}
 	logger := slog.New(slog.DiscardHandler)
-	svc := booking.NewService(booking.Options{Store: db, Payments: paymenttest.New(), Logger: logger})
-	hs := host.New(host.Options{Store: db, Bookings: svc, Logger: logger})
+	svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: paymenttest.New(), Logger: logger})
+	hs := host.New(host.Options{Stores: db.HostStores(), Bookings: svc, Logger: logger})
 
 	mux := http.NewServeMux()
 	mux.Handle(hostapi.Prefix, hostapi.New(hostapi.Options{Host: hs, Logger: logger}))

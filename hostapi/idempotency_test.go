@@ -47,7 +47,7 @@ func replaysWithoutSecret(t *testing.T, e *env, org string, r req, field string)
 	}
 	// What the store keeps to replay.
 	now := e.clock.Now()
-	stored, err := e.replicas[0].store.(host.Store).ReserveHostRequest(t.Context(), &host.Request{OrgID: e.orgs[org].ID, Key: key,
+	stored, err := e.replicas[0].store.Records.ReserveHostRequest(t.Context(), &host.Request{OrgID: e.orgs[org].ID, Key: key,
 		RequestHash: "probe", CreatedAt: now}, now.Add(-hostapi.IdempotencyWindow))
 	if booking.ErrorCode(err) != booking.CodeConflict || stored == nil {
 		t.Fatalf("stored request of %s %s: %v", r.method, r.path, err)

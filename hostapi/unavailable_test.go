@@ -11,7 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/internal/testenv"
 	"github.com/staykit/staykit/store/postgres"
@@ -43,7 +43,7 @@ func TestDatabaseOutageIs503(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { db.Close() })
-		e := newEnv(t, []booking.Store{db})
+		e := newEnv(t, []host.Stores{seamsOf(db)})
 		other, err := sql.Open("sqlite", path)
 		if err != nil {
 			t.Fatal(err)
@@ -74,7 +74,7 @@ func TestDatabaseOutageIs503(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { db.Close() })
-		e := newEnv(t, []booking.Store{db})
+		e := newEnv(t, []host.Stores{seamsOf(db)})
 		// Another session locks the coupons, so that the request's query
 		// waits there, on a backend this test can find and kill.
 		ctx := t.Context()
@@ -122,8 +122,8 @@ func TestDatabaseOutageIs503(t *testing.T) {
 	})
 	t.Run("postgres pool closed", func(t *testing.T) {
 		db := postgresStores(t, 1)[0]
-		e := newEnv(t, []booking.Store{db})
-		db.(*postgres.DB).Close()
+		e := newEnv(t, []host.Stores{db})
+		db.FeedStore.(*postgres.DB).Close()
 		wantUnavailable(t, e.do("villa", req{method: "GET", path: hostPath("villa", "/bookings")}))
 		wantUnavailable(t, e.do("villa", req{method: "GET", path: "/api/v1/book/villa/properties"}))
 	})

@@ -46,8 +46,8 @@ func ExampleNew() {
 		log.Fatal(err)
 	}
 	logger := slog.New(slog.DiscardHandler)
-	svc := booking.NewService(booking.Options{Store: db, Payments: paymenttest.New(), Logger: logger})
-	hs := host.New(host.Options{Store: db, Bookings: svc, Logger: logger})
+	svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: paymenttest.New(), Logger: logger})
+	hs := host.New(host.Options{Stores: db.HostStores(), Bookings: svc, Logger: logger})
 
 	// The limiter counts failed sign-ins (ratelimit/redislimit to share it
 	// between replicas).

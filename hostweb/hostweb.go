@@ -7,7 +7,7 @@
 // An embedder builds a host.Service, the dashboard over it, and the host
 // API with the dashboard's Session hook, then mounts both on one origin:
 //
-//	hs := host.New(host.Options{Store: store, Bookings: svc, Logger: logger})
+//	hs := host.New(host.Options{Stores: host.Stores{Stores: db.Stores(), FeedStore: db}, Bookings: svc, Logger: logger})
 //	dash := hostweb.New(hostweb.Options{Host: hs, Limiter: limiter, Logger: logger,
 //		SecureCookies: strings.HasPrefix(publicURL, "https://")})
 //	mux.Handle("/host/", dash)

@@ -23,8 +23,8 @@ type waitingUsers struct {
 	release chan struct{}
 }
 
-// noStore is a booking.Store the test never reaches.
-type noStore struct{ booking.Store }
+// noCatalog is a catalogue the test never reaches.
+type noCatalog struct{ booking.CatalogStore }
 
 func (s *waitingUsers) HostUserByEmail(context.Context, string) (*host.User, error) {
 	<-s.release
@@ -37,8 +37,8 @@ func (s *waitingUsers) HostUserByEmail(context.Context, string) (*host.User, err
 func TestDashboardLoginBusy(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		store := &waitingUsers{release: make(chan struct{})}
-		hs := host.New(host.Options{Store: noStore{}, Records: store, MaxConcurrentHashes: 1,
-			Bookings: booking.NewService(booking.Options{Store: noStore{}, Payments: paymenttest.New()})})
+		hs := host.New(host.Options{Stores: host.Stores{Records: store}, MaxConcurrentHashes: 1,
+			Bookings: booking.NewService(booking.Options{Stores: booking.Stores{CatalogStore: noCatalog{}}, Payments: paymenttest.New()})})
 		h := New(Options{Host: hs, Logger: slog.New(slog.DiscardHandler), Limiter: ratelimit.NewMemory(ratelimit.MemoryOptions{})})
 		post := func() *httptest.ResponseRecorder {
 			form := url.Values{"email": {"host@example.com"}, "password": {"a long enough password"}}

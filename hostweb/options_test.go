@@ -26,8 +26,8 @@ func TestNewWithoutLimiter(t *testing.T) {
 	}
 	t.Cleanup(func() { db.Close() })
 	logger := slog.New(slog.DiscardHandler)
-	svc := booking.NewService(booking.Options{Store: db, Payments: paymenttest.New(), Logger: logger})
-	dash := hostweb.New(hostweb.Options{Host: host.New(host.Options{Store: db, Bookings: svc, Logger: logger})})
+	svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: paymenttest.New(), Logger: logger})
+	dash := hostweb.New(hostweb.Options{Host: host.New(host.Options{Stores: db.HostStores(), Bookings: svc, Logger: logger})})
 
 	var codes []int
 	for range 12 {

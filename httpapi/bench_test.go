@@ -103,7 +103,7 @@ func BenchmarkPrice7NightsReadModel(b *testing.B) {
 
 // readModelHandler is the handler of e's service over the read model.
 func readModelHandler(e *testEnv, limits map[string]ratelimit.Limit) http.Handler {
-	svc := booking.NewService(booking.Options{Store: cache.New(e.Store, cache.Options{}), Payments: e.Pay, Clock: e.Clock})
+	svc := booking.NewService(booking.Options{Stores: cache.New(e.Store.Stores(), e.Store, cache.Options{}).Stores(), Payments: e.Pay, Clock: e.Clock})
 	return httpapi.New(httpapi.Options{Service: svc, Logger: slog.New(slog.DiscardHandler), Limits: limits})
 }
 

@@ -14,7 +14,7 @@ import (
 // platform charging directly into connected accounts.
 func connectHandler(e *testEnv) (*booking.Service, *paymenttest.Platform, func(call) response) {
 	pl := paymenttest.NewPlatform(e.Pay, payment.ChargeDirect)
-	svc := booking.NewService(booking.Options{Store: e.Store, Payments: e.Pay, Clock: e.Clock, Connect: pl})
+	svc := booking.NewService(booking.Options{Stores: e.Store.Stores(), Payments: e.Pay, Clock: e.Clock, Connect: pl})
 	h := httpapi.New(httpapi.Options{Service: svc, Logger: discardLogger()})
 	return svc, pl, func(c call) response { e.t.Helper(); return do(e.t, h, c) }
 }

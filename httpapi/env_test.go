@@ -108,7 +108,7 @@ func newTestEnv(t testing.TB, opts ...envOption) *testEnv {
 	}
 	e.Pay = paymenttest.New(paymenttest.WithClock(e.Clock.Now))
 	logger := slog.New(slog.NewTextHandler(e.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	e.Service = booking.NewService(booking.Options{Store: e.Store, Payments: e.Pay, Clock: e.Clock, Notifier: e.Notifier, Logger: logger})
+	e.Service = booking.NewService(booking.Options{Stores: e.Store.Stores(), Payments: e.Pay, Clock: e.Clock, Notifier: e.Notifier, Logger: logger})
 	o := httpapi.Options{
 		Service:        e.Service,
 		Logger:         logger,
@@ -219,6 +219,14 @@ type faultyStore struct {
 	down atomic.Bool
 	// orgLookups counts OrganizationBySlug calls.
 	orgLookups atomic.Int64
+}
+
+// Stores are the store's seams with its switches: the catalogue and the
+// bookings go through s.
+func (s *faultyStore) Stores() booking.Stores {
+	st := s.DB.Stores()
+	st.CatalogStore, st.BookingStore = s, s
+	return st
 }
 
 func (s *faultyStore) OrganizationBySlug(ctx context.Context, slug string) (*booking.Organization, error) {

@@ -42,7 +42,7 @@ func ExampleNew() {
 		log.Fatal(err)
 	}
 	logger := slog.New(slog.DiscardHandler)
-	svc := booking.NewService(booking.Options{Store: db, Payments: paymenttest.New(), Logger: logger})
+	svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: paymenttest.New(), Logger: logger})
 
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "the host's home page") })

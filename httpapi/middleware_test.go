@@ -88,7 +88,7 @@ func TestNewPanicsWithoutService(t *testing.T) {
 
 func TestNilLimiterDefaultsToMemory(t *testing.T) {
 	e := newTestEnv(t)
-	svc := booking.NewService(booking.Options{Store: e.Store, Payments: paymenttest.New(), Clock: e.Clock})
+	svc := booking.NewService(booking.Options{Stores: e.Store.Stores(), Payments: paymenttest.New(), Clock: e.Clock})
 	h := httpapi.New(httpapi.Options{Service: svc, Logger: discardLogger()})
 	for i := range 10 {
 		if r := do(t, h, call{method: "POST", path: villa + "/checkout", body: `{}`}); r.Status != 422 {

@@ -3,7 +3,7 @@ package ical
 import (
 	"strconv"
 
-	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/feed"
 )
 
 // Plan is what a fetch changes among a feed's blocks.
@@ -12,9 +12,9 @@ type Plan struct {
 	// and Vrbo cancel).
 	Remove []int64
 	// Move are blocks (by ID) whose event has new dates, UID or summary.
-	Move []booking.FeedBlock
+	Move []feed.Block
 	// Add are new events.
-	Add []booking.FeedBlock
+	Add []feed.Block
 	// Unchanged counts blocks the fetch leaves as they are.
 	Unchanged int
 }
@@ -29,9 +29,9 @@ func (p Plan) Empty() bool { return len(p.Remove) == 0 && len(p.Move) == 0 && le
 // blocks left over removed. Two events with one UID are kept apart by a
 // suffix on the second. Diff is deterministic for sorted events (Parse
 // sorts them).
-func Diff(existing []booking.FeedBlock, events []Event) Plan {
+func Diff(existing []feed.Block, events []Event) Plan {
 	var plan Plan
-	incoming := make([]booking.FeedBlock, 0, len(events))
+	incoming := make([]feed.Block, 0, len(events))
 	seen := map[string]int{}
 	for _, e := range events {
 		uid := e.UID
@@ -39,7 +39,7 @@ func Diff(existing []booking.FeedBlock, events []Event) Plan {
 			uid = e.UID + "#" + strconv.Itoa(n+1)
 		}
 		seen[e.UID]++
-		incoming = append(incoming, booking.FeedBlock{UID: uid, Start: e.Start, End: e.End, Summary: e.Summary})
+		incoming = append(incoming, feed.Block{UID: uid, Start: e.Start, End: e.End, Summary: e.Summary})
 	}
 	byUID := make(map[string]int, len(existing))
 	for i, b := range existing {

@@ -10,8 +10,8 @@ import (
 
 	goical "github.com/arran4/golang-ical"
 
-	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/ical"
 )
 
@@ -217,36 +217,36 @@ func TestParseRefuses(t *testing.T) {
 }
 
 func TestDiff(t *testing.T) {
-	fb := func(id int64, uid, in, out string) booking.FeedBlock {
-		return booking.FeedBlock{ID: id, UID: uid, Start: day(in), End: day(out)}
+	fb := func(id int64, uid, in, out string) feed.Block {
+		return feed.Block{ID: id, UID: uid, Start: day(in), End: day(out)}
 	}
 	ev := func(uid, in, out string) ical.Event { return ical.Event{UID: uid, Start: day(in), End: day(out)} }
 	tests := []struct {
 		name     string
-		existing []booking.FeedBlock
+		existing []feed.Block
 		events   []ical.Event
 		want     ical.Plan
 	}{
 		{"FirstImport", nil, []ical.Event{ev("a", "2026-06-10", "2026-06-12")},
-			ical.Plan{Add: []booking.FeedBlock{fb(0, "a", "2026-06-10", "2026-06-12")}}},
-		{"Unchanged", []booking.FeedBlock{fb(1, "a", "2026-06-10", "2026-06-12")}, []ical.Event{ev("a", "2026-06-10", "2026-06-12")},
+			ical.Plan{Add: []feed.Block{fb(0, "a", "2026-06-10", "2026-06-12")}}},
+		{"Unchanged", []feed.Block{fb(1, "a", "2026-06-10", "2026-06-12")}, []ical.Event{ev("a", "2026-06-10", "2026-06-12")},
 			ical.Plan{Unchanged: 1}},
-		{"ChangedEventMoves", []booking.FeedBlock{fb(1, "a", "2026-06-10", "2026-06-12")}, []ical.Event{ev("a", "2026-06-11", "2026-06-15")},
-			ical.Plan{Move: []booking.FeedBlock{fb(1, "a", "2026-06-11", "2026-06-15")}}},
-		{"DisappearedIsRemoved", []booking.FeedBlock{fb(1, "a", "2026-06-10", "2026-06-12"), fb(2, "b", "2026-07-01", "2026-07-02")},
+		{"ChangedEventMoves", []feed.Block{fb(1, "a", "2026-06-10", "2026-06-12")}, []ical.Event{ev("a", "2026-06-11", "2026-06-15")},
+			ical.Plan{Move: []feed.Block{fb(1, "a", "2026-06-11", "2026-06-15")}}},
+		{"DisappearedIsRemoved", []feed.Block{fb(1, "a", "2026-06-10", "2026-06-12"), fb(2, "b", "2026-07-01", "2026-07-02")},
 			[]ical.Event{ev("a", "2026-06-10", "2026-06-12")}, ical.Plan{Remove: []int64{2}, Unchanged: 1}},
-		{"EmptyFeedRemovesAll", []booking.FeedBlock{fb(1, "a", "2026-06-10", "2026-06-12")}, nil, ical.Plan{Remove: []int64{1}}},
-		{"RotatedUIDsMatchByDates", []booking.FeedBlock{fb(1, "vrbo-1", "2026-06-10", "2026-06-12"), fb(2, "vrbo-2", "2026-07-01", "2026-07-05")},
+		{"EmptyFeedRemovesAll", []feed.Block{fb(1, "a", "2026-06-10", "2026-06-12")}, nil, ical.Plan{Remove: []int64{1}}},
+		{"RotatedUIDsMatchByDates", []feed.Block{fb(1, "vrbo-1", "2026-06-10", "2026-06-12"), fb(2, "vrbo-2", "2026-07-01", "2026-07-05")},
 			[]ical.Event{ev("vrbo-9", "2026-06-10", "2026-06-12"), ev("vrbo-8", "2026-07-01", "2026-07-05")},
-			ical.Plan{Move: []booking.FeedBlock{fb(1, "vrbo-9", "2026-06-10", "2026-06-12"), fb(2, "vrbo-8", "2026-07-01", "2026-07-05")}}},
-		{"RotatedUIDsAndOneGone", []booking.FeedBlock{fb(1, "vrbo-1", "2026-06-10", "2026-06-12"), fb(2, "vrbo-2", "2026-07-01", "2026-07-05")},
+			ical.Plan{Move: []feed.Block{fb(1, "vrbo-9", "2026-06-10", "2026-06-12"), fb(2, "vrbo-8", "2026-07-01", "2026-07-05")}}},
+		{"RotatedUIDsAndOneGone", []feed.Block{fb(1, "vrbo-1", "2026-06-10", "2026-06-12"), fb(2, "vrbo-2", "2026-07-01", "2026-07-05")},
 			[]ical.Event{ev("vrbo-9", "2026-07-01", "2026-07-05")},
-			ical.Plan{Remove: []int64{1}, Move: []booking.FeedBlock{fb(2, "vrbo-9", "2026-07-01", "2026-07-05")}}},
-		{"UIDMatchWinsOverDates", []booking.FeedBlock{fb(1, "a", "2026-06-10", "2026-06-12"), fb(2, "b", "2026-06-20", "2026-06-22")},
+			ical.Plan{Remove: []int64{1}, Move: []feed.Block{fb(2, "vrbo-9", "2026-07-01", "2026-07-05")}}},
+		{"UIDMatchWinsOverDates", []feed.Block{fb(1, "a", "2026-06-10", "2026-06-12"), fb(2, "b", "2026-06-20", "2026-06-22")},
 			[]ical.Event{ev("b", "2026-06-10", "2026-06-12")},
-			ical.Plan{Remove: []int64{1}, Move: []booking.FeedBlock{fb(2, "b", "2026-06-10", "2026-06-12")}}},
+			ical.Plan{Remove: []int64{1}, Move: []feed.Block{fb(2, "b", "2026-06-10", "2026-06-12")}}},
 		{"DuplicateUIDsKeptApart", nil, []ical.Event{ev("a", "2026-06-10", "2026-06-12"), ev("a", "2026-07-10", "2026-07-12")},
-			ical.Plan{Add: []booking.FeedBlock{fb(0, "a", "2026-06-10", "2026-06-12"), fb(0, "a#2", "2026-07-10", "2026-07-12")}}},
+			ical.Plan{Add: []feed.Block{fb(0, "a", "2026-06-10", "2026-06-12"), fb(0, "a#2", "2026-07-10", "2026-07-12")}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

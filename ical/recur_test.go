@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/ical"
 )
 
@@ -282,10 +282,10 @@ func TestParseRecurringCap(t *testing.T) {
 // their UIDs, so Diff only removes the past ones and adds the new ones.
 func TestParseRecurringWindowMoves(t *testing.T) {
 	paris := zone(t, "Europe/Paris")
-	feed := feedOf([]string{"UID:g@google.com", "SUMMARY:Owner", "DTSTART;VALUE=DATE:20260606", "DTEND;VALUE=DATE:20260608", "RRULE:FREQ=WEEKLY"})
+	body := feedOf([]string{"UID:g@google.com", "SUMMARY:Owner", "DTSTART;VALUE=DATE:20260606", "DTEND;VALUE=DATE:20260608", "RRULE:FREQ=WEEKLY"})
 	read := func(from, to string) []ical.Event {
 		t.Helper()
-		got, err := ical.Parse(feed, ical.ParseOptions{Location: paris, Window: window(from, to)})
+		got, err := ical.Parse(body, ical.ParseOptions{Location: paris, Window: window(from, to)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -293,12 +293,12 @@ func TestParseRecurringWindowMoves(t *testing.T) {
 	}
 	var blocks []ical.Event
 	blocks = append(blocks, read("2026-06-01", "2026-07-01")...)
-	existing := make([]booking.FeedBlock, 0, len(blocks))
+	existing := make([]feed.Block, 0, len(blocks))
 	for i, e := range blocks {
-		existing = append(existing, booking.FeedBlock{ID: int64(i + 1), UID: e.UID, Start: e.Start, End: e.End, Summary: e.Summary})
+		existing = append(existing, feed.Block{ID: int64(i + 1), UID: e.UID, Start: e.Start, End: e.End, Summary: e.Summary})
 	}
 	plan := ical.Diff(existing, read("2026-06-10", "2026-07-10"))
-	same(t, "plan", plan, ical.Plan{Remove: []int64{1}, Add: []booking.FeedBlock{
+	same(t, "plan", plan, ical.Plan{Remove: []int64{1}, Add: []feed.Block{
 		{UID: "g@google.com/2026-07-04", Start: day("2026-07-04"), End: day("2026-07-06"), Summary: "Owner"}}, Unchanged: 3})
 }
 

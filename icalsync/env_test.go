@@ -15,6 +15,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/booking/bookingtest"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/icalsync"
 	"github.com/staykit/staykit/outbound"
 	"github.com/staykit/staykit/payment/paymenttest"
@@ -30,7 +31,7 @@ func day(s string) civil.Date { return civil.MustParse(s) }
 // env is a booking Service and a Syncer on one store, a fake clock, a
 // recording notifier and a local feed server.
 type env struct {
-	store    booking.Store
+	store    testDB
 	svc      *booking.Service
 	sync     *icalsync.Syncer
 	clock    *bookingtest.Clock
@@ -63,14 +64,28 @@ func (r *recorder) kinds() []string {
 	return out
 }
 
-func openSQLite(t *testing.T) booking.Store {
+// testDB is a store under test: every seam of one database.
+type testDB struct {
+	booking.Stores
+	feed.FeedStore
+}
+
+// seams is db as a testDB.
+func seams(db interface {
+	Stores() booking.Stores
+	feed.FeedStore
+}) testDB {
+	return testDB{Stores: db.Stores(), FeedStore: db}
+}
+
+func openSQLite(t *testing.T) testDB {
 	t.Helper()
 	db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "staykit.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	return db
+	return seams(db)
 }
 
 func newEnv(t *testing.T) *env {
@@ -78,10 +93,10 @@ func newEnv(t *testing.T) *env {
 	return newEnvOn(t, openSQLite(t))
 }
 
-func newEnvOn(t *testing.T, store booking.Store) *env {
+func newEnvOn(t *testing.T, store testDB) *env {
 	t.Helper()
 	e := &env{store: store, clock: bookingtest.NewClock(start), notified: &recorder{}, feeds: newFeedServer(t)}
-	e.svc = booking.NewService(booking.Options{Store: store, Payments: paymenttest.New(paymenttest.WithClock(e.clock.Now)),
+	e.svc = booking.NewService(booking.Options{Stores: store.Stores, Payments: paymenttest.New(paymenttest.WithClock(e.clock.Now)),
 		Clock: e.clock, Notifier: e.notified})
 	e.sync = icalsync.New(icalsync.Options{Store: store, Clock: e.clock, Notifier: e.notified,
 		Fetcher: &icalsync.Fetcher{Policy: e.feeds.policy(), Timeout: 2 * time.Second}})
@@ -91,7 +106,7 @@ func newEnvOn(t *testing.T, store booking.Store) *env {
 
 // addOrg creates an organisation in Europe/Paris with one villa: 100 a
 // night, stays of 1–28 nights.
-func addOrg(t *testing.T, store booking.Store, slug string) (*booking.Organization, *booking.Property) {
+func addOrg(t *testing.T, store testDB, slug string) (*booking.Organization, *booking.Property) {
 	t.Helper()
 	maxStay := 28
 	org := booking.Organization{Slug: slug, Name: "Demo " + slug, PaymentMode: pricing.ModeFull, PublicEngineEnabled: true,
@@ -108,9 +123,9 @@ func addOrg(t *testing.T, store booking.Store, slug string) (*booking.Organizati
 }
 
 // addFeed adds a feed of the villa served at path by the feed server.
-func (e *env) addFeed(t *testing.T, name, path string) *booking.Feed {
+func (e *env) addFeed(t *testing.T, name, path string) *feed.Feed {
 	t.Helper()
-	f := &booking.Feed{OrgID: e.org.ID, PropertyID: e.prop.ID, Name: name, URL: e.feeds.url(path), Active: true}
+	f := &feed.Feed{OrgID: e.org.ID, PropertyID: e.prop.ID, Name: name, URL: e.feeds.url(path), Active: true}
 	if err := e.sync.AddFeed(t.Context(), f); err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +133,7 @@ func (e *env) addFeed(t *testing.T, name, path string) *booking.Feed {
 }
 
 // syncNow syncs a feed or fails the test.
-func (e *env) syncNow(t *testing.T, f *booking.Feed) *icalsync.Result {
+func (e *env) syncNow(t *testing.T, f *feed.Feed) *icalsync.Result {
 	t.Helper()
 	res, err := e.sync.SyncFeed(t.Context(), e.org.ID, f.ID)
 	if err != nil {

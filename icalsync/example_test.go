@@ -5,14 +5,15 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/icalsync"
+	"github.com/staykit/staykit/store/sqlite"
 )
 
 // An embedder serves the exported calendars on its mux and runs the poller
-// beside its HTTP server; both take the booking.Store it already has.
+// beside its HTTP server; both take the database it already has.
 func Example() {
-	var store booking.Store // store/sqlite or store/postgres, opened by the host
+	var store *sqlite.DB // or a *postgres.DB, opened by the host
 	ctx := context.Background()
 
 	mux := http.NewServeMux()
@@ -22,7 +23,7 @@ func Example() {
 	go syncer.Run(ctx, time.Minute)
 
 	// A feed of a property, and the URL to paste into the channel.
-	_ = syncer.AddFeed(ctx, &booking.Feed{OrgID: 1, PropertyID: 1, Name: "Airbnb",
+	_ = syncer.AddFeed(ctx, &feed.Feed{OrgID: 1, PropertyID: 1, Name: "Airbnb",
 		URL: "https://www.airbnb.com/calendar/ical/123.ics?s=secret", Active: true})
 	if tok, err := syncer.ExportToken(ctx, 1, 1); err == nil {
 		_ = "https://book.example.com" + icalsync.ExportPath(tok.Token)

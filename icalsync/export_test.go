@@ -15,6 +15,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/ical"
 	"github.com/staykit/staykit/icalsync"
 )
@@ -249,7 +250,7 @@ func TestRoundTrip(t *testing.T) {
 		(&icalsync.Handler{Store: e.store, Clock: e.clock}).ServeHTTP(w, r2)
 	})
 	org2, prop2 := addOrg(t, e.store, "second")
-	f := &booking.Feed{OrgID: org2.ID, PropertyID: prop2.ID, Name: "staykit demo", URL: e.feeds.url("staykit"), Active: true}
+	f := &feed.Feed{OrgID: org2.ID, PropertyID: prop2.ID, Name: "staykit demo", URL: e.feeds.url("staykit"), Active: true}
 	if err := e.sync.AddFeed(t.Context(), f); err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/ical"
 )
 
@@ -31,7 +32,7 @@ const exportHistoryDays = 90
 // data. Answers carry ETag and Last-Modified, and conditional requests
 // get 304.
 type Handler struct {
-	Store booking.Store
+	Store ExportStore
 	// Clock defaults to the wall clock; Logger to slog.Default().
 	Clock  booking.Clock
 	Logger *slog.Logger
@@ -78,9 +79,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // Export renders the calendar of an export token at now and records its
-// ETag (booking.FeedStore.NoteExport): the returned token's ETag and
+// ETag (feed.FeedStore.NoteExport): the returned token's ETag and
 // ChangedAt describe body. Errors: CodeNotFound (unknown token).
-func Export(ctx context.Context, store booking.Store, token string, now time.Time) ([]byte, *booking.ExportToken, error) {
+func Export(ctx context.Context, store ExportStore, token string, now time.Time) ([]byte, *feed.ExportToken, error) {
 	tok, err := store.ExportTokenByValue(ctx, token)
 	if err != nil {
 		return nil, nil, err
@@ -103,7 +104,7 @@ func Export(ctx context.Context, store booking.Store, token string, now time.Tim
 
 // PropertyCalendar is what a property's export holds at now: one event per
 // booking holding dates and per host block, ending at most 90 days ago.
-func PropertyCalendar(ctx context.Context, store booking.Store, tok *booking.ExportToken, now time.Time) (*ical.Calendar, error) {
+func PropertyCalendar(ctx context.Context, store ExportStore, tok *feed.ExportToken, now time.Time) (*ical.Calendar, error) {
 	org, err := store.OrganizationByID(ctx, tok.OrgID)
 	if err != nil {
 		return nil, fmt.Errorf("export: organisation %d: %w", tok.OrgID, err)

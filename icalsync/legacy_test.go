@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/icalsync"
 )
 
@@ -30,7 +31,7 @@ func TestLegacyCharsetFeedsImport(t *testing.T) {
 		_, _ = w.Write([]byte("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:pl-1\r\nSUMMARY:Zarezerwowane \xb3\xf3d\xbf\r\n" +
 			"DTSTART;VALUE=DATE:20260620\r\nDTEND;VALUE=DATE:20260622\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"))
 	})
-	for path, want := range map[string]booking.FeedBlock{
+	for path, want := range map[string]feed.Block{
 		"outlook": {UID: "ex-1", Start: day("2026-06-10"), End: day("2026-06-14"), Summary: "Réservé"},
 		"latin2":  {UID: "pl-1", Start: day("2026-06-20"), End: day("2026-06-22"), Summary: "Zarezerwowane łódż"},
 	} {
@@ -84,7 +85,7 @@ func TestRefusedFeedURLIsNotStored(t *testing.T) {
 		"https://[::ffff:169.254.169.254]/latest": "private_address",
 		"https://localhost:8443/cal.ics":          "private_address",
 	} {
-		err := strict.AddFeed(t.Context(), &booking.Feed{OrgID: e.org.ID, PropertyID: e.prop.ID, Name: "x", URL: url, Active: true})
+		err := strict.AddFeed(t.Context(), &feed.Feed{OrgID: e.org.ID, PropertyID: e.prop.ID, Name: "x", URL: url, Active: true})
 		wantCode(t, err, booking.CodeInvalid)
 		var be *booking.Error
 		if !errors.As(err, &be) || !slices.Equal(be.Fields["url"], []string{reason}) {
@@ -95,7 +96,7 @@ func TestRefusedFeedURLIsNotStored(t *testing.T) {
 		t.Errorf("refused feeds were stored: %+v", list)
 	}
 	// The operator's allowed target is accepted, over http.
-	if err := e.sync.AddFeed(t.Context(), &booking.Feed{OrgID: e.org.ID, PropertyID: e.prop.ID, Name: "x",
+	if err := e.sync.AddFeed(t.Context(), &feed.Feed{OrgID: e.org.ID, PropertyID: e.prop.ID, Name: "x",
 		URL: e.feeds.url("feed"), Active: true}); err != nil {
 		t.Errorf("the allowed feed server: %v", err)
 	}

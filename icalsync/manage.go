@@ -7,13 +7,14 @@ import (
 	"fmt"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/outbound"
 )
 
 // AddFeed stores a new feed of a property, due at once. Errors:
 // CodeInvalid (also a URL the fetcher would refuse: CheckURL),
 // CodeNotFound (property not of f.OrgID).
-func (s *Syncer) AddFeed(ctx context.Context, f *booking.Feed) error {
+func (s *Syncer) AddFeed(ctx context.Context, f *feed.Feed) error {
 	if err := s.CheckURL(f.URL); err != nil {
 		return err
 	}
@@ -51,7 +52,7 @@ func (s *Syncer) RemoveFeed(ctx context.Context, orgID, feedID int64) error {
 }
 
 // Feeds lists an organisation's feeds.
-func (s *Syncer) Feeds(ctx context.Context, orgID int64) ([]booking.Feed, error) {
+func (s *Syncer) Feeds(ctx context.Context, orgID int64) ([]feed.Feed, error) {
 	list, err := s.store.Feeds(ctx, orgID)
 	if err != nil {
 		return nil, fmt.Errorf("feeds: %w", err)
@@ -61,7 +62,7 @@ func (s *Syncer) Feeds(ctx context.Context, orgID int64) ([]booking.Feed, error)
 
 // ExportToken returns a property's export token, creating one the first
 // time. Errors: CodeNotFound.
-func (s *Syncer) ExportToken(ctx context.Context, orgID, propertyID int64) (*booking.ExportToken, error) {
+func (s *Syncer) ExportToken(ctx context.Context, orgID, propertyID int64) (*feed.ExportToken, error) {
 	t, err := s.store.ExportToken(ctx, orgID, propertyID)
 	if booking.ErrorCode(err) == booking.CodeNotFound {
 		if _, perr := s.store.Property(ctx, orgID, propertyID); perr != nil {
@@ -77,7 +78,7 @@ func (s *Syncer) ExportToken(ctx context.Context, orgID, propertyID int64) (*boo
 
 // RotateExportToken gives a property a new export token: the old URL
 // stops working at once. Errors: CodeNotFound.
-func (s *Syncer) RotateExportToken(ctx context.Context, orgID, propertyID int64) (*booking.ExportToken, error) {
+func (s *Syncer) RotateExportToken(ctx context.Context, orgID, propertyID int64) (*feed.ExportToken, error) {
 	t, err := s.store.SetExportToken(ctx, orgID, propertyID, NewToken(), s.clock.Now())
 	if err != nil {
 		return nil, fmt.Errorf("rotate export token: %w", err)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/icalsync"
 )
 
@@ -106,7 +107,7 @@ func TestRecurringWindowMovesOn(t *testing.T) {
 	e.feeds.set("google", googleCalendar)
 	f := e.addFeed(t, "Owner's Google calendar", "google")
 	first := e.syncNow(t, f)
-	last := func(blocks []booking.FeedBlock) string {
+	last := func(blocks []feed.Block) string {
 		var max string
 		for _, b := range blocks {
 			if s := b.Start.String(); s > max {

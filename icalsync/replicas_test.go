@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/icalsync"
 	"github.com/staykit/staykit/internal/testenv"
 	"github.com/staykit/staykit/store/postgres"
@@ -16,17 +15,17 @@ import (
 
 // openPostgresPair opens two handles (two replicas) on one fresh schema,
 // dropped when the test ends.
-func openPostgresPair(t *testing.T) (booking.Store, booking.Store) {
+func openPostgresPair(t *testing.T) (testDB, testDB) {
 	t.Helper()
 	url := testenv.PostgresURL(t)
 	schema := testenv.PostgresSchema(t, "staykit_ical_")
-	open := func() booking.Store {
+	open := func() testDB {
 		db, err := postgres.Open(t.Context(), url, postgres.WithSchema(schema))
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { db.Close() })
-		return db
+		return seams(db)
 	}
 	return open(), open()
 }
@@ -35,8 +34,8 @@ func openPostgresPair(t *testing.T) (booking.Store, booking.Store) {
 // the same feeds at the same moment: each feed is fetched once, never by
 // both at once, and all are fetched.
 func TestTwoPollersNeverFetchAFeedAtOnce(t *testing.T) {
-	stores := map[string]func(t *testing.T) (booking.Store, booking.Store){
-		"SQLite":     func(t *testing.T) (booking.Store, booking.Store) { s := openSQLite(t); return s, s },
+	stores := map[string]func(t *testing.T) (testDB, testDB){
+		"SQLite":     func(t *testing.T) (testDB, testDB) { s := openSQLite(t); return s, s },
 		"PostgreSQL": openPostgresPair,
 	}
 	for name, open := range stores {

@@ -24,6 +24,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/ical"
 	"github.com/staykit/staykit/outbox"
 )
@@ -36,7 +37,7 @@ const (
 
 // Options configure a Syncer. Store is required.
 type Options struct {
-	Store booking.Store
+	Store Store
 	// Clock defaults to the wall clock.
 	Clock booking.Clock
 	// Notifier is told about new conflicts; nil: nobody.
@@ -61,7 +62,7 @@ type Options struct {
 // Syncer imports feeds. It is safe for concurrent use, and several
 // replicas may each run one on a shared store: feeds are leased.
 type Syncer struct {
-	store    booking.Store
+	store    Store
 	clock    booking.Clock
 	notifier booking.Notifier
 	logger   *slog.Logger
@@ -115,8 +116,8 @@ type Result struct {
 	Events int
 	Plan   ical.Plan
 	// Blocks and Conflicts are the feed's after the sync.
-	Blocks    []booking.FeedBlock
-	Conflicts []booking.FeedConflict
+	Blocks    []feed.Block
+	Conflicts []feed.Conflict
 	// Warnings name the events read only in part, such as a recurrence
 	// rule not understood (its first occurrence alone is blocked). They
 	// are logged too.
@@ -215,11 +216,11 @@ func (s *Syncer) nextPoll(now time.Time) time.Time {
 }
 
 // sync fetches, parses and applies one leased feed.
-func (s *Syncer) sync(ctx context.Context, f *booking.Feed) (*Result, error) {
+func (s *Syncer) sync(ctx context.Context, f *feed.Feed) (*Result, error) {
 	res := &Result{FeedID: f.ID}
 	fail := func(err error) (*Result, error) {
 		now := s.clock.Now()
-		if rerr := s.store.RecordFeedAttempt(context.WithoutCancel(ctx), booking.FeedAttempt{FeedID: f.ID, Lease: f.LeaseUntil,
+		if rerr := s.store.RecordFeedAttempt(context.WithoutCancel(ctx), feed.Attempt{FeedID: f.ID, Lease: f.LeaseUntil,
 			At: now, Err: errorText(describe(err, s.fetcher.maxBytes())), NextPollAt: s.nextPoll(now)}); rerr != nil {
 			return nil, errors.Join(err, fmt.Errorf("record the failure: %w", rerr))
 		}
@@ -236,20 +237,20 @@ func (s *Syncer) sync(ctx context.Context, f *booking.Feed) (*Result, error) {
 	now := s.clock.Now()
 	if resp.NotModified {
 		res.NotModified, res.Events = true, f.EventsImported
-		if err := s.store.RecordFeedAttempt(ctx, booking.FeedAttempt{FeedID: f.ID, Lease: f.LeaseUntil, At: now,
+		if err := s.store.RecordFeedAttempt(ctx, feed.Attempt{FeedID: f.ID, Lease: f.LeaseUntil, At: now,
 			NotModified: true, NextPollAt: s.nextPoll(now)}); err != nil {
 			return nil, fmt.Errorf("record feed %d not modified: %w", f.ID, err)
 		}
 		return res, nil
 	}
-	feed, err := ical.ParseFeed(resp.Body, ical.ParseOptions{Location: org.Location(), EndIsLastNight: f.EndIsLastNight,
+	parsed, err := ical.ParseFeed(resp.Body, ical.ParseOptions{Location: org.Location(), EndIsLastNight: f.EndIsLastNight,
 		Window: importWindow(org, now), Charset: charsetOf(resp.ContentType)})
 	if err != nil {
 		return fail(err)
 	}
-	events := feed.Events
-	res.Warnings = feed.Warnings
-	for _, w := range feed.Warnings {
+	events := parsed.Events
+	res.Warnings = parsed.Warnings
+	for _, w := range parsed.Warnings {
 		// The feed's URL may hold the channel's secret token: the feed is
 		// named by its ID only.
 		s.logger.WarnContext(ctx, "calendar feed read in part", "feed_id", f.ID, "property_id", f.PropertyID,
@@ -261,14 +262,14 @@ func (s *Syncer) sync(ctx context.Context, f *booking.Feed) (*Result, error) {
 	}
 	res.Plan, res.Events = ical.Diff(existing, events), len(events)
 	etag, lastModified := resp.ETag, resp.LastModified
-	if feed.Recurring > 0 {
+	if parsed.Recurring > 0 {
 		// The occurrences depend on today as well as on the body: a 304
 		// would leave the window where it was, and the nights entering
 		// the booking horizon unblocked. Without validators the next
 		// fetch is unconditional and the window moves on.
 		etag, lastModified = "", ""
 	}
-	applied, err := s.store.ApplyFeedSync(ctx, booking.FeedSync{FeedID: f.ID, Lease: f.LeaseUntil, At: now,
+	applied, err := s.store.ApplyFeedSync(ctx, feed.Sync{FeedID: f.ID, Lease: f.LeaseUntil, At: now,
 		Remove: res.Plan.Remove, Move: res.Plan.Move, Add: res.Plan.Add, Events: len(events),
 		ETag: etag, LastModified: lastModified, NextPollAt: s.nextPoll(now)})
 	if err != nil {
@@ -287,7 +288,7 @@ func (s *Syncer) sync(ctx context.Context, f *booking.Feed) (*Result, error) {
 }
 
 // notifyConflict tells the host about a new conflict; failures are logged.
-func (s *Syncer) notifyConflict(ctx context.Context, org *booking.Organization, f *booking.Feed, c *booking.FeedConflict) {
+func (s *Syncer) notifyConflict(ctx context.Context, org *booking.Organization, f *feed.Feed, c *feed.Conflict) {
 	s.logger.WarnContext(ctx, "calendar event overlaps a booking; booking kept, event not applied",
 		"feed_id", f.ID, "property_id", f.PropertyID, "booking_id", c.BookingID, "start", c.Start, "end", c.End)
 	b, err := s.store.BookingByID(ctx, c.BookingID)

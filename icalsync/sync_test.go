@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/icalsync"
 	"github.com/staykit/staykit/outbound"
 )
@@ -394,7 +395,7 @@ func TestFetcherRefusesInternalAddresses(t *testing.T) {
 func TestEndIsLastNight(t *testing.T) {
 	e := newEnv(t)
 	e.feeds.set("other", calendar("-//Other//EN", event("o1", "20260610", "20260612", "Booked")))
-	f := &booking.Feed{OrgID: e.org.ID, PropertyID: e.prop.ID, Name: "Other", URL: e.feeds.url("other"), Active: true, EndIsLastNight: true}
+	f := &feed.Feed{OrgID: e.org.ID, PropertyID: e.prop.ID, Name: "Other", URL: e.feeds.url("other"), Active: true, EndIsLastNight: true}
 	if err := e.sync.AddFeed(t.Context(), f); err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@
 // between the two steps. What a booking paid, got back or has disputed is
 // summed from its entries.
 //
-// The package holds the types and the pure rules; booking.Store keeps the
+// The package holds the types and the pure rules; booking.LedgerStore keeps the
 // entries and booking.Service acts on them.
 package ledger
 

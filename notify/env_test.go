@@ -45,7 +45,7 @@ func newEnv(t *testing.T) *env {
 	clock := bookingtest.NewClock(start)
 	e := &env{store: db, pay: paymenttest.New(paymenttest.WithClock(clock.Now)), clock: clock,
 		orgs: map[string]int64{}, property: map[string]int64{}}
-	e.svc = booking.NewService(booking.Options{Store: db, Payments: e.pay, Clock: clock})
+	e.svc = booking.NewService(booking.Options{Stores: db.Stores(), Payments: e.pay, Clock: clock})
 	e.worker = &notify.Worker{Store: db, Clock: clock,
 		Webhooks: notify.NewWebhookClient(notify.WebhookOptions{Policy: outbound.Policy{AllowPrivate: true}}),
 		BookingURL: func(org *booking.Organization, b *booking.Booking) string {

@@ -27,10 +27,10 @@ var errKilled = errors.New("killed")
 
 // killedAfterClaim is a store whose deliveries' claim commits, then the
 // process dies.
-type killedAfterClaim struct{ booking.Store }
+type killedAfterClaim struct{ booking.Stores }
 
 func (k killedAfterClaim) ClaimOutboxDeliveries(ctx context.Context, now, leaseUntil time.Time, limit int) ([]outbox.Delivery, error) {
-	if _, err := k.Store.ClaimOutboxDeliveries(ctx, now, leaseUntil, limit); err != nil {
+	if _, err := k.Stores.ClaimOutboxDeliveries(ctx, now, leaseUntil, limit); err != nil {
 		return nil, err
 	}
 	return nil, errKilled
@@ -41,23 +41,23 @@ func (k killedAfterClaim) ClaimOutboxDeliveries(ctx context.Context, now, leaseU
 // minutes): another replica sends every other delivery at once and the
 // held one when its lease ends, each exactly once. On both stores.
 func TestKilledWorkerHoldsLittleForLittleTime(t *testing.T) {
-	stores := map[string]func(t *testing.T) booking.Store{
-		"sqlite": func(t *testing.T) booking.Store {
+	stores := map[string]func(t *testing.T) booking.Stores{
+		"sqlite": func(t *testing.T) booking.Stores {
 			db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "staykit.db"))
 			if err != nil {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { db.Close() })
-			return db
+			return db.Stores()
 		},
-		"postgres": func(t *testing.T) booking.Store {
+		"postgres": func(t *testing.T) booking.Stores {
 			url := testenv.PostgresURL(t)
 			db, err := postgres.Open(t.Context(), url, postgres.WithSchema(testenv.PostgresSchema(t, "staykit_lease_")))
 			if err != nil {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { db.Close() })
-			return db
+			return db.Stores()
 		},
 	}
 	for name, open := range stores {
@@ -66,7 +66,7 @@ func TestKilledWorkerHoldsLittleForLittleTime(t *testing.T) {
 			ctx := context.Background()
 			clock := bookingtest.NewClock(start)
 			pay := paymenttest.New(paymenttest.WithClock(clock.Now))
-			svc := booking.NewService(booking.Options{Store: store, Payments: pay, Clock: clock})
+			svc := booking.NewService(booking.Options{Stores: store, Payments: pay, Clock: clock})
 			org := booking.Organization{Slug: "demo", Name: "Demo", PaymentMode: pricing.ModeFull, PublicEngineEnabled: true,
 				MinStayNights: ptr(1), MaxStayNights: ptr(28)}.WithDefaults()
 			if err := store.CreateOrganization(ctx, &org); err != nil {

@@ -48,7 +48,7 @@ func TestTwoReplicasOverPostgresDeliverEachMessageOnce(t *testing.T) {
 	ctx := context.Background()
 	clock := bookingtest.NewClock(start)
 	pay := paymenttest.New(paymenttest.WithClock(clock.Now))
-	svc := booking.NewService(booking.Options{Store: replicas[0], Payments: pay, Clock: clock})
+	svc := booking.NewService(booking.Options{Stores: replicas[0].Stores(), Payments: pay, Clock: clock})
 	org := booking.Organization{Slug: "demo", Name: "Demo", PaymentMode: pricing.ModeFull, PublicEngineEnabled: true,
 		MinStayNights: ptr(1), MaxStayNights: ptr(28)}.WithDefaults()
 	if err := replicas[0].CreateOrganization(ctx, &org); err != nil {

@@ -46,7 +46,7 @@ const (
 // Worker fans events out and delivers them.
 type Worker struct {
 	// Store is required.
-	Store booking.Store
+	Store Store
 	// Mailer nil: e-mails are written to the log (LogMailer).
 	Mailer Mailer
 	// Templates nil: the embedded defaults.

@@ -39,7 +39,7 @@ func newDatabase(t *testing.T) (path, token string) {
 	if err := seed.Load(ctx, db, strings.NewReader(testSeed), time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	svc := booking.NewService(booking.Options{Store: db, Payments: paymenttest.New()})
+	svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: paymenttest.New()})
 	props, err := svc.Properties(ctx, "lac")
 	if err != nil || len(props) != 1 {
 		t.Fatalf("properties = %v, %v", props, err)
@@ -81,7 +81,7 @@ func TestBookingsAndCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	svc := booking.NewService(booking.Options{Store: db, Payments: paymenttest.New()})
+	svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: paymenttest.New()})
 	d, err := svc.Booking(context.Background(), "lac", token)
 	if err != nil {
 		t.Fatal(err)

@@ -144,8 +144,8 @@ func run(ctx context.Context, ln net.Listener, dbPath string, logger *slog.Logge
 	// A random webhook secret: the API's webhook route verifies with it,
 	// and nobody outside this process can sign a fake payment.
 	fake := paymenttest.New(paymenttest.WithWebhookSecret("whsec_" + rand.Text()))
-	svc := booking.NewService(booking.Options{Store: db, Payments: fake, Logger: logger})
-	hs := host.New(host.Options{Store: db, Bookings: svc, Logger: logger})
+	svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: fake, Logger: logger})
+	hs := host.New(host.Options{Stores: db.HostStores(), Bookings: svc, Logger: logger})
 
 	origin := "http://" + ln.Addr().String()
 	api := httpapi.New(httpapi.Options{

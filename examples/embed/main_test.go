@@ -131,7 +131,7 @@ func TestEmbedHostSide(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	hs := host.New(host.Options{Store: db, Bookings: booking.NewService(booking.Options{Store: db, Payments: paymenttest.New()})})
+	hs := host.New(host.Options{Stores: db.HostStores(), Bookings: booking.NewService(booking.Options{Stores: db.Stores(), Payments: paymenttest.New()})})
 	org, err := hs.Organization(ctx, "lac")
 	if err != nil {
 		t.Fatal(err)

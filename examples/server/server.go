@@ -76,7 +76,7 @@ func newServer(ctx context.Context, cfg serverenv.Config, logger *slog.Logger) (
 	s.fake, s.stripe = fake, fake == nil
 	s.readModel = serverenv.NewReadModel(back.Store, logger)
 	s.svc = booking.NewService(booking.Options{
-		Store: s.readModel, Payments: payments, Notifier: serverenv.LogNotifier(logger), Logger: logger,
+		Stores: s.readModel.Stores(), Payments: payments, Notifier: serverenv.LogNotifier(logger), Logger: logger,
 		Connect: cfg.Connect(payments),
 	})
 	if err := serverenv.ApplyPlatformFee(ctx, cfg, s.svc, s.readModel); err != nil {

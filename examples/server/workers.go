@@ -52,7 +52,7 @@ func (s *server) outboxWorker(publicURL string) (*notify.Worker, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &notify.Worker{Store: s.back.Store, Mailer: mailer, Templates: tpl, Logger: s.log,
+	w := &notify.Worker{Store: s.back.Store.Booking(), Mailer: mailer, Templates: tpl, Logger: s.log,
 		Webhooks: notify.NewWebhookClient(notify.WebhookOptions{Policy: c.WebhookPolicy()}),
 		BookingURL: func(org *booking.Organization, b *booking.Booking) string {
 			return publicURL + "/?" + url.Values{"org": {org.Slug}, "booking": {b.Token}}.Encode()
@@ -72,11 +72,11 @@ func (s *server) outboxWorker(publicURL string) (*notify.Worker, error) {
 func (s *server) calendarSync() *icalsync.Syncer {
 	// Through the read model, so that imported blocks reach the public
 	// calendar at once (and the other replicas through NOTIFY).
-	return icalsync.New(icalsync.Options{Store: s.readModel, Notifier: serverenv.LogNotifier(s.log), Logger: s.log,
+	return icalsync.New(icalsync.Options{Store: s.back.Store.Through(s.readModel), Notifier: serverenv.LogNotifier(s.log), Logger: s.log,
 		Fetcher: &icalsync.Fetcher{Policy: s.cfg.Outbox.FeedPolicy()}})
 }
 
 // calendarHandler serves GET /ical/{token}.ics.
 func (s *server) calendarHandler() http.Handler {
-	return &icalsync.Handler{Store: s.back.Store, Logger: s.log}
+	return &icalsync.Handler{Store: s.back.Store.Stores, Logger: s.log}
 }

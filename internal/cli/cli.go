@@ -45,11 +45,15 @@ func (db Database) exists() error {
 	return nil
 }
 
+// Stores are the seams of the server's database the commands read and
+// write: db.HostStores() of a store/sqlite or store/postgres DB.
+type Stores = host.Stores
+
 // Opener opens the server's database for a command. Each method returns
 // a func that closes what it opened.
 type Opener interface {
 	// Store opens the store alone.
-	Store(ctx context.Context, db Database) (booking.Store, func(), error)
+	Store(ctx context.Context, db Database) (Stores, func(), error)
 	// Bookings opens the booking use cases, with the payment provider
 	// the environment names.
 	Bookings(ctx context.Context, db Database) (*booking.Service, func(), error)
@@ -58,7 +62,7 @@ type Opener interface {
 	// Calendars opens the calendar sync, whose feeds may also be fetched
 	// from outboundAllow (comma-separated HOST:PORT targets, as the
 	// server's -outbound-allow), and the store.
-	Calendars(ctx context.Context, db Database, outboundAllow string) (*icalsync.Syncer, booking.Store, func(), error)
+	Calendars(ctx context.Context, db Database, outboundAllow string) (*icalsync.Syncer, Stores, func(), error)
 }
 
 // Env is what the commands run with.

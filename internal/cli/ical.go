@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/icalsync"
 )
 
@@ -101,7 +101,7 @@ func runICal(ctx context.Context, args []string, open Opener, stdout, stderr io.
 		}
 		return printFeeds(ctx, stdout, store, list)
 	case "add-feed":
-		f := &booking.Feed{OrgID: o.ID, PropertyID: *property, Name: *feedName, URL: *feedURL, Active: true, EndIsLastNight: *endIsLastNight}
+		f := &feed.Feed{OrgID: o.ID, PropertyID: *property, Name: *feedName, URL: *feedURL, Active: true, EndIsLastNight: *endIsLastNight}
 		if err := syncer.AddFeed(ctx, f); err != nil {
 			return err
 		}
@@ -126,7 +126,7 @@ func runICal(ctx context.Context, args []string, open Opener, stdout, stderr io.
 			fmt.Fprintf(stdout, "  conflict: %s–%s overlaps booking %d (kept; the event is not applied)\n", c.Start, c.End, c.BookingID)
 		}
 	case "export-url", "rotate-token":
-		var tok *booking.ExportToken
+		var tok *feed.ExportToken
 		if name == "export-url" {
 			tok, err = syncer.ExportToken(ctx, o.ID, *property)
 		} else {
@@ -141,7 +141,7 @@ func runICal(ctx context.Context, args []string, open Opener, stdout, stderr io.
 }
 
 // printFeeds writes one line per feed, then its conflicts.
-func printFeeds(ctx context.Context, w io.Writer, store booking.Store, list []booking.Feed) error {
+func printFeeds(ctx context.Context, w io.Writer, store feed.FeedStore, list []feed.Feed) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tPROPERTY\tNAME\tACTIVE\tEVENTS\tCONFLICTS\tLAST SUCCESS\tLAST ATTEMPT\tLAST ERROR\tURL")
 	when := func(t time.Time) string {

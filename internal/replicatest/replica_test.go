@@ -68,7 +68,7 @@ func newCluster(t *testing.T) *cluster {
 		rdb := redis.NewClient(&redis.Options{Addr: redisAddr})
 		t.Cleanup(func() { rdb.Close() })
 		logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-		svc := booking.NewService(booking.Options{Store: db, Payments: c.pay,
+		svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: c.pay,
 			Clock: bookingtest.NewClock(start), Logger: logger})
 		h := httpapi.New(httpapi.Options{Service: svc, Logger: logger,
 			Limiter: redislimit.New(rdb, redislimit.WithPrefix(prefix)), TrustedProxies: proxies})

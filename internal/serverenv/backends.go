@@ -9,7 +9,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/plantstore"
 	"github.com/staykit/staykit/plantstore/plantpostgres"
 	"github.com/staykit/staykit/plantstore/plantsqlite"
@@ -25,7 +24,7 @@ const redisStartTimeout = 5 * time.Second
 // Backends are the stateful services a server runs on: where bookings
 // and plants are kept, and where rate-limit counts live.
 type Backends struct {
-	Store   booking.Store
+	Store   Database
 	Plants  plantstore.Store
 	Limiter ratelimit.Limiter
 	// Ping checks that the database answers (the readiness probe).
@@ -56,7 +55,7 @@ func Open(ctx context.Context, cfg Config, logger *slog.Logger) (*Backends, erro
 		if err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}
-		b.Store, b.Ping = db, db.Ping
+		b.Store, b.Ping = DatabaseOf(db), db.Ping
 		closers = append(closers, db.Close)
 		plants, err := plantpostgres.Open(ctx, cfg.PostgresURL)
 		if err != nil {
@@ -70,7 +69,7 @@ func Open(ctx context.Context, cfg Config, logger *slog.Logger) (*Backends, erro
 		if err != nil {
 			return nil, fmt.Errorf("open database: %w", err)
 		}
-		b.Store, b.Ping = db, db.Ping
+		b.Store, b.Ping = DatabaseOf(db), db.Ping
 		closers = append(closers, db.Close)
 		plants, err := plantsqlite.Open(ctx, cfg.DBPath)
 		if err != nil {

@@ -28,12 +28,12 @@ func (o Opener) logger() *slog.Logger {
 }
 
 // Store opens the store alone.
-func (o Opener) Store(ctx context.Context, db cli.Database) (booking.Store, func(), error) {
+func (o Opener) Store(ctx context.Context, db cli.Database) (cli.Stores, func(), error) {
 	back, err := Open(ctx, Config{DBPath: db.Path, PostgresURL: db.PostgresURL}, o.logger())
 	if err != nil {
-		return nil, nil, err
+		return cli.Stores{}, nil, err
 	}
-	return back.Store, func() { back.Close() }, nil
+	return back.Store.Stores, func() { back.Close() }, nil
 }
 
 // Bookings opens the Service of a host command (bookings, approve,
@@ -66,7 +66,7 @@ func (o Opener) Bookings(ctx context.Context, db cli.Database) (*booking.Service
 		}
 	}
 	svc := booking.NewService(booking.Options{
-		Store: NewReadModel(back.Store, logger), Payments: payments, Connect: cfg.Connect(payments), Logger: logger,
+		Stores: NewReadModel(back.Store, logger).Stores(), Payments: payments, Connect: cfg.Connect(payments), Logger: logger,
 	})
 	return svc, func() { back.Close() }, nil
 }
@@ -82,25 +82,25 @@ func (o Opener) Host(ctx context.Context, db cli.Database) (*host.Service, func(
 	if err != nil {
 		return nil, nil, err
 	}
-	svc := booking.NewService(booking.Options{Store: back.Store, Payments: DetachedFake{}, Logger: logger})
-	return host.New(host.Options{Store: back.Store, Bookings: svc, Logger: logger}), func() { back.Close() }, nil
+	svc := booking.NewService(booking.Options{Stores: back.Store.Booking(), Payments: DetachedFake{}, Logger: logger})
+	return host.New(host.Options{Stores: back.Store.Stores, Bookings: svc, Logger: logger}), func() { back.Close() }, nil
 }
 
 // Calendars opens the calendar sync as the server runs it, through the
 // read model, with the server's outbound policy.
-func (o Opener) Calendars(ctx context.Context, db cli.Database, outboundAllow string) (*icalsync.Syncer, booking.Store, func(), error) {
+func (o Opener) Calendars(ctx context.Context, db cli.Database, outboundAllow string) (*icalsync.Syncer, cli.Stores, func(), error) {
 	cfg, err := Parse([]string{"-db", db.Path, "-postgres", db.PostgresURL, "-fake-payments", "-outbound-allow", outboundAllow}, o.Getenv, o.Stderr)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, cli.Stores{}, nil, err
 	}
 	logger := o.logger()
 	back, err := Open(ctx, cfg, logger)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, cli.Stores{}, nil, err
 	}
-	syncer := icalsync.New(icalsync.Options{Store: NewReadModel(back.Store, logger), Notifier: LogNotifier(logger), Logger: logger,
+	syncer := icalsync.New(icalsync.Options{Store: back.Store.Through(NewReadModel(back.Store, logger)), Notifier: LogNotifier(logger), Logger: logger,
 		Fetcher: &icalsync.Fetcher{Policy: cfg.Outbox.FeedPolicy()}})
-	return syncer, back.Store, func() { back.Close() }, nil
+	return syncer, back.Store.Stores, func() { back.Close() }, nil
 }
 
 // RunCommand runs the host command args names (package internal/cli),

@@ -41,7 +41,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	fake := paymenttest.New()
-	svc := booking.NewService(booking.Options{Store: db, Payments: fake, Logger: slog.New(slog.DiscardHandler)})
+	svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: fake, Logger: slog.New(slog.DiscardHandler)})
 
 	props, err := svc.Properties(ctx, "lac")
 	if err != nil {

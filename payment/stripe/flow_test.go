@@ -93,7 +93,7 @@ func TestGuestWhoPaysAndLeavesIsConfirmedByWebhook(t *testing.T) {
 	if err := db.CreateProperty(ctx, &prop); err != nil {
 		t.Fatal(err)
 	}
-	svc := booking.NewService(booking.Options{Store: db, Payments: provider, Logger: slog.New(slog.DiscardHandler)})
+	svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: provider, Logger: slog.New(slog.DiscardHandler)})
 	h := httpapi.New(httpapi.Options{Service: svc, Logger: slog.New(slog.DiscardHandler)})
 
 	post := func(path, body string, header map[string]string) *httptest.ResponseRecorder {

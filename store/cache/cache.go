@@ -1,25 +1,30 @@
-// Package cache is staykit's read model: a booking.Store that keeps in
-// memory what the public read routes ask for on every request —
-// organisations, properties with their rates, blocks and per-day calendars,
-// coupons, cancellation and deposit settings, and each property's
-// occupancy — over the Store that holds them (SQLite, PostgreSQL).
+// Package cache is staykit's read model: it keeps in memory what the public
+// read routes ask for on every request — organisations, properties with
+// their rates, blocks and per-day calendars, coupons, cancellation and
+// deposit settings, and each property's occupancy — over the store that
+// holds them (SQLite, PostgreSQL).
 //
-// The rule: every method of booking.Store is either a read or a write.
-// Reads are served from memory when cached (OrganizationBySlug,
+// A Store wraps only the seams whose reads it serves: the catalogue
+// (booking.CatalogStore), bookings (booking.BookingStore: Occupied),
+// per-day calendars (booking.CalendarStore) and settings
+// (booking.TermsStore). Their cached reads (OrganizationBySlug,
 // OrganizationByID, Properties, Property, CouponByCode, Occupied,
-// CalendarDays, Settings) or passed on. Writes go straight to the
-// underlying Store — the database stays the authority: CreateBooking and
-// Transition check the dates there, in one atomic step, so a stale
-// calendar in memory can never cause a double booking — and then, if they can change what is cached, forget it, in
-// this process at once and in the others through a Publisher (PostgreSQL
-// LISTEN/NOTIFY, see Run). A write is counted as changing the read model
-// whether it succeeded or not: a refused checkout is also news that the
-// dates are taken. Writes that cannot change it (the payments ledger,
-// idempotency records, payment intents, provider events) are passed on and
-// listed as such. A test of this package lists every method of
-// booking.Store by reflection and fails when one is in neither list, so a
-// new write method cannot slip past the cache: add it to Writes (and
-// override it here) or to Reads.
+// CalendarDays, Settings) are served from memory; their other reads pass
+// through. Writes of those seams, and the writes of other seams that
+// change what is cached (the host's calendar, HostStore.ApplyCalendar and
+// UpdatePropertyFields; an iCal feed's blocks, FeedStore.ApplyFeedSync and
+// DeleteFeed), go straight to the underlying store — the database stays
+// the authority: CreateBooking and Transition check the dates there, in one
+// atomic step, so a stale calendar in memory can never cause a double
+// booking — and then forget what they may have changed, in this process at
+// once and in the others through a Publisher (PostgreSQL LISTEN/NOTIFY,
+// see Run). A write is counted as changing the read model whether it
+// succeeded or not: a refused checkout is also news that the dates are
+// taken. Seams the read model does not serve (the ledger, the outbox,
+// payment accounts) are not wrapped: Stores hands them on as they are.
+//
+// Wiring: rm := cache.New(db.Stores(), db, opts); then rm.Stores() for
+// booking.Service and the host, rm.Feeds(db) for the calendar sync.
 //
 // Entries older than Options.MaxAge are read again: a bound on staleness
 // when a message between replicas is lost, or when another process writes
@@ -76,12 +81,20 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Store is a booking.Store with a read model in memory. It is safe for
+// Store is the read model: the catalogue, booking, calendar and terms seams
+// with what the public routes read kept in memory. It is safe for
 // concurrent use.
 type Store struct {
-	// Store serves the reads that are not cached and the writes that do
-	// not change the read model.
-	booking.Store
+	// The wrapped seams serve the reads that are not cached; their writes
+	// are overridden to forget what they change.
+	booking.CatalogStore
+	booking.BookingStore
+	booking.CalendarStore
+	booking.TermsStore
+
+	// base are the seams New was given; holds serves occupancy.
+	base  booking.Stores
+	holds booking.ReadModelStore
 
 	maxAge time.Duration
 	pub    Publisher
@@ -129,11 +142,20 @@ type occEntry struct {
 	at    time.Time // when read (cache clock)
 }
 
-var _ booking.Store = (*Store)(nil)
+// The seams a Store serves.
+var (
+	_ booking.CatalogStore  = (*Store)(nil)
+	_ booking.BookingStore  = (*Store)(nil)
+	_ booking.CalendarStore = (*Store)(nil)
+	_ booking.TermsStore    = (*Store)(nil)
+)
 
-// New returns the read model over s.
-func New(s booking.Store, o Options) *Store {
-	c := &Store{Store: s, maxAge: o.MaxAge, pub: o.Publisher, sub: o.Subscriber, now: o.Now, log: o.Logger}
+// New returns the read model over the seams of s, with holds serving each
+// property's occupancy (both are usually one database: New(db.Stores(), db,
+// o)).
+func New(s booking.Stores, holds booking.ReadModelStore, o Options) *Store {
+	c := &Store{CatalogStore: s.CatalogStore, BookingStore: s.BookingStore, CalendarStore: s.CalendarStore,
+		TermsStore: s.TermsStore, base: s, holds: holds, maxAge: o.MaxAge, pub: o.Publisher, sub: o.Subscriber, now: o.Now, log: o.Logger}
 	if c.maxAge <= 0 {
 		c.maxAge = DefaultMaxAge
 	}
@@ -274,7 +296,7 @@ func (c *Store) OrganizationBySlug(ctx context.Context, slug string) (*booking.O
 		return copyOrg(e.v), nil
 	}
 	at := c.now()
-	o, err := c.Store.OrganizationBySlug(ctx, slug)
+	o, err := c.CatalogStore.OrganizationBySlug(ctx, slug)
 	if err != nil {
 		return nil, err
 	}
@@ -296,7 +318,7 @@ func (c *Store) OrganizationByID(ctx context.Context, id int64) (*booking.Organi
 		return copyOrg(e.v), nil
 	}
 	at := c.now()
-	o, err := c.Store.OrganizationByID(ctx, id)
+	o, err := c.CatalogStore.OrganizationByID(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -318,7 +340,7 @@ func (c *Store) Properties(ctx context.Context, orgID int64) ([]booking.Property
 		return slices.Clone(e.v), nil
 	}
 	at := c.now()
-	list, err := c.Store.Properties(ctx, orgID)
+	list, err := c.CatalogStore.Properties(ctx, orgID)
 	if err != nil {
 		return nil, err
 	}
@@ -346,7 +368,7 @@ func (c *Store) Property(ctx context.Context, orgID, propertyID int64) (*booking
 		return &p, nil
 	}
 	at := c.now()
-	p, err := c.Store.Property(ctx, orgID, propertyID)
+	p, err := c.CatalogStore.Property(ctx, orgID, propertyID)
 	if err != nil {
 		return nil, err
 	}
@@ -373,7 +395,7 @@ func (c *Store) CouponByCode(ctx context.Context, orgID int64, code string) (*co
 		return &cp, nil
 	}
 	at := c.now()
-	cp, err := c.Store.CouponByCode(ctx, orgID, code)
+	cp, err := c.CatalogStore.CouponByCode(ctx, orgID, code)
 	if err != nil {
 		return nil, err
 	}
@@ -400,7 +422,7 @@ func (c *Store) Occupied(ctx context.Context, propertyID int64, from, to civil.D
 			loadFrom = e.from // keep the wider reach
 		}
 		at := c.now()
-		holds, err := c.Store.Holds(ctx, propertyID, loadFrom, now)
+		holds, err := c.holds.Holds(ctx, propertyID, loadFrom, now)
 		if err != nil {
 			return nil, err
 		}

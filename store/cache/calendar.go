@@ -62,7 +62,7 @@ func (c *Store) CalendarDays(ctx context.Context, propertyID int64, from, to civ
 		}
 	}
 	at := c.now()
-	days, err := c.Store.CalendarDays(ctx, propertyID, lo, hi)
+	days, err := c.CalendarStore.CalendarDays(ctx, propertyID, lo, hi)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +103,7 @@ func (c *Store) Settings(ctx context.Context, orgID, propertyID int64) (*booking
 		return copySettings(e.v.v), nil
 	}
 	at := c.now()
-	s, err := c.Store.Settings(ctx, orgID, propertyID)
+	s, err := c.TermsStore.Settings(ctx, orgID, propertyID)
 	var kept settingsEntry
 	switch {
 	case booking.ErrorCode(err) == booking.CodeNotFound:
@@ -125,7 +125,7 @@ func (c *Store) Settings(ctx context.Context, orgID, propertyID int64) (*booking
 // cached.
 func (c *Store) SaveSettings(ctx context.Context, s booking.Settings) error {
 	defer c.changed(ctx, true)
-	return c.Store.SaveSettings(ctx, s)
+	return c.TermsStore.SaveSettings(ctx, s)
 }
 
 // copySettings copies settings and their policy; the policy's slices are

@@ -75,7 +75,7 @@ func TestCalendarAndSettingsAreCached(t *testing.T) {
 	if got := e.policyName(t); got != policy.Strict {
 		t.Errorf("after a catalog write: policy %s, want %s", got, policy.Strict)
 	}
-	if err := e.cache.ApplyCalendar(ctx, e.org.ID, e.prop.ID, booking.CalendarChange{
+	if err := e.cache.Stores().ApplyCalendar(ctx, e.org.ID, e.prop.ID, booking.CalendarChange{
 		From: day("2026-06-10"), To: day("2026-06-12"), Price: price("120")}, e.clock.Now()); err != nil {
 		t.Fatal(err)
 	}

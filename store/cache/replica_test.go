@@ -42,8 +42,8 @@ func TestSecondReplicaWriteReachesReadModel(t *testing.T) {
 	}
 	sub := readySubscriber{DB: dbs[1], ready: make(chan struct{})}
 	replicas := [2]*cache.Store{
-		cache.New(dbs[0], cache.Options{MaxAge: time.Hour, Publisher: dbs[0]}),
-		cache.New(dbs[1], cache.Options{MaxAge: time.Hour, Publisher: dbs[1], Subscriber: sub}),
+		cache.New(dbs[0].Stores(), dbs[0], cache.Options{MaxAge: time.Hour, Publisher: dbs[0]}),
+		cache.New(dbs[1].Stores(), dbs[1], cache.Options{MaxAge: time.Hour, Publisher: dbs[1], Subscriber: sub}),
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)

@@ -1,4 +1,4 @@
-// Package postgres is staykit's booking.Store for several replicas sharing
+// Package postgres is staykit's store (every seam of booking.Stores) for several replicas sharing
 // one PostgreSQL database, through pgx and its connection pool. (The plant
 // store keeps its own tables: plantstore/plantpostgres.)
 //
@@ -20,16 +20,9 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/staykit/staykit/booking"
-	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/internal/pgmigrate"
 	"github.com/staykit/staykit/store/internal/rowmap"
 	"github.com/staykit/staykit/store/internal/sqlflow"
-)
-
-var (
-	_ booking.Store = (*DB)(nil)
-	_ host.Store    = (*DB)(nil)
 )
 
 // DB is a staykit database on PostgreSQL. It is safe for concurrent use,

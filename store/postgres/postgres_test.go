@@ -77,7 +77,7 @@ func rawConn(t *testing.T, schema string) *pgx.Conn {
 }
 
 func TestStore(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) booking.Store { return open(t) })
+	storetest.Run(t, func(t *testing.T) storetest.Stores { return seams(open(t)) })
 }
 
 // TestFreshDatabaseHasNoPlantsTable: the plant store keeps its own schema
@@ -100,7 +100,7 @@ func TestFreshDatabaseHasNoPlantsTable(t *testing.T) {
 var now = time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 
 // newCabin stores an organisation with one property.
-func newCabin(t *testing.T, db booking.Store) (*booking.Organization, *booking.Property) {
+func newCabin(t *testing.T, db *postgres.DB) (*booking.Organization, *booking.Property) {
 	t.Helper()
 	org := &booking.Organization{Slug: "villa", Name: "Villa", PaymentMode: pricing.ModeFull,
 		DefaultLocale: "fr", Currency: "EUR", Timezone: "Europe/Paris", HoldMinutes: 30, RequestHoldHours: 48}
@@ -117,7 +117,7 @@ func newCabin(t *testing.T, db booking.Store) (*booking.Organization, *booking.P
 
 // hold stores a pending booking of prop for [in, out) held until expires,
 // created at created.
-func hold(t *testing.T, db booking.Store, prop *booking.Property, in, out string, created, expires time.Time) *booking.Booking {
+func hold(t *testing.T, db *postgres.DB, prop *booking.Property, in, out string, created, expires time.Time) *booking.Booking {
 	t.Helper()
 	b := stay(prop, "t-"+strings.ToLower(rand.Text()[:10]), in, out, expires)
 	if err := db.CreateBooking(t.Context(), b, booking.CreateOptions{Now: created}); err != nil {
@@ -196,7 +196,7 @@ func TestDatabaseRefusesOverlapWrittenInSQL(t *testing.T) {
 }
 
 // newCabin2 stores a second organisation with one property.
-func newCabin2(t *testing.T, db booking.Store) (*booking.Organization, *booking.Property) {
+func newCabin2(t *testing.T, db *postgres.DB) (*booking.Organization, *booking.Property) {
 	t.Helper()
 	org := &booking.Organization{Slug: "barn", Name: "Barn", PaymentMode: pricing.ModeFull,
 		DefaultLocale: "fr", Currency: "EUR", Timezone: "Europe/Paris", HoldMinutes: 30, RequestHoldHours: 48}
@@ -438,4 +438,9 @@ func TestEmptyBlocksInvalid(t *testing.T) {
 	if got := booking.ErrorCode(db.CreateProperty(t.Context(), withBlock)); got != booking.CodeInvalid {
 		t.Errorf("CreateProperty: code %q, want invalid", got)
 	}
+}
+
+// seams is db as every seam the conformance suite checks.
+func seams(db *postgres.DB) storetest.Stores {
+	return storetest.Stores{Stores: db.Stores(), FeedStore: db, ReadModelStore: db, Records: db}
 }

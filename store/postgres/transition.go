@@ -9,6 +9,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/outbox"
 	"github.com/staykit/staykit/store/internal/rowmap"
 	"github.com/staykit/staykit/store/internal/sqlflow"
 )
@@ -143,9 +144,9 @@ func (db *DB) Transition(ctx context.Context, id int64, t booking.Transition) (*
 			}
 		}
 		if len(t.Outbox) > 0 {
-			events, err := booking.PrepareOutbox(t.Outbox, id, t.At)
+			events, err := outbox.PrepareEvents(t.Outbox, id, t.At)
 			if err != nil {
-				return nil, err
+				return nil, booking.Invalid(err)
 			}
 			if err := recordOutbox(ctx, q, events); err != nil {
 				return nil, err

@@ -1,4 +1,4 @@
-// Package sqlite is staykit's default booking.Store: one SQLite file
+// Package sqlite is staykit's default store (every seam of booking.Stores): one SQLite file
 // through modernc.org/sqlite, pure Go, no cgo. (The plant store keeps its
 // own tables, possibly in the same file: plantstore/plantsqlite.)
 //
@@ -25,15 +25,8 @@ import (
 	sqlitedrv "modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
-	"github.com/staykit/staykit/booking"
-	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/store/internal/rowmap"
 	"github.com/staykit/staykit/store/internal/sqlflow"
-)
-
-var (
-	_ booking.Store = (*DB)(nil)
-	_ host.Store    = (*DB)(nil)
 )
 
 // DB is a staykit database. It is safe for concurrent use.

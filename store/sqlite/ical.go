@@ -6,11 +6,12 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/store/internal/rowmap"
 	"github.com/staykit/staykit/store/internal/sqlflow"
 )
 
-// This file is the booking.FeedStore of calendar sync. A feed's events are
+// This file is the feed.FeedStore of calendar sync. A feed's events are
 // rows of blocks with feed_id set: the availability queries of
 // availability.go count them like host blocks.
 
@@ -23,9 +24,9 @@ func feedLeaseLost() error {
 }
 
 // CreateFeed stores f and sets its ID.
-func (db *DB) CreateFeed(ctx context.Context, f *booking.Feed, now time.Time) error {
+func (db *DB) CreateFeed(ctx context.Context, f *feed.Feed, now time.Time) error {
 	if err := f.Validate(); err != nil {
-		return err
+		return booking.Invalid(err)
 	}
 	c := *f
 	if c.NextPollAt.IsZero() {
@@ -57,11 +58,11 @@ func (db *DB) CreateFeed(ctx context.Context, f *booking.Feed, now time.Time) er
 
 // UpdateFeed saves a feed's settings. A new URL drops the old one's
 // validators and lease and makes the feed due at now (see
-// booking.FeedStore): the CASEs compare with the row's URL before the
+// feed.FeedStore): the CASEs compare with the row's URL before the
 // update.
-func (db *DB) UpdateFeed(ctx context.Context, f *booking.Feed, now time.Time) error {
+func (db *DB) UpdateFeed(ctx context.Context, f *feed.Feed, now time.Time) error {
 	if err := f.Validate(); err != nil {
-		return err
+		return booking.Invalid(err)
 	}
 	return db.tx(ctx, "update feed", func(q querier) error {
 		return sqlflow.Exec(ctx, q, feedNotFound(), `UPDATE ical_feeds SET name = ?, url = ?, active = ?, end_is_last_night = ?,
@@ -83,16 +84,16 @@ func (db *DB) DeleteFeed(ctx context.Context, orgID, feedID int64) error {
 }
 
 // Feed finds a feed of an organisation.
-func (db *DB) Feed(ctx context.Context, orgID, feedID int64) (*booking.Feed, error) {
-	return sqlflow.Get(ctx, db.run, "feed", func(q querier) (*booking.Feed, error) {
+func (db *DB) Feed(ctx context.Context, orgID, feedID int64) (*feed.Feed, error) {
+	return sqlflow.Get(ctx, db.run, "feed", func(q querier) (*feed.Feed, error) {
 		return sqlflow.One(ctx, q, rowmap.ScanFeed, feedNotFound(),
 			`SELECT `+rowmap.FeedColumns+` FROM ical_feeds WHERE id = ? AND org_id = ?`, feedID, orgID)
 	})
 }
 
 // Feeds lists an organisation's feeds by property, then ID.
-func (db *DB) Feeds(ctx context.Context, orgID int64) ([]booking.Feed, error) {
-	return sqlflow.Get(ctx, db.run, "feeds", func(q querier) ([]booking.Feed, error) {
+func (db *DB) Feeds(ctx context.Context, orgID int64) ([]feed.Feed, error) {
+	return sqlflow.Get(ctx, db.run, "feeds", func(q querier) ([]feed.Feed, error) {
 		return sqlflow.All(ctx, q, rowmap.ScanFeed,
 			`SELECT `+rowmap.FeedColumns+` FROM ical_feeds WHERE org_id = ? ORDER BY property_id, id`, orgID)
 	})
@@ -100,8 +101,8 @@ func (db *DB) Feeds(ctx context.Context, orgID int64) ([]booking.Feed, error) {
 
 // ClaimFeeds leases due feeds in one write transaction (SQLite has one
 // writer at a time, so two claims cannot take the same feed).
-func (db *DB) ClaimFeeds(ctx context.Context, now, leaseUntil time.Time, limit int) ([]booking.Feed, error) {
-	return sqlflow.Get(ctx, db.tx, "claim feeds", func(q querier) ([]booking.Feed, error) {
+func (db *DB) ClaimFeeds(ctx context.Context, now, leaseUntil time.Time, limit int) ([]feed.Feed, error) {
+	return sqlflow.Get(ctx, db.tx, "claim feeds", func(q querier) ([]feed.Feed, error) {
 		out, err := sqlflow.All(ctx, q, rowmap.ScanFeed, `SELECT `+rowmap.FeedColumns+` FROM ical_feeds
 			WHERE active = 1 AND next_poll_at <= ? AND lease_until <= ? ORDER BY next_poll_at, id LIMIT ?`,
 			now.UnixMilli(), now.UnixMilli(), limit)
@@ -119,8 +120,8 @@ func (db *DB) ClaimFeeds(ctx context.Context, now, leaseUntil time.Time, limit i
 }
 
 // ClaimFeed leases one feed whether due or not.
-func (db *DB) ClaimFeed(ctx context.Context, orgID, feedID int64, now, leaseUntil time.Time) (*booking.Feed, error) {
-	return sqlflow.Get(ctx, db.tx, "claim feed", func(q querier) (*booking.Feed, error) {
+func (db *DB) ClaimFeed(ctx context.Context, orgID, feedID int64, now, leaseUntil time.Time) (*feed.Feed, error) {
+	return sqlflow.Get(ctx, db.tx, "claim feed", func(q querier) (*feed.Feed, error) {
 		f, err := sqlflow.One(ctx, q, rowmap.ScanFeed, feedNotFound(),
 			`SELECT `+rowmap.FeedColumns+` FROM ical_feeds WHERE id = ? AND org_id = ?`, feedID, orgID)
 		switch {
@@ -140,25 +141,25 @@ func setFeedLease(ctx context.Context, q querier, feedID int64, leaseUntil time.
 }
 
 // FeedBlocks lists a feed's blocks by start.
-func (db *DB) FeedBlocks(ctx context.Context, feedID int64) ([]booking.FeedBlock, error) {
-	return sqlflow.Get(ctx, db.run, "feed blocks", func(q querier) ([]booking.FeedBlock, error) {
+func (db *DB) FeedBlocks(ctx context.Context, feedID int64) ([]feed.Block, error) {
+	return sqlflow.Get(ctx, db.run, "feed blocks", func(q querier) ([]feed.Block, error) {
 		return feedBlocks(ctx, q, feedID)
 	})
 }
 
-func feedBlocks(ctx context.Context, q querier, feedID int64) ([]booking.FeedBlock, error) {
+func feedBlocks(ctx context.Context, q querier, feedID int64) ([]feed.Block, error) {
 	return sqlflow.All(ctx, q, rowmap.ScanFeedBlock, `SELECT `+rowmap.FeedBlockColumns+` FROM blocks
 		WHERE feed_id = ? ORDER BY start_date, id`, feedID)
 }
 
 // FeedConflicts lists a feed's conflicts by start.
-func (db *DB) FeedConflicts(ctx context.Context, feedID int64) ([]booking.FeedConflict, error) {
-	return sqlflow.Get(ctx, db.run, "feed conflicts", func(q querier) ([]booking.FeedConflict, error) {
+func (db *DB) FeedConflicts(ctx context.Context, feedID int64) ([]feed.Conflict, error) {
+	return sqlflow.Get(ctx, db.run, "feed conflicts", func(q querier) ([]feed.Conflict, error) {
 		return feedConflicts(ctx, q, feedID)
 	})
 }
 
-func feedConflicts(ctx context.Context, q querier, feedID int64) ([]booking.FeedConflict, error) {
+func feedConflicts(ctx context.Context, q querier, feedID int64) ([]feed.Conflict, error) {
 	return sqlflow.All(ctx, q, rowmap.ScanConflict, `SELECT `+rowmap.ConflictColumns+`
 		FROM ical_conflicts WHERE feed_id = ? ORDER BY start_date, uid`, feedID)
 }
@@ -174,11 +175,11 @@ func holderOf(ctx context.Context, q querier, propertyID int64, r civil.Range, n
 // ApplyFeedSync applies one fetch's changes in one write transaction:
 // BEGIN IMMEDIATE serialises it with checkouts, so a booking and an
 // imported block cannot both take a night.
-func (db *DB) ApplyFeedSync(ctx context.Context, s booking.FeedSync) (*booking.FeedSyncResult, error) {
-	if err := booking.PrepareFeedSync(s); err != nil {
-		return nil, err
+func (db *DB) ApplyFeedSync(ctx context.Context, s feed.Sync) (*feed.SyncResult, error) {
+	if err := feed.PrepareSync(s); err != nil {
+		return nil, booking.Invalid(err)
 	}
-	return sqlflow.Get(ctx, db.tx, "apply feed sync", func(q querier) (*booking.FeedSyncResult, error) {
+	return sqlflow.Get(ctx, db.tx, "apply feed sync", func(q querier) (*feed.SyncResult, error) {
 		propertyID, err := checkFeedLease(ctx, q, s.FeedID, s.Lease)
 		if err != nil {
 			return nil, err
@@ -187,9 +188,9 @@ func (db *DB) ApplyFeedSync(ctx context.Context, s booking.FeedSync) (*booking.F
 		if err != nil {
 			return nil, err
 		}
-		var conflicts []booking.FeedConflict
-		conflict := func(b booking.FeedBlock, holder int64) {
-			conflicts = append(conflicts, booking.FeedConflict{FeedID: s.FeedID, UID: b.UID, Start: b.Start, End: b.End,
+		var conflicts []feed.Conflict
+		conflict := func(b feed.Block, holder int64) {
+			conflicts = append(conflicts, feed.Conflict{FeedID: s.FeedID, UID: b.UID, Start: b.Start, End: b.End,
 				Summary: b.Summary, BookingID: holder, DetectedAt: s.At})
 		}
 		for _, id := range s.Remove {
@@ -228,7 +229,7 @@ func (db *DB) ApplyFeedSync(ctx context.Context, s booking.FeedSync) (*booking.F
 				return nil, err
 			}
 		}
-		res := &booking.FeedSyncResult{Conflicts: booking.NewConflicts(previous, conflicts)}
+		res := &feed.SyncResult{Conflicts: feed.NewConflicts(previous, conflicts)}
 		if err := sqlflow.Exec(ctx, q, nil, `DELETE FROM ical_conflicts WHERE feed_id = ?`, s.FeedID); err != nil {
 			return nil, err
 		}
@@ -281,7 +282,7 @@ func deleteFeedBlock(ctx context.Context, q querier, feedID, blockID int64) erro
 }
 
 // RecordFeedAttempt records a fetch that changed nothing.
-func (db *DB) RecordFeedAttempt(ctx context.Context, a booking.FeedAttempt) error {
+func (db *DB) RecordFeedAttempt(ctx context.Context, a feed.Attempt) error {
 	return db.tx(ctx, "record feed attempt", func(q querier) error {
 		if _, err := checkFeedLease(ctx, q, a.FeedID, a.Lease); err != nil {
 			return err
@@ -301,33 +302,33 @@ func exportNotFound() error {
 	return booking.Errorf(booking.CodeNotFound, "This calendar does not exist.")
 }
 
-func exportBy(ctx context.Context, q querier, where string, args ...any) (*booking.ExportToken, error) {
+func exportBy(ctx context.Context, q querier, where string, args ...any) (*feed.ExportToken, error) {
 	return sqlflow.One(ctx, q, rowmap.ScanExport, exportNotFound(), `SELECT `+rowmap.ExportColumns+` FROM ical_exports WHERE `+where, args...)
 }
 
 // ExportToken finds a property's export token.
-func (db *DB) ExportToken(ctx context.Context, orgID, propertyID int64) (*booking.ExportToken, error) {
-	return sqlflow.Get(ctx, db.run, "export token", func(q querier) (*booking.ExportToken, error) {
+func (db *DB) ExportToken(ctx context.Context, orgID, propertyID int64) (*feed.ExportToken, error) {
+	return sqlflow.Get(ctx, db.run, "export token", func(q querier) (*feed.ExportToken, error) {
 		return exportBy(ctx, q, `property_id = ? AND org_id = ?`, propertyID, orgID)
 	})
 }
 
 // ExportTokenByValue finds the record of a token.
-func (db *DB) ExportTokenByValue(ctx context.Context, token string) (*booking.ExportToken, error) {
+func (db *DB) ExportTokenByValue(ctx context.Context, token string) (*feed.ExportToken, error) {
 	if token == "" {
 		return nil, exportNotFound()
 	}
-	return sqlflow.Get(ctx, db.run, "export token by value", func(q querier) (*booking.ExportToken, error) {
+	return sqlflow.Get(ctx, db.run, "export token by value", func(q querier) (*feed.ExportToken, error) {
 		return exportBy(ctx, q, `token = ?`, token)
 	})
 }
 
 // SetExportToken replaces a property's export token.
-func (db *DB) SetExportToken(ctx context.Context, orgID, propertyID int64, token string, now time.Time) (*booking.ExportToken, error) {
+func (db *DB) SetExportToken(ctx context.Context, orgID, propertyID int64, token string, now time.Time) (*feed.ExportToken, error) {
 	if token == "" {
 		return nil, booking.Errorf(booking.CodeInvalid, "An export token must not be empty.")
 	}
-	return sqlflow.Get(ctx, db.tx, "set export token", func(q querier) (*booking.ExportToken, error) {
+	return sqlflow.Get(ctx, db.tx, "set export token", func(q querier) (*feed.ExportToken, error) {
 		found, err := sqlflow.Exists(ctx, q, `SELECT 1 FROM properties WHERE id = ? AND org_id = ?`, propertyID, orgID)
 		switch {
 		case err != nil:
@@ -345,14 +346,14 @@ func (db *DB) SetExportToken(ctx context.Context, orgID, propertyID int64, token
 }
 
 // NoteExport records the ETag of the body served.
-func (db *DB) NoteExport(ctx context.Context, propertyID int64, etag string, now time.Time) (*booking.ExportToken, error) {
-	e, err := sqlflow.Get(ctx, db.run, "note export", func(q querier) (*booking.ExportToken, error) {
+func (db *DB) NoteExport(ctx context.Context, propertyID int64, etag string, now time.Time) (*feed.ExportToken, error) {
+	e, err := sqlflow.Get(ctx, db.run, "note export", func(q querier) (*feed.ExportToken, error) {
 		return exportBy(ctx, q, `property_id = ?`, propertyID)
 	})
 	if err != nil || e.ETag == etag {
 		return e, err
 	}
-	return sqlflow.Get(ctx, db.tx, "note export", func(q querier) (*booking.ExportToken, error) {
+	return sqlflow.Get(ctx, db.tx, "note export", func(q querier) (*feed.ExportToken, error) {
 		if err := sqlflow.Exec(ctx, q, nil, `UPDATE ical_exports SET etag = ?, changed_at = ?
 			WHERE property_id = ? AND etag <> ?`, etag, now.UnixMilli(), propertyID, etag); err != nil {
 			return nil, err

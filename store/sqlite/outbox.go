@@ -14,9 +14,9 @@ import (
 
 // RecordOutbox stores events whose key is new, in one transaction.
 func (db *DB) RecordOutbox(ctx context.Context, events []outbox.Event, now time.Time) ([]outbox.Event, error) {
-	events, err := booking.PrepareOutbox(events, 0, now)
+	events, err := outbox.PrepareEvents(events, 0, now)
 	if err != nil {
-		return nil, err
+		return nil, booking.Invalid(err)
 	}
 	if err := db.tx(ctx, "record outbox", func(q querier) error { return recordOutbox(ctx, q, events) }); err != nil {
 		return nil, err
@@ -68,7 +68,7 @@ func (db *DB) ClaimOutboxEvents(ctx context.Context, now, leaseUntil time.Time, 
 
 // DispatchOutboxEvent stores an event's deliveries and marks it dispatched.
 func (db *DB) DispatchOutboxEvent(ctx context.Context, eventID int64, deliveries []outbox.Delivery, now time.Time) error {
-	ds := booking.PrepareDeliveries(deliveries, eventID, now)
+	ds := outbox.PrepareDeliveries(deliveries, eventID, now)
 	return db.tx(ctx, "dispatch outbox event", func(q querier) error {
 		if err := sqlflow.Exec(ctx, q, outboxNotFound("event"),
 			`UPDATE outbox_events SET dispatched_at = coalesce(dispatched_at, ?) WHERE id = ?`, now.UnixMilli(), eventID); err != nil {
@@ -165,8 +165,8 @@ func (db *DB) RedeliverOutbox(ctx context.Context, deliveryID int64, now time.Ti
 
 // SaveWebhookEndpoint creates or replaces an endpoint.
 func (db *DB) SaveWebhookEndpoint(ctx context.Context, e *outbox.Endpoint) error {
-	if err := booking.ValidateEndpoint(e); err != nil {
-		return err
+	if err := outbox.ValidateEndpoint(e); err != nil {
+		return booking.Invalid(err)
 	}
 	types := strings.Join(e.EventTypes, ",")
 	if e.ID != 0 {
@@ -231,9 +231,9 @@ func (db *DB) RecordWebhookAttempt(ctx context.Context, endpointID int64, ok boo
 		if err := saveEndpointState(ctx, q, e, now); err != nil || !paused {
 			return e, err
 		}
-		events, err := booking.PrepareOutbox([]outbox.Event{outbox.PausedEvent(*e)}, 0, now)
+		events, err := outbox.PrepareEvents([]outbox.Event{outbox.PausedEvent(*e)}, 0, now)
 		if err != nil {
-			return nil, err
+			return nil, booking.Invalid(err)
 		}
 		return e, recordOutbox(ctx, q, events)
 	})
@@ -312,9 +312,9 @@ func outboxNotFound(what string) error {
 // SettleLedgerEntry saves a ledger entry and records events in one write
 // transaction.
 func (db *DB) SettleLedgerEntry(ctx context.Context, e *ledger.Entry, events []outbox.Event, now time.Time) error {
-	events, err := booking.PrepareOutbox(events, 0, now)
+	events, err := outbox.PrepareEvents(events, 0, now)
 	if err != nil {
-		return err
+		return booking.Invalid(err)
 	}
 	return db.tx(ctx, "settle ledger entry", func(q querier) error {
 		if err := updateLedgerEntry(ctx, q, e); err != nil {

@@ -44,11 +44,11 @@ func open(t *testing.T) *sqlite.DB {
 }
 
 func TestStore(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) booking.Store { return open(t) })
+	storetest.Run(t, func(t *testing.T) storetest.Stores { return seams(open(t)) })
 }
 
 func TestStoreInMemory(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) booking.Store { return openAt(t, ":memory:") })
+	storetest.Run(t, func(t *testing.T) storetest.Stores { return seams(openAt(t, ":memory:")) })
 }
 
 // TestFreshDatabaseHasNoPlantsTable: the plant store keeps its own schema
@@ -362,4 +362,9 @@ func wantUnavailable(t *testing.T, what string, err error) {
 	if !errors.Is(err, booking.ErrStoreUnavailable) {
 		t.Errorf("%s: %v, want an error wrapping booking.ErrStoreUnavailable", what, err)
 	}
+}
+
+// seams is db as every seam the conformance suite checks.
+func seams(db *sqlite.DB) storetest.Stores {
+	return storetest.Stores{Stores: db.Stores(), FeedStore: db, ReadModelStore: db, Records: db}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/outbox"
 	"github.com/staykit/staykit/store/internal/sqlflow"
 )
 
@@ -70,9 +71,9 @@ func (db *DB) Transition(ctx context.Context, id int64, t booking.Transition) (*
 			}
 		}
 		if len(t.Outbox) > 0 {
-			events, err := booking.PrepareOutbox(t.Outbox, id, t.At)
+			events, err := outbox.PrepareEvents(t.Outbox, id, t.At)
 			if err != nil {
-				return nil, err
+				return nil, booking.Invalid(err)
 			}
 			if err := recordOutbox(ctx, q, events); err != nil {
 				return nil, err

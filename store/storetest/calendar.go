@@ -9,7 +9,7 @@ import (
 // calendarScenarios check CalendarStore: per-day settings are stored,
 // replaced, cleared and listed by date within the range asked.
 var calendarScenarios = []scenario{
-	{"CalendarDays/SetAndList", func(t *testing.T, s booking.Store) {
+	{"CalendarDays/SetAndList", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		price := dec("199.95")
 		days := []booking.CalendarDay{
@@ -23,7 +23,7 @@ var calendarScenarios = []scenario{
 		// Ordered by date; 07-10 is outside the half-open range.
 		sameJSON(t, "days", got, []booking.CalendarDay{days[1], days[0]})
 	}},
-	{"CalendarDays/ReplaceAndClear", func(t *testing.T, s booking.Store) {
+	{"CalendarDays/ReplaceAndClear", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		must(t, s.SetCalendarDays(t.Context(), w.prop.ID, []booking.CalendarDay{
 			{Date: day("2026-07-04"), MinStayNights: intp(7)},
@@ -37,7 +37,7 @@ var calendarScenarios = []scenario{
 		must(t, err)
 		sameJSON(t, "days", got, []booking.CalendarDay{{Date: day("2026-07-04"), ClosedToArrival: true}})
 	}},
-	{"CalendarDays/OtherPropertyApart", func(t *testing.T, s booking.Store) {
+	{"CalendarDays/OtherPropertyApart", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		other := newProperty(t, s, w.org.ID)
 		must(t, s.SetCalendarDays(t.Context(), w.prop.ID, []booking.CalendarDay{{Date: day("2026-07-04"), Closed: true}}))
@@ -47,7 +47,7 @@ var calendarScenarios = []scenario{
 			t.Fatalf("other property has %+v", got)
 		}
 	}},
-	{"CalendarDays/ErrNotFoundAndInvalid", func(t *testing.T, s booking.Store) {
+	{"CalendarDays/ErrNotFoundAndInvalid", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		wantCode(t, s.SetCalendarDays(t.Context(), w.prop.ID+1000, []booking.CalendarDay{{Date: day("2026-07-04"), Closed: true}}), booking.CodeNotFound)
 		neg := dec("-1")

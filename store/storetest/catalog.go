@@ -10,7 +10,7 @@ import (
 )
 
 var organizationScenarios = []scenario{
-	{"Organization/CreatedRoundTrips", func(t *testing.T, s booking.Store) {
+	{"Organization/CreatedRoundTrips", func(t *testing.T, s Stores) {
 		want := newOrg(t, s, "villa-soleil")
 		got, err := s.OrganizationBySlug(t.Context(), "villa-soleil")
 		must(t, err)
@@ -22,7 +22,7 @@ var organizationScenarios = []scenario{
 			t.Errorf("Country, BookingHorizonDays = %q, %d; want BE, 400", got.Country, got.BookingHorizonDays)
 		}
 	}},
-	{"Organization/ByID", func(t *testing.T, s booking.Store) {
+	{"Organization/ByID", func(t *testing.T, s Stores) {
 		newOrg(t, s, "other")
 		want := newOrg(t, s, "by-id")
 		got, err := s.OrganizationByID(t.Context(), want.ID)
@@ -31,7 +31,7 @@ var organizationScenarios = []scenario{
 		_, err = s.OrganizationByID(t.Context(), want.ID+100)
 		wantCode(t, err, booking.CodeNotFound)
 	}},
-	{"Organization/ZeroSettingsRoundTrip", func(t *testing.T, s booking.Store) {
+	{"Organization/ZeroSettingsRoundTrip", func(t *testing.T, s Stores) {
 		want := &booking.Organization{Slug: "bare", Name: "Bare", PaymentMode: pricing.ModeFull,
 			DefaultLocale: "fr", Currency: "EUR", Timezone: "UTC", HoldMinutes: 30, RequestHoldHours: 48}
 		must(t, s.CreateOrganization(t.Context(), want))
@@ -42,7 +42,7 @@ var organizationScenarios = []scenario{
 			t.Errorf("unset settings came back set: %+v", got)
 		}
 	}},
-	{"Organization/SlugTakenConflict", func(t *testing.T, s booking.Store) {
+	{"Organization/SlugTakenConflict", func(t *testing.T, s Stores) {
 		newOrg(t, s, "taken")
 		err := s.CreateOrganization(t.Context(), orgFixture("taken"))
 		wantCode(t, err, booking.CodeConflict)
@@ -52,7 +52,7 @@ var organizationScenarios = []scenario{
 			t.Errorf("%d organizations after the refused create, want 1", len(list))
 		}
 	}},
-	{"Organization/UpdateReplaces", func(t *testing.T, s booking.Store) {
+	{"Organization/UpdateReplaces", func(t *testing.T, s Stores) {
 		o := newOrg(t, s, "before")
 		o.Slug, o.Name, o.PaymentMode = "after", "Renamed", pricing.ModeRequest
 		o.MinStayNights, o.Branding, o.PublicEngineEnabled = nil, map[string]string{"x": "y"}, false
@@ -65,7 +65,7 @@ var organizationScenarios = []scenario{
 		_, err = s.OrganizationBySlug(t.Context(), "before")
 		wantCode(t, err, booking.CodeNotFound)
 	}},
-	{"Organization/UpdateToTakenSlugConflict", func(t *testing.T, s booking.Store) {
+	{"Organization/UpdateToTakenSlugConflict", func(t *testing.T, s Stores) {
 		newOrg(t, s, "first")
 		o := newOrg(t, s, "second")
 		o.Slug = "first"
@@ -74,16 +74,16 @@ var organizationScenarios = []scenario{
 			t.Errorf("the refused update changed the organization: %v", err)
 		}
 	}},
-	{"Organization/UpdateUnknownNotFound", func(t *testing.T, s booking.Store) {
+	{"Organization/UpdateUnknownNotFound", func(t *testing.T, s Stores) {
 		o := orgFixture("ghost")
 		o.ID = 999
 		wantCode(t, s.UpdateOrganization(t.Context(), o), booking.CodeNotFound)
 	}},
-	{"Organization/BySlugUnknownNotFound", func(t *testing.T, s booking.Store) {
+	{"Organization/BySlugUnknownNotFound", func(t *testing.T, s Stores) {
 		_, err := s.OrganizationBySlug(t.Context(), "nobody")
 		wantCode(t, err, booking.CodeNotFound)
 	}},
-	{"Organization/ListedBySlug", func(t *testing.T, s booking.Store) {
+	{"Organization/ListedBySlug", func(t *testing.T, s Stores) {
 		for _, slug := range []string{"bravo", "alpha", "charlie"} {
 			newOrg(t, s, slug)
 		}
@@ -100,7 +100,7 @@ var organizationScenarios = []scenario{
 }
 
 var propertyScenarios = []scenario{
-	{"Property/CreatedRoundTrips", func(t *testing.T, s booking.Store) {
+	{"Property/CreatedRoundTrips", func(t *testing.T, s Stores) {
 		o := newOrg(t, s, "villa")
 		p := propertyFixture(o.ID)
 		must(t, s.CreateProperty(t.Context(), p))
@@ -118,7 +118,7 @@ var propertyScenarios = []scenario{
 			t.Errorf("amounts changed: rates %+v fees %+v tax %+v", got.Rates, got.Fees, got.Tax)
 		}
 	}},
-	{"Property/MinimalRoundTrips", func(t *testing.T, s booking.Store) {
+	{"Property/MinimalRoundTrips", func(t *testing.T, s Stores) {
 		o := newOrg(t, s, "villa")
 		p := &booking.Property{OrgID: o.ID, Name: "Cabin", MaxGuests: 1,
 			Rates: pricing.RatePlan{BaseRate: dec("80")}}
@@ -130,10 +130,10 @@ var propertyScenarios = []scenario{
 			t.Errorf("unset fields came back set: %+v", got)
 		}
 	}},
-	{"Property/CreateUnknownOrganizationNotFound", func(t *testing.T, s booking.Store) {
+	{"Property/CreateUnknownOrganizationNotFound", func(t *testing.T, s Stores) {
 		wantCode(t, s.CreateProperty(t.Context(), propertyFixture(999)), booking.CodeNotFound)
 	}},
-	{"Property/UpdateReplacesRatesAndBlocks", func(t *testing.T, s booking.Store) {
+	{"Property/UpdateReplacesRatesAndBlocks", func(t *testing.T, s Stores) {
 		o := newOrg(t, s, "villa")
 		p := propertyFixture(o.ID)
 		must(t, s.CreateProperty(t.Context(), p))
@@ -153,7 +153,7 @@ var propertyScenarios = []scenario{
 		must(t, err)
 		sameJSON(t, "property", got, p)
 	}},
-	{"Property/OfAnotherOrganizationNotFound", func(t *testing.T, s booking.Store) {
+	{"Property/OfAnotherOrganizationNotFound", func(t *testing.T, s Stores) {
 		a, b := newOrg(t, s, "alpha"), newOrg(t, s, "bravo")
 		p := newProperty(t, s, a.ID)
 		_, err := s.Property(t.Context(), b.ID, p.ID)
@@ -167,7 +167,7 @@ var propertyScenarios = []scenario{
 			t.Errorf("name = %q after another organization's update, want %q", got.Name, p.Name)
 		}
 	}},
-	{"Property/UnknownNotFound", func(t *testing.T, s booking.Store) {
+	{"Property/UnknownNotFound", func(t *testing.T, s Stores) {
 		o := newOrg(t, s, "villa")
 		_, err := s.Property(t.Context(), o.ID, 999)
 		wantCode(t, err, booking.CodeNotFound)
@@ -175,7 +175,7 @@ var propertyScenarios = []scenario{
 		p.ID = 999
 		wantCode(t, s.UpdateProperty(t.Context(), p), booking.CodeNotFound)
 	}},
-	{"Property/ListedByIDWithBlocks", func(t *testing.T, s booking.Store) {
+	{"Property/ListedByIDWithBlocks", func(t *testing.T, s Stores) {
 		a, b := newOrg(t, s, "alpha"), newOrg(t, s, "bravo")
 		first := propertyFixture(a.ID)
 		must(t, s.CreateProperty(t.Context(), first))
@@ -195,7 +195,7 @@ var propertyScenarios = []scenario{
 			t.Errorf("unknown organization has %d properties", len(none))
 		}
 	}},
-	{"Block/AddedAndRemoved", func(t *testing.T, s booking.Store) {
+	{"Block/AddedAndRemoved", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := &booking.Block{Start: day("2026-05-01"), End: day("2026-05-04"), Reason: "family"}
 		must(t, s.AddBlock(t.Context(), w.prop.ID, b, t0))
@@ -215,11 +215,11 @@ var propertyScenarios = []scenario{
 			t.Errorf("blocks after removal = %+v", got.Blocks)
 		}
 	}},
-	{"Block/UnknownPropertyNotFound", func(t *testing.T, s booking.Store) {
+	{"Block/UnknownPropertyNotFound", func(t *testing.T, s Stores) {
 		b := &booking.Block{Start: day("2026-05-01"), End: day("2026-05-04")}
 		wantCode(t, s.AddBlock(t.Context(), 999, b, t0), booking.CodeNotFound)
 	}},
-	{"Block/OverHoldingBookingUnavailable", func(t *testing.T, s booking.Store) {
+	{"Block/OverHoldingBookingUnavailable", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		newPending(t, s, w.prop, "2026-05-10", "2026-05-13", t0.Add(time.Hour))
 		newPending(t, s, w.prop, "2026-06-10", "2026-06-13", t0.Add(time.Minute))
@@ -250,7 +250,7 @@ var propertyScenarios = []scenario{
 }
 
 var couponScenarios = []scenario{
-	{"Coupon/CreatedNormalizedRoundTrips", func(t *testing.T, s booking.Store) {
+	{"Coupon/CreatedNormalizedRoundTrips", func(t *testing.T, s Stores) {
 		o := newOrg(t, s, "villa")
 		c := couponFixture(o.ID, "  welcome10 ", 5)
 		must(t, s.CreateCoupon(t.Context(), c))
@@ -263,12 +263,12 @@ var couponScenarios = []scenario{
 			sameJSON(t, "coupon "+code, got, c)
 		}
 	}},
-	{"Coupon/SameCodeConflict", func(t *testing.T, s booking.Store) {
+	{"Coupon/SameCodeConflict", func(t *testing.T, s Stores) {
 		o := newOrg(t, s, "villa")
 		newCoupon(t, s, o.ID, "SUMMER", 0)
 		wantCode(t, s.CreateCoupon(t.Context(), couponFixture(o.ID, "summer", 0)), booking.CodeConflict)
 	}},
-	{"Coupon/SameCodeOtherOrganizationAllowed", func(t *testing.T, s booking.Store) {
+	{"Coupon/SameCodeOtherOrganizationAllowed", func(t *testing.T, s Stores) {
 		a, b := newOrg(t, s, "alpha"), newOrg(t, s, "bravo")
 		ca := newCoupon(t, s, a.ID, "SUMMER", 0)
 		cb := newCoupon(t, s, b.ID, "summer", 3)
@@ -278,7 +278,7 @@ var couponScenarios = []scenario{
 			t.Errorf("coupon of bravo = %d, want %d", got.ID, cb.ID)
 		}
 	}},
-	{"Coupon/UnknownNotFound", func(t *testing.T, s booking.Store) {
+	{"Coupon/UnknownNotFound", func(t *testing.T, s Stores) {
 		a, b := newOrg(t, s, "alpha"), newOrg(t, s, "bravo")
 		newCoupon(t, s, a.ID, "SUMMER", 0)
 		_, err := s.CouponByCode(t.Context(), a.ID, "WINTER")
@@ -286,7 +286,7 @@ var couponScenarios = []scenario{
 		_, err = s.CouponByCode(t.Context(), b.ID, "SUMMER")
 		wantCode(t, err, booking.CodeNotFound)
 	}},
-	{"Coupon/UpdateReplaces", func(t *testing.T, s booking.Store) {
+	{"Coupon/UpdateReplaces", func(t *testing.T, s Stores) {
 		o := newOrg(t, s, "villa")
 		c := newCoupon(t, s, o.ID, "SUMMER", 0)
 		c.Code, c.Kind, c.Value, c.Active = "summer26", pricing.DiscountFixed, dec("25.00"), false
@@ -301,20 +301,20 @@ var couponScenarios = []scenario{
 		_, err = s.CouponByCode(t.Context(), o.ID, "SUMMER")
 		wantCode(t, err, booking.CodeNotFound)
 	}},
-	{"Coupon/UpdateUnknownNotFound", func(t *testing.T, s booking.Store) {
+	{"Coupon/UpdateUnknownNotFound", func(t *testing.T, s Stores) {
 		o := newOrg(t, s, "villa")
 		c := couponFixture(o.ID, "GHOST", 0)
 		c.ID = 999
 		wantCode(t, s.UpdateCoupon(t.Context(), c), booking.CodeNotFound)
 	}},
-	{"Coupon/UpdateToTakenCodeConflict", func(t *testing.T, s booking.Store) {
+	{"Coupon/UpdateToTakenCodeConflict", func(t *testing.T, s Stores) {
 		o := newOrg(t, s, "villa")
 		newCoupon(t, s, o.ID, "SUMMER", 0)
 		c := newCoupon(t, s, o.ID, "WINTER", 0)
 		c.Code = "summer"
 		wantCode(t, s.UpdateCoupon(t.Context(), c), booking.CodeConflict)
 	}},
-	{"Coupon/RedemptionsCountHolders", func(t *testing.T, s booking.Store) {
+	{"Coupon/RedemptionsCountHolders", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		c := newCoupon(t, s, w.org.ID, "SUMMER", 0)
 		book := func(in, out string, expires time.Time, status booking.Status) {

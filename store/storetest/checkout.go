@@ -10,7 +10,7 @@ import (
 )
 
 // countBookings returns how many bookings an organisation has.
-func countBookings(t *testing.T, s booking.Store, orgID int64) int {
+func countBookings(t *testing.T, s Stores, orgID int64) int {
 	t.Helper()
 	list, err := s.Bookings(t.Context(), orgID)
 	must(t, err)
@@ -18,7 +18,7 @@ func countBookings(t *testing.T, s booking.Store, orgID int64) int {
 }
 
 var createBookingScenarios = []scenario{
-	{"CreateBooking/RoundTrips", func(t *testing.T, s booking.Store) {
+	{"CreateBooking/RoundTrips", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		c := newCoupon(t, s, w.org.ID, "SUMMER", 0)
 		b := pendingFixture(w.prop, "2026-05-01", "2026-05-04")
@@ -38,7 +38,7 @@ var createBookingScenarios = []scenario{
 			t.Errorf("BookingByToken = %d, want %d", byToken.ID, b.ID)
 		}
 	}},
-	{"CreateBooking/ZeroDatesInQuoteRoundTrip", func(t *testing.T, s booking.Store) {
+	{"CreateBooking/ZeroDatesInQuoteRoundTrip", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := pendingFixture(w.prop, "2026-05-01", "2026-05-04")
 		b.Quote = pendingFixture(w.prop, "2026-05-01", "2026-05-04").Quote
@@ -51,7 +51,7 @@ var createBookingScenarios = []scenario{
 		}
 		sameJSON(t, "quote", got.Quote, b.Quote)
 	}},
-	{"CreateBooking/StatusAndTimesDefaulted", func(t *testing.T, s booking.Store) {
+	{"CreateBooking/StatusAndTimesDefaulted", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := pendingFixture(w.prop, "2026-05-01", "2026-05-04")
 		b.Status, b.CreatedAt, b.UpdatedAt = "", time.Time{}, time.Time{}
@@ -65,18 +65,18 @@ var createBookingScenarios = []scenario{
 			t.Errorf("b not updated: status %q created %v", b.Status, b.CreatedAt)
 		}
 	}},
-	{"CreateBooking/NotPendingInvalid", func(t *testing.T, s booking.Store) {
+	{"CreateBooking/NotPendingInvalid", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := pendingFixture(w.prop, "2026-05-01", "2026-05-04")
 		b.Status = booking.StatusConfirmed
 		wantCode(t, s.CreateBooking(t.Context(), b, booking.CreateOptions{Now: t0}), booking.CodeInvalid)
 	}},
-	{"CreateBooking/EmptyStayInvalid", func(t *testing.T, s booking.Store) {
+	{"CreateBooking/EmptyStayInvalid", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := pendingFixture(w.prop, "2026-05-04", "2026-05-04")
 		wantCode(t, s.CreateBooking(t.Context(), b, booking.CreateOptions{Now: t0}), booking.CodeInvalid)
 	}},
-	{"CreateBooking/PropertyOfAnotherOrganizationNotFound", func(t *testing.T, s booking.Store) {
+	{"CreateBooking/PropertyOfAnotherOrganizationNotFound", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		other := newOrg(t, s, "other")
 		b := pendingFixture(w.prop, "2026-05-01", "2026-05-04")
@@ -86,7 +86,7 @@ var createBookingScenarios = []scenario{
 		b.PropertyID = 999
 		wantCode(t, s.CreateBooking(t.Context(), b, booking.CreateOptions{Now: t0}), booking.CodeNotFound)
 	}},
-	{"CreateBooking/OverlapUnavailable", func(t *testing.T, s booking.Store) {
+	{"CreateBooking/OverlapUnavailable", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		newPending(t, s, w.prop, "2026-05-10", "2026-05-15", t0.Add(time.Hour))
 		for _, tt := range []struct{ name, in, out string }{
@@ -109,7 +109,7 @@ var createBookingScenarios = []scenario{
 			t.Errorf("%d bookings stored, want 1", n)
 		}
 	}},
-	{"CreateBooking/AdjacentStaysAllowed", func(t *testing.T, s booking.Store) {
+	{"CreateBooking/AdjacentStaysAllowed", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		newPending(t, s, w.prop, "2026-05-10", "2026-05-15", t0.Add(time.Hour))
 		newPending(t, s, w.prop, "2026-05-15", "2026-05-18", t0.Add(time.Hour)) // arrives on check-out day
@@ -118,13 +118,13 @@ var createBookingScenarios = []scenario{
 			t.Errorf("%d bookings stored, want 3", n)
 		}
 	}},
-	{"CreateBooking/OtherPropertyAllowed", func(t *testing.T, s booking.Store) {
+	{"CreateBooking/OtherPropertyAllowed", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		other := newProperty(t, s, w.org.ID)
 		newPending(t, s, w.prop, "2026-05-10", "2026-05-15", t0.Add(time.Hour))
 		newPending(t, s, other, "2026-05-10", "2026-05-15", t0.Add(time.Hour))
 	}},
-	{"CreateBooking/BlockOverlapUnavailable", func(t *testing.T, s booking.Store) {
+	{"CreateBooking/BlockOverlapUnavailable", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		must(t, s.AddBlock(t.Context(), w.prop.ID, &booking.Block{Start: day("2026-05-10"), End: day("2026-05-15")}, t0))
 		b := pendingFixture(w.prop, "2026-05-14", "2026-05-16")
@@ -132,7 +132,7 @@ var createBookingScenarios = []scenario{
 		newPending(t, s, w.prop, "2026-05-15", "2026-05-16", t0.Add(time.Hour))
 		newPending(t, s, w.prop, "2026-05-08", "2026-05-10", t0.Add(time.Hour))
 	}},
-	{"CreateBooking/LapsedPendingDoesNotBlock", func(t *testing.T, s booking.Store) {
+	{"CreateBooking/LapsedPendingDoesNotBlock", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		// Held until t0 + 1m; no sweeper runs in between.
 		first := newPending(t, s, w.prop, "2026-05-10", "2026-05-15", t0.Add(time.Minute))
@@ -147,7 +147,7 @@ var createBookingScenarios = []scenario{
 			t.Errorf("lapsed hold status = %q, want pending (only a sweeper changes it)", got.Status)
 		}
 	}},
-	{"CreateBooking/HoldingStatusesBlock", func(t *testing.T, s booking.Store) {
+	{"CreateBooking/HoldingStatusesBlock", func(t *testing.T, s Stores) {
 		for _, tt := range []struct {
 			status booking.Status
 			blocks bool
@@ -176,7 +176,7 @@ var createBookingScenarios = []scenario{
 			})
 		}
 	}},
-	{"CreateBooking/LastCouponRedemption", func(t *testing.T, s booking.Store) {
+	{"CreateBooking/LastCouponRedemption", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		c := newCoupon(t, s, w.org.ID, "SUMMER", 2)
 		book := func(in, out string, expires, now time.Time) error {

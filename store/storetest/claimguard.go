@@ -18,7 +18,7 @@ func lateClaim(at time.Time, g booking.DateGuard) booking.Transition {
 
 // newLapsed stores a booking of p for [in, out) whose hold lapsed at
 // t0 + 1 minute, expired.
-func newLapsed(t *testing.T, s booking.Store, p *booking.Property, in, out string) *booking.Booking {
+func newLapsed(t *testing.T, s Stores, p *booking.Property, in, out string) *booking.Booking {
 	t.Helper()
 	return moveTo(t, s, newPending(t, s, p, in, out, t0.Add(time.Minute)), booking.StatusExpired)
 }
@@ -29,7 +29,7 @@ func newLapsed(t *testing.T, s booking.Store, p *booking.Property, in, out strin
 // preparation days and closed nights. A booking still holding its dates
 // keeps them.
 var claimGuardScenarios = []scenario{
-	{"Transition/ClaimDatesKeepsPreparationDays", func(t *testing.T, s booking.Store) {
+	{"Transition/ClaimDatesKeepsPreparationDays", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		// The late booking is 07-10..07-15; after its hold lapsed another
 		// stay (or a block) was taken near it, at t0 + 2 minutes.
@@ -93,7 +93,7 @@ var claimGuardScenarios = []scenario{
 			})
 		}
 	}},
-	{"Transition/ClaimDatesClosedNight", func(t *testing.T, s booking.Store) {
+	{"Transition/ClaimDatesClosedNight", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		// The late booking is 07-10..07-14.
 		for _, tt := range []struct {
@@ -133,7 +133,7 @@ var claimGuardScenarios = []scenario{
 		_, err := s.Transition(t.Context(), b.ID, lateClaim(t0.Add(3*time.Minute), booking.DateGuard{}))
 		must(t, err)
 	}},
-	{"Transition/ClaimDatesLapsedPendingGuarded", func(t *testing.T, s booking.Store) {
+	{"Transition/ClaimDatesLapsedPendingGuarded", func(t *testing.T, s Stores) {
 		// A pending booking past its ExpiresAt that no sweeper expired
 		// yet holds nothing either: its claim is guarded.
 		w := newWorld(t, s)
@@ -147,7 +147,7 @@ var claimGuardScenarios = []scenario{
 		must(t, err)
 		sameJSON(t, "booking after refused claim", stored, b)
 	}},
-	{"Transition/ClaimDatesHeldKeepsItsDates", func(t *testing.T, s booking.Store) {
+	{"Transition/ClaimDatesHeldKeepsItsDates", func(t *testing.T, s Stores) {
 		// A pending booking still holding its dates is confirmed even if
 		// the guard says otherwise now (preparation days raised, a night
 		// closed by the rules since its checkout): the dates are its own.
@@ -167,7 +167,7 @@ var claimGuardScenarios = []scenario{
 // concurrent writers: a checkout next to it, a host closing one of its
 // nights.
 var claimGuardRaceScenarios = []scenario{
-	{"Race/LateClaimAgainstAdjacentCheckoutOneWins", func(t *testing.T, s booking.Store) {
+	{"Race/LateClaimAgainstAdjacentCheckoutOneWins", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		const tries = 4 * rounds
 		for round := range tries {
@@ -209,7 +209,7 @@ var claimGuardRaceScenarios = []scenario{
 			}
 		}
 	}},
-	{"Race/LateClaimAgainstCloseNightOneWins", func(t *testing.T, s booking.Store) {
+	{"Race/LateClaimAgainstCloseNightOneWins", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		const tries = 4 * rounds
 		for round := range tries {

@@ -8,7 +8,7 @@ import (
 )
 
 var connectScenarios = []scenario{
-	{"Connect/PaymentAccountSaveAndFind", func(t *testing.T, s booking.Store) {
+	{"Connect/PaymentAccountSaveAndFind", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		_, err := s.PaymentAccount(t.Context(), w.org.ID)
 		wantCode(t, err, booking.CodeNotFound)
@@ -34,7 +34,7 @@ var connectScenarios = []scenario{
 		_, err = s.PaymentAccountByAccountID(t.Context(), "")
 		wantCode(t, err, booking.CodeNotFound)
 	}},
-	{"Connect/PaymentAccountRefusals", func(t *testing.T, s booking.Store) {
+	{"Connect/PaymentAccountRefusals", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		must(t, s.SavePaymentAccount(t.Context(), &booking.PaymentAccount{OrgID: w.org.ID, AccountID: "acct_A", State: booking.OnboardingPending}))
 		other := newOrg(t, s, "other-org")
@@ -47,7 +47,7 @@ var connectScenarios = []scenario{
 		wantCode(t, s.SavePaymentAccount(t.Context(), &booking.PaymentAccount{OrgID: w.org.ID, State: "bogus"}), booking.CodeInvalid)
 		wantCode(t, s.SavePaymentAccount(t.Context(), &booking.PaymentAccount{OrgID: w.org.ID, State: booking.OnboardingNone, FeePercent: dec("101")}), booking.CodeInvalid)
 	}},
-	{"Connect/BookingAccountRecordedOnce", func(t *testing.T, s booking.Store) {
+	{"Connect/BookingAccountRecordedOnce", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))
 		acct, err := s.BookingPaymentAccount(t.Context(), b.ID)

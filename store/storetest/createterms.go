@@ -11,7 +11,7 @@ import (
 // createTermsScenarios: CreateBooking stores a new booking's terms in the
 // same atomic step (CreateOptions.Terms), so that checkout writes once.
 var createTermsScenarios = []scenario{
-	{"CreateBooking/WithTerms", func(t *testing.T, s booking.Store) {
+	{"CreateBooking/WithTerms", func(t *testing.T, s Stores) {
 		ctx := t.Context()
 		w := newWorld(t, s)
 		mod, err := policy.Preset(policy.Moderate)

@@ -83,7 +83,7 @@ func orgFixture(slug string) *booking.Organization {
 }
 
 // newOrg stores an organisation fixture.
-func newOrg(t *testing.T, s booking.Store, slug string) *booking.Organization {
+func newOrg(t *testing.T, s Stores, slug string) *booking.Organization {
 	t.Helper()
 	o := orgFixture(slug)
 	must(t, s.CreateOrganization(t.Context(), o))
@@ -128,7 +128,7 @@ func propertyFixture(orgID int64) *booking.Property {
 }
 
 // newProperty stores a property of orgID without blocks.
-func newProperty(t *testing.T, s booking.Store, orgID int64) *booking.Property {
+func newProperty(t *testing.T, s Stores, orgID int64) *booking.Property {
 	t.Helper()
 	p := propertyFixture(orgID)
 	p.Blocks = nil
@@ -159,7 +159,7 @@ func couponFixture(orgID int64, code string, maxRedemptions int) *coupon.Coupon 
 }
 
 // newCoupon stores a coupon of orgID.
-func newCoupon(t *testing.T, s booking.Store, orgID int64, code string, maxRedemptions int) *coupon.Coupon {
+func newCoupon(t *testing.T, s Stores, orgID int64, code string, maxRedemptions int) *coupon.Coupon {
 	t.Helper()
 	c := couponFixture(orgID, code, maxRedemptions)
 	must(t, s.CreateCoupon(t.Context(), c))
@@ -219,7 +219,7 @@ func pendingFixture(p *booking.Property, in, out string) *booking.Booking {
 }
 
 // create stores b with CreateOptions{Now: now}.
-func create(t *testing.T, s booking.Store, b *booking.Booking, now time.Time) {
+func create(t *testing.T, s Stores, b *booking.Booking, now time.Time) {
 	t.Helper()
 	must(t, s.CreateBooking(t.Context(), b, booking.CreateOptions{Now: now}))
 	if b.ID == 0 {
@@ -229,7 +229,7 @@ func create(t *testing.T, s booking.Store, b *booking.Booking, now time.Time) {
 
 // newPending stores a pending booking of p for [in, out) expiring at
 // expires, created at t0.
-func newPending(t *testing.T, s booking.Store, p *booking.Property, in, out string, expires time.Time) *booking.Booking {
+func newPending(t *testing.T, s Stores, p *booking.Property, in, out string, expires time.Time) *booking.Booking {
 	t.Helper()
 	b := pendingFixture(p, in, out)
 	b.ExpiresAt = expires
@@ -238,7 +238,7 @@ func newPending(t *testing.T, s booking.Store, p *booking.Property, in, out stri
 }
 
 // moveTo transitions b to status at t0, from whatever it is.
-func moveTo(t *testing.T, s booking.Store, b *booking.Booking, status booking.Status) *booking.Booking {
+func moveTo(t *testing.T, s Stores, b *booking.Booking, status booking.Status) *booking.Booking {
 	t.Helper()
 	got, err := s.Transition(t.Context(), b.ID, booking.Transition{From: []booking.Status{b.Status}, To: status, At: t0})
 	must(t, err)
@@ -251,7 +251,7 @@ type world struct {
 	prop *booking.Property
 }
 
-func newWorld(t *testing.T, s booking.Store) world {
+func newWorld(t *testing.T, s Stores) world {
 	t.Helper()
 	o := newOrg(t, s, "villa")
 	return world{org: o, prop: newProperty(t, s, o.ID)}

@@ -14,7 +14,7 @@ import (
 // and stores the booking's payment account, so that the service's
 // checks before it (Service.checkFree) are an early answer only.
 var guardScenarios = []scenario{
-	{"CreateBooking/PreparationDays", func(t *testing.T, s booking.Store) {
+	{"CreateBooking/PreparationDays", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		// Another stay holds 07-10..07-15 and a block 08-10..08-12.
 		held := civil.Range{Start: day("2026-07-10"), End: day("2026-07-15")}
@@ -79,7 +79,7 @@ var guardScenarios = []scenario{
 		after := booking.CreateOptions{Now: t0.Add(time.Hour), DateGuard: booking.DateGuard{PreparationDaysAfter: 2}}
 		must(t, s.CreateBooking(t.Context(), pendingFixture(p, "2026-07-15", "2026-07-18"), after))
 	}},
-	{"CreateBooking/ClosedNights", func(t *testing.T, s booking.Store) {
+	{"CreateBooking/ClosedNights", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		must(t, s.SetCalendarDays(t.Context(), w.prop.ID, []booking.CalendarDay{
 			{Date: day("2026-07-12"), Closed: true},
@@ -113,7 +113,7 @@ var guardScenarios = []scenario{
 		other := newProperty(t, s, w.org.ID)
 		must(t, s.CreateBooking(t.Context(), pendingFixture(other, "2026-07-10", "2026-07-14"), booking.CreateOptions{Now: t0}))
 	}},
-	{"CreateBooking/WithPaymentAccount", func(t *testing.T, s booking.Store) {
+	{"CreateBooking/WithPaymentAccount", func(t *testing.T, s Stores) {
 		ctx := t.Context()
 		w := newWorld(t, s)
 		b := pendingFixture(w.prop, "2026-06-01", "2026-06-04")
@@ -149,7 +149,7 @@ var guardScenarios = []scenario{
 // guardRaceScenarios: what CreateBooking checks beyond overlaps holds
 // against concurrent writers too.
 var guardRaceScenarios = []scenario{
-	{"Race/AdjacentStaysWithPreparationOneWins", func(t *testing.T, s booking.Store) {
+	{"Race/AdjacentStaysWithPreparationOneWins", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		const n = 20
 		for round := range rounds {
@@ -183,7 +183,7 @@ var guardRaceScenarios = []scenario{
 			}
 		}
 	}},
-	{"Race/CloseNightAgainstCheckoutOneWins", func(t *testing.T, s booking.Store) {
+	{"Race/CloseNightAgainstCheckoutOneWins", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		const tries = 4 * rounds
 		for round := range tries {

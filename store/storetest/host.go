@@ -15,7 +15,7 @@ import (
 
 func boolp(b bool) *bool { return &b }
 
-func newKey(t *testing.T, s booking.Store, orgID int64, hash string) *host.APIKey {
+func newKey(t *testing.T, s Stores, orgID int64, hash string) *host.APIKey {
 	t.Helper()
 	k := &host.APIKey{OrgID: orgID, Name: "pms", Prefix: "sk_host_abcd", Hash: hash, CreatedAt: t0}
 	must(t, records(t, s).CreateAPIKey(t.Context(), k))
@@ -23,7 +23,7 @@ func newKey(t *testing.T, s booking.Store, orgID int64, hash string) *host.APIKe
 }
 
 var hostScenarios = []scenario{
-	{"Host/AtomicallyCommitsTheChangeWithItsAudit", func(t *testing.T, s booking.Store) {
+	{"Host/AtomicallyCommitsTheChangeWithItsAudit", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		var p *booking.Property
 		err := records(t, s).Atomically(t.Context(), func(ctx context.Context) error {
@@ -48,7 +48,7 @@ var hostScenarios = []scenario{
 			t.Errorf("after a committed unit: audit log = %+v, want its entry", log)
 		}
 	}},
-	{"Host/AtomicallyRollsBackWhenTheAuditFails", func(t *testing.T, s booking.Store) {
+	{"Host/AtomicallyRollsBackWhenTheAuditFails", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		before, err := s.Properties(t.Context(), w.org.ID)
 		must(t, err)
@@ -95,7 +95,7 @@ var hostScenarios = []scenario{
 			return records(t, s).RecordAudit(ctx, &host.AuditEntry{OrgID: w.org.ID, Actor: "key:1", Action: "x", Target: "y", At: t0})
 		}))
 	}},
-	{"Host/APIKeyLifecycle", func(t *testing.T, s booking.Store) {
+	{"Host/APIKeyLifecycle", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		k := newKey(t, s, w.org.ID, "h1")
 		if k.ID == 0 {
@@ -133,7 +133,7 @@ var hostScenarios = []scenario{
 			t.Errorf("another organisation lists %d keys", len(none))
 		}
 	}},
-	{"Host/AuditLogNewestFirst", func(t *testing.T, s booking.Store) {
+	{"Host/AuditLogNewestFirst", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		var ids []int64
 		for i := range 3 {
@@ -158,7 +158,7 @@ var hostScenarios = []scenario{
 			t.Errorf("second page = %+v, want entry %d", rest, ids[0])
 		}
 	}},
-	{"Host/RequestReservedOnce", func(t *testing.T, s booking.Store) {
+	{"Host/RequestReservedOnce", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		r := &host.Request{OrgID: w.org.ID, Key: "k", RequestHash: "h", CreatedAt: t0}
 		const n = 8
@@ -199,7 +199,7 @@ var hostScenarios = []scenario{
 		_, err = records(t, s).ReserveHostRequest(t.Context(), &host.Request{OrgID: w.org.ID, Key: "k", RequestHash: "h2", CreatedAt: t0.Add(48 * time.Hour)}, t0.Add(time.Hour))
 		must(t, err)
 	}},
-	{"Host/RequestsPurgedAfterTheirWindow", func(t *testing.T, s booking.Store) {
+	{"Host/RequestsPurgedAfterTheirWindow", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		other := newOrg(t, s, "other")
 		for _, r := range []host.Request{
@@ -231,7 +231,7 @@ var hostScenarios = []scenario{
 			t.Errorf("second purge = %d, %v; want 0", n, err)
 		}
 	}},
-	{"Host/CouponsListAndByID", func(t *testing.T, s booking.Store) {
+	{"Host/CouponsListAndByID", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := newCoupon(t, s, w.org.ID, "BETA", 0)
 		a := newCoupon(t, s, w.org.ID, "ALPHA", 0)
@@ -247,7 +247,7 @@ var hostScenarios = []scenario{
 		_, err = records(t, s).CouponByID(t.Context(), other.ID, b.ID)
 		wantCode(t, err, booking.CodeNotFound)
 	}},
-	{"Host/UsersAndSessions", func(t *testing.T, s booking.Store) {
+	{"Host/UsersAndSessions", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		u := &host.User{OrgID: w.org.ID, Email: "ana@example.com", PasswordHash: "$argon2id$x", CreatedAt: t0}
 		must(t, records(t, s).CreateHostUser(t.Context(), u))
@@ -280,11 +280,10 @@ var hostScenarios = []scenario{
 
 // records is s as the store of the host's records (host.Store), which
 // store/sqlite and store/postgres implement beside booking.Store.
-func records(t *testing.T, s booking.Store) host.Store {
+func records(t *testing.T, s Stores) host.Store {
 	t.Helper()
-	h, ok := s.(host.Store)
-	if !ok {
-		t.Fatalf("%T does not implement host.Store", s)
+	if s.Records == nil {
+		t.Fatal("the store under test gave no host.Store (Stores.Records)")
 	}
-	return h
+	return s.Records
 }

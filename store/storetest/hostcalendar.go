@@ -10,7 +10,7 @@ import (
 )
 
 var hostCalendarScenarios = []scenario{
-	{"HostCalendar/ApplyMergesDays", func(t *testing.T, s booking.Store) {
+	{"HostCalendar/ApplyMergesDays", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		price := dec("199.50")
 		must(t, s.ApplyCalendar(t.Context(), w.org.ID, w.prop.ID, booking.CalendarChange{
@@ -40,7 +40,7 @@ var hostCalendarScenarios = []scenario{
 			t.Errorf("days after removing everything = %+v, want none", days)
 		}
 	}},
-	{"HostCalendar/TakesOverRateOverrides", func(t *testing.T, s booking.Store) {
+	{"HostCalendar/TakesOverRateOverrides", func(t *testing.T, s Stores) {
 		w := newWorld(t, s) // the fixture's rate plan overrides 2026-12-31
 		must(t, s.ApplyCalendar(t.Context(), w.org.ID, w.prop.ID, booking.CalendarChange{
 			From: day("2026-12-30"), To: day("2027-01-02"), Closed: boolp(true)}, t0))
@@ -66,7 +66,7 @@ var hostCalendarScenarios = []scenario{
 			t.Errorf("12-31 = %+v, want 250 and closed", days)
 		}
 	}},
-	{"HostCalendar/Errors", func(t *testing.T, s booking.Store) {
+	{"HostCalendar/Errors", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		newPending(t, s, w.prop, "2026-07-10", "2026-07-12", t0.Add(time.Hour))
 		price := dec("90")
@@ -92,7 +92,7 @@ var hostCalendarScenarios = []scenario{
 		must(t, s.ApplyCalendar(t.Context(), w.org.ID, w.prop.ID, booking.CalendarChange{
 			From: day("2026-07-11"), To: day("2026-07-13"), Closed: boolp(true)}, t0.Add(2*time.Hour)))
 	}},
-	{"HostCalendar/UpdatePropertyFieldsKeepsBlocks", func(t *testing.T, s booking.Store) {
+	{"HostCalendar/UpdatePropertyFieldsKeepsBlocks", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		stale, err := s.Property(t.Context(), w.org.ID, w.prop.ID)
 		must(t, err)
@@ -116,7 +116,7 @@ var hostCalendarScenarios = []scenario{
 		stale.OrgID, stale.Name = w.org.ID, ""
 		wantCode(t, s.UpdatePropertyFields(t.Context(), stale), booking.CodeInvalid)
 	}},
-	{"Race/PropertyFieldsRacingAddBlockKeepsTheBlock", func(t *testing.T, s booking.Store) {
+	{"Race/PropertyFieldsRacingAddBlockKeepsTheBlock", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		for round := range rounds {
 			stale, err := s.Property(t.Context(), w.org.ID, w.prop.ID)
@@ -141,7 +141,7 @@ var hostCalendarScenarios = []scenario{
 			}
 		}
 	}},
-	{"HostCalendar/BookingsPage", func(t *testing.T, s booking.Store) {
+	{"HostCalendar/BookingsPage", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		p2 := newProperty(t, s, w.org.ID)
 		a := newPending(t, s, w.prop, "2026-07-01", "2026-07-05", t0.Add(time.Hour))

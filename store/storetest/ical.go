@@ -9,12 +9,13 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/feed"
 )
 
 // newFeed stores an active feed of w's property, due at t0.
-func newFeed(t *testing.T, s booking.Store, w world, name string) *booking.Feed {
+func newFeed(t *testing.T, s Stores, w world, name string) *feed.Feed {
 	t.Helper()
-	f := &booking.Feed{OrgID: w.org.ID, PropertyID: w.prop.ID, Name: name, URL: "https://example.com/" + name + ".ics", Active: true}
+	f := &feed.Feed{OrgID: w.org.ID, PropertyID: w.prop.ID, Name: name, URL: "https://example.com/" + name + ".ics", Active: true}
 	must(t, s.CreateFeed(t.Context(), f, t0))
 	if f.ID == 0 {
 		t.Fatal("CreateFeed left ID 0")
@@ -23,7 +24,7 @@ func newFeed(t *testing.T, s booking.Store, w world, name string) *booking.Feed 
 }
 
 // claim leases f at now for a minute, or fails the test.
-func claim(t *testing.T, s booking.Store, f *booking.Feed, now time.Time) time.Time {
+func claim(t *testing.T, s Stores, f *feed.Feed, now time.Time) time.Time {
 	t.Helper()
 	got, err := s.ClaimFeed(t.Context(), f.OrgID, f.ID, now, now.Add(time.Minute))
 	must(t, err)
@@ -31,22 +32,22 @@ func claim(t *testing.T, s booking.Store, f *booking.Feed, now time.Time) time.T
 }
 
 // feedBlock is an imported event of the nights [in, out).
-func feedBlock(uid, in, out string) booking.FeedBlock {
-	return booking.FeedBlock{UID: uid, Start: day(in), End: day(out), Summary: "Reserved"}
+func feedBlock(uid, in, out string) feed.Block {
+	return feed.Block{UID: uid, Start: day(in), End: day(out), Summary: "Reserved"}
 }
 
 // applyAdd claims f and applies adds at t0.
-func applyAdd(t *testing.T, s booking.Store, f *booking.Feed, add ...booking.FeedBlock) *booking.FeedSyncResult {
+func applyAdd(t *testing.T, s Stores, f *feed.Feed, add ...feed.Block) *feed.SyncResult {
 	t.Helper()
 	lease := claim(t, s, f, t0)
-	res, err := s.ApplyFeedSync(t.Context(), booking.FeedSync{FeedID: f.ID, Lease: lease, At: t0, Add: add,
+	res, err := s.ApplyFeedSync(t.Context(), feed.Sync{FeedID: f.ID, Lease: lease, At: t0, Add: add,
 		Events: len(add), NextPollAt: t0.Add(30 * time.Minute)})
 	must(t, err)
 	return res
 }
 
 // occupied is Occupied over 2026 at t0.
-func occupied(t *testing.T, s booking.Store, p *booking.Property) []civil.Range {
+func occupied(t *testing.T, s Stores, p *booking.Property) []civil.Range {
 	t.Helper()
 	got, err := s.Occupied(t.Context(), p.ID, day("2026-01-01"), day("2027-01-01"), t0)
 	must(t, err)
@@ -54,7 +55,7 @@ func occupied(t *testing.T, s booking.Store, p *booking.Property) []civil.Range 
 }
 
 var feedScenarios = []scenario{
-	{"Feed/CreateListUpdateDelete", func(t *testing.T, s booking.Store) {
+	{"Feed/CreateListUpdateDelete", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		f := newFeed(t, s, w, "airbnb")
 		got, err := s.Feed(t.Context(), w.org.ID, f.ID)
@@ -77,15 +78,15 @@ var feedScenarios = []scenario{
 		_, err = s.Feed(t.Context(), w.org.ID, f.ID)
 		wantCode(t, err, booking.CodeNotFound)
 	}},
-	{"Feed/ErrInvalidOrOtherOrganisation", func(t *testing.T, s booking.Store) {
+	{"Feed/ErrInvalidOrOtherOrganisation", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
-		bad := &booking.Feed{OrgID: w.org.ID, PropertyID: w.prop.ID, Name: "x", URL: "ftp://example.com/x.ics"}
+		bad := &feed.Feed{OrgID: w.org.ID, PropertyID: w.prop.ID, Name: "x", URL: "ftp://example.com/x.ics"}
 		wantCode(t, s.CreateFeed(t.Context(), bad, t0), booking.CodeInvalid)
 		other := newOrg(t, s, "other")
-		f := &booking.Feed{OrgID: other.ID, PropertyID: w.prop.ID, Name: "x", URL: "https://example.com/x.ics"}
+		f := &feed.Feed{OrgID: other.ID, PropertyID: w.prop.ID, Name: "x", URL: "https://example.com/x.ics"}
 		wantCode(t, s.CreateFeed(t.Context(), f, t0), booking.CodeNotFound)
 	}},
-	{"Feed/ImportedBlocksStopBookingsAndShowOccupied", func(t *testing.T, s booking.Store) {
+	{"Feed/ImportedBlocksStopBookingsAndShowOccupied", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		f := newFeed(t, s, w, "airbnb")
 		res := applyAdd(t, s, f, feedBlock("a1", "2026-06-10", "2026-06-14"))
@@ -103,7 +104,7 @@ var feedScenarios = []scenario{
 			t.Errorf("Property.Blocks = %+v, want no host block (imported ones are the feed's)", got.Blocks)
 		}
 	}},
-	{"Feed/HostEditsLeaveImportedBlocks", func(t *testing.T, s booking.Store) {
+	{"Feed/HostEditsLeaveImportedBlocks", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		f := newFeed(t, s, w, "airbnb")
 		res := applyAdd(t, s, f, feedBlock("a1", "2026-06-10", "2026-06-14"))
@@ -119,7 +120,7 @@ var feedScenarios = []scenario{
 			t.Errorf("occupied %v, want the host block and the imported one", occupied(t, s, w.prop))
 		}
 	}},
-	{"Feed/MoveRemoveAndDeleteFree", func(t *testing.T, s booking.Store) {
+	{"Feed/MoveRemoveAndDeleteFree", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		f := newFeed(t, s, w, "vrbo")
 		res := applyAdd(t, s, f, feedBlock("a", "2026-06-10", "2026-06-14"), feedBlock("b", "2026-07-01", "2026-07-03"))
@@ -127,10 +128,10 @@ var feedScenarios = []scenario{
 		moved := feedBlock("a2", "2026-06-11", "2026-06-15")
 		moved.ID = a.ID
 		lease := claim(t, s, f, t0.Add(time.Hour))
-		res2, err := s.ApplyFeedSync(t.Context(), booking.FeedSync{FeedID: f.ID, Lease: lease, At: t0.Add(time.Hour),
-			Move: []booking.FeedBlock{moved}, Remove: []int64{b.ID}, Events: 1, NextPollAt: t0.Add(2 * time.Hour)})
+		res2, err := s.ApplyFeedSync(t.Context(), feed.Sync{FeedID: f.ID, Lease: lease, At: t0.Add(time.Hour),
+			Move: []feed.Block{moved}, Remove: []int64{b.ID}, Events: 1, NextPollAt: t0.Add(2 * time.Hour)})
 		must(t, err)
-		sameJSON(t, "blocks after move", res2.Blocks, []booking.FeedBlock{moved})
+		sameJSON(t, "blocks after move", res2.Blocks, []feed.Block{moved})
 		sameJSON(t, "occupied", occupied(t, s, w.prop), []civil.Range{{Start: day("2026-06-11"), End: day("2026-06-15")}})
 		got, err := s.Feed(t.Context(), w.org.ID, f.ID)
 		must(t, err)
@@ -143,7 +144,7 @@ var feedScenarios = []scenario{
 			t.Errorf("occupied after the feed is removed: %v, want none", o)
 		}
 	}},
-	{"Feed/ConflictKeepsBooking", func(t *testing.T, s booking.Store) {
+	{"Feed/ConflictKeepsBooking", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		bk := moveTo(t, s, newPending(t, s, w.prop, "2026-06-12", "2026-06-15", t0.Add(time.Hour)), booking.StatusConfirmed)
 		f := newFeed(t, s, w, "booking-com")
@@ -161,8 +162,8 @@ var feedScenarios = []scenario{
 		}
 		// The same conflict on the next sync is not new.
 		lease := claim(t, s, f, t0.Add(time.Hour))
-		res2, err := s.ApplyFeedSync(t.Context(), booking.FeedSync{FeedID: f.ID, Lease: lease, At: t0.Add(time.Hour),
-			Add: []booking.FeedBlock{feedBlock("c1", "2026-06-10", "2026-06-13")}, Events: 2, NextPollAt: t0.Add(2 * time.Hour)})
+		res2, err := s.ApplyFeedSync(t.Context(), feed.Sync{FeedID: f.ID, Lease: lease, At: t0.Add(time.Hour),
+			Add: []feed.Block{feedBlock("c1", "2026-06-10", "2026-06-13")}, Events: 2, NextPollAt: t0.Add(2 * time.Hour)})
 		must(t, err)
 		if len(res2.Conflicts) != 1 || res2.Conflicts[0].New || !res2.Conflicts[0].DetectedAt.Equal(t0) {
 			t.Errorf("conflicts on the second sync %+v, want the same one, not new, detected at t0", res2.Conflicts)
@@ -178,7 +179,7 @@ var feedScenarios = []scenario{
 			t.Errorf("feed conflicts = %d, want 1", fd.Conflicts)
 		}
 	}},
-	{"Feed/LeaseFencesStaleWriters", func(t *testing.T, s booking.Store) {
+	{"Feed/LeaseFencesStaleWriters", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		f := newFeed(t, s, w, "airbnb")
 		lease := claim(t, s, f, t0)
@@ -187,12 +188,12 @@ var feedScenarios = []scenario{
 		// After the lease lapses another poller takes it; the first can no
 		// longer write.
 		later := claim(t, s, f, t0.Add(2*time.Minute))
-		_, err = s.ApplyFeedSync(t.Context(), booking.FeedSync{FeedID: f.ID, Lease: lease, At: t0.Add(2 * time.Minute),
-			Add: []booking.FeedBlock{feedBlock("x", "2026-06-01", "2026-06-02")}, NextPollAt: t0.Add(time.Hour)})
+		_, err = s.ApplyFeedSync(t.Context(), feed.Sync{FeedID: f.ID, Lease: lease, At: t0.Add(2 * time.Minute),
+			Add: []feed.Block{feedBlock("x", "2026-06-01", "2026-06-02")}, NextPollAt: t0.Add(time.Hour)})
 		wantCode(t, err, booking.CodeConflict)
-		err = s.RecordFeedAttempt(t.Context(), booking.FeedAttempt{FeedID: f.ID, Lease: lease, At: t0, Err: "x"})
+		err = s.RecordFeedAttempt(t.Context(), feed.Attempt{FeedID: f.ID, Lease: lease, At: t0, Err: "x"})
 		wantCode(t, err, booking.CodeConflict)
-		must(t, s.RecordFeedAttempt(t.Context(), booking.FeedAttempt{FeedID: f.ID, Lease: later, At: t0.Add(3 * time.Minute),
+		must(t, s.RecordFeedAttempt(t.Context(), feed.Attempt{FeedID: f.ID, Lease: later, At: t0.Add(3 * time.Minute),
 			Err: "fetch: HTTP status 500", NextPollAt: t0.Add(time.Hour)}))
 		got, err := s.Feed(t.Context(), w.org.ID, f.ID)
 		must(t, err)
@@ -204,14 +205,14 @@ var feedScenarios = []scenario{
 			t.Errorf("the stale writer stored %+v", blocks)
 		}
 	}},
-	{"Feed/URLChangeDropsValidators", func(t *testing.T, s booking.Store) {
+	{"Feed/URLChangeDropsValidators", func(t *testing.T, s Stores) {
 		// The validators are the last fetch's URL's: another URL must be
 		// fetched unconditionally, and a sync of the old URL still under
 		// way must not write them (or its blocks) back.
 		w := newWorld(t, s)
 		f := newFeed(t, s, w, "airbnb")
 		lease := claim(t, s, f, t0)
-		_, err := s.ApplyFeedSync(t.Context(), booking.FeedSync{FeedID: f.ID, Lease: lease, At: t0,
+		_, err := s.ApplyFeedSync(t.Context(), feed.Sync{FeedID: f.ID, Lease: lease, At: t0,
 			ETag: `"old"`, LastModified: "Mon, 01 Jun 2026 08:00:00 GMT", NextPollAt: t0.Add(30 * time.Minute)})
 		must(t, err)
 		validators := func() (string, string) {
@@ -236,11 +237,11 @@ var feedScenarios = []scenario{
 		if got.URL != f.URL || got.ETag != "" || got.LastModified != "" || !got.LeaseUntil.IsZero() {
 			t.Fatalf("after a new URL: %+v, want the new URL, no ETag, no Last-Modified, no lease", got)
 		}
-		_, err = s.ApplyFeedSync(t.Context(), booking.FeedSync{FeedID: f.ID, Lease: lease, At: t0.Add(time.Hour),
-			Add: []booking.FeedBlock{feedBlock("old-url", "2026-06-10", "2026-06-12")}, Events: 1,
+		_, err = s.ApplyFeedSync(t.Context(), feed.Sync{FeedID: f.ID, Lease: lease, At: t0.Add(time.Hour),
+			Add: []feed.Block{feedBlock("old-url", "2026-06-10", "2026-06-12")}, Events: 1,
 			ETag: `"old"`, LastModified: "Mon, 01 Jun 2026 08:00:00 GMT", NextPollAt: t0.Add(2 * time.Hour)})
 		wantCode(t, err, booking.CodeConflict)
-		err = s.RecordFeedAttempt(t.Context(), booking.FeedAttempt{FeedID: f.ID, Lease: lease, At: t0.Add(time.Hour),
+		err = s.RecordFeedAttempt(t.Context(), feed.Attempt{FeedID: f.ID, Lease: lease, At: t0.Add(time.Hour),
 			NotModified: true, NextPollAt: t0.Add(2 * time.Hour)})
 		wantCode(t, err, booking.CodeConflict)
 		if etag, lm := validators(); etag != "" || lm != "" {
@@ -250,20 +251,20 @@ var feedScenarios = []scenario{
 			t.Errorf("a sync of the old URL stored %+v", blocks)
 		}
 	}},
-	{"Feed/NewURLIsDueAtOnce", func(t *testing.T, s booking.Store) {
+	{"Feed/NewURLIsDueAtOnce", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		t1 := t0.Add(5 * time.Minute)
 		for _, tc := range []struct {
 			name   string
 			synced bool // synced at t0: next poll at t0+30m; else due since t0
-			change func(f *booking.Feed)
+			change func(f *feed.Feed)
 			// wantNext is NextPollAt after the update at t1.
 			wantNext time.Time
 		}{
-			{"rename keeps the schedule", true, func(f *booking.Feed) { f.Name += " renamed" }, t0.Add(30 * time.Minute)},
-			{"end reading keeps the schedule", true, func(f *booking.Feed) { f.EndIsLastNight = !f.EndIsLastNight }, t0.Add(30 * time.Minute)},
-			{"new URL is due at once", true, func(f *booking.Feed) { f.URL = "https://example.com/moved.ics" }, t1},
-			{"new URL of an overdue feed keeps its turn", false, func(f *booking.Feed) { f.URL = "https://example.com/moved2.ics" }, t0},
+			{"rename keeps the schedule", true, func(f *feed.Feed) { f.Name += " renamed" }, t0.Add(30 * time.Minute)},
+			{"end reading keeps the schedule", true, func(f *feed.Feed) { f.EndIsLastNight = !f.EndIsLastNight }, t0.Add(30 * time.Minute)},
+			{"new URL is due at once", true, func(f *feed.Feed) { f.URL = "https://example.com/moved.ics" }, t1},
+			{"new URL of an overdue feed keeps its turn", false, func(f *feed.Feed) { f.URL = "https://example.com/moved2.ics" }, t0},
 		} {
 			f := newFeed(t, s, w, "feed-"+strings.ReplaceAll(tc.name, " ", "-"))
 			if tc.synced {
@@ -278,19 +279,19 @@ var feedScenarios = []scenario{
 			}
 			claimed, err := s.ClaimFeeds(t.Context(), t1, t1.Add(time.Minute), 100)
 			must(t, err)
-			due := slices.ContainsFunc(claimed, func(c booking.Feed) bool { return c.ID == f.ID })
+			due := slices.ContainsFunc(claimed, func(c feed.Feed) bool { return c.ID == f.ID })
 			if wantDue := !tc.wantNext.After(t1); due != wantDue {
 				t.Errorf("%s: among the feeds due at t1 = %v, want %v (claimed %d feeds)", tc.name, due, wantDue, len(claimed))
 			}
 		}
 	}},
-	{"Feed/ClaimFeedsDueActiveUnleased", func(t *testing.T, s booking.Store) {
+	{"Feed/ClaimFeedsDueActiveUnleased", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		due := newFeed(t, s, w, "due")
 		inactive := newFeed(t, s, w, "inactive")
 		inactive.Active = false
 		must(t, s.UpdateFeed(t.Context(), inactive, t0))
-		later := &booking.Feed{OrgID: w.org.ID, PropertyID: w.prop.ID, Name: "later", URL: "https://example.com/l.ics",
+		later := &feed.Feed{OrgID: w.org.ID, PropertyID: w.prop.ID, Name: "later", URL: "https://example.com/l.ics",
 			Active: true, NextPollAt: t0.Add(time.Hour)}
 		must(t, s.CreateFeed(t.Context(), later, t0))
 		got, err := s.ClaimFeeds(t.Context(), t0, t0.Add(time.Minute), 10)
@@ -304,7 +305,7 @@ var feedScenarios = []scenario{
 			t.Errorf("claimed a leased feed again: %+v", again)
 		}
 	}},
-	{"Feed/RacingClaimsTakeEachFeedOnce", func(t *testing.T, s booking.Store) {
+	{"Feed/RacingClaimsTakeEachFeedOnce", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		for i := range 6 {
 			newFeed(t, s, w, "f"+string(rune('a'+i)))
@@ -342,7 +343,7 @@ var feedScenarios = []scenario{
 			}
 		}
 	}},
-	{"Feed/ExportToken", func(t *testing.T, s booking.Store) {
+	{"Feed/ExportToken", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		_, err := s.ExportToken(t.Context(), w.org.ID, w.prop.ID)
 		wantCode(t, err, booking.CodeNotFound)
@@ -376,7 +377,7 @@ var feedScenarios = []scenario{
 }
 
 var feedRaceScenarios = []scenario{
-	{"FeedRace/ImportAgainstCheckout", func(t *testing.T, s booking.Store) {
+	{"FeedRace/ImportAgainstCheckout", func(t *testing.T, s Stores) {
 		// An import and a checkout for the same nights, released together,
 		// many times: never both a block and a booking on a night.
 		w := newWorld(t, s)
@@ -390,7 +391,7 @@ var feedRaceScenarios = []scenario{
 				wg        sync.WaitGroup
 				start     = make(chan struct{})
 				bookErr   error
-				res       *booking.FeedSyncResult
+				res       *feed.SyncResult
 				importErr error
 			)
 			wg.Go(func() {
@@ -399,8 +400,8 @@ var feedRaceScenarios = []scenario{
 			})
 			wg.Go(func() {
 				<-start
-				res, importErr = s.ApplyFeedSync(t.Context(), booking.FeedSync{FeedID: f.ID, Lease: lease, At: t0,
-					Add: []booking.FeedBlock{{UID: "race-" + in.String(), Start: r.Start, End: r.End}}, NextPollAt: t0})
+				res, importErr = s.ApplyFeedSync(t.Context(), feed.Sync{FeedID: f.ID, Lease: lease, At: t0,
+					Add: []feed.Block{{UID: "race-" + in.String(), Start: r.Start, End: r.End}}, NextPollAt: t0})
 			})
 			close(start)
 			wg.Wait()
@@ -423,7 +424,7 @@ var feedRaceScenarios = []scenario{
 			for _, fb := range res.Blocks {
 				remove = append(remove, fb.ID)
 			}
-			_, err := s.ApplyFeedSync(t.Context(), booking.FeedSync{FeedID: f.ID, Lease: lease, At: t0, Remove: remove, NextPollAt: t0})
+			_, err := s.ApplyFeedSync(t.Context(), feed.Sync{FeedID: f.ID, Lease: lease, At: t0, Remove: remove, NextPollAt: t0})
 			must(t, err)
 		}
 	}},

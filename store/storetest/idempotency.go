@@ -24,7 +24,7 @@ func wantKeyConflict(t *testing.T, err error) booking.IdempotencyRecord {
 }
 
 var idempotencyScenarios = []scenario{
-	{"CreateBooking/KeyRecorded", func(t *testing.T, s booking.Store) {
+	{"CreateBooking/KeyRecorded", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := pendingFixture(w.prop, "2026-05-10", "2026-05-15")
 		key := booking.IdempotencyRecord{Scope: "checkout", Key: "k1", RequestHash: "h1", CreatedAt: t0}
@@ -35,7 +35,7 @@ var idempotencyScenarios = []scenario{
 			BookingID: b.ID, CreatedAt: t0}
 		sameJSON(t, "record", got, want)
 	}},
-	{"CreateBooking/KeyReusedConflict", func(t *testing.T, s booking.Store) {
+	{"CreateBooking/KeyReusedConflict", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		first := pendingFixture(w.prop, "2026-05-10", "2026-05-15")
 		key := booking.IdempotencyRecord{Scope: "checkout", Key: "k1", RequestHash: "h1", CreatedAt: t0}
@@ -59,7 +59,7 @@ var idempotencyScenarios = []scenario{
 			t.Errorf("%d bookings stored, want 1", n)
 		}
 	}},
-	{"CreateBooking/KeyOtherScopeOrOrganizationAllowed", func(t *testing.T, s booking.Store) {
+	{"CreateBooking/KeyOtherScopeOrOrganizationAllowed", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		otherOrg := newOrg(t, s, "other")
 		otherProp := newProperty(t, s, otherOrg.ID)
@@ -73,7 +73,7 @@ var idempotencyScenarios = []scenario{
 		must(t, s.CreateBooking(t.Context(), pendingFixture(w.prop, "2026-06-10", "2026-06-15"),
 			booking.CreateOptions{Now: t0, Idempotency: scoped}))
 	}},
-	{"CreateBooking/StaleKeyIsNewRequest", func(t *testing.T, s booking.Store) {
+	{"CreateBooking/StaleKeyIsNewRequest", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		key := booking.IdempotencyRecord{Scope: "checkout", Key: "k1", RequestHash: "h1", CreatedAt: t0}
 		first := pendingFixture(w.prop, "2026-05-10", "2026-05-15")
@@ -89,7 +89,7 @@ var idempotencyScenarios = []scenario{
 			t.Errorf("record = %+v, want booking %d hash h2", got, second.ID)
 		}
 	}},
-	{"CreateBooking/RefusedWritesNoKey", func(t *testing.T, s booking.Store) {
+	{"CreateBooking/RefusedWritesNoKey", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		newPending(t, s, w.prop, "2026-05-10", "2026-05-15", t0.Add(time.Hour))
 		key := booking.IdempotencyRecord{Scope: "checkout", Key: "k1", CreatedAt: t0}
@@ -99,7 +99,7 @@ var idempotencyScenarios = []scenario{
 		_, err = s.IdempotencyRecord(t.Context(), w.org.ID, "checkout", "k1", t0.Add(-window))
 		wantCode(t, err, booking.CodeNotFound)
 	}},
-	{"IdempotencyRecord/SavedAndFound", func(t *testing.T, s booking.Store) {
+	{"IdempotencyRecord/SavedAndFound", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := newPending(t, s, w.prop, "2026-05-10", "2026-05-15", t0.Add(time.Hour))
 		r := &booking.IdempotencyRecord{OrgID: w.org.ID, Scope: "confirm:" + b.Token, Key: "c1",
@@ -116,7 +116,7 @@ var idempotencyScenarios = []scenario{
 		_, err = s.IdempotencyRecord(t.Context(), w.org.ID, r.Scope, "other", t0.Add(-window))
 		wantCode(t, err, booking.CodeNotFound)
 	}},
-	{"IdempotencyRecord/WithoutBookingSaved", func(t *testing.T, s booking.Store) {
+	{"IdempotencyRecord/WithoutBookingSaved", func(t *testing.T, s Stores) {
 		o := newOrg(t, s, "villa")
 		r := &booking.IdempotencyRecord{OrgID: o.ID, Scope: "refund", Key: "r1", RequestHash: "h", CreatedAt: t0}
 		_, err := s.SaveIdempotencyRecord(t.Context(), r, t0.Add(-window))
@@ -125,7 +125,7 @@ var idempotencyScenarios = []scenario{
 		must(t, err)
 		sameJSON(t, "record", got, r)
 	}},
-	{"IdempotencyRecord/SaveTwiceConflict", func(t *testing.T, s booking.Store) {
+	{"IdempotencyRecord/SaveTwiceConflict", func(t *testing.T, s Stores) {
 		o := newOrg(t, s, "villa")
 		first := &booking.IdempotencyRecord{OrgID: o.ID, Scope: "refund", Key: "r1", RequestHash: "h1", CreatedAt: t0}
 		_, err := s.SaveIdempotencyRecord(t.Context(), first, t0.Add(-window))
@@ -139,7 +139,7 @@ var idempotencyScenarios = []scenario{
 		}
 		sameJSON(t, "existing", existing, first)
 	}},
-	{"IdempotencyRecord/StaleReplaced", func(t *testing.T, s booking.Store) {
+	{"IdempotencyRecord/StaleReplaced", func(t *testing.T, s Stores) {
 		o := newOrg(t, s, "villa")
 		first := &booking.IdempotencyRecord{OrgID: o.ID, Scope: "refund", Key: "r1", RequestHash: "h1", CreatedAt: t0}
 		_, err := s.SaveIdempotencyRecord(t.Context(), first, t0.Add(-window))
@@ -152,7 +152,7 @@ var idempotencyScenarios = []scenario{
 		must(t, err)
 		sameJSON(t, "record", got, second)
 	}},
-	{"Events/ProcessedOnce", func(t *testing.T, s booking.Store) {
+	{"Events/ProcessedOnce", func(t *testing.T, s Stores) {
 		seen, err := s.EventProcessed(t.Context(), "evt_1")
 		must(t, err)
 		if seen {

@@ -17,7 +17,7 @@ func refundEntry(b *booking.Booking, key string, amount int64) ledger.Entry {
 }
 
 var ledgerScenarios = []scenario{
-	{"Ledger/RecordAndList", func(t *testing.T, s booking.Store) {
+	{"Ledger/RecordAndList", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
 		got, err := s.RecordLedger(t.Context(), []ledger.Entry{refundEntry(b, "k1", 1234)}, t0)
@@ -29,7 +29,7 @@ var ledgerScenarios = []scenario{
 		must(t, err)
 		sameJSON(t, "entries", list, got)
 	}},
-	{"Ledger/SameKeyStoredOnce", func(t *testing.T, s booking.Store) {
+	{"Ledger/SameKeyStoredOnce", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
 		first, err := s.RecordLedger(t.Context(), []ledger.Entry{refundEntry(b, "k1", 1234)}, t0)
@@ -45,7 +45,7 @@ var ledgerScenarios = []scenario{
 			t.Errorf("%d entries, want 1", len(list))
 		}
 	}},
-	{"Ledger/ErrNoKeyOrBooking", func(t *testing.T, s booking.Store) {
+	{"Ledger/ErrNoKeyOrBooking", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
 		_, err := s.RecordLedger(t.Context(), []ledger.Entry{refundEntry(b, "", 1)}, t0)
@@ -55,7 +55,7 @@ var ledgerScenarios = []scenario{
 		_, err = s.RecordLedger(t.Context(), []ledger.Entry{e}, t0)
 		wantCode(t, err, booking.CodeNotFound)
 	}},
-	{"Ledger/WrittenWithTransition", func(t *testing.T, s booking.Store) {
+	{"Ledger/WrittenWithTransition", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
 		e := refundEntry(b, "with-transition", 500)
@@ -69,7 +69,7 @@ var ledgerScenarios = []scenario{
 			t.Fatalf("entries %+v, want the one recorded with the transition", list)
 		}
 	}},
-	{"Ledger/NotWrittenWhenTransitionRefused", func(t *testing.T, s booking.Store) {
+	{"Ledger/NotWrittenWhenTransitionRefused", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
 		_, err := s.Transition(t.Context(), b.ID, booking.Transition{From: []booking.Status{booking.StatusConfirmed},
@@ -81,7 +81,7 @@ var ledgerScenarios = []scenario{
 			t.Fatalf("entries %+v written by a refused transition", list)
 		}
 	}},
-	{"Ledger/ClaimLeasesDueEntries", func(t *testing.T, s booking.Store) {
+	{"Ledger/ClaimLeasesDueEntries", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
 		later := refundEntry(b, "later", 1)
@@ -107,7 +107,7 @@ var ledgerScenarios = []scenario{
 			t.Fatalf("claimed %d entries after the lease and the later entry came due, want 2", len(after))
 		}
 	}},
-	{"Ledger/UpdateAndFindByProviderID", func(t *testing.T, s booking.Store) {
+	{"Ledger/UpdateAndFindByProviderID", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
 		got, err := s.RecordLedger(t.Context(), []ledger.Entry{refundEntry(b, "k", 700)}, t0)
@@ -128,7 +128,7 @@ var ledgerScenarios = []scenario{
 }
 
 var ledgerRaceScenarios = []scenario{
-	{"Race/LedgerClaimsNeverOverlap", func(t *testing.T, s booking.Store) {
+	{"Race/LedgerClaimsNeverOverlap", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
 		const entries, workers = 40, 8

@@ -16,7 +16,7 @@ func outboxEvent(b *booking.Booking, key string) outbox.Event {
 }
 
 var outboxScenarios = []scenario{
-	{"Outbox/RecordOnceAndClaimWithLease", func(t *testing.T, s booking.Store) {
+	{"Outbox/RecordOnceAndClaimWithLease", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
 		first, err := s.RecordOutbox(t.Context(), []outbox.Event{outboxEvent(b, "e1")}, t0)
@@ -40,7 +40,7 @@ var outboxScenarios = []scenario{
 		_, err = s.RecordOutbox(t.Context(), []outbox.Event{{Key: "x", Kind: "k"}}, t0)
 		wantCode(t, err, booking.CodeInvalid)
 	}},
-	{"Outbox/WrittenWithTransitionOrNotAtAll", func(t *testing.T, s booking.Store) {
+	{"Outbox/WrittenWithTransitionOrNotAtAll", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
 		_, err := s.Transition(t.Context(), b.ID, booking.Transition{From: []booking.Status{booking.StatusRequested},
@@ -60,7 +60,7 @@ var outboxScenarios = []scenario{
 			t.Fatalf("events = %+v, want the transition's, of booking %d at %v", got, b.ID, t0)
 		}
 	}},
-	{"Outbox/DispatchDeliverRedeliver", func(t *testing.T, s booking.Store) {
+	{"Outbox/DispatchDeliverRedeliver", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
 		ep := outbox.Endpoint{OrgID: w.org.ID, URL: "https://hooks.example.com/x", Secret: outbox.NewSecret(), Active: true,
@@ -107,7 +107,7 @@ var outboxScenarios = []scenario{
 		_, err = s.OutboxDelivery(t.Context(), 999_999)
 		wantCode(t, err, booking.CodeNotFound)
 	}},
-	{"Outbox/DeliveriesPaged", func(t *testing.T, s booking.Store) {
+	{"Outbox/DeliveriesPaged", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
 		ep := outbox.Endpoint{OrgID: w.org.ID, URL: "https://hooks.example.com/x", Secret: outbox.NewSecret(), Active: true, CreatedAt: t0, UpdatedAt: t0}
@@ -148,7 +148,7 @@ var outboxScenarios = []scenario{
 			}
 		}
 	}},
-	{"Outbox/EndpointsAndContact", func(t *testing.T, s booking.Store) {
+	{"Outbox/EndpointsAndContact", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		ep := outbox.Endpoint{OrgID: w.org.ID, URL: "https://hooks.example.com/x", Secret: "whsec_AAAA", Active: true,
 			EventTypes: []string{"booking.confirmed"}, CreatedAt: t0, UpdatedAt: t0}
@@ -174,7 +174,7 @@ var outboxScenarios = []scenario{
 		}
 		wantCode(t, s.SetContactEmail(t.Context(), 999_999, "x@example.com"), booking.CodeNotFound)
 	}},
-	{"Outbox/SettleLedgerEntryWithEvent", func(t *testing.T, s booking.Store) {
+	{"Outbox/SettleLedgerEntryWithEvent", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
 		entries, err := s.RecordLedger(t.Context(), []ledger.Entry{refundEntry(b, "r1", 500)}, t0)
@@ -199,7 +199,7 @@ var outboxScenarios = []scenario{
 			t.Fatalf("events = %+v, want the settle's", got)
 		}
 	}},
-	{"Outbox/WebhookAttemptsPauseAndResumeReplays", func(t *testing.T, s booking.Store) {
+	{"Outbox/WebhookAttemptsPauseAndResumeReplays", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
 		ep := outbox.Endpoint{OrgID: w.org.ID, URL: "https://hooks.example.com/x", Secret: outbox.NewSecret(), Active: true,
@@ -298,7 +298,7 @@ var outboxScenarios = []scenario{
 		_, _, err = s.RecordWebhookAttempt(t.Context(), 999_999, false, now)
 		wantCode(t, err, booking.CodeNotFound)
 	}},
-	{"Race/WebhookAttemptsAllCounted", func(t *testing.T, s booking.Store) {
+	{"Race/WebhookAttemptsAllCounted", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		ep := outbox.Endpoint{OrgID: w.org.ID, URL: "https://hooks.example.com/x", Secret: outbox.NewSecret(), Active: true,
 			CreatedAt: t0, UpdatedAt: t0}
@@ -315,7 +315,7 @@ var outboxScenarios = []scenario{
 			t.Errorf("failures = %d after %d concurrent failed attempts", got.Failures, workers)
 		}
 	}},
-	{"Race/OutboxClaimsNeverOverlap", func(t *testing.T, s booking.Store) {
+	{"Race/OutboxClaimsNeverOverlap", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
 		const events, workers = 40, 8
@@ -354,7 +354,7 @@ var outboxScenarios = []scenario{
 }
 
 // claimOne claims the one due delivery, or fails the test.
-func claimOne(t *testing.T, s booking.Store, now time.Time) outbox.Delivery {
+func claimOne(t *testing.T, s Stores, now time.Time) outbox.Delivery {
 	t.Helper()
 	ds, err := s.ClaimOutboxDeliveries(t.Context(), now, now.Add(time.Minute), 10)
 	must(t, err)

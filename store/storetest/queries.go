@@ -10,7 +10,7 @@ import (
 )
 
 var bookingQueryScenarios = []scenario{
-	{"BookingByToken/OtherOrganizationNotFound", func(t *testing.T, s booking.Store) {
+	{"BookingByToken/OtherOrganizationNotFound", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		other := newOrg(t, s, "other")
 		b := newPending(t, s, w.prop, "2026-05-10", "2026-05-15", t0.Add(time.Hour))
@@ -21,7 +21,7 @@ var bookingQueryScenarios = []scenario{
 		_, err = s.BookingByID(t.Context(), 999)
 		wantCode(t, err, booking.CodeNotFound)
 	}},
-	{"Bookings/NewestFirstFiltered", func(t *testing.T, s booking.Store) {
+	{"Bookings/NewestFirstFiltered", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		other := newOrg(t, s, "other")
 		otherProp := newProperty(t, s, other.ID)
@@ -56,7 +56,7 @@ var bookingQueryScenarios = []scenario{
 			}
 		}
 	}},
-	{"BookingsArriving/DayStatusOrganisation", func(t *testing.T, s booking.Store) {
+	{"BookingsArriving/DayStatusOrganisation", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		second, third := newProperty(t, s, w.org.ID), newProperty(t, s, w.org.ID)
 		other := newOrg(t, s, "other")
@@ -97,7 +97,7 @@ var bookingQueryScenarios = []scenario{
 			}
 		}
 	}},
-	{"LapsedHolds/OldestFirstLimited", func(t *testing.T, s booking.Store) {
+	{"LapsedHolds/OldestFirstLimited", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		now := t0.Add(time.Hour)
 		lapsed3 := newPending(t, s, w.prop, "2026-05-01", "2026-05-03", t0.Add(50*time.Minute))
@@ -126,7 +126,7 @@ var bookingQueryScenarios = []scenario{
 			t.Errorf("status = %q, want requested", list[1].Status)
 		}
 	}},
-	{"Occupied/BlocksAndHolders", func(t *testing.T, s booking.Store) {
+	{"Occupied/BlocksAndHolders", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		other := newProperty(t, s, w.org.ID)
 		r := func(a, b string) civil.Range { return civil.Range{Start: day(a), End: day(b)} }

@@ -55,7 +55,7 @@ func wantCounts(t *testing.T, got, want map[string]int) {
 const rounds = 5
 
 var raceScenarios = []scenario{
-	{"Race/OverlappingCheckoutsOneWins", func(t *testing.T, s booking.Store) {
+	{"Race/OverlappingCheckoutsOneWins", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		const n = 50
 		for round := range rounds {
@@ -76,7 +76,7 @@ var raceScenarios = []scenario{
 			}
 		}
 	}},
-	{"Race/LastCouponRedemptionOneWins", func(t *testing.T, s booking.Store) {
+	{"Race/LastCouponRedemptionOneWins", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		const n = 20
 		for round := range rounds {
@@ -108,7 +108,7 @@ var raceScenarios = []scenario{
 			}
 		}
 	}},
-	{"Race/SameTransitionOneWins", func(t *testing.T, s booking.Store) {
+	{"Race/SameTransitionOneWins", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		const n = 20
 		paid := dec("663.50")

@@ -9,7 +9,7 @@ import (
 )
 
 var readModelScenarios = []scenario{
-	{"Holds/BlocksAndHoldersWithExpiry", func(t *testing.T, s booking.Store) {
+	{"Holds/BlocksAndHoldersWithExpiry", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		other := newProperty(t, s, w.org.ID)
 		r := func(a, b string) civil.Range { return civil.Range{Start: day(a), End: day(b)} }

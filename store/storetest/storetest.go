@@ -1,8 +1,12 @@
-// Package storetest is the conformance suite of booking.Store: every
+// Package storetest is the conformance suite of staykit's store seams
+// (booking.Stores, feed.FeedStore, booking.ReadModelStore): every
 // implementation runs it from its own tests,
 //
 //	func TestStore(t *testing.T) {
-//		storetest.Run(t, func(t *testing.T) booking.Store { return open(t) })
+//		storetest.Run(t, func(t *testing.T) storetest.Stores {
+//			db := open(t)
+//			return storetest.Stores{Stores: db.Stores(), FeedStore: db, ReadModelStore: db}
+//		})
 //	}
 //
 // and so keeps the contract the booking service relies on, including the
@@ -21,17 +25,30 @@ import (
 	"testing"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/feed"
+	"github.com/staykit/staykit/host"
 )
+
+// Stores are the seams the suite checks, each served by the store under
+// test; their methods are promoted, so a scenario calls them on one value.
+type Stores struct {
+	booking.Stores
+	feed.FeedStore
+	booking.ReadModelStore
+	// Records is the host's store (its keys, audit log, request records,
+	// users and units of work).
+	Records host.Store
+}
 
 // scenario is one subtest, run on a fresh store.
 type scenario struct {
 	name string
-	run  func(t *testing.T, s booking.Store)
+	run  func(t *testing.T, s Stores)
 }
 
-// Run runs the booking.Store conformance suite. newStore returns a fresh,
+// Run runs the conformance suite. newStore returns a fresh,
 // empty store for each subtest; it should register its own cleanup.
-func Run(t *testing.T, newStore func(t *testing.T) booking.Store) {
+func Run(t *testing.T, newStore func(t *testing.T) Stores) {
 	groups := [][]scenario{
 		organizationScenarios,
 		propertyScenarios,

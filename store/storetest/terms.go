@@ -9,7 +9,7 @@ import (
 )
 
 var termsScenarios = []scenario{
-	{"Terms/SettingsPerOrganizationAndProperty", func(t *testing.T, s booking.Store) {
+	{"Terms/SettingsPerOrganizationAndProperty", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		_, err := s.Settings(t.Context(), w.org.ID, 0)
 		wantCode(t, err, booking.CodeNotFound)
@@ -37,7 +37,7 @@ var termsScenarios = []scenario{
 		wantCode(t, s.SaveSettings(t.Context(), booking.Settings{OrgID: other.ID, PropertyID: w.prop.ID}), booking.CodeNotFound)
 		wantCode(t, s.SaveSettings(t.Context(), booking.Settings{OrgID: 999_999}), booking.CodeNotFound)
 	}},
-	{"Terms/SaveAndVersion", func(t *testing.T, s booking.Store) {
+	{"Terms/SaveAndVersion", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
 		_, err := s.Terms(t.Context(), b.ID)
@@ -70,7 +70,7 @@ var termsScenarios = []scenario{
 		}
 		wantCode(t, s.SaveTerms(t.Context(), &booking.Terms{BookingID: 999_999}), booking.CodeNotFound)
 	}},
-	{"Race/TermsOneWriterWins", func(t *testing.T, s booking.Store) {
+	{"Race/TermsOneWriterWins", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
 		must(t, s.SaveTerms(t.Context(), &booking.Terms{BookingID: b.ID, BalanceStatus: booking.BalanceScheduled}))

@@ -8,7 +8,7 @@ import (
 )
 
 var transitionScenarios = []scenario{
-	{"Transition/AppliesChanges", func(t *testing.T, s booking.Store) {
+	{"Transition/AppliesChanges", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := newPending(t, s, w.prop, "2026-05-10", "2026-05-15", t0.Add(time.Hour))
 		at := t0.Add(5 * time.Minute)
@@ -27,7 +27,7 @@ var transitionScenarios = []scenario{
 		must(t, err)
 		sameJSON(t, "stored booking", stored, want)
 	}},
-	{"Transition/KeepsWhatIsNotGiven", func(t *testing.T, s booking.Store) {
+	{"Transition/KeepsWhatIsNotGiven", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := newPending(t, s, w.prop, "2026-05-10", "2026-05-15", t0.Add(time.Hour))
 		at := t0.Add(time.Minute)
@@ -50,7 +50,7 @@ var transitionScenarios = []scenario{
 			t.Errorf("ExpiresAt = %v, want kept %v", got.ExpiresAt, expires)
 		}
 	}},
-	{"Transition/WrongStatusConflict", func(t *testing.T, s booking.Store) {
+	{"Transition/WrongStatusConflict", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := newPending(t, s, w.prop, "2026-05-10", "2026-05-15", t0.Add(time.Hour))
 		_, err := s.Transition(t.Context(), b.ID, booking.Transition{
@@ -61,13 +61,13 @@ var transitionScenarios = []scenario{
 		must(t, err)
 		sameJSON(t, "booking after refused transition", got, b)
 	}},
-	{"Transition/UnknownNotFound", func(t *testing.T, s booking.Store) {
+	{"Transition/UnknownNotFound", func(t *testing.T, s Stores) {
 		_, err := s.Transition(t.Context(), 999, booking.Transition{
 			From: []booking.Status{booking.StatusPending}, To: booking.StatusExpired, At: t0,
 		})
 		wantCode(t, err, booking.CodeNotFound)
 	}},
-	{"Transition/OnlyExpiredWaitsForExpiry", func(t *testing.T, s booking.Store) {
+	{"Transition/OnlyExpiredWaitsForExpiry", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		expires := t0.Add(30 * time.Minute)
 		b := newPending(t, s, w.prop, "2026-05-10", "2026-05-15", expires)
@@ -86,7 +86,7 @@ var transitionScenarios = []scenario{
 			t.Errorf("status = %q, want expired", got.Status)
 		}
 	}},
-	{"Transition/ClaimDatesTakenUnavailable", func(t *testing.T, s booking.Store) {
+	{"Transition/ClaimDatesTakenUnavailable", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		late := newPending(t, s, w.prop, "2026-05-10", "2026-05-15", t0.Add(time.Minute))
 		late = moveTo(t, s, late, booking.StatusExpired)
@@ -109,7 +109,7 @@ var transitionScenarios = []scenario{
 			t.Errorf("status %q confirmed at %v, want confirmed at %v", got.Status, got.ConfirmedAt, claim.At)
 		}
 	}},
-	{"Transition/ClaimDatesBlockedUnavailable", func(t *testing.T, s booking.Store) {
+	{"Transition/ClaimDatesBlockedUnavailable", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		late := newPending(t, s, w.prop, "2026-05-10", "2026-05-15", t0.Add(time.Minute))
 		must(t, s.AddBlock(t.Context(), w.prop.ID, &booking.Block{Start: day("2026-05-12"), End: day("2026-05-13")}, t0.Add(time.Minute)))
@@ -119,7 +119,7 @@ var transitionScenarios = []scenario{
 		})
 		wantCode(t, err, booking.CodeUnavailable)
 	}},
-	{"Transition/ClaimDatesIgnoresItself", func(t *testing.T, s booking.Store) {
+	{"Transition/ClaimDatesIgnoresItself", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := newPending(t, s, w.prop, "2026-05-10", "2026-05-15", t0.Add(time.Hour))
 		newPending(t, s, w.prop, "2026-05-15", "2026-05-17", t0.Add(time.Hour)) // adjacent
@@ -129,7 +129,7 @@ var transitionScenarios = []scenario{
 		})
 		must(t, err)
 	}},
-	{"Transition/ConflictBeforeUnavailable", func(t *testing.T, s booking.Store) {
+	{"Transition/ConflictBeforeUnavailable", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := newPending(t, s, w.prop, "2026-05-10", "2026-05-15", t0.Add(time.Minute))
 		b = moveTo(t, s, b, booking.StatusCancelled)
@@ -139,7 +139,7 @@ var transitionScenarios = []scenario{
 		})
 		wantCode(t, err, booking.CodeConflict)
 	}},
-	{"DeleteBooking/PendingRemovedWithItsKey", func(t *testing.T, s booking.Store) {
+	{"DeleteBooking/PendingRemovedWithItsKey", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := pendingFixture(w.prop, "2026-05-10", "2026-05-15")
 		key := booking.IdempotencyRecord{Scope: "checkout", Key: "k1", RequestHash: "h1", CreatedAt: t0}
@@ -158,7 +158,7 @@ var transitionScenarios = []scenario{
 			t.Errorf("key points to booking %d, want %d", rec.BookingID, again.ID)
 		}
 	}},
-	{"DeleteBooking/NotPendingConflict", func(t *testing.T, s booking.Store) {
+	{"DeleteBooking/NotPendingConflict", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := newPending(t, s, w.prop, "2026-05-10", "2026-05-15", t0.Add(time.Hour))
 		moveTo(t, s, b, booking.StatusConfirmed)
@@ -167,10 +167,10 @@ var transitionScenarios = []scenario{
 			t.Errorf("confirmed booking gone after refused delete: %v", err)
 		}
 	}},
-	{"DeleteBooking/UnknownNotFound", func(t *testing.T, s booking.Store) {
+	{"DeleteBooking/UnknownNotFound", func(t *testing.T, s Stores) {
 		wantCode(t, s.DeleteBooking(t.Context(), 999), booking.CodeNotFound)
 	}},
-	{"SetPaymentIntent/FoundByIntent", func(t *testing.T, s booking.Store) {
+	{"SetPaymentIntent/FoundByIntent", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		b := newPending(t, s, w.prop, "2026-05-10", "2026-05-15", t0.Add(time.Hour))
 		newPending(t, s, w.prop, "2026-06-10", "2026-06-15", t0.Add(time.Hour))

@@ -56,7 +56,7 @@ func wantInvalid(t *testing.T, err error, field string) {
 }
 
 var validationScenarios = []scenario{
-	{"Organization/CreateInvalidRefused", func(t *testing.T, s booking.Store) {
+	{"Organization/CreateInvalidRefused", func(t *testing.T, s Stores) {
 		for _, tt := range invalidOrganizations {
 			t.Run(tt.name, func(t *testing.T) {
 				o := orgFixture("refused")
@@ -73,7 +73,7 @@ var validationScenarios = []scenario{
 			})
 		}
 	}},
-	{"Organization/UpdateInvalidRefused", func(t *testing.T, s booking.Store) {
+	{"Organization/UpdateInvalidRefused", func(t *testing.T, s Stores) {
 		want := newOrg(t, s, "kept")
 		for _, tt := range invalidOrganizations {
 			t.Run(tt.name, func(t *testing.T) {
@@ -86,7 +86,7 @@ var validationScenarios = []scenario{
 			})
 		}
 	}},
-	{"Property/CreateInvalidRefused", func(t *testing.T, s booking.Store) {
+	{"Property/CreateInvalidRefused", func(t *testing.T, s Stores) {
 		o := newOrg(t, s, "villa")
 		for _, tt := range invalidProperties {
 			t.Run(tt.name, func(t *testing.T) {
@@ -104,7 +104,7 @@ var validationScenarios = []scenario{
 			})
 		}
 	}},
-	{"Property/UpdateInvalidRefused", func(t *testing.T, s booking.Store) {
+	{"Property/UpdateInvalidRefused", func(t *testing.T, s Stores) {
 		o := newOrg(t, s, "villa")
 		want := newProperty(t, s, o.ID)
 		for _, tt := range invalidProperties {
@@ -119,7 +119,7 @@ var validationScenarios = []scenario{
 			})
 		}
 	}},
-	{"Organization/ValidEditsAccepted", func(t *testing.T, s booking.Store) {
+	{"Organization/ValidEditsAccepted", func(t *testing.T, s Stores) {
 		// The refusals above are not blanket: the same fixtures, valid,
 		// are stored and updated.
 		o := newOrg(t, s, "fine")

@@ -3,7 +3,7 @@ package rowmap
 import (
 	"time"
 
-	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/feed"
 )
 
 // FeedColumns are the columns of ical_feeds, in the order ScanFeed reads
@@ -14,8 +14,8 @@ const FeedColumns = `id, org_id, property_id, name, url, active, end_is_last_nig
 
 // ScanFeed reads a row of FeedColumns. Both stores write the lease_until
 // of a feed no poller holds as the Unix epoch; it reads as the zero time.
-func ScanFeed(c Codec, s Scanner) (*booking.Feed, error) {
-	var f booking.Feed
+func ScanFeed(c Codec, s Scanner) (*feed.Feed, error) {
+	var f feed.Feed
 	if err := Scan(s, &f.ID, &f.OrgID, &f.PropertyID, &f.Name, &f.URL, &f.Active,
 		&f.EndIsLastNight, &f.ETag, &f.LastModified, c.Instant(&f.LastAttemptAt),
 		c.Instant(&f.LastSuccessAt), &f.LastError, &f.EventsImported, &f.Conflicts,
@@ -33,8 +33,8 @@ func ScanFeed(c Codec, s Scanner) (*booking.Feed, error) {
 const ExportColumns = `org_id, property_id, token, created_at, etag, changed_at`
 
 // ScanExport reads a row of ExportColumns.
-func ScanExport(c Codec, s Scanner) (*booking.ExportToken, error) {
-	var e booking.ExportToken
+func ScanExport(c Codec, s Scanner) (*feed.ExportToken, error) {
+	var e feed.ExportToken
 	if err := Scan(s, &e.OrgID, &e.PropertyID, &e.Token, c.Time(&e.CreatedAt), &e.ETag,
 		c.Time(&e.ChangedAt)); err != nil {
 		return nil, err
@@ -47,8 +47,8 @@ func ScanExport(c Codec, s Scanner) (*booking.ExportToken, error) {
 const FeedBlockColumns = `id, uid, start_date, end_date, reason`
 
 // ScanFeedBlock reads a row of FeedBlockColumns.
-func ScanFeedBlock(c Codec, s Scanner) (*booking.FeedBlock, error) {
-	var b booking.FeedBlock
+func ScanFeedBlock(c Codec, s Scanner) (*feed.Block, error) {
+	var b feed.Block
 	if err := Scan(s, &b.ID, &b.UID, c.Day(&b.Start), c.Day(&b.End), &b.Summary); err != nil {
 		return nil, err
 	}
@@ -60,8 +60,8 @@ func ScanFeedBlock(c Codec, s Scanner) (*booking.FeedBlock, error) {
 const ConflictColumns = `feed_id, uid, start_date, end_date, summary, booking_id, detected_at`
 
 // ScanConflict reads a row of ConflictColumns.
-func ScanConflict(c Codec, s Scanner) (*booking.FeedConflict, error) {
-	var f booking.FeedConflict
+func ScanConflict(c Codec, s Scanner) (*feed.Conflict, error) {
+	var f feed.Conflict
 	if err := Scan(s, &f.FeedID, &f.UID, c.Day(&f.Start), c.Day(&f.End), &f.Summary, &f.BookingID,
 		c.Time(&f.DetectedAt)); err != nil {
 		return nil, err

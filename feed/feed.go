@@ -1,4 +1,11 @@
-package booking
+// Package feed holds the external calendars (iCal feeds) of properties:
+// the feeds, the blocks their events hold, their conflicts with bookings,
+// each property's export token, and FeedStore, the store seam that keeps them. It is
+// the vocabulary of the calendar sync (package icalsync, which polls and
+// exports) and of the pure iCalendar code (package ical), and imports
+// neither booking nor them, so that booking can name a Conflict in its
+// notifications.
+package feed
 
 import (
 	"context"
@@ -40,9 +47,10 @@ type Feed struct {
 
 // Validate checks a feed's settings before it is stored. The URL must be
 // absolute http or https; whether plain http and private addresses may be
-// fetched is the fetcher's decision, made when it dials.
+// fetched is the fetcher's decision, made when it dials. Errors:
+// *InvalidError with Fields (reported as booking.CodeInvalid).
 func (f Feed) Validate() error {
-	fe := FieldErrors{}
+	fe := fields{}
 	if strings.TrimSpace(f.Name) == "" {
 		fe.Add("name", "required")
 	} else if len(f.Name) > 200 {
@@ -58,12 +66,12 @@ func (f Feed) Validate() error {
 	if f.PropertyID == 0 {
 		fe.Add("property_id", "required")
 	}
-	return fe.Err()
+	return fe.err()
 }
 
-// FeedBlock is a night range a feed's event holds: a block of the
+// Block is a night range a feed's event holds: a block of the
 // property, checked by the same rule as host blocks.
-type FeedBlock struct {
+type Block struct {
 	ID      int64      `json:"id"`
 	UID     string     `json:"uid"`
 	Start   civil.Date `json:"start"`
@@ -72,12 +80,12 @@ type FeedBlock struct {
 }
 
 // Range returns the nights the block holds.
-func (b FeedBlock) Range() civil.Range { return civil.Range{Start: b.Start, End: b.End} }
+func (b Block) Range() civil.Range { return civil.Range{Start: b.Start, End: b.End} }
 
-// FeedConflict is a feed's event that overlaps a booking holding dates
+// Conflict is a feed's event that overlaps a booking holding dates
 // here: the booking is kept and the event is not applied, until the
 // booking stops holding its dates or the event moves.
-type FeedConflict struct {
+type Conflict struct {
 	FeedID    int64      `json:"feed_id"`
 	UID       string     `json:"uid"`
 	Start     civil.Date `json:"start"`
@@ -92,9 +100,9 @@ type FeedConflict struct {
 	New bool `json:"-"`
 }
 
-// FeedSync is what one successful fetch changes, applied atomically by
+// Sync is what one successful fetch changes, applied atomically by
 // ApplyFeedSync.
-type FeedSync struct {
+type Sync struct {
 	FeedID int64
 	// Lease must equal the feed's LeaseUntil: a poller whose lease lapsed
 	// (and which another has taken over) cannot write.
@@ -104,9 +112,9 @@ type FeedSync struct {
 	// Remove are IDs of the feed's blocks that disappeared.
 	Remove []int64
 	// Move are blocks of the feed (by ID) with new dates, UID or summary.
-	Move []FeedBlock
+	Move []Block
 	// Add are new events (ID ignored).
-	Add []FeedBlock
+	Add []Block
 	// Events is the number of events the feed holds.
 	Events       int
 	ETag         string
@@ -114,18 +122,18 @@ type FeedSync struct {
 	NextPollAt   time.Time
 }
 
-// FeedSyncResult is what ApplyFeedSync stored.
-type FeedSyncResult struct {
+// SyncResult is what ApplyFeedSync stored.
+type SyncResult struct {
 	// Blocks are the feed's blocks after the sync, by start.
-	Blocks []FeedBlock
+	Blocks []Block
 	// Conflicts are the events not applied because a booking holds
 	// their dates.
-	Conflicts []FeedConflict
+	Conflicts []Conflict
 }
 
-// FeedAttempt records a fetch that changed no block: it failed, or the
+// Attempt records a fetch that changed no block: it failed, or the
 // feed was not modified.
-type FeedAttempt struct {
+type Attempt struct {
 	FeedID int64
 	Lease  time.Time
 	At     time.Time
@@ -150,8 +158,10 @@ type ExportToken struct {
 // FeedStore keeps the external calendar feeds of properties, the blocks
 // their events hold, the conflicts with bookings, and each property's
 // export token. Blocks of feeds are rows of the same kind as host blocks:
-// checkouts, transitions and Occupied see them; Property.Blocks, and so
-// UpdateProperty and RemoveBlock, do not.
+// checkouts, transitions and booking's Occupied see them; Property.Blocks,
+// and so UpdateProperty and RemoveBlock, do not. Its errors carry the
+// codes of booking.Error; store/storetest checks the contract, and
+// store/sqlite's and store/postgres's DB are one.
 type FeedStore interface {
 	// CreateFeed stores f (NextPollAt, CreatedAt zero: now) and sets its
 	// ID. Errors: CodeInvalid (f.Validate), CodeNotFound (property not of
@@ -183,9 +193,9 @@ type FeedStore interface {
 	// Errors: CodeNotFound; CodeConflict when another poller holds it.
 	ClaimFeed(ctx context.Context, orgID, feedID int64, now, leaseUntil time.Time) (*Feed, error)
 	// FeedBlocks lists a feed's blocks by start.
-	FeedBlocks(ctx context.Context, feedID int64) ([]FeedBlock, error)
+	FeedBlocks(ctx context.Context, feedID int64) ([]Block, error)
 	// FeedConflicts lists a feed's current conflicts by start.
-	FeedConflicts(ctx context.Context, feedID int64) ([]FeedConflict, error)
+	FeedConflicts(ctx context.Context, feedID int64) ([]Conflict, error)
 	// ApplyFeedSync applies s in one atomic step: removes, moves and adds
 	// the feed's blocks, except that an added or moved event overlapping a
 	// booking holding dates at s.At becomes a conflict (a moved one loses
@@ -193,10 +203,10 @@ type FeedStore interface {
 	// releases the lease. Errors: CodeNotFound (feed); CodeConflict when
 	// the lease is not s.Lease or a block to move or remove is not the
 	// feed's; CodeInvalid (a range not ending after it starts).
-	ApplyFeedSync(ctx context.Context, s FeedSync) (*FeedSyncResult, error)
+	ApplyFeedSync(ctx context.Context, s Sync) (*SyncResult, error)
 	// RecordFeedAttempt records a fetch that changed no block and releases
 	// the lease. Errors: CodeNotFound; CodeConflict (lease not a.Lease).
-	RecordFeedAttempt(ctx context.Context, a FeedAttempt) error
+	RecordFeedAttempt(ctx context.Context, a Attempt) error
 
 	// ExportToken finds a property's export token. Errors: CodeNotFound
 	// (property not of orgID, or no token yet).
@@ -214,14 +224,14 @@ type FeedStore interface {
 	NoteExport(ctx context.Context, propertyID int64, etag string, now time.Time) (*ExportToken, error)
 }
 
-// PrepareFeedSync checks a FeedSync for ApplyFeedSync. Errors:
-// CodeInvalid.
-func PrepareFeedSync(s FeedSync) error {
-	for _, list := range [][]FeedBlock{s.Move, s.Add} {
+// PrepareSync checks a Sync for ApplyFeedSync. Errors: *InvalidError (a
+// store reports it as booking.CodeInvalid).
+func PrepareSync(s Sync) error {
+	for _, list := range [][]Block{s.Move, s.Add} {
 		for _, b := range list {
 			if !b.Start.Before(b.End) {
-				return &Error{Code: CodeInvalid, Message: "An imported event must end after it starts.",
-					Fields: FieldErrors{"blocks": {"invalid_range"}}}
+				return &InvalidError{Message: "An imported event must end after it starts.",
+					Fields: map[string][]string{"blocks": {"invalid_range"}}}
 			}
 		}
 	}
@@ -230,8 +240,8 @@ func PrepareFeedSync(s FeedSync) error {
 
 // NewConflicts marks as New the conflicts that previous does not hold
 // (same dates against the same booking) and keeps the DetectedAt of
-// those it does; stores call it so that every Store applies one rule.
-func NewConflicts(previous, current []FeedConflict) []FeedConflict {
+// those it does; stores call it so that every store applies one rule.
+func NewConflicts(previous, current []Conflict) []Conflict {
 	type key struct {
 		start, end civil.Date
 		booking    int64
@@ -240,7 +250,7 @@ func NewConflicts(previous, current []FeedConflict) []FeedConflict {
 	for _, c := range previous {
 		seen[key{c.Start, c.End, c.BookingID}] = c.DetectedAt
 	}
-	out := make([]FeedConflict, len(current))
+	out := make([]Conflict, len(current))
 	for i, c := range current {
 		if at, ok := seen[key{c.Start, c.End, c.BookingID}]; ok {
 			c.DetectedAt, c.New = at, false
@@ -250,4 +260,32 @@ func NewConflicts(previous, current []FeedConflict) []FeedConflict {
 		out[i] = c
 	}
 	return out
+}
+
+// InvalidError is the refusal of a feed or a sync that a store cannot
+// keep (Feed.Validate, PrepareSync): a message and, per field, its
+// problems. Stores and use cases report it as a booking.CodeInvalid error
+// with the same message and fields (booking.Invalid).
+type InvalidError struct {
+	Message string
+	Fields  map[string][]string
+}
+
+func (e *InvalidError) Error() string { return e.Message }
+
+// InvalidFields returns the problems per field (booking.Invalid reads
+// them).
+func (e *InvalidError) InvalidFields() map[string][]string { return e.Fields }
+
+// fields collects per-field validation problems.
+type fields map[string][]string
+
+func (f fields) Add(field, reason string) { f[field] = append(f[field], reason) }
+
+// err returns an *InvalidError when problems were recorded, else nil.
+func (f fields) err() error {
+	if len(f) == 0 {
+		return nil
+	}
+	return &InvalidError{Message: "The request is invalid.", Fields: f}
 }
