@@ -12,8 +12,8 @@
 //     4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined;
 //   - mounts the API under /api/ (and again under /staykit/ through
 //     http.StripPrefix, for hosts that keep a prefix per component);
-//   - runs the hold sweeper (booking.Service.RunSweeper) beside the
-//     server, and stops both on SIGINT or SIGTERM.
+//   - runs the workers (package jobs: hold expiry, the payments ledger)
+//     beside the server, and stops both on SIGINT or SIGTERM.
 //
 // Run it, then book a stay with curl from another terminal (GNU date;
 // on macOS use date -v+30d +%F):
@@ -39,7 +39,7 @@
 //	curl -s $API/booking/$TOKEN
 //
 // The booking is "confirmed". A checkout left unpaid holds its dates for
-// 30 minutes; the sweeper then expires it. For real payments, replace
+// 30 minutes; the workers then expire it. For real payments, replace
 // paymenttest.New with payment/stripe and drop the /fakepay route; the
 // rest stays as is.
 package main
@@ -63,6 +63,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/httpapi"
+	"github.com/staykit/staykit/jobs"
 	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/seed"
@@ -110,7 +111,7 @@ func main() {
 }
 
 // run serves on ln until ctx is done: the store, the seed, the service,
-// the routes, the sweeper, and a graceful shutdown.
+// the routes, the workers, and a graceful shutdown.
 func run(ctx context.Context, ln net.Listener, dbPath string, logger *slog.Logger) error {
 	db, err := sqlite.Open(ctx, dbPath)
 	if err != nil {
@@ -155,10 +156,19 @@ func run(ctx context.Context, ln net.Listener, dbPath string, logger *slog.Logge
 		IdleTimeout:       2 * time.Minute,
 	}
 
-	// The sweeper runs until the server has stopped.
+	// The workers (package jobs: hold expiry, the payments ledger) run
+	// until the server has stopped.
+	workers, err := jobs.NewSQLite(db, jobs.Options{Payments: svc, Every: sweepEvery, Logger: logger})
+	if err != nil {
+		return err
+	}
 	sweepCtx, stopSweep := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup
-	wg.Go(func() { svc.RunSweeper(sweepCtx, sweepEvery) })
+	wg.Go(func() {
+		if err := workers.Run(sweepCtx); err != nil {
+			logger.Error("jobs", "err", err)
+		}
+	})
 	defer func() {
 		stopSweep()
 		wg.Wait()

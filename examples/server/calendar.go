@@ -2,14 +2,9 @@ package main
 
 import (
 	"net/http"
-	"time"
 
 	"github.com/staykit/staykit/icalsync"
 )
-
-// icalPollCheck is how often the server looks for calendar feeds due; each
-// feed is fetched every icalsync.DefaultInterval (30 minutes, with jitter).
-const icalPollCheck = time.Minute
 
 // calendarSync is the server's calendar sync: feeds fetched over https from
 // public addresses only (and the -outbound-allow targets), conflicts told

@@ -236,16 +236,14 @@ func (s *server) Serve(ctx context.Context, ln net.Listener) error {
 
 	sweepCtx, stopSweep := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
-	wg.Go(func() { s.svc.RunSweeper(sweepCtx, s.cfg.sweepEvery) })
-	wg.Go(func() { s.calendarSync().Run(sweepCtx, icalPollCheck) })
 	wg.Go(func() { s.readModel.Run(sweepCtx) })
-	worker, err := s.outboxWorker(publicURL)
+	workers, err := s.jobs(publicURL)
 	if err != nil {
 		stopSweep()
 		wg.Wait()
 		return err
 	}
-	wg.Go(func() { worker.Run(sweepCtx, s.cfg.outbox.every) })
+	wg.Go(func() { s.runJobs(sweepCtx, workers) })
 	defer func() {
 		stopSweep()
 		wg.Wait()
