@@ -62,6 +62,9 @@ const (
 	// sweepLimit is how many rows of each kind one safety-net sweep
 	// enqueues at most.
 	sweepLimit = 500
+	// ledgerGrace is how long a ledger entry's job waits at least after
+	// it is enqueued.
+	ledgerGrace = 10 * time.Second
 	// sqlitePoll is how often River looks for jobs on SQLite.
 	sqlitePoll = 500 * time.Millisecond
 	// stopGrace is how long Run lets running jobs finish once its context
@@ -221,7 +224,9 @@ func newWorkers(store DueWorkStore, o Options) (*Workers, *river.Config, error) 
 		},
 		Workers:      workers,
 		PeriodicJobs: periodic,
-		Logger:       o.Logger,
+		// River's own chatter (job counts every few seconds) stays
+		// out of the host's log; its warnings and errors go in.
+		Logger: slog.New(minLevel{o.Logger.Handler(), slog.LevelWarn}),
 	}
 	return w, cfg, nil
 }
@@ -338,13 +343,28 @@ func (w *Workers) params(work []enqueue.Work) []river.InsertManyParams {
 		if args == nil || !w.handles(wk.Kind) {
 			continue
 		}
+		at := wk.At
+		if wk.Kind == enqueue.LedgerEntry {
+			// The service sends a fresh entry at once itself
+			// (booking's sendNow); the job comes after, for what is
+			// left, rather than racing it.
+			at = later(at, now.Add(ledgerGrace))
+		}
 		p := river.InsertManyParams{Args: args}
-		if wk.At.After(now) {
-			p.InsertOpts = &river.InsertOpts{ScheduledAt: wk.At}
+		if at.After(now) {
+			p.InsertOpts = &river.InsertOpts{ScheduledAt: at}
 		}
 		out = append(out, p)
 	}
 	return out
+}
+
+// later is the later of a and b.
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // handles reports whether these Workers carry out work of kind.
@@ -356,4 +376,22 @@ func (w *Workers) handles(kind enqueue.Kind) bool {
 		return w.opts.Feeds != nil
 	}
 	return true
+}
+
+// minLevel is a handler that drops records below min.
+type minLevel struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (h minLevel) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.min && h.Handler.Enabled(ctx, l)
+}
+
+func (h minLevel) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return minLevel{h.Handler.WithAttrs(attrs), h.min}
+}
+
+func (h minLevel) WithGroup(name string) slog.Handler {
+	return minLevel{h.Handler.WithGroup(name), h.min}
 }
