@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/staykit/staykit/booking"
@@ -64,9 +65,15 @@ type Worker struct {
 	// Reminders, when set, is called by Run each round to queue
 	// pre-arrival reminders (booking.Service.QueueReminders).
 	Reminders func(ctx context.Context) error
+
+	// once fills in the defaults once: package jobs calls a Worker's
+	// steps concurrently.
+	once sync.Once
 }
 
-func (w *Worker) defaults() {
+func (w *Worker) defaults() { w.once.Do(w.fillDefaults) }
+
+func (w *Worker) fillDefaults() {
 	if w.Clock == nil {
 		w.Clock = booking.SystemClock{}
 	}
