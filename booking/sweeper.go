@@ -20,6 +20,10 @@ import (
 //
 //	go svc.RunSweeper(ctx, time.Minute)
 //
+// Package jobs runs the same work as durable River jobs (and the ledger's
+// entries one job each, as soon as they are due); a host runs one or the
+// other.
+//
 // It panics when every is not positive, a programming error.
 func (s *Service) RunSweeper(ctx context.Context, every time.Duration) error {
 	if every <= 0 {

@@ -1,6 +1,7 @@
 // Package icalsync is calendar sync's use cases: importing external iCal
 // feeds into a property's blocks (Syncer.SyncFeed, a durable poller
-// Syncer.Run), managing feeds and the export token, and serving each
+// Syncer.Run, or one River job per feed through package jobs and
+// Syncer.PollFeed), managing feeds and the export token, and serving each
 // property's calendar (Handler). The pure part, reading and writing
 // iCalendar and deciding what a fetch changes, is package ical.
 //

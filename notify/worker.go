@@ -1,10 +1,12 @@
 // Package notify delivers the outbox (package outbox): e-mails to the guest
 // and the host, rendered from overridable templates and sent over SMTP (or
 // written to the log), and signed webhooks to each organisation's
-// endpoints (Standard Webhooks). Worker.Run is what a host runs, on every
-// replica: claims are leased, so replicas never send the same delivery at
-// the same moment, and each delivery carries an id that stays the same
-// across retries so receivers can drop duplicates.
+// endpoints (Standard Webhooks). Package jobs runs a Worker's steps
+// (DispatchEvent, Deliver) as River jobs, each delivery concurrently;
+// Worker.Run is the older serial loop. Either runs on every replica:
+// claims are leased (or jobs claimed), so replicas never send the same
+// delivery at the same moment, and each delivery carries an id that stays
+// the same across retries so receivers can drop duplicates.
 package notify
 
 import (
@@ -14,6 +16,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/staykit/staykit/booking"
@@ -62,9 +65,15 @@ type Worker struct {
 	// Reminders, when set, is called by Run each round to queue
 	// pre-arrival reminders (booking.Service.QueueReminders).
 	Reminders func(ctx context.Context) error
+
+	// once fills in the defaults once: package jobs calls a Worker's
+	// steps concurrently.
+	once sync.Once
 }
 
-func (w *Worker) defaults() {
+func (w *Worker) defaults() { w.once.Do(w.fillDefaults) }
+
+func (w *Worker) fillDefaults() {
 	if w.Clock == nil {
 		w.Clock = booking.SystemClock{}
 	}
@@ -86,7 +95,8 @@ func (w *Worker) defaults() {
 	}
 }
 
-// Run processes the outbox every interval until ctx ends.
+// Run processes the outbox every interval until ctx ends, one delivery at
+// a time; package jobs delivers concurrently instead.
 func (w *Worker) Run(ctx context.Context, interval time.Duration) {
 	w.defaults()
 	t := time.NewTicker(interval)

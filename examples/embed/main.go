@@ -16,9 +16,10 @@
 //   - builds the host use cases (host.Service) and mounts the host API at
 //     /api/v1/host/ (API keys, or the dashboard's session) and the host
 //     dashboard at /host/;
-//   - runs the workers beside the server (runWorkers: the hold sweeper,
-//     the outbox that sends e-mails, here to the log, and webhooks, and
-//     the calendar sync), and stops everything on SIGINT or SIGTERM.
+//   - runs the workers beside the server (newWorkers, package jobs: hold
+//     expiry, the payments ledger, the outbox that sends e-mails, here to
+//     the log, and webhooks, and the calendar sync), and stops everything
+//     on SIGINT or SIGTERM.
 //
 // Run it, then book a stay with curl from another terminal (GNU date;
 // on macOS use date -v+30d +%F):
@@ -44,7 +45,7 @@
 //	curl -s $API/booking/$TOKEN
 //
 // The booking is "confirmed". A checkout left unpaid holds its dates for
-// 30 minutes; the sweeper then expires it. The host signs in to the
+// 30 minutes; the workers then expire it. The host signs in to the
 // dashboard at http://127.0.0.1:8081/host/ as a user created with the
 // command line (go run ./cmd/staykit user create -org lac -email E -db
 // embed.db), and a program calls the host API with a key (go run
@@ -76,6 +77,7 @@ import (
 	"github.com/staykit/staykit/hostweb"
 	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/icalsync"
+	"github.com/staykit/staykit/jobs"
 	"github.com/staykit/staykit/notify"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/payment/paymenttest/fakepay"
@@ -104,14 +106,11 @@ const demoSeed = `{
   }]
 }`
 
-// How often the workers run: lapsed holds are expired every minute, the
-// outbox is delivered every 10 seconds, calendar feeds due are looked for
-// every minute (each is fetched every 30 minutes).
-const (
-	sweepEvery  = time.Minute
-	outboxEvery = 10 * time.Second
-	feedsEvery  = time.Minute
-)
+// sweepEvery is how often the periodic jobs run: lapsed holds expired,
+// rows without a job looked for. E-mails, webhooks and refunds go out as
+// soon as they are recorded; each calendar feed is fetched every 30
+// minutes.
+const sweepEvery = time.Minute
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8081", "listen address")
@@ -187,9 +186,17 @@ func run(ctx context.Context, ln net.Listener, dbPath string, logger *slog.Logge
 	}
 
 	// The workers run until the server has stopped.
+	workers, err := newWorkers(db, svc, origin, logger)
+	if err != nil {
+		return err
+	}
 	workCtx, stopWork := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup
-	runWorkers(workCtx, &wg, db, svc, origin, logger)
+	wg.Go(func() {
+		if err := workers.Run(workCtx); err != nil {
+			logger.Error("jobs", "err", err)
+		}
+	})
 	defer func() {
 		stopWork()
 		wg.Wait()
@@ -215,20 +222,18 @@ func run(ctx context.Context, ln net.Listener, dbPath string, logger *slog.Logge
 	return nil
 }
 
-// runWorkers starts, in wg, the background work staykit needs until ctx
-// ends: the hold sweeper, the outbox (e-mails to the guests and the host,
-// here written to the log: set notify.Worker.Mailer to
+// newWorkers builds the background work staykit needs (package jobs):
+// hold expiry, the payments ledger, the outbox (e-mails to the guests and
+// the host, here written to the log: set notify.Worker.Mailer to
 // notify.NewSMTPMailer for real ones; webhooks to the host's endpoints)
 // and the calendar sync of the feeds the host added.
-func runWorkers(ctx context.Context, wg *sync.WaitGroup, db *sqlite.DB, svc *booking.Service, origin string, logger *slog.Logger) {
-	wg.Go(func() { svc.RunSweeper(ctx, sweepEvery) })
+func newWorkers(db *sqlite.DB, svc *booking.Service, origin string, logger *slog.Logger) (*jobs.Workers, error) {
 	outbox := &notify.Worker{Store: db, Logger: logger,
 		BookingURL: func(org *booking.Organization, b *booking.Booking) string {
 			return origin + "/?" + url.Values{"org": {org.Slug}, "booking": {b.Token}}.Encode()
 		}}
-	wg.Go(func() { outbox.Run(ctx, outboxEvery) })
 	feeds := icalsync.New(icalsync.Options{Store: db, Logger: logger})
-	wg.Go(func() { feeds.Run(ctx, feedsEvery) })
+	return jobs.NewSQLite(db, jobs.Options{Payments: svc, Outbox: outbox, Feeds: feeds, Every: sweepEvery, Logger: logger})
 }
 
 // seedOnce loads demoSeed into an empty database.

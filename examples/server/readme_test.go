@@ -95,16 +95,17 @@ func TestREADMEPlantStoreDoesNotCollide(t *testing.T) {
 	}
 }
 
-// TestREADMEEmbeddingRunsTheLibrarySweeper keeps the embedding snippet on
-// the library's sweeper rather than a hand-written loop.
-func TestREADMEEmbeddingRunsTheLibrarySweeper(t *testing.T) {
+// TestREADMEEmbeddingRunsTheLibraryWorkers keeps the embedding snippet on
+// the library's job engine rather than a hand-written loop.
+func TestREADMEEmbeddingRunsTheLibraryWorkers(t *testing.T) {
 	raw, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, after, _ := strings.Cut(string(raw), "## Embedding")
 	snippet, _, _ := strings.Cut(after, "\n```\n")
-	if !strings.Contains(snippet, "go svc.RunSweeper(ctx, time.Minute)") || strings.Contains(snippet, "ExpireHolds") {
-		t.Errorf("embedding snippet does not run svc.RunSweeper:\n%s", snippet)
+	if !strings.Contains(snippet, "go workers.Run(ctx)") || !strings.Contains(snippet, "jobs.NewSQLite(db, jobs.Options{") ||
+		strings.Contains(snippet, "ExpireHolds") || strings.Contains(snippet, "RunSweeper") {
+		t.Errorf("embedding snippet does not run the library's workers (package jobs):\n%s", snippet)
 	}
 }

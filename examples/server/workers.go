@@ -5,37 +5,39 @@ import (
 	"net/http"
 	"net/url"
 	"sync"
-	"time"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/icalsync"
 	"github.com/staykit/staykit/internal/serverenv"
+	"github.com/staykit/staykit/jobs"
 	"github.com/staykit/staykit/notify"
 )
 
-// icalPollCheck is how often the server looks for calendar feeds due; each
-// feed is fetched every icalsync.DefaultInterval (30 minutes, with jitter).
-const icalPollCheck = time.Minute
-
-// startWorkers starts what runs beside the server: the hold sweeper, the
-// calendar sync, the read model's refresh and the outbox's deliveries
-// (e-mails and webhooks, whose booking links start with publicURL). stop
-// ends them and returns once they have all returned.
+// startWorkers starts what runs beside the server: the read model's
+// refresh and the job engine (package jobs: the payments ledger, the
+// outbox's deliveries of e-mails and webhooks, whose booking links start
+// with publicURL, the calendar sync, and every -sweep-every the periodic
+// sweeps). stop ends them and returns once they have all returned.
 func (s *server) startWorkers(publicURL string) (stop func(), err error) {
-	sweepCtx, stopSweep := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Go(func() { s.svc.RunSweeper(sweepCtx, s.cfg.SweepEvery) })
-	wg.Go(func() { s.calendarSync().Run(sweepCtx, icalPollCheck) })
-	wg.Go(func() { s.readModel.Run(sweepCtx) })
 	worker, err := s.outboxWorker(publicURL)
 	if err != nil {
-		stopSweep()
-		wg.Wait()
 		return nil, err
 	}
-	wg.Go(func() { worker.Run(sweepCtx, s.cfg.Outbox.Every) })
+	workers, err := s.back.Store.Jobs(jobs.Options{Payments: s.svc, Outbox: worker, Feeds: s.calendarSync(),
+		Every: s.cfg.SweepEvery, Logger: s.log})
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { s.readModel.Run(ctx) })
+	wg.Go(func() {
+		if err := workers.Run(ctx); err != nil {
+			s.log.Error("jobs", "err", err)
+		}
+	})
 	return func() {
-		stopSweep()
+		cancel()
 		wg.Wait()
 	}, nil
 }

@@ -1,12 +1,15 @@
 package serverenv
 
 import (
+	"errors"
 	"log/slog"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/host"
+	"github.com/staykit/staykit/jobs"
 	"github.com/staykit/staykit/store/cache"
 	"github.com/staykit/staykit/store/postgres"
+	"github.com/staykit/staykit/store/sqlite"
 )
 
 // Database is the server's store, a store/sqlite or store/postgres DB, as
@@ -15,8 +18,10 @@ import (
 type Database struct {
 	host.Stores
 	booking.ReadModelStore
-	// pg is the PostgreSQL DB, nil on SQLite.
-	pg *postgres.DB
+	// pg is the PostgreSQL DB, nil on SQLite; lite the SQLite DB, nil on
+	// PostgreSQL.
+	pg   *postgres.DB
+	lite *sqlite.DB
 }
 
 // DatabaseOf is db (a *sqlite.DB or *postgres.DB) as the server's
@@ -26,7 +31,20 @@ func DatabaseOf(db interface {
 	booking.ReadModelStore
 }) Database {
 	pg, _ := db.(*postgres.DB)
-	return Database{Stores: db.HostStores(), ReadModelStore: db, pg: pg}
+	lite, _ := db.(*sqlite.DB)
+	return Database{Stores: db.HostStores(), ReadModelStore: db, pg: pg, lite: lite}
+}
+
+// Jobs builds the job engine (package jobs) on the database: River on
+// its PostgreSQL pool or on its SQLite file.
+func (db Database) Jobs(o jobs.Options) (*jobs.Workers, error) {
+	switch {
+	case db.pg != nil:
+		return jobs.NewPostgres(db.pg, o)
+	case db.lite != nil:
+		return jobs.NewSQLite(db.lite, o)
+	}
+	return nil, errors.New("jobs: the database is neither store/sqlite nor store/postgres")
 }
 
 // Booking is the seams of the booking engine (booking.Options.Stores).

@@ -21,6 +21,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/staykit/staykit/internal/pgmigrate"
+	"github.com/staykit/staykit/jobs/enqueue"
 	"github.com/staykit/staykit/store/internal/rowmap"
 	"github.com/staykit/staykit/store/internal/sqlflow"
 )
@@ -33,6 +34,8 @@ type DB struct {
 	pool checkedPool
 	// flow runs the operations and names them in errors.
 	flow sqlflow.Flow
+	// jobs is the job engine's hook (jobs.go).
+	jobs jobHook
 }
 
 // config holds what Options set.
@@ -73,7 +76,12 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: open: %w", err)
 	}
-	return &DB{pool: checkedPool{pool}, flow: sqlflow.Flow{Store: "postgres"}}, nil
+	db := &DB{pool: checkedPool{pool}, flow: sqlflow.Flow{Store: "postgres"}}
+	if err := db.migrateJobs(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres: open: %w", err)
+	}
+	return db, nil
 }
 
 // Close closes the pool's connections, waiting for those in use to be
@@ -120,7 +128,7 @@ func (db *DB) begin(opts pgx.TxOptions) func(context.Context) (sqlflow.Tx, error
 		if err != nil {
 			return nil, err
 		}
-		return txConn{conn{tx}, tx}, nil
+		return txConn{conn{tx}, tx, db.jobs.get()}, nil
 	}
 }
 
@@ -159,6 +167,8 @@ func (r pgRows) Close() error {
 type txConn struct {
 	conn
 	tx pgx.Tx
+	// hook enqueues the jobs of what the transaction records; nil: none.
+	hook enqueue.PgxHook
 }
 
 func (t txConn) Commit(ctx context.Context) error   { return t.tx.Commit(ctx) }

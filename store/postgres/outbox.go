@@ -45,7 +45,7 @@ func recordOutbox(ctx context.Context, q querier, events []outbox.Event) error {
 		}
 		*e = *stored
 	}
-	return nil
+	return enqueueWork(ctx, q, eventWork(events)...)
 }
 
 // ClaimOutboxEvents leases due undispatched events; SKIP LOCKED lets two
@@ -76,7 +76,11 @@ func (db *DB) DispatchOutboxEvent(ctx context.Context, eventID int64, deliveries
 				return err
 			}
 		}
-		return nil
+		work, err := deliveryWork(ctx, q, eventID, 0)
+		if err != nil {
+			return err
+		}
+		return enqueueWork(ctx, q, work...)
 	})
 }
 
@@ -130,10 +134,17 @@ func (db *DB) OutboxDelivery(ctx context.Context, id int64) (*outbox.Delivery, e
 
 // RedeliverOutbox makes a delivery due again.
 func (db *DB) RedeliverOutbox(ctx context.Context, deliveryID int64, now time.Time) error {
-	return db.run(ctx, "redeliver outbox delivery", func(q querier) error {
-		return sqlflow.Exec(ctx, q, outboxNotFound("delivery"), `UPDATE outbox_deliveries SET status = $1, attempts = 0,
+	return db.tx(ctx, "redeliver outbox delivery", func(q querier) error {
+		if err := sqlflow.Exec(ctx, q, outboxNotFound("delivery"), `UPDATE outbox_deliveries SET status = $1, attempts = 0,
 			next_attempt_at = $2, updated_at = $2, delivered_at = NULL WHERE id = $3`,
-			string(outbox.StatusPending), now, deliveryID)
+			string(outbox.StatusPending), now, deliveryID); err != nil {
+			return err
+		}
+		work, err := deliveryWork(ctx, q, 0, deliveryID)
+		if err != nil {
+			return err
+		}
+		return enqueueWork(ctx, q, work...)
 	})
 }
 

@@ -25,6 +25,7 @@ import (
 	sqlitedrv "modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
+	"github.com/staykit/staykit/jobs/enqueue"
 	"github.com/staykit/staykit/store/internal/rowmap"
 	"github.com/staykit/staykit/store/internal/sqlflow"
 )
@@ -40,6 +41,8 @@ type DB struct {
 	readStmts, writeStmts *prepared
 	// flow runs the operations and names them in errors.
 	flow sqlflow.Flow
+	// jobs is the job engine's hook (jobs.go).
+	jobs jobHook
 }
 
 // config holds what Options set.
@@ -96,6 +99,10 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	db := &DB{write: write, read: write, flow: sqlflow.Flow{Store: "sqlite"}}
 
 	if err := db.migrate(ctx); err != nil {
+		write.Close()
+		return nil, fmt.Errorf("sqlite: open %q: %w", path, err)
+	}
+	if err := db.migrateJobs(ctx); err != nil {
 		write.Close()
 		return nil, fmt.Errorf("sqlite: open %q: %w", path, err)
 	}
@@ -245,9 +252,9 @@ func (db *DB) beginWrite(stmts *prepared) func(context.Context) (sqlflow.Tx, err
 			return nil, err
 		}
 		if stmts == nil {
-			return txConn{conn{tx}, tx}, nil
+			return txConn{conn{tx}, tx, db.jobs.get()}, nil
 		}
-		return txConn{conn{stmts.on(tx, tx)}, tx}, nil
+		return txConn{conn{stmts.on(tx, tx)}, tx, db.jobs.get()}, nil
 	}
 }
 
@@ -257,7 +264,7 @@ func (db *DB) beginRead(ctx context.Context) (sqlflow.Tx, error) {
 	if err != nil {
 		return nil, err
 	}
-	return txConn{conn{db.readStmts.on(tx, tx)}, tx}, nil
+	return txConn{conn{db.readStmts.on(tx, tx)}, tx, nil}, nil
 }
 
 // stdQuerier is what *sql.DB, *sql.Tx and prepared statements
@@ -293,6 +300,8 @@ func (conn) Codec() rowmap.Codec { return codec{} }
 type txConn struct {
 	conn
 	tx *sql.Tx
+	// hook enqueues the jobs of what the transaction records; nil: none.
+	hook enqueue.SQLHook
 }
 
 func (t txConn) Commit(context.Context) error   { return t.tx.Commit() }

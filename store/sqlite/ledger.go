@@ -45,7 +45,7 @@ func recordLedger(ctx context.Context, q querier, entries []ledger.Entry) error 
 		}
 		*e = *stored
 	}
-	return nil
+	return enqueueWork(ctx, q, ledgerWork(entries)...)
 }
 
 // LedgerEntries lists a booking's entries, oldest first.

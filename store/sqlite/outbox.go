@@ -45,7 +45,7 @@ func recordOutbox(ctx context.Context, q querier, events []outbox.Event) error {
 		}
 		*e = *stored
 	}
-	return nil
+	return enqueueWork(ctx, q, eventWork(events)...)
 }
 
 // ClaimOutboxEvents leases due undispatched events in one write transaction.
@@ -83,7 +83,11 @@ func (db *DB) DispatchOutboxEvent(ctx context.Context, eventID int64, deliveries
 				return err
 			}
 		}
-		return nil
+		work, err := deliveryWork(ctx, q, eventID, 0)
+		if err != nil {
+			return err
+		}
+		return enqueueWork(ctx, q, work...)
 	})
 }
 
@@ -157,9 +161,16 @@ func (db *DB) OutboxDelivery(ctx context.Context, id int64) (*outbox.Delivery, e
 // RedeliverOutbox makes a delivery due again.
 func (db *DB) RedeliverOutbox(ctx context.Context, deliveryID int64, now time.Time) error {
 	return db.tx(ctx, "redeliver outbox delivery", func(q querier) error {
-		return sqlflow.Exec(ctx, q, outboxNotFound("delivery"), `UPDATE outbox_deliveries SET status = ?, attempts = 0,
+		if err := sqlflow.Exec(ctx, q, outboxNotFound("delivery"), `UPDATE outbox_deliveries SET status = ?, attempts = 0,
 			next_attempt_at = ?, updated_at = ?, delivered_at = NULL WHERE id = ?`,
-			string(outbox.StatusPending), now.UnixMilli(), now.UnixMilli(), deliveryID)
+			string(outbox.StatusPending), now.UnixMilli(), now.UnixMilli(), deliveryID); err != nil {
+			return err
+		}
+		work, err := deliveryWork(ctx, q, 0, deliveryID)
+		if err != nil {
+			return err
+		}
+		return enqueueWork(ctx, q, work...)
 	})
 }
 

@@ -1,0 +1,59 @@
+package notify
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/outbox"
+)
+
+// DispatchEvent is the job engine's step for one outbox event (package
+// jobs runs it): it fans the event out into its deliveries unless it is
+// dispatched already. Dispatching twice adds nothing
+// (DispatchOutboxEvent is idempotent). A missing event is not an error.
+func (w *Worker) DispatchEvent(ctx context.Context, eventID int64) error {
+	w.defaults()
+	ev, err := w.Store.OutboxEvent(ctx, eventID)
+	switch {
+	case booking.ErrorCode(err) == booking.CodeNotFound:
+		return nil
+	case err != nil:
+		return fmt.Errorf("dispatch event %d: %w", eventID, err)
+	case !ev.DispatchedAt.IsZero():
+		return nil
+	}
+	return w.dispatch(ctx, *ev)
+}
+
+// Deliver is the job engine's step for one delivery (package jobs runs
+// it): when the delivery is pending and due it makes one attempt, bounded
+// by AttemptTimeout, and saves the outcome as Process does. It returns
+// when the delivery is due again: zero when nothing is left to do
+// (delivered, failed for good, held, gone), its NextAttemptAt while it is
+// pending (not due yet, or retried after outbox.Backoff). An error means
+// the attempt's outcome could not be saved; the job is retried.
+func (w *Worker) Deliver(ctx context.Context, deliveryID int64) (time.Time, error) {
+	w.defaults()
+	d, err := w.Store.OutboxDelivery(ctx, deliveryID)
+	switch {
+	case booking.ErrorCode(err) == booking.CodeNotFound:
+		return time.Time{}, nil
+	case err != nil:
+		return time.Time{}, fmt.Errorf("delivery %d: %w", deliveryID, err)
+	case d.Status != outbox.StatusPending:
+		return time.Time{}, nil
+	case d.NextAttemptAt.After(w.Clock.Now()):
+		return d.NextAttemptAt, nil
+	}
+	attempt, cancel := context.WithTimeout(ctx, AttemptTimeout)
+	defer cancel()
+	if _, err := w.deliver(attempt, d); err != nil {
+		return time.Time{}, err
+	}
+	if d.Status != outbox.StatusPending {
+		return time.Time{}, nil
+	}
+	return d.NextAttemptAt, nil
+}
