@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/staykit/staykit/internal/serverenv"
 	"net/http/httptest"
 	"regexp"
 	"strings"
@@ -22,7 +23,10 @@ func cli(t *testing.T, args ...string) (string, error) {
 }
 
 func TestWebhookAndContactCommands(t *testing.T) {
-	ts := startServer(t, nil, "-outbox-every", "50ms", "-webhooks-allow-private")
+	// A redelivery asked for while the delivery's finished job is still
+	// being marked completed is picked up by the next sweep: sweep often.
+	ts := startServerWith(t, nil, func(c *serverenv.Config) { c.SweepEvery = 250 * time.Millisecond },
+		"-outbox-every", "50ms", "-webhooks-allow-private")
 	sink := &hookSink{accepted: map[string]int{}, types: map[string]string{}}
 	rs := httptest.NewServer(sink)
 	defer rs.Close()
@@ -53,8 +57,15 @@ func TestWebhookAndContactCommands(t *testing.T) {
 	}
 	waitFor(t, func() bool { return len(sink.snapshot()) == 1 })
 
-	out, err = cli(t, append([]string{"webhook", "deliveries", "-id", "1"}, db...)...)
-	row := regexp.MustCompile(`(?m)^(\d+)\s+\d+\s+delivered\s+1\s+200`).FindStringSubmatch(out)
+	// The receiver has the webhook; the worker records the outcome just
+	// after it answered.
+	delivered := regexp.MustCompile(`(?m)^(\d+)\s+\d+\s+delivered\s+1\s+200`)
+	var row []string
+	waitFor(t, func() bool {
+		out, err = cli(t, append([]string{"webhook", "deliveries", "-id", "1"}, db...)...)
+		row = delivered.FindStringSubmatch(out)
+		return err != nil || row != nil
+	})
 	if err != nil || row == nil {
 		t.Fatalf("webhook deliveries: %v\n%s", err, out)
 	}
@@ -66,6 +77,11 @@ func TestWebhookAndContactCommands(t *testing.T) {
 			return n == 2
 		}
 		return false
+	})
+	// ...and has recorded it before the endpoint is resumed.
+	waitFor(t, func() bool {
+		out, err = cli(t, append([]string{"webhook", "deliveries", "-id", "1"}, db...)...)
+		return err != nil || !strings.Contains(out, "pending")
 	})
 	out, err = cli(t, append([]string{"webhook", "resume", "-id", "1", "-replay"}, db...)...)
 	if err != nil || !strings.Contains(out, "endpoint 1 resumed; 0 deliveries due now") {
