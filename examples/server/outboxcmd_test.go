@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/staykit/staykit/internal/serverenv"
 	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/staykit/staykit/internal/serverenv"
 	"github.com/staykit/staykit/payment/paymenttest"
 )
 
