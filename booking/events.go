@@ -19,7 +19,7 @@ import (
 // does not know are ignored. An error means the event was not applied and
 // the provider should send it again.
 func (s *Service) HandlePaymentEvent(ctx context.Context, ev payment.Event) error {
-	if ev.ID == "" || (ev.Intent == nil && ev.Refund == nil && ev.Dispute == nil && ev.Connected == nil) {
+	if ev.ID == "" || (ev.Intent == nil && ev.Refund == nil && ev.Dispute == nil) {
 		return nil
 	}
 	done, err := s.store.EventProcessed(ctx, ev.ID)
@@ -46,8 +46,6 @@ func (s *Service) applyEvent(ctx context.Context, ev payment.Event) error {
 		return s.applyRefundedEvent(ctx, ev)
 	case payment.EventRefundUpdated:
 		return s.applyRefundUpdate(ctx, ev.Refund, ev.Account)
-	case payment.EventAccountUpdated:
-		return s.applyAccountUpdated(ctx, ev)
 	case payment.EventDisputed:
 		return s.applyDispute(ctx, ev)
 	}
