@@ -23,9 +23,9 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/booking"
-	"github.com/staykit/staykit/connect"
 	"github.com/staykit/staykit/booking/bookingtest"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/connect"
 	"github.com/staykit/staykit/coupon"
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/hostapi"
