@@ -22,7 +22,7 @@ type writeLog struct {
 // seams are w's store with its writes recorded.
 func (w *writeLog) seams() booking.Stores {
 	s := w.Stores
-	s.BookingStore, s.ConnectStore, s.TermsStore = w, w, w
+	s.BookingStore, s.PaymentAccountStore, s.TermsStore = w, w, w
 	return s
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/connect"
 	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/payment/paymenttest"
 )
@@ -15,7 +16,18 @@ func connectEnv(t *testing.T, ct payment.ChargeType) (*env, *paymenttest.Platfor
 	e := newEnv(t)
 	pl := paymenttest.NewPlatform(e.pay, ct)
 	e.svc = booking.NewService(booking.Options{Stores: e.store.Stores(), Payments: e.pay, Clock: e.clock, Notifier: e.notified, Connect: pl})
+	e.connect = connect.New(connect.Options{Store: e.store, Platform: pl, Events: e.svc, Clock: e.clock})
 	return e, pl
+}
+
+// org finds the organisation of slug.
+func (e *env) org(t *testing.T, slug string) *booking.Organization {
+	t.Helper()
+	org, err := e.store.OrganizationBySlug(context.Background(), slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return org
 }
 
 // onboard connects slug's organisation: the host follows the onboarding
@@ -23,25 +35,25 @@ func connectEnv(t *testing.T, ct payment.ChargeType) (*env, *paymenttest.Platfor
 func onboard(t *testing.T, e *env, pl *paymenttest.Platform, slug string) string {
 	t.Helper()
 	ctx := context.Background()
-	url, err := e.svc.StartOnboarding(ctx, slug, "https://host.test/done", "https://host.test/again")
+	url, err := e.connect.StartOnboarding(ctx, e.org(t, slug), "https://host.test/done", "https://host.test/again")
 	if err != nil || url == "" {
 		t.Fatalf("StartOnboarding(%s) = %q, %v", slug, url, err)
 	}
-	st, err := e.svc.PaymentAccountStatus(ctx, slug)
+	st, err := e.connect.Status(ctx, e.org(t, slug))
 	if err != nil || st.Account.AccountID == "" || st.Account.State != booking.OnboardingPending || st.Account.ChargesEnabled {
 		t.Fatalf("status after link = %+v, %v; want a pending account", st, err)
 	}
 	acct := st.Account.AccountID
-	again, err := e.svc.StartOnboarding(ctx, slug, "https://host.test/done", "https://host.test/again")
+	again, err := e.connect.StartOnboarding(ctx, e.org(t, slug), "https://host.test/done", "https://host.test/again")
 	if err != nil || again == "" {
 		t.Fatal(err)
 	}
-	if st2, _ := e.svc.PaymentAccountStatus(ctx, slug); st2.Account.AccountID != acct {
+	if st2, _ := e.connect.Status(ctx, e.org(t, slug)); st2.Account.AccountID != acct {
 		t.Fatalf("second onboarding made account %s, want %s again", st2.Account.AccountID, acct)
 	}
 	pl.SetChargesEnabled(acct, true)
 	connectWebhook(t, e, pl, payment.EventAccountUpdated, acct, "")
-	if st, _ := e.svc.PaymentAccountStatus(ctx, slug); !st.Account.ChargesEnabled || st.Account.State != booking.OnboardingComplete {
+	if st, _ := e.connect.Status(ctx, e.org(t, slug)); !st.Account.ChargesEnabled || st.Account.State != booking.OnboardingComplete {
 		t.Fatalf("status after account.updated = %+v; want charges enabled", st)
 	}
 	return acct
@@ -53,8 +65,8 @@ func connectWebhook(t *testing.T, e *env, pl *paymenttest.Platform, typ payment.
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.svc.HandleConnectWebhook(context.Background(), payload, sig); err != nil {
-		t.Fatalf("HandleConnectWebhook(%s on %s): %v", typ, acct, err)
+	if err := e.connect.HandleWebhook(context.Background(), payload, sig); err != nil {
+		t.Fatalf("HandleWebhook(%s on %s): %v", typ, acct, err)
 	}
 }
 
@@ -76,7 +88,7 @@ func TestConnectTwoOrganisationsTwoAccounts(t *testing.T) {
 
 			acctA := onboard(t, e, pl, "demo")
 			acctB := onboard(t, e, pl, "demo-deposit")
-			if err := e.svc.SetPlatformFee(ctx, "demo", dec("10"), 0); err != nil {
+			if err := e.connect.SetPlatformFee(ctx, e.org(t, "demo"), dec("10"), 0); err != nil {
 				t.Fatal(err)
 			}
 			cfg, err = e.svc.Config(ctx, "demo")
@@ -199,7 +211,7 @@ func TestConnectSuspendedAccountStopsCheckouts(t *testing.T) {
 	connectWebhook(t, e, pl, payment.EventAccountUpdated, acct, "")
 	_, err := e.svc.Checkout(context.Background(), "demo", e.order("demo"))
 	wantCode(t, err, booking.CodePaymentsNotReady)
-	if st, _ := e.svc.PaymentAccountStatus(context.Background(), "demo"); st.Account.State != booking.OnboardingRestricted {
+	if st, _ := e.connect.Status(context.Background(), e.org(t, "demo")); st.Account.State != booking.OnboardingRestricted {
 		t.Errorf("state = %s, want restricted", st.Account.State)
 	}
 }
@@ -211,13 +223,14 @@ func TestConnectWebhookRefusesBadSignature(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Signed with the platform's secret, not the Connect endpoint's.
-	err = e.svc.HandleConnectWebhook(context.Background(), payload, e.pay.SignPayload(payload, start))
+	err = e.connect.HandleWebhook(context.Background(), payload, e.pay.SignPayload(payload, start))
 	wantCode(t, err, booking.CodeInvalid)
 }
 
 func TestSingleAccountTakesNoConnectWebhooks(t *testing.T) {
 	e := newEnv(t)
-	err := e.svc.HandleConnectWebhook(context.Background(), []byte(`{}`), "t=1,v1=00")
+	cs := connect.New(connect.Options{Store: e.store, Clock: e.clock})
+	err := cs.HandleWebhook(context.Background(), []byte(`{}`), "t=1,v1=00")
 	wantCode(t, err, booking.CodeInvalid)
 	cfg, err := e.svc.Config(context.Background(), "demo")
 	if err != nil || !cfg.PaymentsReady || cfg.PaymentAccount != "" {

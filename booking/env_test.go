@@ -12,6 +12,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/booking/bookingtest"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/connect"
 	"github.com/staykit/staykit/coupon"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/pricing"
@@ -24,7 +25,9 @@ var start = time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
 // env is a Service on a real SQLite store with the fake provider, a fake
 // clock and a recording notifier.
 type env struct {
-	svc      *booking.Service
+	svc *booking.Service
+	// connect is the Connect use cases of connectEnv, nil otherwise.
+	connect  *connect.Service
 	store    *sqlite.DB
 	pay      *paymenttest.Provider
 	clock    *bookingtest.Clock

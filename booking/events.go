@@ -16,10 +16,11 @@ import (
 // cannot revive a booking that ended. Refund and dispute events update the
 // ledger and tell the host, refunds made from the provider's dashboard
 // included. Each event id is applied once; events about intents staykit
-// does not know are ignored. An error means the event was not applied and
-// the provider should send it again.
+// does not know are ignored, and so is account.updated: package connect
+// applies it (connect.Service.HandleWebhook). An error means the event was
+// not applied and the provider should send it again.
 func (s *Service) HandlePaymentEvent(ctx context.Context, ev payment.Event) error {
-	if ev.ID == "" || (ev.Intent == nil && ev.Refund == nil && ev.Dispute == nil && ev.Connected == nil) {
+	if ev.ID == "" || (ev.Intent == nil && ev.Refund == nil && ev.Dispute == nil) {
 		return nil
 	}
 	done, err := s.store.EventProcessed(ctx, ev.ID)
@@ -46,8 +47,6 @@ func (s *Service) applyEvent(ctx context.Context, ev payment.Event) error {
 		return s.applyRefundedEvent(ctx, ev)
 	case payment.EventRefundUpdated:
 		return s.applyRefundUpdate(ctx, ev.Refund, ev.Account)
-	case payment.EventAccountUpdated:
-		return s.applyAccountUpdated(ctx, ev)
 	case payment.EventDisputed:
 		return s.applyDispute(ctx, ev)
 	}

@@ -85,7 +85,7 @@ func newCrashStore(db *sqlite.DB, sw *crashSwitch) *crashStore {
 // seams are s as every seam a Service consumes.
 func (s *crashStore) seams() booking.Stores {
 	return booking.Stores{CatalogStore: s, BookingStore: s, LedgerStore: s, TermsStore: s, CalendarStore: s,
-		ConnectStore: s, OutboxStore: s, HostCalendarStore: s, HostRequestPurger: s}
+		PaymentAccountStore: s, OutboxStore: s, HostCalendarStore: s, HostRequestPurger: s}
 }
 
 // crashSeams are the interfaces crashStore serves: the fields of
@@ -337,12 +337,7 @@ func (s *crashStore) SetContactEmail(ctx context.Context, orgID int64, email str
 	return s.Stores.SetContactEmail(ctx, orgID, email)
 }
 
-// ConnectStore.
-
-func (s *crashStore) SavePaymentAccount(ctx context.Context, a *booking.PaymentAccount) error {
-	s.write("SavePaymentAccount")
-	return s.Stores.SavePaymentAccount(ctx, a)
-}
+// PaymentAccountStore.
 
 func (s *crashStore) SetBookingPaymentAccount(ctx context.Context, bookingID int64, accountID string) error {
 	s.write("SetBookingPaymentAccount")
@@ -358,7 +353,7 @@ var storeReads = []string{
 	"ExportTokenByValue", "Feed", "FeedBlocks", "FeedConflicts", "Feeds", "Holds", "IdempotencyRecord",
 	"LapsedHolds", "LedgerEntries", "LedgerEntryByProviderID", "Occupied", "OrganizationByID",
 	"OrganizationBySlug", "Organizations", "OutboxDeliveries", "OutboxDelivery", "OutboxEvent", "PaymentAccount",
-	"PaymentAccountByAccountID", "Properties", "Property", "Settings", "Terms", "WebhookEndpoint",
+	"Properties", "Property", "Settings", "Terms", "WebhookEndpoint",
 	"WebhookEndpoints",
 }
 

@@ -45,6 +45,7 @@ type Options struct {
 	// Connect, when set, makes the engine a payment platform: each
 	// organisation is paid into its own connected account, and Payments
 	// is the platform's own account. Nil is the single-account mode.
+	// Package connect onboards the accounts and keeps them current.
 	Connect payment.Connect
 }
 

@@ -28,7 +28,7 @@ type Stores struct {
 	LedgerStore
 	TermsStore
 	CalendarStore
-	ConnectStore
+	PaymentAccountStore
 	OutboxStore
 	// HostCalendarStore is the host's calendar and property writes and
 	// paged booking lists (package host); a read model wraps it so that
@@ -41,7 +41,7 @@ type Stores struct {
 // empty reports whether s has no seam at all.
 func (s Stores) empty() bool {
 	return s.CatalogStore == nil && s.BookingStore == nil && s.LedgerStore == nil && s.TermsStore == nil &&
-		s.CalendarStore == nil && s.ConnectStore == nil && s.OutboxStore == nil &&
+		s.CalendarStore == nil && s.PaymentAccountStore == nil && s.OutboxStore == nil &&
 		s.HostCalendarStore == nil && s.HostRequestPurger == nil
 }
 

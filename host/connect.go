@@ -5,17 +5,18 @@ import (
 	"net/url"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/connect"
 )
 
 // PaymentAccount reports the organisation's Stripe Connect onboarding
-// (booking.Service.PaymentAccountStatus).
-func (s *Service) PaymentAccount(ctx context.Context, org *booking.Organization) (*booking.PaymentAccountStatus, error) {
-	return s.bookings.PaymentAccountStatus(ctx, org.Slug)
+// (connect.Service.Status).
+func (s *Service) PaymentAccount(ctx context.Context, org *booking.Organization) (*connect.Status, error) {
+	return s.connect.Status(ctx, org)
 }
 
 // StartOnboarding returns the URL where the organisation's owner connects
 // its Stripe account, creating the connected account first when it has
-// none (booking.Service.StartOnboarding); audited. Errors: CodeInvalid
+// none (connect.Service.StartOnboarding); audited. Errors: CodeInvalid
 // (URLs not absolute http(s), or no Connect platform),
 // CodePaymentUnavailable.
 func (s *Service) StartOnboarding(ctx context.Context, org *booking.Organization, returnURL, refreshURL string, by Actor) (string, error) {
@@ -35,15 +36,15 @@ func (s *Service) StartOnboarding(ctx context.Context, org *booking.Organization
 	if err := f.Err(); err != nil {
 		return "", err
 	}
-	before, err := s.bookings.PaymentAccountStatus(ctx, org.Slug)
+	before, err := s.connect.Status(ctx, org)
 	if err != nil {
 		return "", err
 	}
-	link, err := s.bookings.StartOnboarding(ctx, org.Slug, returnURL, refreshURL)
+	link, err := s.connect.StartOnboarding(ctx, org, returnURL, refreshURL)
 	if err != nil {
 		return "", err
 	}
-	after, err := s.bookings.PaymentAccountStatus(ctx, org.Slug)
+	after, err := s.connect.Status(ctx, org)
 	if err != nil {
 		return "", err
 	}

@@ -21,6 +21,7 @@ import (
 	"strconv"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/connect"
 )
 
 // ReasonBooked is the booking.ParamReason of the CodeConflict returned when
@@ -46,6 +47,7 @@ type Service struct {
 	records  Store
 	units    Atomic
 	bookings *booking.Service
+	connect  *connect.Service
 	clock    booking.Clock
 	log      *slog.Logger
 	// hashSlots holds a token per password hash running (Login).
@@ -73,6 +75,10 @@ type Options struct {
 	// It runs on the same database as Stores: the terms it saves join the
 	// unit of work of their audit entry.
 	Bookings *booking.Service
+	// Connect is the Stripe Connect onboarding (connect.New) when the
+	// server is a Connect platform; nil means it is not one (the zero
+	// connect.Service).
+	Connect *connect.Service
 	// Clock defaults to the wall clock.
 	Clock booking.Clock
 	// Logger defaults to slog.Default().
@@ -96,8 +102,11 @@ func New(o Options) *Service {
 	if o.MaxConcurrentHashes <= 0 {
 		o.MaxConcurrentHashes = DefaultMaxConcurrentHashes
 	}
-	s := &Service{store: o.Stores, records: o.Stores.Records, units: units, bookings: o.Bookings, clock: o.Clock, log: o.Logger,
-		hashSlots: make(chan struct{}, o.MaxConcurrentHashes)}
+	if o.Connect == nil {
+		o.Connect = &connect.Service{}
+	}
+	s := &Service{store: o.Stores, records: o.Stores.Records, units: units, bookings: o.Bookings, connect: o.Connect, clock: o.Clock,
+		log: o.Logger, hashSlots: make(chan struct{}, o.MaxConcurrentHashes)}
 	if s.clock == nil {
 		s.clock = booking.SystemClock{}
 	}

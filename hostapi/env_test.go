@@ -25,6 +25,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/booking/bookingtest"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/connect"
 	"github.com/staykit/staykit/coupon"
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/hostapi"
@@ -114,9 +115,13 @@ func newEnv(t *testing.T, stores []host.Stores, opts ...func(*booking.Options)) 
 			o(&bo)
 		}
 		r.svc = booking.NewService(bo)
-		r.host = host.New(host.Options{Stores: st, Bookings: r.svc, Clock: e.clock, Logger: logger})
+		var cs *connect.Service // the Connect use cases when bo makes a platform
+		if bo.Connect != nil {
+			cs = connect.New(connect.Options{Store: st.Records.(connect.Store), Platform: bo.Connect, Events: r.svc, Clock: e.clock})
+		}
+		r.host = host.New(host.Options{Stores: st, Bookings: r.svc, Connect: cs, Clock: e.clock, Logger: logger})
 		mux := http.NewServeMux()
-		mux.Handle("/api/", httpapi.New(httpapi.Options{Service: r.svc, Logger: logger, Limiter: limiter}))
+		mux.Handle("/api/", httpapi.New(httpapi.Options{Service: r.svc, Connect: cs, Logger: logger, Limiter: limiter}))
 		mux.Handle(hostapi.Prefix, hostapi.New(hostapi.Options{Host: r.host, Logger: logger, Limiter: limiter, Clock: e.clock}))
 		r.server = mux
 		e.replicas = append(e.replicas, r)

@@ -6,6 +6,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/connect"
 )
 
 // stripeView is an organisation's Stripe Connect onboarding.
@@ -22,7 +23,7 @@ type stripeView struct {
 	FeeFixed       int64           `json:"fee_fixed"`
 }
 
-func newStripeView(st *booking.PaymentAccountStatus) stripeView {
+func newStripeView(st *connect.Status) stripeView {
 	v := stripeView{Connect: st.Enabled, State: string(st.Account.State), ChargesEnabled: st.Account.ChargesEnabled,
 		FeePercent: st.Account.FeePercent, FeeFixed: st.Account.FeeFixed}
 	if st.Enabled {

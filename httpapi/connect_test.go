@@ -5,23 +5,26 @@ import (
 	"testing"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/connect"
 	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/payment/paymenttest"
 )
 
 // connectHandler is the env's handler on a Service that is a Connect
-// platform charging directly into connected accounts.
-func connectHandler(e *testEnv) (*booking.Service, *paymenttest.Platform, func(call) response) {
+// platform charging directly into connected accounts, and its Connect
+// use cases.
+func connectHandler(e *testEnv) (*connect.Service, *paymenttest.Platform, func(call) response) {
 	pl := paymenttest.NewPlatform(e.Pay, payment.ChargeDirect)
 	svc := booking.NewService(booking.Options{Stores: e.Store.Stores(), Payments: e.Pay, Clock: e.Clock, Connect: pl})
-	h := httpapi.New(httpapi.Options{Service: svc, Logger: discardLogger()})
-	return svc, pl, func(c call) response { e.t.Helper(); return do(e.t, h, c) }
+	cs := connect.New(connect.Options{Store: e.Store, Platform: pl, Events: svc, Clock: e.Clock})
+	h := httpapi.New(httpapi.Options{Service: svc, Connect: cs, Logger: discardLogger()})
+	return cs, pl, func(c call) response { e.t.Helper(); return do(e.t, h, c) }
 }
 
 func TestConnectPaymentsNotReady(t *testing.T) {
 	e := newTestEnv(t)
-	svc, pl, do := connectHandler(e)
+	cs, pl, do := connectHandler(e)
 
 	var cfg struct {
 		PaymentsReady  bool   `json:"payments_ready"`
@@ -43,10 +46,14 @@ func TestConnectPaymentsNotReady(t *testing.T) {
 	}
 
 	// Onboarded: the config names the account for Stripe.js.
-	if _, err := svc.StartOnboarding(context.Background(), "villa", "https://h.test/ok", "https://h.test/again"); err != nil {
+	villaOrg, err := e.Store.OrganizationBySlug(context.Background(), "villa")
+	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := svc.PaymentAccountStatus(context.Background(), "villa")
+	if _, err := cs.StartOnboarding(context.Background(), villaOrg, "https://h.test/ok", "https://h.test/again"); err != nil {
+		t.Fatal(err)
+	}
+	st, err := cs.Status(context.Background(), villaOrg)
 	if err != nil {
 		t.Fatal(err)
 	}

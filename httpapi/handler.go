@@ -10,6 +10,7 @@ import (
 	"github.com/rs/cors"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/connect"
 	"github.com/staykit/staykit/internal/apihttp"
 	"github.com/staykit/staykit/ratelimit"
 )
@@ -52,6 +53,11 @@ func DefaultLimits() map[string]ratelimit.Limit {
 // Options configure the handler. Service is required.
 type Options struct {
 	Service *booking.Service
+	// Connect serves the Stripe Connect webhook
+	// (/api/v1/webhooks/stripe-connect) when the server is a Connect
+	// platform (connect.New); nil means it is not one, and the route
+	// refuses every payload.
+	Connect *connect.Service
 	// Logger receives one line per request and the details of server
 	// errors; nil means slog.Default().
 	Logger *slog.Logger
@@ -78,6 +84,7 @@ type Options struct {
 // handler is the API v1 http.Handler.
 type handler struct {
 	svc     *booking.Service
+	connect *connect.Service
 	log     *slog.Logger
 	limiter ratelimit.Limiter
 	limits  map[string]ratelimit.Limit
@@ -96,12 +103,16 @@ func New(o Options) http.Handler {
 	}
 	h := &handler{
 		svc:     o.Service,
+		connect: o.Connect,
 		log:     o.Logger,
 		limiter: o.Limiter,
 		limits:  DefaultLimits(),
 		proxies: slices.Clone(o.TrustedProxies),
 		origins: newOriginRules(o.ServiceDomain, o.PreviewDomains, o.ExtraOrigins),
 		mux:     http.NewServeMux(),
+	}
+	if h.connect == nil {
+		h.connect = &connect.Service{}
 	}
 	if h.log == nil {
 		h.log = slog.Default()

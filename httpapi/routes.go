@@ -250,7 +250,7 @@ func (h *handler) connectWebhook(w http.ResponseWriter, r *http.Request, st *req
 	if err != nil {
 		return 0, nil, err
 	}
-	if err := h.svc.HandleConnectWebhook(r.Context(), payload, r.Header.Get("Stripe-Signature")); err != nil {
+	if err := h.connect.HandleWebhook(r.Context(), payload, r.Header.Get("Stripe-Signature")); err != nil {
 		if booking.ErrorCode(err) == booking.CodeInvalid {
 			h.log.WarnContext(r.Context(), "connect webhook refused", "request_id", st.id, "err", err)
 			return 0, nil, &booking.Error{Code: apihttp.CodeInvalidWebhook, Message: "The webhook signature or payload is invalid."}

@@ -17,7 +17,11 @@ func TestConnectServerRefusesCheckoutUntilOnboarded(t *testing.T) {
 	if r.Status != 200 || data["payments_ready"] != false {
 		t.Fatalf("config = %d %s; want payments_ready false", r.Status, r.Raw)
 	}
-	st, err := s.srv.svc.PaymentAccountStatus(context.Background(), "demo")
+	demo, err := s.srv.back.Store.OrganizationBySlug(context.Background(), "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.srv.connect.Status(context.Background(), demo)
 	if err != nil || !st.Enabled || st.Account.FeePercent.String() != "3" {
 		t.Errorf("demo's payment account = %+v, %v; want Connect with a 3 %% fee", st, err)
 	}

@@ -21,7 +21,7 @@ import (
 // is reached (-public-url, else its listen address): the calendar export
 // URLs are built on it, never on a request's Host header.
 func (s *server) hostSide(publicURL string) (api, dashboard http.Handler) {
-	hs := host.New(host.Options{Stores: s.back.Store.Through(s.readModel), Units: s.readModel.Units(s.back.Store.Records), Bookings: s.svc, Logger: s.log})
+	hs := host.New(host.Options{Stores: s.back.Store.Through(s.readModel), Units: s.readModel.Units(s.back.Store.Records), Bookings: s.svc, Connect: s.connect, Logger: s.log})
 	d := hostweb.New(hostweb.Options{Host: hs, Logger: s.log, Limiter: s.back.Limiter, TrustedProxies: s.cfg.TrustedProxies,
 		SecureCookies: strings.HasPrefix(s.cfg.PublicURL, "https://")})
 	apiDeny := hostapi.Deny(s.log, errCrossOrigin())

@@ -17,6 +17,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/bookingpage"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/connect"
 	"github.com/staykit/staykit/hostapi"
 	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/internal/httpserve"
@@ -44,12 +45,15 @@ const (
 // server is the reference server: its backends, the booking service and
 // the payment provider, before it listens.
 type server struct {
-	cfg    serverenv.Config
-	log    *slog.Logger
-	back   *serverenv.Backends
-	svc    *booking.Service
-	fake   *paymenttest.Provider // nil with Stripe
-	stripe bool
+	cfg  serverenv.Config
+	log  *slog.Logger
+	back *serverenv.Backends
+	svc  *booking.Service
+	// connect is the Stripe Connect onboarding and webhook (the zero
+	// connect.Service when the server is no platform).
+	connect *connect.Service
+	fake    *paymenttest.Provider // nil with Stripe
+	stripe  bool
 
 	// readModel keeps the public read routes' data in memory over
 	// back.Store (store/cache).
@@ -79,7 +83,11 @@ func newServer(ctx context.Context, cfg serverenv.Config, logger *slog.Logger) (
 		Stores: s.readModel.Stores(), Payments: payments, Notifier: serverenv.LogNotifier(logger), Logger: logger,
 		Connect: cfg.Connect(payments),
 	})
-	if err := serverenv.ApplyPlatformFee(ctx, cfg, s.svc, s.readModel); err != nil {
+	s.connect = &connect.Service{}
+	if platform := cfg.Connect(payments); platform != nil {
+		s.connect = connect.New(connect.Options{Store: back.Store.Connect(), Platform: platform, Events: s.svc})
+	}
+	if err := serverenv.ApplyPlatformFee(ctx, cfg, s.connect, s.readModel); err != nil {
 		back.Close()
 		return nil, err
 	}
@@ -95,6 +103,7 @@ func (s *server) Close() error { return s.back.Close() }
 func (s *server) handler(publicURL string, origins []string) http.Handler {
 	api := httpapi.New(httpapi.Options{
 		Service:        s.svc,
+		Connect:        s.connect,
 		Logger:         s.log,
 		Limiter:        s.back.Limiter,
 		Limits:         s.cfg.Limits,

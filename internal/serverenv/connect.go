@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/connect"
 	"github.com/staykit/staykit/payment"
 )
 
@@ -51,7 +52,8 @@ func (cfg *Config) parseConnect(chargeType string, onBehalfOf, keepFee bool, fee
 }
 
 // Connect returns payments as a Connect platform when cfg runs as one
-// (-stripe-connect), else nil: booking.Options.Connect.
+// (-stripe-connect), else nil: booking.Options.Connect and
+// connect.Options.Platform.
 func (cfg Config) Connect(payments payment.Provider) payment.Connect {
 	if cfg.Stripe.ChargeType == "" {
 		return nil
@@ -63,7 +65,7 @@ func (cfg Config) Connect(payments payment.Provider) payment.Connect {
 // ApplyPlatformFee sets the platform's fee flags (-platform-fee-percent,
 // -platform-fee-fixed) on every organisation of store; without them it
 // does nothing.
-func ApplyPlatformFee(ctx context.Context, cfg Config, svc *booking.Service, store organizationLister) error {
+func ApplyPlatformFee(ctx context.Context, cfg Config, svc *connect.Service, store organizationLister) error {
 	if !cfg.PlatformFeeSet {
 		return nil
 	}
@@ -72,7 +74,7 @@ func ApplyPlatformFee(ctx context.Context, cfg Config, svc *booking.Service, sto
 		return fmt.Errorf("list organisations: %w", err)
 	}
 	for _, o := range orgs {
-		if err := svc.SetPlatformFee(ctx, o.Slug, cfg.PlatformFeePercent, cfg.PlatformFeeFixed); err != nil {
+		if err := svc.SetPlatformFee(ctx, &o, cfg.PlatformFeePercent, cfg.PlatformFeeFixed); err != nil {
 			return fmt.Errorf("set the platform fee of %s: %w", o.Slug, err)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/connect"
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/jobs"
 	"github.com/staykit/staykit/store/cache"
@@ -45,6 +46,19 @@ func (db Database) Jobs(o jobs.Options) (*jobs.Workers, error) {
 		return jobs.NewSQLite(db.lite, o)
 	}
 	return nil, errors.New("jobs: the database is neither store/sqlite nor store/postgres")
+}
+
+// Connect is the database as package connect's store
+// (connect.Options.Store); nil when it is neither store/sqlite nor
+// store/postgres.
+func (db Database) Connect() connect.Store {
+	switch {
+	case db.pg != nil:
+		return db.pg
+	case db.lite != nil:
+		return db.lite
+	}
+	return nil
 }
 
 // Booking is the seams of the booking engine (booking.Options.Stores).

@@ -442,5 +442,5 @@ func TestEmptyBlocksInvalid(t *testing.T) {
 
 // seams is db as every seam the conformance suite checks.
 func seams(db *postgres.DB) storetest.Stores {
-	return storetest.Stores{Stores: db.Stores(), FeedStore: db, ReadModelStore: db, Records: db}
+	return storetest.Stores{Stores: db.Stores(), FeedStore: db, ReadModelStore: db, Connect: db, Records: db}
 }

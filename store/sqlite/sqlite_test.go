@@ -366,5 +366,5 @@ func wantUnavailable(t *testing.T, what string, err error) {
 
 // seams is db as every seam the conformance suite checks.
 func seams(db *sqlite.DB) storetest.Stores {
-	return storetest.Stores{Stores: db.Stores(), FeedStore: db, ReadModelStore: db, Records: db}
+	return storetest.Stores{Stores: db.Stores(), FeedStore: db, ReadModelStore: db, Connect: db, Records: db}
 }

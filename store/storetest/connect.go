@@ -9,13 +9,13 @@ import (
 
 var connectScenarios = []scenario{
 	{"Connect/PaymentAccountSaveAndFind", func(t *testing.T, s Stores) {
-		w := newWorld(t, s)
+		w, c := newWorld(t, s), s.connectStore(t)
 		_, err := s.PaymentAccount(t.Context(), w.org.ID)
 		wantCode(t, err, booking.CodeNotFound)
 		at := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 		a := booking.PaymentAccount{OrgID: w.org.ID, AccountID: "acct_A", State: booking.OnboardingPending,
 			FeePercent: dec("2.5"), FeeFixed: 30, UpdatedAt: at}
-		must(t, s.SavePaymentAccount(t.Context(), &a))
+		must(t, c.SavePaymentAccount(t.Context(), &a))
 		got, err := s.PaymentAccount(t.Context(), w.org.ID)
 		must(t, err)
 		if got.AccountID != "acct_A" || got.State != booking.OnboardingPending || got.ChargesEnabled ||
@@ -23,29 +23,29 @@ var connectScenarios = []scenario{
 			t.Errorf("saved account = %+v", got)
 		}
 		a.ChargesEnabled, a.State = true, booking.OnboardingComplete
-		must(t, s.SavePaymentAccount(t.Context(), &a))
-		got, err = s.PaymentAccountByAccountID(t.Context(), "acct_A")
+		must(t, c.SavePaymentAccount(t.Context(), &a))
+		got, err = c.PaymentAccountByAccountID(t.Context(), "acct_A")
 		must(t, err)
 		if got.OrgID != w.org.ID || !got.ChargesEnabled || got.State != booking.OnboardingComplete {
 			t.Errorf("account by id after update = %+v", got)
 		}
-		_, err = s.PaymentAccountByAccountID(t.Context(), "acct_unknown")
+		_, err = c.PaymentAccountByAccountID(t.Context(), "acct_unknown")
 		wantCode(t, err, booking.CodeNotFound)
-		_, err = s.PaymentAccountByAccountID(t.Context(), "")
+		_, err = c.PaymentAccountByAccountID(t.Context(), "")
 		wantCode(t, err, booking.CodeNotFound)
 	}},
 	{"Connect/PaymentAccountRefusals", func(t *testing.T, s Stores) {
-		w := newWorld(t, s)
-		must(t, s.SavePaymentAccount(t.Context(), &booking.PaymentAccount{OrgID: w.org.ID, AccountID: "acct_A", State: booking.OnboardingPending}))
+		w, c := newWorld(t, s), s.connectStore(t)
+		must(t, c.SavePaymentAccount(t.Context(), &booking.PaymentAccount{OrgID: w.org.ID, AccountID: "acct_A", State: booking.OnboardingPending}))
 		other := newOrg(t, s, "other-org")
-		wantCode(t, s.SavePaymentAccount(t.Context(), &booking.PaymentAccount{OrgID: other.ID, AccountID: "acct_A", State: booking.OnboardingPending}), booking.CodeConflict)
+		wantCode(t, c.SavePaymentAccount(t.Context(), &booking.PaymentAccount{OrgID: other.ID, AccountID: "acct_A", State: booking.OnboardingPending}), booking.CodeConflict)
 		// Two organisations without an account yet are not a conflict.
-		must(t, s.SavePaymentAccount(t.Context(), &booking.PaymentAccount{OrgID: other.ID, State: booking.OnboardingNone}))
+		must(t, c.SavePaymentAccount(t.Context(), &booking.PaymentAccount{OrgID: other.ID, State: booking.OnboardingNone}))
 		third := newOrg(t, s, "third-org")
-		must(t, s.SavePaymentAccount(t.Context(), &booking.PaymentAccount{OrgID: third.ID, State: booking.OnboardingNone}))
-		wantCode(t, s.SavePaymentAccount(t.Context(), &booking.PaymentAccount{OrgID: 999_999, State: booking.OnboardingNone}), booking.CodeNotFound)
-		wantCode(t, s.SavePaymentAccount(t.Context(), &booking.PaymentAccount{OrgID: w.org.ID, State: "bogus"}), booking.CodeInvalid)
-		wantCode(t, s.SavePaymentAccount(t.Context(), &booking.PaymentAccount{OrgID: w.org.ID, State: booking.OnboardingNone, FeePercent: dec("101")}), booking.CodeInvalid)
+		must(t, c.SavePaymentAccount(t.Context(), &booking.PaymentAccount{OrgID: third.ID, State: booking.OnboardingNone}))
+		wantCode(t, c.SavePaymentAccount(t.Context(), &booking.PaymentAccount{OrgID: 999_999, State: booking.OnboardingNone}), booking.CodeNotFound)
+		wantCode(t, c.SavePaymentAccount(t.Context(), &booking.PaymentAccount{OrgID: w.org.ID, State: "bogus"}), booking.CodeInvalid)
+		wantCode(t, c.SavePaymentAccount(t.Context(), &booking.PaymentAccount{OrgID: w.org.ID, State: booking.OnboardingNone, FeePercent: dec("101")}), booking.CodeInvalid)
 	}},
 	{"Connect/BookingAccountRecordedOnce", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)

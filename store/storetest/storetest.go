@@ -1,11 +1,11 @@
 // Package storetest is the conformance suite of staykit's store seams
-// (booking.Stores, feed.FeedStore, booking.ReadModelStore): every
-// implementation runs it from its own tests,
+// (booking.Stores, feed.FeedStore, booking.ReadModelStore, connect.Store,
+// host.Store): every implementation runs it from its own tests,
 //
 //	func TestStore(t *testing.T) {
 //		storetest.Run(t, func(t *testing.T) storetest.Stores {
 //			db := open(t)
-//			return storetest.Stores{Stores: db.Stores(), FeedStore: db, ReadModelStore: db}
+//			return storetest.Stores{Stores: db.Stores(), FeedStore: db, ReadModelStore: db, Connect: db, Records: db}
 //		})
 //	}
 //
@@ -25,6 +25,7 @@ import (
 	"testing"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/connect"
 	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/host"
 )
@@ -38,6 +39,23 @@ type Stores struct {
 	// Records is the host's store (its keys, audit log, request records,
 	// users and units of work).
 	Records host.Store
+	// Connect keeps the organisations' connected accounts (package
+	// connect); nil means Records, when it serves connect.Store too (a
+	// database serves every seam).
+	Connect connect.Store
+}
+
+// connectStore is s.Connect, or Records as a connect.Store.
+func (s Stores) connectStore(t *testing.T) connect.Store {
+	t.Helper()
+	if s.Connect != nil {
+		return s.Connect
+	}
+	c, ok := s.Records.(connect.Store)
+	if !ok {
+		t.Fatalf("storetest: Stores.Connect is nil and Records (%T) is no connect.Store", s.Records)
+	}
+	return c
 }
 
 // scenario is one subtest, run on a fresh store.

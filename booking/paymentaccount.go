@@ -2,9 +2,7 @@ package booking
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -35,7 +33,11 @@ const (
 )
 
 // PaymentAccount is an organisation's connected account on a Connect
-// platform and the platform's fee on its charges.
+// platform and the platform's fee on its charges. Package connect keeps
+// it (onboarding, account.updated, the fee); the booking lifecycle reads
+// it to charge a checkout into the organisation's account. It stays in
+// this package because the lifecycle's store seam returns it and package
+// connect imports booking.
 type PaymentAccount struct {
 	OrgID int64
 	// AccountID is the provider's id (acct_...); empty before onboarding
@@ -79,19 +81,15 @@ func (a PaymentAccount) Fee(amount int64) int64 {
 // Ready reports whether the account takes charges.
 func (a *PaymentAccount) Ready() bool { return a != nil && a.AccountID != "" && a.ChargesEnabled }
 
-// ConnectStore keeps each organisation's connected account and the account
-// each booking's payments belong to.
-type ConnectStore interface {
+// PaymentAccountStore is what the booking lifecycle reads to route a
+// booking's payments on a Connect platform: its organisation's connected
+// account at checkout, and the account each booking's payments were
+// recorded on. Package connect keeps the accounts themselves
+// (connect.Store).
+type PaymentAccountStore interface {
 	// PaymentAccount returns an organisation's account. Errors:
 	// CodeNotFound when none was saved.
 	PaymentAccount(ctx context.Context, orgID int64) (*PaymentAccount, error)
-	// PaymentAccountByAccountID finds the organisation's account with a
-	// provider account id. Errors: CodeNotFound.
-	PaymentAccountByAccountID(ctx context.Context, accountID string) (*PaymentAccount, error)
-	// SavePaymentAccount creates or replaces the account of a.OrgID.
-	// Errors: CodeInvalid, CodeNotFound (organisation), CodeConflict (the
-	// provider account belongs to another organisation).
-	SavePaymentAccount(ctx context.Context, a *PaymentAccount) error
 	// SetBookingPaymentAccount records, once, the provider account a
 	// booking's intents are created on; a second call with another
 	// account is CodeConflict, with the same one a no-op. Errors:
@@ -190,152 +188,4 @@ func (s *Service) eventMatches(ctx context.Context, bookingID int64, account str
 		return false, fmt.Errorf("read payment account of booking %d: %w", bookingID, err)
 	}
 	return s.eventHome(acct) == account, nil
-}
-
-// HandleConnectWebhook verifies a payload of the platform's Connect
-// webhook endpoint and applies its event, scoped to the event's account.
-// Errors: CodeInvalid when the signature or payload is not valid, or the
-// engine is not a Connect platform; any other error means the provider
-// should send it again.
-func (s *Service) HandleConnectWebhook(ctx context.Context, payload []byte, signature string) error {
-	if s.connect == nil {
-		return &Error{Code: CodeInvalid, Message: "This server takes no Connect webhooks."}
-	}
-	ev, err := s.connect.ParseConnectWebhook(payload, signature)
-	if err != nil {
-		return &Error{Code: CodeInvalid, Message: "The webhook signature or payload is invalid.", Err: err}
-	}
-	if ev.Account == "" {
-		return &Error{Code: CodeInvalid, Message: "The Connect event names no account."}
-	}
-	return s.HandlePaymentEvent(ctx, *ev)
-}
-
-// applyAccountUpdated keeps an organisation's ChargesEnabled and state
-// current; an account staykit does not know is ignored.
-func (s *Service) applyAccountUpdated(ctx context.Context, ev payment.Event) error {
-	c := ev.Connected
-	if c == nil || c.ID == "" || (ev.Account != "" && ev.Account != c.ID) {
-		return nil
-	}
-	a, err := s.store.PaymentAccountByAccountID(ctx, c.ID)
-	if err != nil {
-		if ErrorCode(err) == CodeNotFound {
-			return nil
-		}
-		return fmt.Errorf("find organisation of account %s: %w", c.ID, err)
-	}
-	a.ChargesEnabled, a.State, a.UpdatedAt = c.ChargesEnabled, onboardingState(c), s.clock.Now()
-	if err := s.store.SavePaymentAccount(ctx, a); err != nil {
-		return fmt.Errorf("save payment account of organisation %d: %w", a.OrgID, err)
-	}
-	return nil
-}
-
-func onboardingState(c *payment.Account) OnboardingState {
-	switch {
-	case c.ChargesEnabled:
-		return OnboardingComplete
-	case c.DetailsSubmitted:
-		return OnboardingRestricted
-	}
-	return OnboardingPending
-}
-
-// PaymentAccountStatus is an organisation's Connect onboarding as the host
-// sees it.
-type PaymentAccountStatus struct {
-	// Enabled: the engine runs as a Connect platform; when false the
-	// other fields are empty and checkouts need no onboarding.
-	Enabled    bool
-	ChargeType payment.ChargeType
-	Account    PaymentAccount
-}
-
-// PaymentAccountStatus returns the organisation's onboarding state, as
-// stored (kept current by account.updated). Errors: CodeNotFound.
-func (s *Service) PaymentAccountStatus(ctx context.Context, slug string) (*PaymentAccountStatus, error) {
-	org, err := s.hostOrganization(ctx, slug)
-	if err != nil {
-		return nil, err
-	}
-	st := &PaymentAccountStatus{Account: PaymentAccount{OrgID: org.ID, State: OnboardingNone}}
-	if !s.connected() {
-		return st, nil
-	}
-	st.Enabled, st.ChargeType = true, s.connect.ChargeType()
-	a, err := s.orgPaymentAccount(ctx, org.ID)
-	if err != nil {
-		return nil, err
-	}
-	if a != nil {
-		st.Account = *a
-	}
-	return st, nil
-}
-
-// StartOnboarding returns a provider onboarding link for the
-// organisation's connected account, creating the account first when it has
-// none. Creating is idempotent: the provider call's key is derived from the
-// organisation, and the account is stored before the link is made, so a
-// retried or concurrent call reuses it. Errors: CodeNotFound,
-// CodeInvalid (not a Connect platform, or URLs refused),
-// CodePaymentUnavailable.
-func (s *Service) StartOnboarding(ctx context.Context, slug, returnURL, refreshURL string) (string, error) {
-	if !s.connected() {
-		return "", &Error{Code: CodeInvalid, Message: "This server does not run as a payment platform: there is no account to connect."}
-	}
-	org, err := s.hostOrganization(ctx, slug)
-	if err != nil {
-		return "", err
-	}
-	a, err := s.orgPaymentAccount(ctx, org.ID)
-	if err != nil {
-		return "", err
-	}
-	if a == nil {
-		a = &PaymentAccount{OrgID: org.ID, State: OnboardingNone, FeePercent: decimal.Zero}
-	}
-	if a.AccountID == "" {
-		created, err := s.connect.CreateAccount(ctx, payment.AccountParams{Country: org.country(),
-			IdempotencyKey: "connect-account-org-" + strconv.FormatInt(org.ID, 10),
-			Metadata:       map[string]string{"org": org.Slug}})
-		if err != nil {
-			return "", connectError("create", err)
-		}
-		a.AccountID, a.State, a.ChargesEnabled, a.UpdatedAt = created.ID, onboardingState(created), created.ChargesEnabled, s.clock.Now()
-		if err := s.store.SavePaymentAccount(ctx, a); err != nil {
-			return "", fmt.Errorf("save payment account of organisation %d: %w", org.ID, err)
-		}
-	}
-	url, err := s.connect.AccountLink(ctx, payment.AccountLinkParams{Account: a.AccountID, ReturnURL: returnURL, RefreshURL: refreshURL})
-	if err != nil {
-		return "", connectError("link", err)
-	}
-	return url, nil
-}
-
-// SetPlatformFee sets the platform's fee on an organisation's charges.
-// Errors: CodeNotFound, CodeInvalid.
-func (s *Service) SetPlatformFee(ctx context.Context, slug string, percent decimal.Decimal, fixed int64) error {
-	org, err := s.hostOrganization(ctx, slug)
-	if err != nil {
-		return err
-	}
-	a, err := s.orgPaymentAccount(ctx, org.ID)
-	if err != nil {
-		return err
-	}
-	if a == nil {
-		a = &PaymentAccount{OrgID: org.ID, State: OnboardingNone}
-	}
-	a.FeePercent, a.FeeFixed, a.UpdatedAt = percent, fixed, s.clock.Now()
-	return s.store.SavePaymentAccount(ctx, a)
-}
-
-func connectError(step string, err error) error {
-	if errors.Is(err, payment.ErrInvalid) {
-		return &Error{Code: CodeInvalid, Message: "The payment provider refused the onboarding request.", Err: err}
-	}
-	return paymentUnavailable(step, "The payment provider could not be reached. Please try again in a moment.", err)
 }
