@@ -209,3 +209,10 @@ func propertyIDs(t *testing.T, ts *testServer, org string) []int {
 	}
 	return ids
 }
+
+// rawDSN opens the server's SQLite file beside it, as a test does to set
+// up what no API can: it waits for the server's writers (the job engine
+// writes every half second) instead of failing with SQLITE_BUSY.
+func rawDSN(path string) string {
+	return "file:" + path + "?_pragma=busy_timeout(10000)"
+}

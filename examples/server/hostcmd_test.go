@@ -17,7 +17,7 @@ func TestHostCommandsEscapeControlCharacters(t *testing.T) {
 	co := checkout(t, ts, "demo", propertyIDs(t, ts, "demo")[0], 30, 2, 2)
 	token := str(co, "booking_token")
 
-	db, err := sql.Open("sqlite", ts.dbPath)
+	db, err := sql.Open("sqlite", rawDSN(ts.dbPath))
 	if err != nil {
 		t.Fatal(err)
 	}

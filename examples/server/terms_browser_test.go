@@ -68,7 +68,7 @@ func TestBrowserGuestCompletesTheBalance(t *testing.T) {
 	token := paidBooking(t, ts, "demo-deposit", 60)
 	// The due date comes: the bank asks for authentication.
 	ts.srv.fake.NextOffSession(paymenttest.OffSessionAuthenticates)
-	db, err := sql.Open("sqlite", ts.dbPath)
+	db, err := sql.Open("sqlite", rawDSN(ts.dbPath))
 	if err != nil {
 		t.Fatal(err)
 	}
