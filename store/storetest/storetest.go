@@ -22,6 +22,7 @@
 package storetest
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/staykit/staykit/booking"
@@ -64,9 +65,36 @@ type scenario struct {
 	run  func(t *testing.T, s Stores)
 }
 
+// Option narrows what Run runs.
+type Option func(*runConfig)
+
+type runConfig struct{ only []string }
+
+// Only runs the scenarios whose names start with one of groups followed by
+// a slash ("Ledger", "Outbox"): for a variant of a store that changes what
+// those scenarios' methods do (a job engine's hook), not the rest.
+func Only(groups ...string) Option { return func(c *runConfig) { c.only = append(c.only, groups...) } }
+
+// runs reports whether c runs the scenario named name.
+func (c runConfig) runs(name string) bool {
+	if len(c.only) == 0 {
+		return true
+	}
+	for _, g := range c.only {
+		if strings.HasPrefix(name, g+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 // Run runs the conformance suite. newStore returns a fresh,
 // empty store for each subtest; it should register its own cleanup.
-func Run(t *testing.T, newStore func(t *testing.T) Stores) {
+func Run(t *testing.T, newStore func(t *testing.T) Stores, opts ...Option) {
+	var c runConfig
+	for _, o := range opts {
+		o(&c)
+	}
 	groups := [][]scenario{
 		organizationScenarios,
 		propertyScenarios,
@@ -94,9 +122,17 @@ func Run(t *testing.T, newStore func(t *testing.T) Stores) {
 		claimGuardScenarios,
 		claimGuardRaceScenarios,
 	}
+	ran := 0
 	for _, g := range groups {
 		for _, sc := range g {
+			if !c.runs(sc.name) {
+				continue
+			}
+			ran++
 			t.Run(sc.name, func(t *testing.T) { sc.run(t, newStore(t)) })
 		}
+	}
+	if ran == 0 {
+		t.Fatalf("storetest: no scenario in the groups %q", c.only)
 	}
 }
