@@ -22,7 +22,7 @@ func cli(t *testing.T, args ...string) (string, error) {
 }
 
 func TestWebhookAndContactCommands(t *testing.T) {
-	ts := startServer(t, nil, "-outbox-every", "50ms", "-webhooks-allow-private")
+	ts := startServer(t, nil, "-webhooks-allow-private")
 	sink := &hookSink{accepted: map[string]int{}, types: map[string]string{}}
 	rs := httptest.NewServer(sink)
 	defer rs.Close()
