@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/base64"
 	"encoding/json"
 	"io"
@@ -109,12 +110,25 @@ func TestOutboxSurvivesSIGKILL(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("no delivery attempted in 20 s")
 	}
-	// The refusal is recorded (the delivery pending, retried later)
-	// before the kill, so the restarted server owns the retry.
+	// The refusal is recorded (the delivery pending, retried later) and
+	// its job put to sleep until the retry (no outbox job left running,
+	// which only River's rescuer would take back, minutes later) before
+	// the kill, so the restarted server owns the retry.
 	failed := regexp.MustCompile(`(?m)^\d+\s+\d+\s+pending\s+1\s+503`)
 	waitFor(t, func() bool {
 		out, err := exec.Command(bin, "webhook", "deliveries", "-db", db, "-org", "demo", "-id", "1").CombinedOutput()
 		return err == nil && failed.Match(out)
+	})
+	raw, err := sql.Open("sqlite", "file:"+db+"?mode=ro&_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	waitFor(t, func() bool {
+		var running int
+		err := raw.QueryRow(`SELECT count(*) FROM river_job WHERE state = 'running'
+			AND kind IN ('staykit.outbox_event', 'staykit.outbox_delivery')`).Scan(&running)
+		return err == nil && running == 0
 	})
 	if err := p.cmd.Process.Kill(); err != nil { // SIGKILL
 		t.Fatal(err)
