@@ -69,10 +69,10 @@ type stepClock struct{ now time.Time }
 
 func (c *stepClock) Now() time.Time { return c.now }
 
-// The sweeper is the engine's background work: a checkout left unpaid
-// holds its dates until its hold lapses, then a sweep expires it and tells
-// the host (Options.Notifier).
-func ExampleService_RunSweeper_expireHolds() {
+// Expiring lapsed holds is background work (package jobs runs it every
+// minute): a checkout left unpaid holds its dates until its hold lapses,
+// then ExpireHolds expires it and tells the host (Options.Notifier).
+func ExampleService_ExpireHolds() {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	db, done := openExampleStore(ctx)
@@ -82,7 +82,6 @@ func ExampleService_RunSweeper_expireHolds() {
 		Notifier: booking.NotifierFunc(func(_ context.Context, n booking.Notification) error {
 			if n.Kind == booking.NotifyExpired {
 				fmt.Println(n.Kind, n.Booking.Status)
-				stop() // the example is over: stop the sweeper
 			}
 			return nil
 		})})
@@ -101,7 +100,9 @@ func ExampleService_RunSweeper_expireHolds() {
 	fmt.Println("checkout", res.Booking.Status)
 
 	clock.now = clock.now.Add(time.Hour) // the guest never paid
-	svc.RunSweeper(ctx, time.Minute)     // returns once stop is called
+	if _, err := svc.ExpireHolds(ctx); err != nil {
+		log.Fatal(err)
+	}
 	// Output:
 	// checkout pending
 	// booking.expired expired

@@ -8,12 +8,13 @@ import (
 
 // HostRequestWindow is how long a host request made with an
 // Idempotency-Key is remembered, to replay its response to a retry
-// (package host keeps the records: host.Store); the sweeper purges older
+// (package host keeps the records: host.Store); a periodic job (package
+// jobs) purges older
 // records.
 const HostRequestWindow = 24 * time.Hour
 
 // HostRequestPurger deletes the records of old host requests, which
-// package host keeps (host.Store): the one method of them the sweeper
+// package host keeps (host.Store): the one method of them the periodic purge
 // needs.
 type HostRequestPurger interface {
 	// PurgeHostRequests deletes the records of every organisation's host
@@ -24,7 +25,7 @@ type HostRequestPurger interface {
 // PurgeHostRequests deletes the records of host requests older than
 // HostRequestWindow and returns how many it deleted: the host API replays
 // an answer to a retry within the window only, so older records serve
-// nothing. RunSweeper calls it at each sweep.
+// nothing. Package jobs calls it periodically (TaskPurgeHostRequests).
 func (s *Service) PurgeHostRequests(ctx context.Context) (int, error) {
 	n, err := s.store.PurgeHostRequests(ctx, s.clock.Now().Add(-HostRequestWindow))
 	if err != nil {

@@ -29,7 +29,7 @@ func (s *Service) SendLedgerEntry(ctx context.Context, bookingID, entryID int64)
 	case e.Status != ledger.StatusPending:
 		if err != nil {
 			// Settled, but what follows failed (a refund owed again):
-			// logged as the sweeper did; the entry is not sent again.
+			// logged as ProcessPayments does; the entry is not sent again.
 			s.logger.ErrorContext(ctx, "settle ledger entry", "entry", e.ID, "err", err)
 		}
 		return time.Time{}, nil

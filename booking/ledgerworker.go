@@ -20,13 +20,19 @@ const ledgerLease = 2 * time.Minute
 // ledgerBatch is how many entries ProcessPayments claims at a time.
 const ledgerBatch = 50
 
-// ProcessPayments sends the ledger's due entries (refunds and releases) to
+// ProcessPayments does all of the ledger's due work now, in this
+// goroutine: it sends the due entries (refunds and releases) to
 // the payment provider, each with its own idempotency key, and records the
 // outcome: done, refused for good (the host is told), or due again after a
 // backoff, until no entry is due. Entries are leased, so replicas running
 // it at once do not send the same entry at the same moment (and the key
 // makes a double send harmless). It returns how many entries it settled;
 // errors of single entries are joined, and the rest are still sent.
+//
+// Production does not call it: package jobs sends each entry in its own
+// job (SendLedgerEntry) as soon as it is due. It serves tests, tools and
+// an operator's "send what is due now", and leases entries as the jobs'
+// River claims do not need to.
 func (s *Service) ProcessPayments(ctx context.Context) (int, error) {
 	settled := 0
 	var errs []error

@@ -11,6 +11,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/policy"
@@ -194,7 +195,7 @@ func (o op) String() string {
 	case opAdvance:
 		return "clock +" + o.Dur.String()
 	case opSweep:
-		return "sweep: ExpireHolds, ProcessPayments"
+		return "sweep: ExpireHolds, then the ledger (ProcessPayments, or every other sweep one SendLedgerEntry job per due entry)"
 	case opApprove:
 		return "host approves " + b
 	case opDecline:
@@ -610,10 +611,51 @@ func (w *fuzzWorld) sweep(op) string {
 	if err != nil {
 		out += " (" + firstLine(err) + ")"
 	}
+	// Every other sweep sends the ledger as River does in production,
+	// one job per due entry (SendLedgerEntry); the others do it all at
+	// once (ProcessPayments).
+	w.sweeps++
+	if w.sweeps%2 == 0 {
+		return out + ", jobs: " + w.ledgerJobs()
+	}
 	m, err := w.svc.ProcessPayments(w.ctx)
 	out += fmt.Sprintf(", settled %d entries", m)
 	if err != nil {
 		out += " (" + firstLine(err) + ")"
+	}
+	return out
+}
+
+// ledgerJobs runs the job of each due pending entry of the ledger, as
+// package jobs does: SendLedgerEntry, entry by entry.
+func (w *fuzzWorld) ledgerJobs() string {
+	now := w.env.clock.Now()
+	sent, settled := 0, 0
+	var errs []string
+	for _, b := range w.bookings {
+		entries, err := w.store.LedgerEntries(w.ctx, b.id)
+		if err != nil {
+			errs = append(errs, firstLine(err))
+			continue
+		}
+		for _, e := range entries {
+			if e.Status != ledger.StatusPending || e.NextAttemptAt.After(now) {
+				continue
+			}
+			sent++
+			w.jobSends++
+			next, err := w.svc.SendLedgerEntry(w.ctx, b.id, e.ID)
+			switch {
+			case err != nil:
+				errs = append(errs, firstLine(err))
+			case next.IsZero():
+				settled++
+			}
+		}
+	}
+	out := fmt.Sprintf("sent %d entries, settled %d", sent, settled)
+	if len(errs) > 0 {
+		out += " (" + strings.Join(errs, "; ") + ")"
 	}
 	return out
 }

@@ -65,10 +65,11 @@ func TestMoneyFuzz(t *testing.T) {
 	began := time.Now()
 	failing := map[string]*fuzzFailure{}
 	var kinds []string
-	var sequences, failed, ops, violations int
+	var sequences, failed, ops, jobSends, violations int
 	record := func(seed uint64, seq []op, out *fuzzOutcome) {
 		sequences++
 		ops += out.executed
+		jobSends += out.jobSends
 		if len(out.violations) == 0 {
 			return
 		}
@@ -101,8 +102,8 @@ func TestMoneyFuzz(t *testing.T) {
 	if seed > first {
 		seeds = fmt.Sprintf("random seeds %d to %d", first, seed-1)
 	}
-	t.Logf("money fuzz: %d sequences (%d regression cases, %s), %d ops executed, %d sequences failed with %d violations of %d kinds, in %s",
-		sequences, len(moneyFuzzRegressions), seeds, ops, failed, violations, len(kinds), time.Since(began).Round(time.Millisecond))
+	t.Logf("money fuzz: %d sequences (%d regression cases, %s), %d ops executed, %d ledger sends by SendLedgerEntry, %d sequences failed with %d violations of %d kinds, in %s",
+		sequences, len(moneyFuzzRegressions), seeds, ops, jobSends, failed, violations, len(kinds), time.Since(began).Round(time.Millisecond))
 	slices.SortFunc(kinds, func(a, b string) int { return strings.Compare(failing[a].inv+a, failing[b].inv+b) })
 	// The shrinking time is shared among the kinds of failure.
 	for i, kind := range kinds {
@@ -238,6 +239,7 @@ type fuzzRunner struct {
 type fuzzOutcome struct {
 	violations []violation
 	executed   int
+	jobSends   int // ledger entries sent by their job (SendLedgerEntry)
 	log        []string
 }
 
@@ -273,7 +275,7 @@ func (r *fuzzRunner) run(ops []op, log bool) *fuzzOutcome {
 	}
 	w.settle()
 	w.check()
-	return &fuzzOutcome{violations: w.violations, executed: len(ops), log: w.log}
+	return &fuzzOutcome{violations: w.violations, executed: len(ops), jobSends: w.jobSends, log: w.log}
 }
 
 // replay runs one seed (only the ops cfg.keep lists, if any) with its op
@@ -415,6 +417,8 @@ type fuzzWorld struct {
 	delivered []payment.Event // for redeliveries
 	attempts  map[string]int  // deliveries of each event the engine refused
 
+	sweeps    int       // sweeps run: every other one sends the ledger by jobs
+	jobSends  int       // ledger entries sent by SendLedgerEntry
 	downNext  bool      // the provider is down during the next op
 	crashNext crashPlan // the next op crashes
 	reentrant bool      // refund events arrive during the refund call

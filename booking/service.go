@@ -102,7 +102,7 @@ func (s *Service) hostOrganization(ctx context.Context, slug string) (*Organizat
 }
 
 // organizationByID finds the organisation of a booking reached without a
-// slug (payment events, the sweeper).
+// slug (payment events, the periodic jobs).
 func (s *Service) organizationByID(ctx context.Context, id int64) (*Organization, error) {
 	org, err := s.store.OrganizationByID(ctx, id)
 	if err != nil {

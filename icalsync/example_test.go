@@ -10,8 +10,9 @@ import (
 	"github.com/staykit/staykit/store/sqlite"
 )
 
-// An embedder serves the exported calendars on its mux and runs the poller
-// beside its HTTP server; both take the database it already has.
+// An embedder serves the exported calendars on its mux and gives the
+// syncer to its job engine (package jobs: jobs.Options{Feeds: syncer}),
+// which polls each feed when due; both take the database it already has.
 func Example() {
 	var store *sqlite.DB // or a *postgres.DB, opened by the host
 	ctx := context.Background()
@@ -20,7 +21,6 @@ func Example() {
 	mux.Handle("GET /ical/", &icalsync.Handler{Store: store})
 
 	syncer := icalsync.New(icalsync.Options{Store: store, Interval: 30 * time.Minute})
-	go syncer.Run(ctx, time.Minute)
 
 	// A feed of a property, and the URL to paste into the channel.
 	_ = syncer.AddFeed(ctx, &feed.Feed{OrgID: 1, PropertyID: 1, Name: "Airbnb",

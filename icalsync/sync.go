@@ -1,8 +1,8 @@
 // Package icalsync is calendar sync's use cases: importing external iCal
-// feeds into a property's blocks (Syncer.SyncFeed, a durable poller
-// Syncer.Run, or one River job per feed through package jobs and
-// Syncer.PollFeed), managing feeds and the export token, and serving each
-// property's calendar (Handler). The pure part, reading and writing
+// feeds into a property's blocks (Syncer.SyncFeed now, and one River job
+// per feed through package jobs and Syncer.PollFeed when due), managing
+// feeds and the export token, and serving each property's calendar
+// (Handler). The pure part, reading and writing
 // iCalendar and deciding what a fetch changes, is package ical.
 //
 // Imported events become blocks of their feed, checked at checkout by the
@@ -149,8 +149,10 @@ func (s *Syncer) SyncFeed(ctx context.Context, orgID, feedID int64) (*Result, er
 	return s.sync(ctx, f)
 }
 
-// Poll syncs the feeds due now, a batch at a time, until none is due or
-// ctx is done. It returns how many it synced; failures of single feeds
+// Poll does all due polling now, in this goroutine: it syncs the feeds
+// due now, a batch at a time (leasing them), until none is due or ctx is
+// done. Production does not call it: package jobs polls each feed in its
+// own job (PollFeed); it serves tests and tools. It returns how many it synced; failures of single feeds
 // are recorded on them and logged, not returned.
 func (s *Syncer) Poll(ctx context.Context) (int, error) {
 	done := 0
@@ -172,37 +174,6 @@ func (s *Syncer) Poll(ctx context.Context) (int, error) {
 		}
 	}
 	return done, nil
-}
-
-// Run polls every check (say, a minute) until ctx is done; it then
-// returns nil. Each feed is fetched when due (Interval plus jitter after
-// its last fetch), and SyncFeed syncs one at once. A poll that fails is
-// logged and the next one runs on time. A host runs it beside its HTTP
-// server, in its own goroutine:
-//
-//	go syncer.Run(ctx, time.Minute)
-//
-// It panics when check is not positive, a programming error.
-func (s *Syncer) Run(ctx context.Context, check time.Duration) error {
-	if check <= 0 {
-		panic("icalsync: Run needs a positive interval")
-	}
-	t := time.NewTicker(check)
-	defer t.Stop()
-	for {
-		n, err := s.Poll(ctx)
-		switch {
-		case err != nil && ctx.Err() == nil:
-			s.logger.ErrorContext(ctx, "poll calendar feeds", "err", err)
-		case n > 0:
-			s.logger.InfoContext(ctx, "polled calendar feeds", "count", n)
-		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-t.C:
-		}
-	}
 }
 
 // leaseUntil is the end of a lease taken at now, to the millisecond (the

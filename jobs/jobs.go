@@ -22,7 +22,9 @@
 // attempt, so the schedule hosts see is the schedule that runs. River's
 // own retries, with backoff, take the failures that leave no outcome (the
 // database down, a panic). Jobs are unique per row, and River claims each
-// job for one worker, so several replicas may run Workers on one database.
+// job for one worker, so several replicas may run Workers on one database;
+// the job of a process that was killed mid-work runs again after
+// RescueAfter (minutes, not River's default hour).
 //
 // The stores insert the jobs of what they record in the same transaction
 // (package jobs/enqueue); NewSQLite and NewPostgres install that hook. An
@@ -70,6 +72,20 @@ const (
 	// stopGrace is how long Run lets running jobs finish once its context
 	// ends.
 	stopGrace = 30 * time.Second
+	// jobTimeout bounds the jobs whose worker sets no Timeout of its own
+	// (an event's fan-out, the periodic tasks): River cancels their
+	// context after it.
+	jobTimeout = time.Minute
+	// RescueAfter is how long a job may stay running before River takes it
+	// for the job of a crashed or killed process and runs it again (River's
+	// RescueStuckJobsAfter; its default, an hour, would hold a killed
+	// delivery or refund back that long, where the old leases took 30
+	// seconds). It exceeds every worker's Timeout (at most two minutes:
+	// a ledger send, a feed poll) by a minute, the time a cancelled job
+	// has to save its outcome and return, so a live job is never rescued
+	// while it runs. River's rescuer looks every 30 seconds: a killed job
+	// runs again within about three and a half minutes.
+	RescueAfter = 3 * time.Minute
 )
 
 // Options configure Workers. Payments is required.
@@ -222,8 +238,10 @@ func newWorkers(store DueWorkStore, o Options) (*Workers, *river.Config, error) 
 			QueueFeeds:    {MaxWorkers: 5},
 			QueuePeriodic: {MaxWorkers: 2},
 		},
-		Workers:      workers,
-		PeriodicJobs: periodic,
+		Workers:              workers,
+		PeriodicJobs:         periodic,
+		JobTimeout:           jobTimeout,
+		RescueStuckJobsAfter: RescueAfter,
 		// River's own chatter (job counts every few seconds) stays
 		// out of the host's log; its warnings and errors go in.
 		Logger: slog.New(minLevel{o.Logger.Handler(), slog.LevelWarn}),

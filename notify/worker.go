@@ -2,11 +2,11 @@
 // and the host, rendered from overridable templates and sent over SMTP (or
 // written to the log), and signed webhooks to each organisation's
 // endpoints (Standard Webhooks). Package jobs runs a Worker's steps
-// (DispatchEvent, Deliver) as River jobs, each delivery concurrently;
-// Worker.Run is the older serial loop. Either runs on every replica:
-// claims are leased (or jobs claimed), so replicas never send the same
-// delivery at the same moment, and each delivery carries an id that stays
-// the same across retries so receivers can drop duplicates.
+// (DispatchEvent, Deliver) as River jobs, each delivery concurrently, on
+// every replica: River claims each job for one worker, so replicas never
+// send the same delivery at the same moment, and each delivery carries an
+// id that stays the same across retries so receivers can drop duplicates.
+// Worker.Process does all due work at once, serially (tests, tools).
 package notify
 
 import (
@@ -26,10 +26,12 @@ import (
 	"github.com/staykit/staykit/pricing"
 )
 
-// Leases. A worker claims events in batches (fanning one out is a few
+// Leases, which Process takes (package jobs' River claims its jobs
+// instead, and runs again the job of a killed process after
+// jobs.RescueAfter). Process claims events in batches (fanning one out is a few
 // queries, and doing it twice adds nothing: DispatchOutboxEvent is
 // idempotent) and deliveries one at a time, each attempt bounded by
-// AttemptTimeout, shorter than DeliveryLease: a live worker always saves
+// AttemptTimeout (Deliver's too), shorter than DeliveryLease: a live worker always saves
 // its outcome before its lease ends, so another replica never sends the
 // same delivery meanwhile, and a worker killed with kill -9 holds one
 // delivery, for DeliveryLease at most, instead of a batch for minutes.
@@ -62,8 +64,8 @@ type Worker struct {
 	Clock booking.Clock
 	// Logger defaults to slog.Default().
 	Logger *slog.Logger
-	// Reminders, when set, is called by Run each round to queue
-	// pre-arrival reminders (booking.Service.QueueReminders).
+	// Reminders, when set, is called periodically by package jobs to
+	// queue pre-arrival reminders (booking.Service.QueueReminders).
 	Reminders func(ctx context.Context) error
 
 	// once fills in the defaults once: package jobs calls a Worker's
@@ -95,31 +97,12 @@ func (w *Worker) fillDefaults() {
 	}
 }
 
-// Run processes the outbox every interval until ctx ends, one delivery at
-// a time; package jobs delivers concurrently instead.
-func (w *Worker) Run(ctx context.Context, interval time.Duration) {
-	w.defaults()
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		if w.Reminders != nil {
-			if err := w.Reminders(ctx); err != nil {
-				w.Logger.ErrorContext(ctx, "queue reminders", "err", err)
-			}
-		}
-		if _, err := w.Process(ctx); err != nil && ctx.Err() == nil {
-			w.Logger.ErrorContext(ctx, "outbox", "err", err)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
-}
-
-// Process fans out the due events and sends the due deliveries once. It
-// returns how many deliveries it settled (delivered or failed for good).
+// Process does all of the outbox's due work now, in this goroutine: it
+// fans out the due events and sends the due deliveries once, one at a
+// time, leasing each claim. It returns how many deliveries it settled
+// (delivered or failed for good). Production does not call it: package
+// jobs runs each event and delivery in its own job (DispatchEvent,
+// Deliver); it serves tests and tools.
 func (w *Worker) Process(ctx context.Context) (int, error) {
 	w.defaults()
 	var errs []error

@@ -40,8 +40,9 @@
 //	go run ./examples/server webhook add|list|remove|redeliver|deliveries -org demo ...
 //	go run ./examples/server contact -org demo [-email host@example.com]
 //
-// E-mails and webhooks (package notify) are delivered from the outbox
-// every -outbox-every; SMTP is set with -smtp-host, -smtp-port, -smtp-tls,
+// E-mails and webhooks (package notify) are delivered from the outbox as
+// soon as they are due, by the jobs of package jobs (-outbox-every is
+// accepted and ignored); SMTP is set with -smtp-host, -smtp-port, -smtp-tls,
 // -smtp-user, -mail-from (or SMTP_HOST, SMTP_PORT, SMTP_TLS, SMTP_USER,
 // MAIL_FROM) and SMTP_PASSWORD; without SMTP mails are written to the log.
 package main

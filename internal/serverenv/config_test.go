@@ -75,6 +75,11 @@ func TestParseConfig(t *testing.T) {
 		{name: "zero cap", args: []string{"-max-conns", "0"}, wantErr: "-max-conns"},
 		{name: "-fake-payments with Stripe keys", args: []string{"-fake-payments"},
 			env: map[string]string{"STRIPE_SECRET_KEY": "sk_test_1", "STRIPE_PUBLISHABLE_KEY": "pk_test_1"}, wantErr: "choose one"},
+		{name: "-outbox-every accepted and ignored", args: []string{"-outbox-every", "1h"}, check: func(t *testing.T, c serverenv.Config) {
+			if c.SweepEvery != time.Minute {
+				t.Errorf("SweepEvery = %v, want the default", c.SweepEvery)
+			}
+		}},
 		{name: "redis address", args: []string{"-redis", "cache:6379"}, check: func(t *testing.T, c serverenv.Config) {
 			if c.RedisAddr != "cache:6379" || c.RedisTimeout != 50*time.Millisecond {
 				t.Errorf("redis %q timeout %v, want cache:6379 and 50ms", c.RedisAddr, c.RedisTimeout)

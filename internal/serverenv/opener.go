@@ -2,6 +2,7 @@ package serverenv
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"strings"
@@ -10,6 +11,8 @@ import (
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/icalsync"
 	"github.com/staykit/staykit/internal/cli"
+	"github.com/staykit/staykit/jobs"
+	"github.com/staykit/staykit/notify"
 	"github.com/staykit/staykit/payment"
 )
 
@@ -27,9 +30,39 @@ func (o Opener) logger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(o.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 }
 
+// open opens the backends of a command with the job hook installed
+// (enqueueJobs).
+func (o Opener) open(ctx context.Context, cfg Config, logger *slog.Logger) (*Backends, error) {
+	back, err := Open(ctx, cfg, logger)
+	if err != nil {
+		return nil, err
+	}
+	if err := enqueueJobs(back, logger); err != nil {
+		back.Close()
+		return nil, err
+	}
+	return back, nil
+}
+
+// enqueueJobs installs in back's store the hook that inserts the jobs of
+// what a command records (a redelivery, a resumed endpoint's replay, a
+// refund left to retry, a new feed), so that the running servers' job
+// workers take them up at once rather than at their next safety-net sweep.
+// The Workers built for it are never started: they only insert jobs.
+func enqueueJobs(back *Backends, logger *slog.Logger) error {
+	svc := booking.NewService(booking.Options{Stores: back.Store.Booking(), Payments: DetachedFake{}, Logger: logger})
+	_, err := back.Store.Jobs(jobs.Options{Payments: svc, Logger: logger,
+		Outbox: &notify.Worker{Store: back.Store.Booking(), Logger: logger},
+		Feeds:  icalsync.New(icalsync.Options{Store: back.Store.Stores, Logger: logger})})
+	if err != nil {
+		return fmt.Errorf("job hook: %w", err)
+	}
+	return nil
+}
+
 // Store opens the store alone.
 func (o Opener) Store(ctx context.Context, db cli.Database) (cli.Stores, func(), error) {
-	back, err := Open(ctx, Config{DBPath: db.Path, PostgresURL: db.PostgresURL}, o.logger())
+	back, err := o.open(ctx, Config{DBPath: db.Path, PostgresURL: db.PostgresURL}, o.logger())
 	if err != nil {
 		return cli.Stores{}, nil, err
 	}
@@ -54,7 +87,7 @@ func (o Opener) Bookings(ctx context.Context, db cli.Database) (*booking.Service
 		return nil, nil, err
 	}
 	logger := o.logger()
-	back, err := Open(ctx, cfg, logger)
+	back, err := o.open(ctx, cfg, logger)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -78,7 +111,7 @@ func (o Opener) Host(ctx context.Context, db cli.Database) (*host.Service, func(
 		return nil, nil, err
 	}
 	logger := o.logger()
-	back, err := Open(ctx, cfg, logger)
+	back, err := o.open(ctx, cfg, logger)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -94,7 +127,7 @@ func (o Opener) Calendars(ctx context.Context, db cli.Database, outboundAllow st
 		return nil, cli.Stores{}, nil, err
 	}
 	logger := o.logger()
-	back, err := Open(ctx, cfg, logger)
+	back, err := o.open(ctx, cfg, logger)
 	if err != nil {
 		return nil, cli.Stores{}, nil, err
 	}

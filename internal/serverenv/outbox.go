@@ -1,7 +1,6 @@
 package serverenv
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -20,8 +19,9 @@ type Outbox struct {
 	// TemplatesDir is a directory whose files override the e-mail
 	// templates.
 	TemplatesDir string
-	// Every is how often the outbox is delivered.
-	Every time.Duration
+	// ignoredEvery is the value of -outbox-every, which is accepted and
+	// ignored: deliveries are jobs (package jobs), made as soon as due.
+	ignoredEvery time.Duration
 	// ReminderDays: pre-arrival reminders this many days before check-in
 	// (0: none).
 	ReminderDays int
@@ -47,7 +47,6 @@ func (c Outbox) WebhookPolicy() outbound.Policy {
 
 // Defaults of the outbox.
 const (
-	DefaultOutboxEvery  = 10 * time.Second
 	DefaultReminderDays = 3
 )
 
@@ -59,7 +58,10 @@ func (c *Outbox) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.SMTP.Username, "smtp-user", "", "SMTP `user` (env SMTP_USER); the password is read from SMTP_PASSWORD")
 	fs.StringVar(&c.SMTP.From, "mail-from", "", "sender `address` of e-mails (env MAIL_FROM)")
 	fs.StringVar(&c.TemplatesDir, "mail-templates", "", "`directory` whose subject.tmpl, body.txt.tmpl, body.html.tmpl override the built-in e-mail templates")
-	fs.DurationVar(&c.Every, "outbox-every", DefaultOutboxEvery, "how often e-mails and webhooks are delivered (`duration`)")
+	// -outbox-every set the old outbox loop's interval; deliveries are
+	// now jobs, made as soon as they are due. The flag stays accepted so
+	// that existing command lines still start.
+	fs.DurationVar(&c.ignoredEvery, "outbox-every", 0, "deprecated and ignored: e-mails and webhooks are delivered as soon as they are due (`duration`)")
 	fs.IntVar(&c.ReminderDays, "reminder-days", DefaultReminderDays, "send pre-arrival reminders this many `days` before check-in (0: none)")
 	fs.BoolVar(&c.AllowPrivateWebhooks, "webhooks-allow-private", false, "allow webhook endpoints over plain http and on loopback or private addresses (local receivers only)")
 	fs.StringVar(&c.allowList, "outbound-allow", "", "comma-separated `HOST:PORT` targets that calendar feeds and webhooks may reach over http or https although they are on loopback or a private network (a channel manager on the LAN, a local test feed); everything else private stays refused")
@@ -90,9 +92,6 @@ func (c *Outbox) finish(getenv func(string) string) error {
 		if _, err := notify.NewSMTPMailer(c.SMTP); err != nil {
 			return fmt.Errorf("-smtp-host: %w (set -mail-from too)", err)
 		}
-	}
-	if c.Every <= 0 {
-		return errors.New("-outbox-every must be positive")
 	}
 	allow, err := outbound.ParseAllowList(c.allowList)
 	if err != nil {
