@@ -14,6 +14,9 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/staykit/staykit/ledger"
+	"github.com/staykit/staykit/outbox"
 )
 
 // Kind names what a Work item is about.
@@ -53,4 +56,26 @@ type SQLHook interface {
 // PgxHook enqueues jobs in a pgx transaction (store/postgres).
 type PgxHook interface {
 	EnqueuePgxTx(ctx context.Context, tx pgx.Tx, work []Work) error
+}
+
+// LedgerWork is the work of the pending entries among entries.
+func LedgerWork(entries []ledger.Entry) []Work {
+	var out []Work
+	for _, e := range entries {
+		if e.Status == ledger.StatusPending {
+			out = append(out, Work{Kind: LedgerEntry, ID: e.ID, Parent: e.BookingID, At: e.NextAttemptAt})
+		}
+	}
+	return out
+}
+
+// EventWork is the work of the undispatched events among events.
+func EventWork(events []outbox.Event) []Work {
+	var out []Work
+	for _, e := range events {
+		if e.DispatchedAt.IsZero() {
+			out = append(out, Work{Kind: OutboxEvent, ID: e.ID, Parent: e.OrgID, At: e.NextAttemptAt})
+		}
+	}
+	return out
 }

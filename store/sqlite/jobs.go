@@ -70,28 +70,6 @@ func enqueueWork(ctx context.Context, q querier, work ...enqueue.Work) error {
 	return t.hook.EnqueueSQLTx(ctx, t.tx, work)
 }
 
-// ledgerWork is the work of pending ledger entries.
-func ledgerWork(entries []ledger.Entry) []enqueue.Work {
-	var out []enqueue.Work
-	for _, e := range entries {
-		if e.Status == ledger.StatusPending {
-			out = append(out, enqueue.Work{Kind: enqueue.LedgerEntry, ID: e.ID, Parent: e.BookingID, At: e.NextAttemptAt})
-		}
-	}
-	return out
-}
-
-// eventWork is the work of undispatched outbox events.
-func eventWork(events []outbox.Event) []enqueue.Work {
-	var out []enqueue.Work
-	for _, e := range events {
-		if e.DispatchedAt.IsZero() {
-			out = append(out, enqueue.Work{Kind: enqueue.OutboxEvent, ID: e.ID, Parent: e.OrgID, At: e.NextAttemptAt})
-		}
-	}
-	return out
-}
-
 // deliveryWork lists the pending deliveries of an event, or one delivery
 // (id not 0), as work.
 func deliveryWork(ctx context.Context, q querier, eventID, id int64) ([]enqueue.Work, error) {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/jobs/enqueue"
 	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/store/internal/rowmap"
 	"github.com/staykit/staykit/store/internal/sqlflow"
@@ -45,7 +46,7 @@ func recordLedger(ctx context.Context, q querier, entries []ledger.Entry) error 
 		}
 		*e = *stored
 	}
-	return enqueueWork(ctx, q, ledgerWork(entries)...)
+	return enqueueWork(ctx, q, enqueue.LedgerWork(entries)...)
 }
 
 // LedgerEntries lists a booking's entries, oldest first.

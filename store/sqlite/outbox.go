@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/jobs/enqueue"
 	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/outbox"
 	"github.com/staykit/staykit/store/internal/rowmap"
@@ -45,7 +46,7 @@ func recordOutbox(ctx context.Context, q querier, events []outbox.Event) error {
 		}
 		*e = *stored
 	}
-	return enqueueWork(ctx, q, eventWork(events)...)
+	return enqueueWork(ctx, q, enqueue.EventWork(events)...)
 }
 
 // ClaimOutboxEvents leases due undispatched events in one write transaction.
