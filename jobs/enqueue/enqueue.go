@@ -11,6 +11,7 @@ package enqueue
 import (
 	"context"
 	"database/sql"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -78,4 +79,30 @@ func EventWork(events []outbox.Event) []Work {
 		}
 	}
 	return out
+}
+
+// Slot holds a store's hook (H is SQLHook or PgxHook), set once the job
+// engine starts and read by every write transaction. The zero Slot holds
+// none. It is safe for concurrent use.
+type Slot[H comparable] struct {
+	p atomic.Pointer[H]
+}
+
+// Set installs h; the zero H (nil) removes the hook.
+func (s *Slot[H]) Set(h H) {
+	var none H
+	if h == none {
+		s.p.Store(nil)
+		return
+	}
+	s.p.Store(&h)
+}
+
+// Get returns the hook, or the zero H when there is none.
+func (s *Slot[H]) Get() H {
+	if p := s.p.Load(); p != nil {
+		return *p
+	}
+	var none H
+	return none
 }

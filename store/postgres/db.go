@@ -35,7 +35,7 @@ type DB struct {
 	// flow runs the operations and names them in errors.
 	flow sqlflow.Flow
 	// jobs is the job engine's hook (jobs.go).
-	jobs jobHook
+	jobs enqueue.Slot[enqueue.PgxHook]
 }
 
 // config holds what Options set.
@@ -128,7 +128,7 @@ func (db *DB) begin(opts pgx.TxOptions) func(context.Context) (sqlflow.Tx, error
 		if err != nil {
 			return nil, err
 		}
-		return txConn{conn{tx}, tx, db.jobs.get()}, nil
+		return txConn{conn{tx}, tx, db.jobs.Get()}, nil
 	}
 }
 

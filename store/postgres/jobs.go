@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -17,28 +16,12 @@ import (
 	"github.com/staykit/staykit/store/internal/sqlflow"
 )
 
-// jobHook holds the hook SetJobHook installs; nil: none.
-type jobHook struct {
-	p atomic.Pointer[enqueue.PgxHook]
-}
-
-func (h *jobHook) get() enqueue.PgxHook {
-	if p := h.p.Load(); p != nil {
-		return *p
-	}
-	return nil
-}
-
 // SetJobHook makes the store hand the work it records (ledger entries to
 // send, outbox events and deliveries) to h, in the transaction that
 // records it (package jobs installs it). Nil removes the hook; without
 // one, jobs' safety-net sweep finds the work (DueWork).
 func (db *DB) SetJobHook(h enqueue.PgxHook) {
-	if h == nil {
-		db.jobs.p.Store(nil)
-		return
-	}
-	db.jobs.p.Store(&h)
+	db.jobs.Set(h)
 }
 
 // JobPool is the pool the job engine (River, through its pgx driver) runs

@@ -42,7 +42,7 @@ type DB struct {
 	// flow runs the operations and names them in errors.
 	flow sqlflow.Flow
 	// jobs is the job engine's hook (jobs.go).
-	jobs jobHook
+	jobs enqueue.Slot[enqueue.SQLHook]
 }
 
 // config holds what Options set.
@@ -252,9 +252,9 @@ func (db *DB) beginWrite(stmts *prepared) func(context.Context) (sqlflow.Tx, err
 			return nil, err
 		}
 		if stmts == nil {
-			return txConn{conn{tx}, tx, db.jobs.get()}, nil
+			return txConn{conn{tx}, tx, db.jobs.Get()}, nil
 		}
-		return txConn{conn{stmts.on(tx, tx)}, tx, db.jobs.get()}, nil
+		return txConn{conn{stmts.on(tx, tx)}, tx, db.jobs.Get()}, nil
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"sync/atomic"
 	"time"
 
 	"github.com/riverqueue/river/riverdriver/riversqlite"
@@ -17,28 +16,12 @@ import (
 	"github.com/staykit/staykit/store/internal/sqlflow"
 )
 
-// jobHook holds the hook SetJobHook installs; nil: none.
-type jobHook struct {
-	p atomic.Pointer[enqueue.SQLHook]
-}
-
-func (h *jobHook) get() enqueue.SQLHook {
-	if p := h.p.Load(); p != nil {
-		return *p
-	}
-	return nil
-}
-
 // SetJobHook makes the store hand the work it records (ledger entries to
 // send, outbox events and deliveries) to h, in the transaction that
 // records it (package jobs installs it). Nil removes the hook; without
 // one, jobs' safety-net sweep finds the work (DueWork).
 func (db *DB) SetJobHook(h enqueue.SQLHook) {
-	if h == nil {
-		db.jobs.p.Store(nil)
-		return
-	}
-	db.jobs.p.Store(&h)
+	db.jobs.Set(h)
 }
 
 // JobPool is the pool the job engine (River, through its SQLite driver)
