@@ -28,11 +28,11 @@ type Stores struct {
 }
 
 // Store keeps what the host side needs beyond the booking engine's store
-// (booking.Store): API keys, the audit log, the records that make host
+// (booking.Stores): API keys, the audit log, the records that make host
 // requests idempotent, coupon listings and the dashboard's users; and it
 // runs units of work, so that a change and its audit entry are written
 // together. store/sqlite and store/postgres implement it beside
-// booking.Store; store/storetest checks the contract.
+// booking.Stores; store/storetest checks the contract.
 type Store interface {
 	// CreateAPIKey stores k (its Hash, never the key itself) and sets its
 	// ID. Errors: booking.CodeNotFound (organisation), booking.CodeConflict (hash taken).
@@ -49,7 +49,7 @@ type Store interface {
 	TouchAPIKey(ctx context.Context, id int64, at time.Time) error
 
 	// Atomically runs fn as one unit of work: every method of the
-	// database (this Store, and the booking.Store it is too) that fn calls
+	// database (this Store, and the booking.Stores seams it serves) that fn calls
 	// with the context it is given runs in one transaction,
 	// committed when fn returns nil and rolled back when it returns an
 	// error, which Atomically returns. A change and its audit entry are
@@ -94,7 +94,7 @@ type UserStore interface {
 	CreateHostUser(ctx context.Context, u *User) error
 	// HostUserByEmail finds a user. Errors: booking.CodeNotFound.
 	HostUserByEmail(ctx context.Context, email string) (*User, error)
-	// CreateHostSession stores a session. Errors: booking.booking.CodeNotFound (user).
+	// CreateHostSession stores a session. Errors: booking.CodeNotFound (user).
 	CreateHostSession(ctx context.Context, s *Session) error
 	// HostSession finds the session of a token hash unexpired at now, with
 	// its user. Errors: booking.CodeNotFound.

@@ -279,7 +279,7 @@ var hostScenarios = []scenario{
 }
 
 // records is s as the store of the host's records (host.Store), which
-// store/sqlite and store/postgres implement beside booking.Store.
+// store/sqlite and store/postgres implement beside booking.Stores.
 func records(t *testing.T, s Stores) host.Store {
 	t.Helper()
 	if s.Records == nil {
