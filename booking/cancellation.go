@@ -65,6 +65,10 @@ func (s *Service) CancellationPreview(ctx context.Context, slug, token string) (
 	if err != nil {
 		return nil, err
 	}
+	// A balance the booking counts as paid but the ledger lacks (a crash
+	// between the two writes) is recorded first, as a cancellation does
+	// before it decides: what the preview offers is what cancelling gives.
+	s.learnBalance(ctx, b)
 	return s.preview(ctx, org, b, s.clock.Now())
 }
 

@@ -172,6 +172,11 @@ var moneyFuzzRegressions = []fuzzRegression{
 	// was saved, then cancelled under a policy: the decision forgot the
 	// balance and returned it.
 	{1795555490519715101, []int{1, 5, 6, 12, 17, 19, 20, 38}},
+	// A balance charged by its job, the process killed before its entry
+	// was saved, then cancelled under a policy: the preview offered a
+	// refund on the ledger without the balance, the cancellation (having
+	// learnt it) refunded what the policy gives of all that was paid.
+	{1795565151453313006, []int{1, 5, 11, 15, 17, 19, 28, 31, 32, 35}},
 }
 
 // fuzzConfig is the test's environment.
