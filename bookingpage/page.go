@@ -14,6 +14,7 @@ import (
 	"net/http"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/internal/httpserve"
 )
 
 // web holds the booking page.
@@ -86,7 +87,7 @@ func AppConfig(store OrganizationLister, stripeKey string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		orgs, err := store.Organizations(r.Context())
 		if err != nil {
-			writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "internal", "message": "The configuration could not be read."})
+			httpserve.WriteJSON(w, http.StatusInternalServerError, map[string]string{"error": "internal", "message": "The configuration could not be read."})
 			return
 		}
 		cfg := appConfig{Payments: "fake", APIBase: "/api/v1", Organizations: []appOrgView{}}
@@ -100,7 +101,7 @@ func AppConfig(store OrganizationLister, stripeKey string) http.Handler {
 				})
 			}
 		}
-		writeJSON(w, http.StatusOK, cfg)
+		httpserve.WriteJSON(w, http.StatusOK, cfg)
 	})
 }
 

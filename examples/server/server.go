@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -118,7 +117,7 @@ func (s *server) handler(publicURL string, origins []string) http.Handler {
 	mux.Handle("/plants", plants)
 	mux.Handle("/plants/", plants)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+		httpserve.WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	mux.HandleFunc("GET /readyz", s.ready)
 	mux.Handle("GET /app-config.json", bookingpage.AppConfig(s.back.Store, s.publishableKey()))
@@ -128,7 +127,7 @@ func (s *server) handler(publicURL string, origins []string) http.Handler {
 	} else {
 		// Real money: no way around the provider.
 		mux.HandleFunc("/fakepay/", func(w http.ResponseWriter, r *http.Request) {
-			writeJSON(w, http.StatusNotFound, map[string]string{"error": "not_found", "message": "Fake payments are off: this server uses Stripe."})
+			httpserve.WriteJSON(w, http.StatusNotFound, map[string]string{"error": "not_found", "message": "Fake payments are off: this server uses Stripe."})
 		})
 	}
 	mux.Handle("GET /widget.js", bookingpage.Widget(s.publishableKey()))
@@ -166,10 +165,10 @@ func (s *server) ready(w http.ResponseWriter, r *http.Request) {
 	if err := s.back.Ping(ctx); err != nil {
 		s.log.WarnContext(r.Context(), "not ready: the database does not answer", "err", err)
 		w.Header().Set("Retry-After", strconv.Itoa(httpapi.RetryAfterUnavailable))
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
+		httpserve.WriteJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+	httpserve.WriteJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 }
 
 func (s *server) publishableKey() string {
@@ -256,16 +255,4 @@ func (s *server) logWelcome(ctx context.Context, publicURL string) {
 	if len(s.cfg.PlantTokens) == 0 {
 		s.log.Info("the plant store at /plants refuses every request until PLANTSTORE_TOKENS is set")
 	}
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		http.Error(w, "internal error", http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	w.Write(append(b, '\n'))
 }

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/staykit/staykit/internal/httpserve"
 	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/payment/paymenttest"
 )
@@ -106,7 +107,7 @@ func (f *Handler) pay(w http.ResponseWriter, r *http.Request) {
 		ev = payment.EventAuthorized
 	}
 	f.deliver(r.Context(), ev, id)
-	writeJSON(w, http.StatusOK, map[string]string{"status": string(intent.Status), "intent_id": intent.ID})
+	httpserve.WriteJSON(w, http.StatusOK, map[string]string{"status": string(intent.Status), "intent_id": intent.ID})
 }
 
 // deliver hands the booking service the event the provider's webhook would
@@ -148,7 +149,7 @@ func Message(code, locale string) string {
 
 func writeFakePayError(w http.ResponseWriter, r *http.Request, status int, code string) {
 	text := Message(code, requestLocale(r))
-	writeJSON(w, status, map[string]string{"error": code, "message": text})
+	httpserve.WriteJSON(w, status, map[string]string{"error": code, "message": text})
 }
 
 // requestLocale is fr or en: ?locale=, else the first of those in
@@ -169,18 +170,6 @@ func requestLocale(r *http.Request) string {
 		}
 	}
 	return "en"
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		http.Error(w, "internal error", http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	w.Write(append(b, '\n'))
 }
 
 // AnyOrigin wraps next so that the card step under /fakepay/ answers

@@ -1,11 +1,15 @@
-package bookingpage
+package httpserve
 
 import (
 	"encoding/json"
 	"net/http"
 )
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
+// WriteJSON answers v as JSON with status, never cached: the plain JSON
+// of a server's own routes (health, readiness, the booking page's
+// configuration, the fake card step), not the APIs' envelope (package
+// internal/apihttp).
+func WriteJSON(w http.ResponseWriter, status int, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		http.Error(w, "internal error", http.StatusInternalServerError)
