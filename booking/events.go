@@ -228,9 +228,6 @@ func (s *Service) settleRefundEntry(ctx context.Context, e *ledger.Entry, r *pay
 	if err := s.saveEntry(ctx, e); err != nil {
 		return fmt.Errorf("update ledger entry %d: %w", e.ID, err)
 	}
-	if status == ledger.StatusFailed {
-		return s.reowe(ctx, e, s.clock.Now())
-	}
 	return nil
 }
 

@@ -118,13 +118,6 @@ func (s *Service) send(ctx context.Context, e *ledger.Entry) (bool, error) {
 	if err := s.saveEntry(context.WithoutCancel(ctx), e); err != nil {
 		return false, fmt.Errorf("save ledger entry %d: %w", e.ID, err)
 	}
-	if e.Status == ledger.StatusFailed && e.Kind == ledger.KindRefund {
-		// The money is still owed: the booking's decision asks for it
-		// again, under a new key.
-		if err := s.reowe(ctx, e, now); err != nil {
-			return true, err
-		}
-	}
 	if e.Status == ledger.StatusPending {
 		if later != nil {
 			return false, nil
@@ -168,17 +161,6 @@ func (s *Service) recovered(ctx context.Context, what string, fn func() error) (
 		}
 	}()
 	return fn()
-}
-
-// reowe asks again for the money of a refund that failed: the booking's
-// decision still owes it, so a new refund (ledger.Corrections, under a new
-// key) is written, due after a wait that grows with each failure.
-func (s *Service) reowe(ctx context.Context, failed *ledger.Entry, now time.Time) error {
-	b, err := s.store.BookingByID(context.WithoutCancel(ctx), failed.BookingID)
-	if err != nil {
-		return fmt.Errorf("find booking of failed refund %d: %w", failed.ID, err)
-	}
-	return s.settleClosed(ctx, b, nil, failed.Reason, now)
 }
 
 // errRetry marks an outcome worth another attempt later.
@@ -324,9 +306,10 @@ func entryKind(e *ledger.Entry) string {
 }
 
 // saveEntry saves what happened to a ledger entry and, in the same atomic
-// step, the outbox event it calls for, so that a crash cannot settle a
-// refund without telling the guest and the host. The Notifier is told
-// after.
+// step, the outbox event it calls for and, when a closed booking's refund
+// failed, the refund that owes its money again: a crash can neither settle
+// a refund without telling the guest and the host nor leave a failed
+// refund that nothing will send again. The Notifier is told after.
 func (s *Service) saveEntry(ctx context.Context, e *ledger.Entry) error {
 	kind := entryKind(e)
 	if kind == "" {
@@ -336,8 +319,13 @@ func (s *Service) saveEntry(ctx context.Context, e *ledger.Entry) error {
 	if err != nil {
 		return fmt.Errorf("find booking of ledger entry %d: %w", e.ID, err)
 	}
+	now := s.clock.Now()
+	owed, err := s.owedAgain(ctx, b, e, now)
+	if err != nil {
+		return err
+	}
 	ev := outbox.Event{Key: kind + ":" + e.Key, Kind: kind, OrgID: b.OrgID, BookingID: b.ID, EntryID: e.ID}
-	if err := s.store.SettleLedgerEntry(ctx, e, []outbox.Event{ev}, s.clock.Now()); err != nil {
+	if err := s.store.SettleLedgerEntry(ctx, e, owed, []outbox.Event{ev}, now); err != nil {
 		return err
 	}
 	if kind == NotifyPaymentFailed {
@@ -354,6 +342,22 @@ func (s *Service) saveEntry(ctx context.Context, e *ledger.Entry) error {
 		s.logger.ErrorContext(ctx, "notify host", "kind", kind, "booking_id", b.ID, "err", err)
 	}
 	return nil
+}
+
+// owedAgain is what a closed booking owes once its refund e has failed:
+// the booking's decision still asks for the money, so a new refund
+// (ledger.Corrections, under a new key) is written with e's failure, due
+// after a wait that grows with each failure. None for any other entry.
+func (s *Service) owedAgain(ctx context.Context, b *Booking, e *ledger.Entry, now time.Time) ([]ledger.Entry, error) {
+	if e.Kind != ledger.KindRefund || e.Status != ledger.StatusFailed || !b.Closed() {
+		return nil, nil
+	}
+	entries, err := s.ledgerOf(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	entries, _ = upsertEntry(entries, *e)
+	return ledger.Corrections(entries, b.ID, b.Currency, e.Reason, now), nil
 }
 
 // notifyEntry is notify with the ledger entry attached.

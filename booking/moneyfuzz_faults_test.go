@@ -327,9 +327,9 @@ func (s *crashStore) DeleteWebhookEndpoint(ctx context.Context, orgID, id int64)
 	return s.Stores.DeleteWebhookEndpoint(ctx, orgID, id)
 }
 
-func (s *crashStore) SettleLedgerEntry(ctx context.Context, e *ledger.Entry, events []outbox.Event, now time.Time) error {
+func (s *crashStore) SettleLedgerEntry(ctx context.Context, e *ledger.Entry, owed []ledger.Entry, events []outbox.Event, now time.Time) error {
 	s.write("SettleLedgerEntry")
-	return s.Stores.SettleLedgerEntry(ctx, e, events, now)
+	return s.Stores.SettleLedgerEntry(ctx, e, owed, events, now)
 }
 
 func (s *crashStore) SetContactEmail(ctx context.Context, orgID int64, email string) error {

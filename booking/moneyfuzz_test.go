@@ -177,6 +177,11 @@ var moneyFuzzRegressions = []fuzzRegression{
 	// refund on the ledger without the balance, the cancellation (having
 	// learnt it) refunded what the policy gives of all that was paid.
 	{1795565151453313006, []int{1, 5, 11, 15, 17, 19, 28, 31, 32, 35}},
+	// A cancelled booking's refund failed at the provider, and the process
+	// was killed after the failure was saved but before the refund was owed
+	// again: the money stayed with the host for good.
+	{1795565151453317932, []int{1, 7, 8, 11, 29, 34, 51, 53, 55, 67, 68, 72, 73}},
+	{1795565653647502028, []int{22, 26, 36, 39, 55, 61, 71, 72}},
 }
 
 // fuzzConfig is the test's environment.

@@ -76,10 +76,12 @@ type Store interface {
 	// CodeNotFound (also another organisation's endpoint).
 	ResumeWebhookEndpoint(ctx context.Context, orgID, id int64, replay bool, now time.Time) (*Endpoint, int, error)
 
-	// SettleLedgerEntry is UpdateLedgerEntry and RecordOutbox(events) in
-	// one atomic step: a settled refund and the message telling about it
-	// are stored together or not at all. Errors: CodeNotFound, CodeInvalid.
-	SettleLedgerEntry(ctx context.Context, e *ledger.Entry, events []Event, now time.Time) error
+	// SettleLedgerEntry is UpdateLedgerEntry(e), RecordLedger(owed) and
+	// RecordOutbox(events) in one atomic step: a settled refund, the
+	// refund that owes its money again when it failed, and the message
+	// telling about it are stored together or not at all. Errors:
+	// CodeNotFound, CodeInvalid.
+	SettleLedgerEntry(ctx context.Context, e *ledger.Entry, owed []ledger.Entry, events []Event, now time.Time) error
 
 	// SetContactEmail sets the address the host's e-mails go to ("" for
 	// none). Errors: CodeNotFound (organisation).

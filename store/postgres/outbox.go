@@ -296,15 +296,22 @@ func outboxNotFound(what string) error {
 	return booking.Errorf(booking.CodeNotFound, "This outbox %s does not exist.", what)
 }
 
-// SettleLedgerEntry saves a ledger entry and records events in one
-// transaction.
-func (db *DB) SettleLedgerEntry(ctx context.Context, e *ledger.Entry, events []outbox.Event, now time.Time) error {
-	events, err := outbox.PrepareEvents(events, 0, now)
+// SettleLedgerEntry saves a ledger entry, records the entries it owes
+// again and its events in one transaction.
+func (db *DB) SettleLedgerEntry(ctx context.Context, e *ledger.Entry, owed []ledger.Entry, events []outbox.Event, now time.Time) error {
+	owed, err := booking.PrepareLedger(owed, 0, now)
+	if err != nil {
+		return err
+	}
+	events, err = outbox.PrepareEvents(events, 0, now)
 	if err != nil {
 		return booking.Invalid(err)
 	}
 	return db.tx(ctx, "settle ledger entry", func(q querier) error {
 		if err := updateLedgerEntry(ctx, q, e); err != nil {
+			return err
+		}
+		if err := recordLedger(ctx, q, owed); err != nil {
 			return err
 		}
 		return recordOutbox(ctx, q, events)

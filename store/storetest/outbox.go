@@ -181,17 +181,23 @@ var outboxScenarios = []scenario{
 		must(t, err)
 		e := entries[0]
 		e.ID = 999_999
-		wantCode(t, s.SettleLedgerEntry(t.Context(), &e, []outbox.Event{outboxEvent(b, "lost")}, t0), booking.CodeNotFound)
+		wantCode(t, s.SettleLedgerEntry(t.Context(), &e, []ledger.Entry{refundEntry(b, "r1-again", 500)},
+			[]outbox.Event{outboxEvent(b, "lost")}, t0), booking.CodeNotFound)
 		if got, _ := s.ClaimOutboxEvents(t.Context(), t0, t0.Add(time.Minute), 10); len(got) != 0 {
 			t.Fatalf("a failed settle left events %+v", got)
 		}
+		if list, _ := s.LedgerEntries(t.Context(), b.ID); len(list) != 1 {
+			t.Fatalf("a failed settle left entries %+v", list)
+		}
 		e = entries[0]
-		e.Status, e.Attempts, e.UpdatedAt = ledger.StatusSucceeded, 1, t0.Add(time.Second)
-		must(t, s.SettleLedgerEntry(t.Context(), &e, []outbox.Event{outboxEvent(b, "refunded")}, t0))
+		e.Status, e.Attempts, e.UpdatedAt = ledger.StatusFailed, 1, t0.Add(time.Second)
+		must(t, s.SettleLedgerEntry(t.Context(), &e, []ledger.Entry{refundEntry(b, "r1-again", 500)},
+			[]outbox.Event{outboxEvent(b, "refunded")}, t0))
 		list, err := s.LedgerEntries(t.Context(), b.ID)
 		must(t, err)
-		if len(list) != 1 || list[0].Status != ledger.StatusSucceeded || list[0].Attempts != 1 {
-			t.Fatalf("entries = %+v, want the refund succeeded", list)
+		if len(list) != 2 || list[0].Status != ledger.StatusFailed || list[0].Attempts != 1 ||
+			list[1].Key != "r1-again" || list[1].Status != ledger.StatusPending {
+			t.Fatalf("entries = %+v, want the refund failed and owed again", list)
 		}
 		got, err := s.ClaimOutboxEvents(t.Context(), t0, t0.Add(time.Minute), 10)
 		must(t, err)
