@@ -157,7 +157,7 @@ function staykitFlow(root, widget) {
     properties: [], property: null, days: new Map(), months: [], monthIndex: 0,
     checkIn: null, checkOut: null, guests: 1, coupon: '', quote: null, quoteSeq: 0,
     children: 0, infants: 0, pets: 0, extras: {},
-    checkout: null, idemKey: null, idemBody: null, view: null, statusToken: null,
+    checkout: null, idemKey: null, idemBody: null, view: null, statusToken: null, focusDate: null,
     stripe: null, elements: null, confirmTried: {}
   };
 
@@ -212,6 +212,17 @@ function staykitFlow(root, widget) {
   }
 
   function nightsBetween(a, b) { return Math.round((parseDate(b) - parseDate(a)) / 86400000); }
+
+  // addMonths is the same day n months from s, or the month's last day
+  // when it is shorter.
+  function addMonths(s, n) {
+    const [y, m, d] = s.split('-').map(Number);
+    const last = new Date(Date.UTC(y, m - 1 + n + 1, 0)).getUTCDate();
+    return isoDate(new Date(Date.UTC(y, m - 1 + n, Math.min(d, last))));
+  }
+
+  // weekday is s's day of the week, Monday 0 to Sunday 6.
+  function weekday(s) { return (parseDate(s).getUTCDay() + 6) % 7; }
 
   function fmtDate(s, long) {
     const opts = long
@@ -292,12 +303,20 @@ function staykitFlow(root, widget) {
 
   const steps = ['step-properties', 'step-stay', 'step-details', 'step-pay', 'step-status'];
 
+  // engaged says the guest has used the flow (a pointer, a key, or focus
+  // inside it): until then it never moves focus, so a page that embeds the
+  // widget keeps its own on load.
+  let engaged = false;
+  for (const type of ['pointerdown', 'keydown', 'focusin']) {
+    root.addEventListener(type, () => { engaged = true; }, { capture: true });
+  }
+
   function show(step) {
     state.view = step;
     for (const id of steps) root.getElementById(id).hidden = id !== step;
     $('#loading').hidden = true;
     const h = root.querySelector('#' + step + ' h1');
-    if (h) { h.tabIndex = -1; h.focus({ preventScroll: true }); }
+    if (h && engaged) { h.tabIndex = -1; h.focus({ preventScroll: true }); }
     if (!widget) window.scrollTo(0, 0);
     else if (widget.host.getBoundingClientRect().top < 0) widget.host.scrollIntoView();
   }
@@ -396,6 +415,7 @@ function staykitFlow(root, widget) {
       if (state.months[state.months.length - 1] !== ym) state.months.push(ym);
     }
     state.monthIndex = 0;
+    state.focusDate = null;
     cal.setAttribute('aria-busy', 'false');
     renderCalendar();
   }
@@ -442,6 +462,7 @@ function staykitFlow(root, widget) {
       const ym = state.months[state.monthIndex + i];
       if (ym) cal.append(renderMonth(ym, checkouts));
     }
+    rovingDay();
     $('#cal-prev').disabled = state.monthIndex === 0;
     $('#cal-next').disabled = state.monthIndex + visibleMonths() >= state.months.length;
     $('#sel-check-in').textContent = state.checkIn ? fmtDate(state.checkIn) : '—';
@@ -458,18 +479,35 @@ function staykitFlow(root, widget) {
     $('#date-hint').textContent = hint;
   }
 
+  // renderMonth draws a month as an ARIA grid: a row of weekday headers,
+  // then a row per week of day cells, each holding the day's button. One
+  // day of the calendar is in the tab order (rovingDay); the arrow keys,
+  // Home/End and PageUp/PageDown move between days (calendarKey). A day
+  // that cannot be picked stays focusable, marked aria-disabled, so the
+  // keys walk every day.
   function renderMonth(ym, checkouts) {
     const [y, m] = ym.split('-').map(Number);
     const first = new Date(Date.UTC(y, m - 1, 1));
     const title = new Intl.DateTimeFormat(langTag(), { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(first);
-    const grid = el('div', { class: 'grid', role: 'group', 'aria-label': title });
+    const grid = el('div', { class: 'grid', role: 'grid', 'aria-label': title });
+    const head = el('div', { class: 'week', role: 'row' });
     const monday = new Date(Date.UTC(2024, 0, 1));
     for (let i = 0; i < 7; i++) {
       const wd = new Date(monday.getTime() + i * 86400000);
-      grid.append(el('span', { class: 'dow', 'aria-hidden': 'true', text: new Intl.DateTimeFormat(langTag(), { weekday: 'narrow', timeZone: 'UTC' }).format(wd) }));
+      head.append(el('span', {
+        class: 'dow', role: 'columnheader',
+        'aria-label': new Intl.DateTimeFormat(langTag(), { weekday: 'long', timeZone: 'UTC' }).format(wd),
+        text: new Intl.DateTimeFormat(langTag(), { weekday: 'narrow', timeZone: 'UTC' }).format(wd)
+      }));
     }
+    grid.append(head);
+    let week = el('div', { class: 'week', role: 'row' });
+    const addCell = (cell) => {
+      week.append(cell);
+      if (week.childElementCount === 7) { grid.append(week); week = el('div', { class: 'week', role: 'row' }); }
+    };
     const offset = (first.getUTCDay() + 6) % 7;
-    for (let i = 0; i < offset; i++) grid.append(el('span', { class: 'day blank', 'aria-hidden': 'true' }));
+    for (let i = 0; i < offset; i++) addCell(el('span', { class: 'day blank', role: 'gridcell' }));
     const daysInMonth = new Date(Date.UTC(y, m, 0)).getUTCDate();
     const currency = state.property.currency;
     for (let d = 1; d <= daysInMonth; d++) {
@@ -496,14 +534,70 @@ function staykitFlow(root, widget) {
         'data-check-in': info && info.check_in ? 'true' : 'false',
         'data-check-out-ok': isCheckOut ? 'true' : 'false',
         'aria-pressed': date === state.checkIn || date === state.checkOut ? 'true' : 'false',
-        'aria-label': labelParts.join(', '), disabled: !clickable,
-        onclick: () => pickDay(date)
+        'aria-label': labelParts.join(', '), 'aria-disabled': clickable ? 'false' : 'true', tabindex: '-1',
+        onclick: () => { if (clickable) pickDay(date); }
       },
       el('span', { class: 'n', 'aria-hidden': 'true', text: String(d) }),
       el('span', { class: 'p', 'aria-hidden': 'true', text: info && info.available ? money(info.price, currency, true) : '' }));
-      grid.append(btn);
+      addCell(el('span', { class: 'cell', role: 'gridcell' }, btn));
     }
+    if (week.childElementCount) grid.append(week);
     return el('div', { class: 'month' }, el('h3', { text: title }), grid);
+  }
+
+  // dayButton is the calendar's button of date, if its month is shown.
+  function dayButton(date) { return root.querySelector('#calendar .day[data-date="' + date + '"]'); }
+
+  // rovingDay puts one day of the calendar in the tab order: the one last
+  // focused, else the departure, the arrival, the first day that can be
+  // picked, or the first day shown.
+  function rovingDay() {
+    const days = [...$('#calendar').querySelectorAll('.day[data-date]')];
+    if (!days.length) return;
+    const chosen = [state.focusDate, state.checkOut, state.checkIn].map((d) => d && dayButton(d)).find(Boolean);
+    const target = chosen || days.find((b) => b.getAttribute('aria-disabled') !== 'true') || days[0];
+    for (const b of days) b.tabIndex = b === target ? 0 : -1;
+  }
+
+  // calendarKey moves focus between days as the ARIA grid pattern asks:
+  // arrows by a day or a week, Home/End to the week's first and last day,
+  // PageUp/PageDown by a month (with Shift, a year), turning the shown
+  // months when the day is outside them, never beyond the calendar's
+  // horizon.
+  function calendarKey(e) {
+    const btn = e.target.closest && e.target.closest('.day[data-date]');
+    if (!btn || e.altKey || e.ctrlKey || e.metaKey) return;
+    const date = btn.dataset.date;
+    const moves = {
+      ArrowLeft: () => addDays(date, -1),
+      ArrowRight: () => addDays(date, 1),
+      ArrowUp: () => addDays(date, -7),
+      ArrowDown: () => addDays(date, 7),
+      Home: () => addDays(date, -weekday(date)),
+      End: () => addDays(date, 6 - weekday(date)),
+      PageUp: () => addMonths(date, e.shiftKey ? -12 : -1),
+      PageDown: () => addMonths(date, e.shiftKey ? 12 : 1)
+    };
+    if (!moves[e.key]) return;
+    e.preventDefault();
+    focusDay(moves[e.key]());
+  }
+
+  // focusDay focuses date's button, showing its month first.
+  function focusDay(date) {
+    const idx = state.months.indexOf(date.slice(0, 7));
+    if (idx < 0) return;
+    const shown = visibleMonths();
+    const from = Math.min(Math.max(state.monthIndex, idx - shown + 1), idx);
+    state.focusDate = date;
+    if (from !== state.monthIndex || !dayButton(date)) {
+      state.monthIndex = from;
+      renderCalendar();
+    } else {
+      rovingDay();
+    }
+    const b = dayButton(date);
+    if (b) b.focus();
   }
 
   function pickDay(date) {
@@ -516,8 +610,9 @@ function staykitFlow(root, widget) {
       state.checkIn = date;
       state.checkOut = null;
     }
+    state.focusDate = date;
     renderCalendar();
-    const focus = root.querySelector('[data-date="' + date + '"]');
+    const focus = dayButton(date);
     if (focus) focus.focus();
     requestQuote();
   }
@@ -990,6 +1085,11 @@ function staykitFlow(root, widget) {
     $('#back-to-stay').addEventListener('click', () => show('step-stay'));
     $('#cal-prev').addEventListener('click', () => { state.monthIndex = Math.max(0, state.monthIndex - 1); renderCalendar(); });
     $('#cal-next').addEventListener('click', () => { state.monthIndex = Math.min(state.months.length - visibleMonths(), state.monthIndex + 1); renderCalendar(); });
+    $('#calendar').addEventListener('keydown', calendarKey);
+    $('#calendar').addEventListener('focusin', (e) => {
+      const btn = e.target.closest && e.target.closest('.day[data-date]');
+      if (btn) { state.focusDate = btn.dataset.date; rovingDay(); }
+    });
     $('#guests').addEventListener('change', (e) => { state.guests = Number(e.target.value); renderCategories(); requestQuote(); });
     for (const name of ['children', 'infants', 'pets']) {
       $('#' + name).addEventListener('change', (e) => { state[name] = Number(e.target.value); requestQuote(); });

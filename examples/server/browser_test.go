@@ -177,12 +177,12 @@ func (b *browser) pickStay(propertyID, daysAhead, nights int) (string, string) {
 	b.t.Helper()
 	b.do("open property",
 		chromedp.Click(chromedp.CSS(fmt.Sprintf(`[data-testid="property-%d"]`, propertyID))),
-		chromedp.WaitVisible(chromedp.CSS(`#calendar .day[data-check-in="true"]:not([disabled])`)),
+		chromedp.WaitVisible(chromedp.CSS(`#calendar .day[data-check-in="true"]:not([aria-disabled="true"])`)),
 	)
 	paris, _ := time.LoadLocation("Europe/Paris")
 	earliest := civil.Today(time.Now(), paris).AddDays(daysAhead).String()
 	findCheckIn := fmt.Sprintf(`(() => {
-		const day = [...document.querySelectorAll('#calendar .day[data-check-in="true"]:not([disabled])')].find((d) => d.dataset.date >= %q);
+		const day = [...document.querySelectorAll('#calendar .day[data-check-in="true"]:not([aria-disabled="true"])')].find((d) => d.dataset.date >= %q);
 		return day ? day.dataset.date : '';
 	})()`, earliest)
 	checkIn := b.eval(findCheckIn)
@@ -383,7 +383,7 @@ func TestBrowserBooksAndPaysWithTheTestCard(t *testing.T) {
 	}
 	b.shot("6-phone-properties")
 	b.do("phone calendar", chromedp.Click(chromedp.CSS(`[data-testid="property-1"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`#calendar .day[data-check-in="true"]:not([disabled])`)))
+		chromedp.WaitVisible(chromedp.CSS(`#calendar .day[data-check-in="true"]:not([aria-disabled="true"])`)))
 	if w := b.eval(`String(document.documentElement.scrollWidth)`); w != "390" {
 		t.Errorf("calendar width on a phone = %s px, want 390", w)
 	}
@@ -636,7 +636,7 @@ func TestBrowserCalendarHintDoesNotOverlapTheArrows(t *testing.T) {
 	b.do("open a property on a phone",
 		chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile),
 		chromedp.Navigate(ts.URL+"/?org=demo&property=1"),
-		chromedp.WaitVisible(chromedp.CSS(`#calendar .day[data-check-in="true"]:not([disabled])`)),
+		chromedp.WaitVisible(chromedp.CSS(`#calendar .day[data-check-in="true"]:not([aria-disabled="true"])`)),
 	)
 	overlaps := func(step string) {
 		t.Helper()
@@ -659,7 +659,7 @@ func TestBrowserCalendarHintDoesNotOverlapTheArrows(t *testing.T) {
 		}
 	}
 	overlaps("no-date")
-	checkIn := b.eval(`document.querySelector('#calendar .day[data-check-in="true"]:not([disabled])').dataset.date`)
+	checkIn := b.eval(`document.querySelector('#calendar .day[data-check-in="true"]:not([aria-disabled="true"])').dataset.date`)
 	b.do("pick a check-in", chromedp.Click(chromedp.CSS(`[data-testid="day-`+checkIn+`"]`)))
 	overlaps("check-in")
 	b.do("in English", chromedp.Click(chromedp.CSS("#lang-toggle")))

@@ -41,7 +41,7 @@ func TestBrowserArrivalDayAndExtra(t *testing.T) {
 	b.do("open the property",
 		chromedp.Navigate(ts.URL+"/?org=demo-request"),
 		chromedp.Click(chromedp.CSS(fmt.Sprintf(`[data-testid="property-%d"]`, property))),
-		chromedp.WaitVisible(chromedp.CSS(`#calendar .day[data-check-in="true"]:not([disabled])`)),
+		chromedp.WaitVisible(chromedp.CSS(`#calendar .day[data-check-in="true"]:not([aria-disabled="true"])`)),
 	)
 	mid := civil.Date{Year: july.Year, Month: time.July, Day: 15}.String()
 	for i := 0; i < 14 && b.eval(`String(!!document.querySelector('[data-testid="day-`+mid+`"]'))`) != "true"; i++ {
@@ -65,7 +65,7 @@ func TestBrowserArrivalDayAndExtra(t *testing.T) {
 		}
 	}
 	monday := civil.MustParse(saturday).AddDays(2).String()
-	if got := b.attr(`[data-testid="day-`+monday+`"]`, "disabled"); got == "" && b.attr(`[data-testid="day-`+monday+`"]`, "data-check-in") != "false" {
+	if got := b.attr(`[data-testid="day-`+monday+`"]`, "aria-disabled"); got != "true" && b.attr(`[data-testid="day-`+monday+`"]`, "data-check-in") != "false" {
 		t.Errorf("Monday %s is offered as a check-in", monday)
 	}
 	checkOut := civil.MustParse(saturday).AddDays(7).String()

@@ -158,12 +158,12 @@ func TestBrowserWidgetOnAnotherSite(t *testing.T) {
 	// A stay: ten days ahead at least, three nights.
 	b.do("open the property",
 		chromedp.Click(shadow(`[data-testid="property-2"]`)),
-		chromedp.WaitVisible(shadow(`#calendar .day[data-check-in="true"]:not([disabled])`)),
+		chromedp.WaitVisible(shadow(`#calendar .day[data-check-in="true"]:not([aria-disabled="true"])`)),
 	)
 	paris, _ := time.LoadLocation("Europe/Paris")
 	earliest := civil.Today(time.Now(), paris).AddDays(10).String()
 	findCheckIn := fmt.Sprintf(`(() => {
-		const day = [...%s.querySelectorAll('#calendar .day[data-check-in="true"]:not([disabled])')].find((d) => d.dataset.date >= %q);
+		const day = [...%s.querySelectorAll('#calendar .day[data-check-in="true"]:not([aria-disabled="true"])')].find((d) => d.dataset.date >= %q);
 		return day ? day.dataset.date : '';
 	})()`, shadowJS, earliest)
 	checkIn := b.eval(findCheckIn)
