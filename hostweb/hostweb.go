@@ -201,6 +201,7 @@ var loginTemplate = template.Must(template.New("login").Parse(`<!doctype html>
 </form>
 <p class="langs"><a href="/host/login?lang=fr">Français</a> · <a href="/host/login?lang=en">English</a></p>
 </main>
+<script src="/host/assets/login.js" defer></script>
 </body>
 </html>
 `))

@@ -3,6 +3,7 @@ package notify_test
 import (
 	"context"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -50,6 +51,9 @@ func newEnv(t *testing.T) *env {
 		Webhooks: notify.NewWebhookClient(notify.WebhookOptions{Policy: outbound.Policy{AllowPrivate: true}}),
 		BookingURL: func(org *booking.Organization, b *booking.Booking) string {
 			return "https://book.example.com/?org=" + org.Slug + "&booking=" + b.Token
+		},
+		HostBookingURL: func(org *booking.Organization, b *booking.Booking) string {
+			return "https://book.example.com/host/#bookings/" + strconv.FormatInt(b.ID, 10)
 		}}
 	e.addOrg(t, "demo", pricing.ModeFull)
 	e.addOrg(t, "demo-request", pricing.ModeRequest)
@@ -100,7 +104,8 @@ func (e *env) bookAsOn(t *testing.T, slug, locale, email, checkIn, checkOut stri
 	ctx := context.Background()
 	res, err := e.svc.Checkout(ctx, slug, booking.CheckoutRequest{PropertyID: e.property[slug],
 		Stay:      booking.Stay{CheckIn: civil.MustParse(checkIn), CheckOut: civil.MustParse(checkOut), Guests: 2},
-		GuestName: "Camille Martin", GuestEmail: email, GuestPhone: "+33612345678", Locale: locale})
+		GuestName: "Camille Martin", GuestEmail: email, GuestPhone: "+33612345678", Locale: locale,
+		Message: "We arrive late, around 23:00 <tard>."})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -102,7 +102,7 @@ func TestLogMailerHidesAddresses(t *testing.T) {
 	if strings.Count(out, "mail not sent") != 2 || !strings.Contains(out, "Your booking is confirmed") {
 		t.Errorf("log lacks the two mails:\n%s", out)
 	}
-	for _, secret := range []string{"camille@example.com", "host@example.com", "+33612345678"} {
+	for _, secret := range []string{"camille@example.com", "host@example.com", "+33612345678", "We arrive late"} {
 		if strings.Contains(out, secret) {
 			t.Errorf("log shows %s:\n%s", secret, out)
 		}

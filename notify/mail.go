@@ -34,6 +34,9 @@ type Mail struct {
 	Subject string
 	HTML    string
 	Text    string
+	// Private are the guest's contact and words the mail carries (the
+	// host's copy): a LogMailer masks them.
+	Private []string
 }
 
 // Mailer sends e-mails.
@@ -127,11 +130,16 @@ func (t *Templates) Render(d MailData) (subject, text, html string, err error) {
 
 type labels struct {
 	Property, Dates, Nights, Guests, Total, Paid, Refund, Guest, Link string
+	// Contact, Message and HostLink label the host's copy: the guest's
+	// e-mail and phone, their message, the link to the dashboard.
+	Contact, Message, HostLink string
 }
 
 var labelsByLocale = map[string]labels{
-	"fr": {"Logement", "Dates", "nuits", "Voyageurs", "Total", "Payé", "Remboursé", "Voyageur", "Voir la réservation"},
-	"en": {"Property", "Dates", "nights", "Guests", "Total", "Paid", "Refunded", "Guest", "View the booking"},
+	"fr": {"Logement", "Dates", "nuits", "Voyageurs", "Total", "Payé", "Remboursé", "Voyageur", "Voir la réservation",
+		"Contact", "Message du voyageur", "Ouvrir dans le tableau de bord"},
+	"en": {"Property", "Dates", "nights", "Guests", "Total", "Paid", "Refunded", "Guest", "View the booking",
+		"Contact", "The guest's message", "Open in the dashboard"},
 }
 
 // headlines per locale and kind: {guest headline, host headline}.
@@ -244,13 +252,20 @@ func Date(d civil.Date, locale string) string {
 }
 
 // LogMailer writes e-mails to the log instead of sending them: the kind
-// and id at info, the rendered mail (without its address) at debug.
+// and id at info, the rendered mail (without its address, the guest's
+// contact and message masked) at debug.
 type LogMailer struct{ Logger *slog.Logger }
 
 // Send logs m.
 func (l LogMailer) Send(ctx context.Context, m Mail) error {
 	l.Logger.InfoContext(ctx, "mail not sent: no SMTP server configured", "mail_id", m.ID, "kind", m.Kind)
-	l.Logger.DebugContext(ctx, "mail", "mail_id", m.ID, "subject", m.Subject, "text", m.Text)
+	text := m.Text
+	for _, p := range m.Private {
+		if p != "" {
+			text = strings.ReplaceAll(text, p, "[private]")
+		}
+	}
+	l.Logger.DebugContext(ctx, "mail", "mail_id", m.ID, "subject", m.Subject, "text", text)
 	return nil
 }
 

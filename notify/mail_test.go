@@ -138,7 +138,8 @@ func TestMailsArriveAtSMTPSink(t *testing.T) {
 			// A hold that lapses unpaid.
 			x, err := e.svc.Checkout(ctx, "demo", booking.CheckoutRequest{PropertyID: e.property["demo"],
 				Stay:      booking.Stay{CheckIn: civil.MustParse("2026-06-22"), CheckOut: civil.MustParse("2026-06-25"), Guests: 2},
-				GuestName: "Camille Martin", GuestEmail: guest, GuestPhone: "+33612345678", Locale: tc.locale})
+				GuestName: "Camille Martin", GuestEmail: guest, GuestPhone: "+33612345678", Locale: tc.locale,
+				Message: "We arrive late, around 23:00 <tard>."})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -205,9 +206,22 @@ func TestMailsArriveAtSMTPSink(t *testing.T) {
 				t.Fatal("the host got no e-mail")
 			}
 			for _, s := range hostMails {
-				// The host reads the organisation's language (French).
-				if !strings.Contains(s.Text, "Camille Martin") || !strings.Contains(s.Text, "Voyageur") {
-					t.Errorf("host mail %q lacks the guest's name:\n%s", s.Subject, s.Text)
+				// The host reads the organisation's language (French): who
+				// the guest is, how to reach them, what they wrote, and a
+				// link to the booking in the dashboard, not the guest's page.
+				for _, want := range []string{"Camille Martin", "Voyageur", guest, "+33612345678",
+					"Message du voyageur", "We arrive late, around 23:00 <tard>.", "https://book.example.com/host/#bookings/"} {
+					if !strings.Contains(s.Text, want) {
+						t.Errorf("host mail %q lacks %q:\n%s", s.Subject, want, s.Text)
+					}
+				}
+				for _, want := range []string{"mailto:" + guest, "We arrive late, around 23:00 &lt;tard&gt;.", "Ouvrir dans le tableau de bord"} {
+					if !strings.Contains(s.HTML, want) {
+						t.Errorf("host mail %q: HTML lacks %q", s.Subject, want)
+					}
+				}
+				if strings.Contains(s.Text, "booking=") {
+					t.Errorf("host mail %q links to the guest's page:\n%s", s.Subject, s.Text)
 				}
 			}
 			// Nothing is sent twice.

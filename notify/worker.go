@@ -60,6 +60,9 @@ type Worker struct {
 	Webhooks *WebhookClient
 	// BookingURL is the link to a booking's page; required for e-mails.
 	BookingURL func(org *booking.Organization, b *booking.Booking) string
+	// HostBookingURL is the link to a booking in the host's dashboard,
+	// which the host's e-mails carry; nil: they link to BookingURL.
+	HostBookingURL func(org *booking.Organization, b *booking.Booking) string
 	// Clock defaults to the wall clock.
 	Clock booking.Clock
 	// Logger defaults to slog.Default().
@@ -345,12 +348,16 @@ func (w *Worker) mail(ctx context.Context, ev *outbox.Event, d *outbox.Delivery,
 	if entry != nil && entry.Kind == ledger.KindRefund {
 		data.Refund = Amount(pricing.FromMinor(entry.Amount, b.Currency), b.Currency, locale)
 	}
-	if w.BookingURL != nil {
+	switch {
+	case forHost && w.HostBookingURL != nil:
+		data.Link = w.HostBookingURL(org, b)
+	case w.BookingURL != nil:
 		data.Link = w.BookingURL(org, b)
 	}
 	subject, text, html, err := w.Templates.Render(data)
 	if err != nil {
 		return Mail{}, fmt.Errorf("%w: %w", errPermanent, err)
 	}
-	return Mail{ID: MessageID(ev) + "." + d.To, Kind: ev.Kind, To: to, Subject: subject, Text: text, HTML: html}, nil
+	return Mail{ID: MessageID(ev) + "." + d.To, Kind: ev.Kind, To: to, Subject: subject, Text: text, HTML: html,
+		Private: []string{b.GuestEmail, b.GuestPhone, b.Message}}, nil
 }

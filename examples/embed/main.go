@@ -66,6 +66,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -231,6 +232,9 @@ func newWorkers(db *sqlite.DB, svc *booking.Service, origin string, logger *slog
 	outbox := &notify.Worker{Store: db, Logger: logger,
 		BookingURL: func(org *booking.Organization, b *booking.Booking) string {
 			return origin + "/?" + url.Values{"org": {org.Slug}, "booking": {b.Token}}.Encode()
+		},
+		HostBookingURL: func(_ *booking.Organization, b *booking.Booking) string {
+			return origin + "/host/#bookings/" + strconv.FormatInt(b.ID, 10)
 		}}
 	feeds := icalsync.New(icalsync.Options{Store: db, Logger: logger})
 	return jobs.NewSQLite(db, jobs.Options{Payments: svc, Outbox: outbox, Feeds: feeds, Every: sweepEvery, Logger: logger})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strconv"
 	"sync"
 
 	"github.com/staykit/staykit/booking"
@@ -58,6 +59,10 @@ func (s *server) outboxWorker(publicURL string) (*notify.Worker, error) {
 		Webhooks: notify.NewWebhookClient(notify.WebhookOptions{Policy: c.WebhookPolicy()}),
 		BookingURL: func(org *booking.Organization, b *booking.Booking) string {
 			return publicURL + "/?" + url.Values{"org": {org.Slug}, "booking": {b.Token}}.Encode()
+		},
+		// The dashboard (hostweb) opens a booking at /host/#bookings/ID.
+		HostBookingURL: func(_ *booking.Organization, b *booking.Booking) string {
+			return publicURL + "/host/#bookings/" + strconv.FormatInt(b.ID, 10)
 		}}
 	if c.ReminderDays > 0 {
 		w.Reminders = func(ctx context.Context) error {

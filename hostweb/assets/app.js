@@ -241,6 +241,7 @@
   // and security deposit, and lets the host cancel it with a refund choice or
   // claim the deposit. data, when given, is the booking just returned.
   async function bookingPage(id, toCancel, data) {
+    setRoute("bookings/" + id);
     flash.hidden = true;
     flash.textContent = "";
     if (!properties.length) await loadProperties();
@@ -326,6 +327,7 @@
   // propertyPage edits a property's description, photos, fees, tourist
   // tax and own terms (policy, security deposit).
   async function propertyPage(id) {
+    setRoute("properties/" + id);
     flash.hidden = true;
     flash.textContent = "";
     const [p, org] = await Promise.all([call("GET", "/properties/" + id), call("GET", "/settings")]);
@@ -584,8 +586,29 @@
     main.append(box);
   }
 
+  // The address names what is shown — #bookings, #bookings/12 (a
+  // booking), #properties/3 (a property), #calendar... — so a reload, the
+  // back button and a link (the host's e-mails link to #bookings/ID) keep
+  // the host where they were. route is the view of the address; current
+  // is the route shown, so that setting the address does not show it twice.
+  let current = null;
+  function setRoute(r) {
+    current = r;
+    for (const b of document.querySelectorAll("#nav button")) b.classList.toggle("current", b.dataset.view === r.split("/")[0]);
+    if (location.hash.slice(1) !== r) location.hash = r;
+  }
+  function route() {
+    const r = decodeURIComponent(location.hash.slice(1));
+    if (r === current) return;
+    const [view, id] = r.split("/");
+    if (view === "bookings" && /^[0-9]+$/.test(id || "")) return bookingPage(Number(id)).catch((e) => say(T.error + ": " + e.message, true));
+    if (view === "properties" && /^[0-9]+$/.test(id || "")) return propertyPage(Number(id)).catch((e) => say(T.error + ": " + e.message, true));
+    return show(Object.hasOwn(views, view) ? view : "today");
+  }
+  window.addEventListener("hashchange", route);
+
   async function show(view) {
-    for (const b of document.querySelectorAll("#nav button")) b.classList.toggle("current", b.dataset.view === view);
+    setRoute(view);
     main.replaceChildren();
     try {
       await views[view]();
@@ -602,5 +625,5 @@
     nav.append(el("button", { type: "button", id: "nav-" + v, "data-view": v, on: { click: () => { flash.hidden = true; flash.textContent = ""; show(v); } } }, T[v]));
   }
   document.getElementById("logout").textContent = T.logout;
-  show("today");
+  route();
 })();
