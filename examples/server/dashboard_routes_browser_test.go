@@ -44,6 +44,9 @@ func TestBrowserDashboardRoutes(t *testing.T) {
 	if got := b.eval(`location.hash`); got != "#bookings/"+id {
 		t.Errorf("address of booking %s = %q", id, got)
 	}
+	if got := b.text("#bk-message"); got != "Arriving by train at 18:00." {
+		t.Errorf("the guest's message on the booking = %q", got)
+	}
 	b.do("reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`#booking-title[data-id=%q]`, id))))
 	b.do("back", chromedp.NavigateBack(), chromedp.WaitVisible(chromedp.CSS(row+" button.details")))
 	if got := b.eval(`location.hash + ' ' + document.querySelector('#nav-bookings').classList.contains('current')`); got != "#bookings true" {

@@ -181,6 +181,7 @@ func checkout(t *testing.T, ts *testServer, org string, propertyID, daysAhead, n
 	r := call(t, http.MethodPost, ts.URL+"/api/v1/book/"+org+"/checkout", map[string]any{
 		"property_id": propertyID, "check_in": in, "check_out": out, "guests_count": guests,
 		"guest_name": "Ada Lovelace", "guest_email": "ada@example.com", "guest_phone": "+33612345678",
+		"message": "Arriving by train at 18:00.",
 	}, nil)
 	if r.Status != http.StatusCreated {
 		t.Fatalf("checkout %s: %d %s", org, r.Status, r.Raw)
