@@ -37,11 +37,14 @@ func TestBrowserHostSeesTheBalance(t *testing.T) {
 		t.Errorf("balance status = %q, want scheduled", got)
 	}
 	got := b.text("#bk-balance")
-	if amount := leadingAmount(t, got); !amount.Equal(dec(t, num(balance, "amount"))) {
-		t.Errorf("balance shown %q, the guest's is %s", got, num(balance, "amount"))
+	if amount := b.shownAmount("#bk-balance"); !amount.Equal(dec(t, num(balance, "amount"))) {
+		t.Errorf("balance shown %q (%s), the guest's is %s", got, amount, num(balance, "amount"))
 	}
-	if want := "due " + str(balance, "due_date") + " — charged to the card on that day"; !strings.Contains(got, want) {
-		t.Errorf("balance shown %q, want it to say %q", got, want)
+	if due := b.attr("#bk-balance time", "datetime"); due != str(balance, "due_date") {
+		t.Errorf("balance due %q, want %s", due, str(balance, "due_date"))
+	}
+	if want := "— charged to the card on that day"; !strings.Contains(got, "due ") || !strings.Contains(got, want) {
+		t.Errorf("balance shown %q, want it to say due … %q", got, want)
 	}
 	b.checkNoProblems()
 }

@@ -74,11 +74,25 @@ func TestBrowserDashboardShowsExactAmounts(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`tr.payment[data-kind="refund"]`)))
 	b.shot("huf-booking")
 
-	if got := b.text("#bk-total"); !leadingAmount(t, got).Equal(total) || !strings.HasSuffix(got, " HUF") {
-		t.Errorf("total shown %q, want %s HUF", got, total)
-	}
-	if got := b.text(`tr.payment[data-kind="refund"] .amt`); !leadingAmount(t, got).Equal(total) || !strings.HasSuffix(got, " HUF") {
-		t.Errorf("refund row shows %q, want the whole %s HUF back", got, total)
+	// Written by the locale (Intl), exact: every digit the API sent, none
+	// rounded away, and the currency.
+	for name, sel := range map[string]string{"total": "#bk-total", "refund row": `tr.payment[data-kind="refund"] .amt`} {
+		got, exact := b.text(sel), b.attr(sel+" .money", "data-amount")
+		if !dec(t, exact).Equal(total) || digitsOf(got) != digitsOf(exact) || !strings.Contains(got, "HUF") {
+			t.Errorf("%s shows %q (%s), want the whole %s HUF, every digit", name, got, exact, total)
+		}
 	}
 	b.checkNoProblems()
+}
+
+// digitsOf is s without anything but its digits: "HUF 12,345.67" and
+// "12 345,67 HUF" are both "1234567".
+func digitsOf(s string) string {
+	var out []rune
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			out = append(out, r)
+		}
+	}
+	return string(out)
 }

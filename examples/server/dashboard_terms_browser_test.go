@@ -18,11 +18,11 @@ func choose(sel, value string) chromedp.Action[chromedp.Void] {
 	})()`, sel, value))
 }
 
-// leadingAmount reads "120.50 EUR" as 120.50.
-func leadingAmount(t *testing.T, s string) decimal.Decimal {
-	t.Helper()
-	f, _, _ := strings.Cut(strings.TrimSpace(s), " ")
-	return dec(t, f)
+// shownAmount is the exact amount the dashboard shows in sel: the API's
+// value its .money element keeps, whatever the locale writes.
+func (b *browser) shownAmount(sel string) decimal.Decimal {
+	b.t.Helper()
+	return dec(b.t, b.attr(sel+" .money", "data-amount"))
 }
 
 // TestBrowserHostPolicyAndCancelWithRefund: in the dashboard a host sets
@@ -87,7 +87,7 @@ func TestBrowserHostPolicyAndCancelWithRefund(t *testing.T) {
 	if got := b.text("#bk-policy"); !strings.Contains(got, "Moderate") {
 		t.Errorf("booking's policy shown = %q, want Moderate", got)
 	}
-	total := leadingAmount(t, b.text("#bk-total"))
+	total := b.shownAmount("#bk-total")
 	b.do("cancel by the policy", choose("#cancel-refund-choice", "policy"),
 		chromedp.Click(chromedp.CSS("#cancel-start")),
 		chromedp.WaitVisible(chromedp.CSS("#cancel-confirm")),
@@ -95,7 +95,7 @@ func TestBrowserHostPolicyAndCancelWithRefund(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`#bk-status[data-status="cancelled"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`tr.payment[data-kind="refund"]`)))
 	b.shot("3-cancelled")
-	back := leadingAmount(t, b.text("#bk-refunded")).Add(leadingAmount(t, b.text("#bk-refund-pending")))
+	back := b.shownAmount("#bk-refunded").Add(b.shownAmount("#bk-refund-pending"))
 	if want := total.Div(decimal.NewFromInt(2)).Round(2); !back.Equal(want) {
 		t.Errorf("page shows %s refunded or pending, want half of %s", back, total)
 	}

@@ -173,7 +173,7 @@
     if (!p) return [];
     const lines = p.tiers.map((t) => fill(t.days_before > 0 ? T.tierDays : T.tierArrival, { p: Number(t.refund_percent), d: t.days_before }));
     lines.push(p.tiers.length ? T.tierAfter : T.tierNone);
-    if (Number(p.non_refundable) > 0) lines.push(fill(T.tierKept, { a: p.non_refundable + (currency ? " " + currency : "") }));
+    if (Number(p.non_refundable) > 0) lines.push(fill(T.tierKept, { a: currency ? moneyText(p.non_refundable, currency) : p.non_refundable }));
     return lines;
   }
 
@@ -197,17 +197,30 @@
     return { select, tiers, changed };
   }
 
-  // money shows an exact decimal string from the API as it is, padded with
-  // zeros to the digits the browser usually shows for the currency but never
-  // cut or rounded: the server, which knows each currency's minor units,
-  // sends the amounts; the browser's own table of digits differs from
-  // ISO 4217 (HUF, IDR, IQD...) and a float would round.
+  // Amounts and dates are written in the host's language (Intl) from the
+  // API's exact values, which each element keeps for scripts and tests
+  // (data-amount, datetime).
+  //
+  // moneyText formats an exact decimal string from the API as it is: Intl
+  // formats a string as an exact decimal, with at least the digits the
+  // browser usually shows for the currency and never fewer than the API
+  // sent — never cut or rounded (the server, which knows each currency's
+  // minor units, sends the amounts; the browser's own table of digits
+  // differs from ISO 4217 for HUF, IDR, IQD..., and a float would round).
   const minorDigits = (currency) => new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits;
-  const money = (v, currency) => {
-    const [whole, frac = ""] = String(v).split(".");
-    const digits = frac.padEnd(Math.max(frac.length, minorDigits(currency)), "0");
-    return (digits ? whole + "." + digits : whole) + " " + currency;
+  const moneyText = (v, currency) => {
+    const frac = String(v).split(".")[1] || "";
+    const digits = Math.max(frac.length, minorDigits(currency));
+    return new Intl.NumberFormat(lang, { style: "currency", currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(String(v));
   };
+  const money = (v, currency) => el("span", { class: "money", "data-amount": String(v) }, moneyText(v, currency));
+  const dateFormat = new Intl.DateTimeFormat(lang, { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+  const day = (iso) => el("time", { datetime: iso }, dateFormat.format(new Date(iso + "T00:00:00Z")));
+  const stay = (from, to) => [day(from), " → ", day(to)];
+  const momentFormat = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
+  const moment = (ts) => el("time", { datetime: ts }, momentFormat.format(new Date(ts)));
+  // badge is a booking's status, coloured by it.
+  const badge = (status) => el("span", { class: "badge st-" + status }, T.st[status] || status);
 
   function bookingRow(b, withActions) {
     const actions = el("td", { class: "actions" });
@@ -227,14 +240,17 @@
     return el("tr", { "data-id": b.id, "data-token": b.token },
       el("td", {}, b.guest_name, el("br"), el("small", {}, b.guest_email + " " + b.guest_phone)),
       el("td", {}, propName(b.property_id)),
-      el("td", {}, b.check_in + " → " + b.check_out),
-      el("td", { class: "status" }, T.st[b.status] || b.status),
-      el("td", {}, b.total_amount + " " + b.currency),
+      el("td", {}, stay(b.check_in, b.check_out)),
+      el("td", { class: "status" }, badge(b.status)),
+      el("td", { class: "amt" }, money(b.total_amount, b.currency)),
       actions);
   }
 
+  // table lays rows out under head; under 600 px each row becomes a card,
+  // its cells labelled by their column (data-label).
   function table(head, rows) {
-    return el("div", { class: "scroll" }, el("table", {}, el("thead", {}, el("tr", {}, head.map((h) => el("th", {}, h)))), el("tbody", {}, rows)));
+    for (const r of rows) [...r.children].forEach((td, i) => { if (head[i]) td.dataset.label = head[i]; });
+    return el("div", { class: "scroll" }, el("table", { class: "cards" }, el("thead", {}, el("tr", {}, head.map((h) => el("th", {}, h)))), el("tbody", {}, rows)));
   }
 
   // bookingPage shows one booking: its amounts, balance, payments, policy
@@ -253,10 +269,10 @@
     const facts = [
       row(T.guest, [b.guest_name, el("br"), el("small", {}, b.guest_email + " " + b.guest_phone)]),
       row(T.property, propName(b.property_id)),
-      row(T.dates, b.check_in + " → " + b.check_out),
+      row(T.dates, stay(b.check_in, b.check_out)),
       row(T.guests, b.guests),
       b.message ? row(T.message, el("blockquote", { class: "message" }, b.message), "bk-message") : null,
-      el("tr", {}, el("th", {}, T.status), el("td", { id: "bk-status", "data-status": b.status }, T.st[b.status] || b.status)),
+      el("tr", {}, el("th", {}, T.status), el("td", { id: "bk-status", "data-status": b.status }, badge(b.status))),
       row(T.total, amount(b.total_amount), "bk-total"),
       row(T.paid, amount(b.paid_amount), "bk-paid"),
       row(T.refunded, amount(b.refunded_amount), "bk-refunded"),
@@ -267,14 +283,14 @@
     if (bal && bal.status !== "none") {
       facts.push(el("tr", {}, el("th", {}, T.balance),
         el("td", { id: "bk-balance", "data-status": bal.status },
-          amount(bal.amount), bal.due_date ? " — " + T.balanceDue + " " + bal.due_date : null, " — ", T.bal[bal.status] || bal.status)));
+          amount(bal.amount), bal.due_date ? [" — " + T.balanceDue + " ", day(bal.due_date)] : null, " — ", T.bal[bal.status] || bal.status)));
     }
     if (b.cancellation_policy) {
       facts.push(row(T.policy, [T.pol[b.cancellation_policy.name] || b.cancellation_policy.name,
         el("ul", { class: "tiers" }, tiersText(b.cancellation_policy, cur).map((l) => el("li", {}, l)))], "bk-policy"));
     }
     const payments = b.payments.map((p) => el("tr", { class: "payment", "data-kind": p.kind, "data-status": p.status },
-      el("td", {}, p.created_at.slice(0, 16).replace("T", " ")), el("td", {}, T.pk[p.kind] || p.kind),
+      el("td", {}, moment(p.created_at)), el("td", {}, T.pk[p.kind] || p.kind),
       el("td", { class: "amt" }, money(p.amount, p.currency)), el("td", {}, T.ps[p.status] || p.status)));
     main.append(el("p", {}, el("button", { type: "button", id: "booking-back", on: { click: () => show("bookings") } }, "‹ " + T.back)),
       el("h2", { id: "booking-title", "data-id": b.id }, T.booking + " #" + b.id),
@@ -595,7 +611,12 @@
   let current = null;
   function setRoute(r) {
     current = r;
-    for (const b of document.querySelectorAll("#nav button")) b.classList.toggle("current", b.dataset.view === r.split("/")[0]);
+    for (const b of document.querySelectorAll("#nav button")) {
+      const here = b.dataset.view === r.split("/")[0];
+      b.classList.toggle("current", here);
+      // On a phone the menu scrolls: the current view stays in sight.
+      if (here) b.scrollIntoView({ block: "nearest", inline: "nearest" });
+    }
     if (location.hash.slice(1) !== r) location.hash = r;
   }
   function route() {
