@@ -22,6 +22,7 @@ func (h *handler) routes() {
 		{http.MethodGet, "/properties/{id}", h.getProperty},
 		{http.MethodPatch, "/properties/{id}", h.patchProperty},
 		{http.MethodPost, "/properties/{id}/deactivate", h.deactivateProperty},
+		{http.MethodPost, "/properties/{id}/preview", h.previewProperty},
 		{http.MethodGet, "/properties/{id}/calendar", h.getCalendar},
 		{http.MethodPost, "/properties/{id}/calendar", h.setCalendar},
 		{http.MethodPost, "/properties/{id}/blocks", h.addBlock},

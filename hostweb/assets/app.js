@@ -129,7 +129,9 @@
   }
 
   // call sends a request to the host API; POSTs carry an Idempotency-Key.
-  async function call(method, path, data) {
+  // A refusal is said in the flash unless quiet; the error thrown carries
+  // the API's field errors (fields).
+  async function call(method, path, data, quiet) {
     const headers = { "Accept-Language": lang };
     const init = { method, headers, credentials: "same-origin" };
     if (data !== undefined) {
@@ -147,8 +149,8 @@
     if (!env.success) {
       let msg = env.message;
       if (env.errors) msg += " " + Object.entries(env.errors).map(([f, m]) => f + ": " + m.join(", ")).join("; ");
-      say(msg, true);
-      throw new Error(msg);
+      if (!quiet) say(msg, true);
+      throw Object.assign(new Error(msg), { fields: env.errors || {} });
     }
     return env.data;
   }
@@ -366,14 +368,18 @@
     const pol = policyField("prop-policy", own && own.cancellation_policy, true, cur);
     const start = { d: f.security_deposit.value, h: f.deposit_hold_days.value, r: f.deposit_release_days.value };
     const label = (text, input) => el("label", {}, text, " ", input);
+    // The page's own fields; the sections pages add (rates.js) change
+    // the rest, and preview with all of them.
+    const pageChange = () => ({ description: f.description.value,
+      photos: f.photos.value.split("\n").map((u) => u.trim()).filter(Boolean),
+      fees: Object.assign({}, p.fees, { cleaning: f.cleaning.value || "0", extra_guest: f.extra_guest.value || "0", guests_included: Number(f.guests_included.value) }),
+      tax: Object.assign({}, p.tax, { per_guest_per_night: f.tax.value || "0" }) });
+    const sections = propertySections.map((section) => section(p, org, () => Object.assign(pageChange(), ...sections.map((x) => x.change()))));
     main.append(el("p", {}, el("button", { type: "button", id: "property-back", on: { click: () => show("properties") } }, "‹ " + T.back)),
       el("h2", { id: "property-title", "data-id": p.id }, p.name),
       el("form", { class: "stack", id: "property-form", on: { submit: async (ev) => {
         ev.preventDefault();
-        const change = { description: f.description.value,
-          photos: f.photos.value.split("\n").map((u) => u.trim()).filter(Boolean),
-          fees: Object.assign({}, p.fees, { cleaning: f.cleaning.value || "0", extra_guest: f.extra_guest.value || "0", guests_included: Number(f.guests_included.value) }),
-          tax: Object.assign({}, p.tax, { per_guest_per_night: f.tax.value || "0" }) };
+        const change = Object.assign(pageChange(), ...sections.map((x) => x.change()));
         // The terms are sent only when changed: a property without its own
         // keeps following the organisation's.
         const terms = {};
@@ -391,10 +397,17 @@
       p.photos.length ? el("div", { class: "photos" }, p.photos.map((u) => el("img", { src: u, alt: "", loading: "lazy" }))) : null,
       el("h3", {}, T.feesTitle), label(T.cleaning + " (" + cur + ")", f.cleaning), label(T.extraGuest + " (" + cur + ")", f.extra_guest),
       label(T.guestsIncluded, f.guests_included), label(T.touristTax + " (" + cur + ")", f.tax),
+      sections.flatMap((x) => x.nodes),
       el("h3", {}, T.ownTerms), label(T.policy, pol.select), pol.tiers,
       label(T.securityDeposit + " (" + cur + ")", f.security_deposit), label(T.holdDays, f.deposit_hold_days), label(T.releaseDays, f.deposit_release_days),
       el("button", { type: "submit", id: "property-save" }, T.save)));
+    for (const x of sections) if (x.shown) x.shown();
   }
+
+  // propertySections are the property page's sections that pages add
+  // (rates.js): each is (property, settings, all) → { nodes, change(),
+  // shown() }, all() being the whole form's change.
+  const propertySections = [];
 
   const views = {
     async today() {
@@ -640,7 +653,7 @@
   }
 
   // Pages kept in their own files (channels.js) register here.
-  for (const page of window.staykitHostPages || []) page({ views, T, lang, el, call, say, show, table, loadProperties, main });
+  for (const page of window.staykitHostPages || []) page({ views, T, lang, el, call, say, show, table, loadProperties, main, propertySections, moneyText, todayISO, addDays });
 
   const nav = document.getElementById("nav");
   for (const v of Object.keys(views)) {
