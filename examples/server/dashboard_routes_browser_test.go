@@ -54,6 +54,6 @@ func TestBrowserDashboardRoutes(t *testing.T) {
 	}
 	b.do("a property by its address", chromedp.Navigate(fmt.Sprintf("%s/host/#properties/%d", ts.URL, property)),
 		chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`#property-title[data-id="%d"]`, property))))
-	b.do("an unknown view", chromedp.Navigate(ts.URL+"/host/#nowhere"), chromedp.WaitVisible(chromedp.CSS("#nav-today.current")))
+	b.do("an unknown view: the home screen", chromedp.Navigate(ts.URL+"/host/#nowhere"), chromedp.WaitVisible(chromedp.CSS("#nav-planning.current")))
 	b.checkNoProblems()
 }

@@ -638,7 +638,7 @@
     const [view, id] = r.split("/");
     if (view === "bookings" && /^[0-9]+$/.test(id || "")) return bookingPage(Number(id)).catch((e) => say(T.error + ": " + e.message, true));
     if (view === "properties" && /^[0-9]+$/.test(id || "")) return propertyPage(Number(id)).catch((e) => say(T.error + ": " + e.message, true));
-    return show(Object.hasOwn(views, view) ? view : "today");
+    return show(Object.hasOwn(views, view) ? view : home);
   }
   window.addEventListener("hashchange", route);
 
@@ -655,8 +655,10 @@
   // Pages kept in their own files (channels.js) register here.
   for (const page of window.staykitHostPages || []) page({ views, T, lang, el, call, say, show, table, loadProperties, main, propertySections, moneyText, todayISO, addDays });
 
+  // The planning of every property (planning.js) is the home screen.
+  const home = Object.hasOwn(views, "planning") ? "planning" : "today";
   const nav = document.getElementById("nav");
-  for (const v of Object.keys(views)) {
+  for (const v of [home, ...Object.keys(views).filter((v) => v !== home)]) {
     nav.append(el("button", { type: "button", id: "nav-" + v, "data-view": v, on: { click: () => { flash.hidden = true; flash.textContent = ""; show(v); } } }, T[v]));
   }
   document.getElementById("logout").textContent = T.logout;
