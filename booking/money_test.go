@@ -10,6 +10,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/ledger"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/pricing"
@@ -125,7 +126,7 @@ func (e *env) drain(t *testing.T) {
 	t.Helper()
 	for range 30 {
 		e.clock.Advance(time.Hour)
-		if _, err := e.svc.ProcessPayments(context.Background()); err == nil {
+		if _, err := e.money.ProcessPayments(context.Background()); err == nil {
 			return
 		}
 	}
@@ -169,7 +170,7 @@ func TestApproveCaptureLostAndProviderDownSettledBySweeperOrEvent(t *testing.T) 
 					t.Fatal(err)
 				}
 			case "event":
-				if err := e.svc.HandlePaymentEvent(ctx, e.event(t, payment.EventSucceeded, b.PaymentIntentID)); err != nil {
+				if err := e.money.HandlePaymentEvent(ctx, e.event(t, payment.EventSucceeded, b.PaymentIntentID)); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -205,6 +206,7 @@ func TestApproveTransientDatabaseErrorRefundsNothing(t *testing.T) {
 	stores := e.store.Stores()
 	stores.BookingStore = fs
 	svc := booking.NewService(booking.Options{Stores: stores, Payments: e.pay, Clock: e.clock, Notifier: e.notified})
+	money.New(svc, money.Options{Store: stores, Payments: e.pay, Clock: e.clock, Notifier: e.notified})
 	if _, err := svc.Approve(ctx, "demo-request", b.Token); err == nil || booking.ErrorCode(err) != booking.CodeInternal {
 		t.Fatalf("approve with a failing database = %v, want an internal error", err)
 	}
@@ -263,7 +265,7 @@ func TestLateRefundedPaymentIsNeverConfirmed(t *testing.T) {
 	if err == nil {
 		t.Fatal("confirm of a refunded late payment succeeded")
 	}
-	if err := e.svc.HandlePaymentEvent(ctx, e.event(t, payment.EventSucceeded, late.Booking.PaymentIntentID)); err != nil {
+	if err := e.money.HandlePaymentEvent(ctx, e.event(t, payment.EventSucceeded, late.Booking.PaymentIntentID)); err != nil {
 		t.Fatal(err)
 	}
 	if got := e.booking(t, late.Booking.ID); got.Status != booking.StatusExpired {
@@ -393,7 +395,7 @@ func TestHostCancelOfPaidPendingBookingRefunds(t *testing.T) {
 		t.Fatalf("refunded %d of %d taken for a cancelled booking", in.AmountRefunded, in.AmountReceived)
 	}
 	// The late webhook changes nothing and refunds nothing twice.
-	if err := e.svc.HandlePaymentEvent(ctx, e.event(t, payment.EventSucceeded, b.PaymentIntentID)); err != nil {
+	if err := e.money.HandlePaymentEvent(ctx, e.event(t, payment.EventSucceeded, b.PaymentIntentID)); err != nil {
 		t.Fatal(err)
 	}
 	e.drain(t)
@@ -418,11 +420,11 @@ func TestRefundRetriedUntilTheProviderHasIt(t *testing.T) {
 	if len(entries) != 1 || entries[0].Kind != ledger.KindRefund || entries[0].Status != ledger.StatusPending {
 		t.Fatalf("ledger %+v, want one pending refund", entries)
 	}
-	if n, err := e.svc.ProcessPayments(ctx); err != nil || n != 0 {
+	if n, err := e.money.ProcessPayments(ctx); err != nil || n != 0 {
 		t.Fatalf("ProcessPayments before the backoff ran = %d, %v; want nothing due", n, err)
 	}
 	e.clock.Advance(time.Minute) // past the first backoff (30 s)
-	if _, err := e.svc.ProcessPayments(ctx); err == nil {
+	if _, err := e.money.ProcessPayments(ctx); err == nil {
 		t.Fatal("ProcessPayments with the provider down reported no error")
 	}
 	if got := e.ledger(t, b)[0]; got.Attempts != 2 || got.Status != ledger.StatusPending || got.LastError == "" {
@@ -448,10 +450,10 @@ func TestEventNotMarkedProcessedWhenItFails(t *testing.T) {
 	b := e.paidUnconfirmed(t, "demo", e.order("demo"))
 	ev := e.event(t, payment.EventSucceeded, b.PaymentIntentID)
 	e.pay.FailNext(paymenttest.OpGet, nil)
-	if err := e.svc.HandlePaymentEvent(ctx, ev); err == nil {
+	if err := e.money.HandlePaymentEvent(ctx, ev); err == nil {
 		t.Fatal("event applied although the intent could not be read")
 	}
-	if err := e.svc.HandlePaymentEvent(ctx, ev); err != nil { // the provider redelivers
+	if err := e.money.HandlePaymentEvent(ctx, ev); err != nil { // the provider redelivers
 		t.Fatal(err)
 	}
 	if got := e.booking(t, b.ID).Status; got != booking.StatusConfirmed {
@@ -472,7 +474,7 @@ func TestStaleAuthorisedEventDoesNotReviveLapsedRequest(t *testing.T) {
 	if got := e.booking(t, b.ID).Status; got != booking.StatusExpired {
 		t.Fatalf("status %s, want expired", got)
 	}
-	if err := e.svc.HandlePaymentEvent(ctx, stale); err != nil {
+	if err := e.money.HandlePaymentEvent(ctx, stale); err != nil {
 		t.Fatal(err)
 	}
 	if got := e.booking(t, b.ID).Status; got != booking.StatusExpired {
@@ -497,7 +499,7 @@ func TestReorderedAndDuplicateEventsActOnCurrentState(t *testing.T) {
 	e.pay.SimulatePaid(id)
 	succeeded := e.event(t, payment.EventSucceeded, id)
 	for _, ev := range []payment.Event{succeeded, failed, succeeded, failed} { // reordered, duplicated
-		if err := e.svc.HandlePaymentEvent(ctx, ev); err != nil {
+		if err := e.money.HandlePaymentEvent(ctx, ev); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -628,11 +630,11 @@ func TestDashboardRefundRecordedAndHostTold(t *testing.T) {
 		t.Fatal(err)
 	}
 	ev := payment.Event{ID: "evt_dash1", Type: payment.EventRefunded, Intent: &payment.Intent{ID: b.PaymentIntentID}}
-	if err := e.svc.HandlePaymentEvent(ctx, ev); err != nil {
+	if err := e.money.HandlePaymentEvent(ctx, ev); err != nil {
 		t.Fatal(err)
 	}
 	ev.ID = "evt_dash2" // the same refund told again under another id
-	if err := e.svc.HandlePaymentEvent(ctx, ev); err != nil {
+	if err := e.money.HandlePaymentEvent(ctx, ev); err != nil {
 		t.Fatal(err)
 	}
 	entries := e.ledger(t, b)
@@ -667,7 +669,7 @@ func TestRefundFailingLaterTellsTheHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.svc.HandlePaymentEvent(ctx, payment.Event{ID: "evt_rf", Type: payment.EventRefundUpdated, Refund: r}); err != nil {
+	if err := e.money.HandlePaymentEvent(ctx, payment.Event{ID: "evt_rf", Type: payment.EventRefundUpdated, Refund: r}); err != nil {
 		t.Fatal(err)
 	}
 	if got := e.ledger(t, b)[0]; got.Status != ledger.StatusFailed {
@@ -685,7 +687,7 @@ func TestDisputeRecordedAndHostTold(t *testing.T) {
 	ev := payment.Event{ID: "evt_dp", Type: payment.EventDisputed,
 		Dispute: &payment.Dispute{ID: "dp_1", IntentID: b.PaymentIntentID, Amount: 34000, Currency: "EUR", Reason: "fraudulent"}}
 	for range 2 {
-		if err := e.svc.HandlePaymentEvent(ctx, ev); err != nil {
+		if err := e.money.HandlePaymentEvent(ctx, ev); err != nil {
 			t.Fatal(err)
 		}
 	}

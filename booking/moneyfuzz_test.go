@@ -18,6 +18,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/booking/bookingtest"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/pricing"
@@ -417,6 +418,8 @@ type fuzzWorld struct {
 	env *env
 	sw  *crashSwitch
 	svc *booking.Service
+	// money moves svc's money (money.New over svc).
+	money *money.Service
 	// store and provider are what the Service is given: env's, wrapped.
 	store    *crashStore
 	provider *faultProvider
@@ -515,8 +518,11 @@ func newFuzzWorld(t testing.TB, path string, property map[string]int64, logging 
 // restart starts a new Service over the same store and provider, as a
 // process restarted after a crash.
 func (w *fuzzWorld) restart() {
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	w.svc = booking.NewService(booking.Options{Stores: w.store.seams(), Payments: w.provider, Clock: w.env.clock,
-		Notifier: w.env.notified, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		Notifier: w.env.notified, Logger: logger})
+	w.money = money.New(w.svc, money.Options{Store: w.store.seams(), Payments: w.provider, Clock: w.env.clock,
+		Notifier: w.env.notified, Logger: logger})
 }
 
 // opFuncs are the op functions by kind.
@@ -784,7 +790,7 @@ func (w *fuzzWorld) deliver(ev payment.Event) string {
 			again()
 		}
 	}()
-	err := w.svc.HandlePaymentEvent(w.ctx, ev)
+	err := w.money.HandlePaymentEvent(w.ctx, ev)
 	returned = true
 	if err == nil {
 		w.delivered = append(w.delivered, ev)
