@@ -23,8 +23,8 @@ import (
 // start is the tests' "now": Monday 1 June 2026, 10:00 in Paris.
 var start = time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
 
-// env is a Service on a real SQLite store with the fake provider, a fake
-// clock and a recording notifier.
+// env is a booking Service and its money Service on a real SQLite store
+// with the fake provider, a fake clock and a recording notifier.
 type env struct {
 	svc *booking.Service
 	// money moves svc's money (money.New over svc).

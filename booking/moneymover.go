@@ -65,14 +65,6 @@ func (s *Service) money() MoneyMover {
 	return nil
 }
 
-// sendNow sends freshly recorded entries that are due at once, so a host
-// or guest sees the outcome without waiting for the jobs.
-func (s *Service) sendNow(ctx context.Context, entries []ledger.Entry) {
-	if m := s.money(); m != nil {
-		m.SendNow(ctx, entries)
-	}
-}
-
 // sendBookingEntries sends the pending entries of one booking at once.
 func (s *Service) sendBookingEntries(ctx context.Context, bookingID int64) {
 	m := s.money()
