@@ -91,8 +91,9 @@ type BalanceState struct {
 
 // BalancePayment is the guest's side of a balance the bank wants them to
 // authenticate: it first settles the balance if the guest completed it
-// already, then returns its state, with the client secret of the open
-// intent while action is required. Errors: CodeNotFound,
+// already (its entry sent at once through the MoneyMover; without one the
+// jobs settle it), then returns its state, with the client secret of the
+// open intent while action is required. Errors: CodeNotFound,
 // CodePaymentUnavailable.
 func (s *Service) BalancePayment(ctx context.Context, slug, token string) (*BalanceState, error) {
 	org, err := s.Organization(ctx, slug)

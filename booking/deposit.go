@@ -19,11 +19,12 @@ import (
 // ClaimDeposit takes amount of a booking's held security deposit for the
 // host (damage); the rest is released at once. The claim is written to the
 // ledger before the provider is asked, with a key derived from the hold, so
-// a crash or a lost answer leaves it owed and the worker completes it, and
-// a retry claims once. Errors: CodeNotFound, CodeInvalid (amount not
-// positive or above the deposit), CodeBookingClosed (the booking is not
-// confirmed, or no deposit is held: not yet placed, released, lapsed or
-// claimed), CodePaymentUnavailable (the claim is recorded and sent later).
+// a crash or a lost answer leaves it owed and the jobs complete it, and a
+// retry claims once; it is sent at once through the MoneyMover. Errors:
+// CodeNotFound, CodeInvalid (amount not positive or above the deposit),
+// CodeBookingClosed (the booking is not confirmed, or no deposit is held:
+// not yet placed, released, lapsed or claimed), CodePaymentUnavailable
+// (the claim is recorded and sent later).
 func (s *Service) ClaimDeposit(ctx context.Context, slug, token string, amount Money) (*Terms, error) {
 	_, b, err := s.hostBooking(ctx, slug, token)
 	if err != nil {

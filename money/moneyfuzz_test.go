@@ -26,9 +26,9 @@ import (
 )
 
 // TestMoneyFuzz is the money's randomised property test (issue #23):
-// seeded random sequences drive booking.Service over the SQLite store,
-// the fake provider and a fake clock through checkouts in the three
-// payment modes, payments (paid, declined, 3-D Secure, processing),
+// seeded random sequences drive booking.Service and money.Service over
+// the SQLite store, the fake provider and a fake clock through checkouts
+// in the three payment modes, payments (paid, declined, 3-D Secure, processing),
 // balances and security deposits, off-session declines and
 // authentications, provider outages, failures and answers lost after the
 // provider applied a call, crashes before any store write and after any
@@ -345,8 +345,8 @@ func (r *fuzzRunner) report(f *fuzzFailure, deadline time.Time) {
 	for i, o := range ops {
 		keep[i] = strconv.Itoa(o.N)
 	}
-	fmt.Fprintf(&b, "  replay: STAYKIT_MONEY_FUZZ_SEED=%d STAYKIT_MONEY_FUZZ_OPS=%s go test ./booking -run 'TestMoneyFuzz$' -v\n", f.seed, strings.Join(keep, ","))
-	fmt.Fprintf(&b, "  replay the whole sequence: STAYKIT_MONEY_FUZZ_SEED=%d go test ./booking -run 'TestMoneyFuzz$' -v", f.seed)
+	fmt.Fprintf(&b, "  replay: STAYKIT_MONEY_FUZZ_SEED=%d STAYKIT_MONEY_FUZZ_OPS=%s go test ./money -run 'TestMoneyFuzz$' -v\n", f.seed, strings.Join(keep, ","))
+	fmt.Fprintf(&b, "  replay the whole sequence: STAYKIT_MONEY_FUZZ_SEED=%d go test ./money -run 'TestMoneyFuzz$' -v", f.seed)
 	r.t.Error(b.String())
 }
 
