@@ -13,10 +13,11 @@ import (
 
 // Reconcile brings a booking in line with its payment intent's current
 // state, read from the provider by the caller. It is the one place where a
-// payment moves a booking: confirm, payment events (package money), the
-// periodic jobs and approve all come here, so a lost response, a duplicate or late event,
-// or a crash between two steps ends the same way whichever path sees the
-// intent first:
+// payment moves a booking: confirm, the payment events and a release that
+// finds its intent paid (package money), the periodic jobs and approve all
+// come here, so a lost response, a duplicate or late event, or a crash
+// between two steps ends the same way whichever path sees the intent
+// first:
 //
 //   - money (or, in request mode, an authorisation) for a pending booking,
 //     or for one whose unpaid hold lapsed: confirmed (requested) if the
