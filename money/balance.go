@@ -216,6 +216,14 @@ func (s *Service) balanceOutcome(ctx context.Context, b *booking.Booking, e *led
 	}
 	switch in.Status {
 	case payment.StatusSucceeded:
+		if in.AmountRefunded > 0 {
+			// Refunds made before the entry knew its intent (its answer
+			// lost, a dashboard refund whose event found no entry to
+			// match) are learnt before the balance is settled.
+			if err := s.matchRefunds(ctx, b, in.ID); err != nil {
+				return fmt.Errorf("%w: %w", errRetry, err)
+			}
+		}
 		// The checkout's charge and the balance: the same figure however
 		// often this runs (a crash after the transition, a retry).
 		paid := pricing.Round(b.ChargeAmount.Add(pricing.FromMinor(in.AmountReceived, b.Currency)), b.Currency)

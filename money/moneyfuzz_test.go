@@ -183,6 +183,10 @@ var moneyFuzzRegressions = []fuzzRegression{
 	// again: the money stayed with the host for good.
 	{1795565151453317932, []int{1, 7, 8, 11, 29, 34, 51, 53, 55, 67, 68, 72, 73}},
 	{1795565653647502028, []int{22, 26, 36, 39, 55, 61, 71, 72}},
+	// A balance charged with its answer lost, then partly refunded from
+	// the dashboard before its job found the intent: the refund's event
+	// matched no entry, and the ledger never learnt the refund.
+	{1795569325445018951, []int{22, 32, 37, 38, 39, 51}},
 }
 
 // fuzzConfig is the test's environment.
