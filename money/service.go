@@ -107,7 +107,10 @@ func New(bookings *booking.Service, o Options) *Service {
 	return s
 }
 
-var _ booking.MoneyMover = (*Service)(nil)
+var (
+	_ booking.MoneyMover = (*Service)(nil)
+	_ Store              = booking.Stores{}
+)
 
 // organizationByID finds the organisation of a booking.
 func (s *Service) organizationByID(ctx context.Context, id int64) (*booking.Organization, error) {
