@@ -12,14 +12,15 @@ import (
 // HandlePaymentEvent applies a verified provider event. Providers neither
 // order nor deduplicate deliveries, so an intent event is a trigger: the
 // intent's current state is read from the provider and reconciled with the
-// booking (see booking.Service.Reconcile), whatever the event's snapshot said. A guest who
-// closes the tab after paying still gets a confirmed booking; a late event
-// cannot revive a booking that ended. Refund and dispute events update the
-// ledger and tell the host, refunds made from the provider's dashboard
-// included. Each event id is applied once; events about intents staykit
-// does not know are ignored, and so is account.updated: package connect
-// applies it (connect.Service.HandleWebhook). An error means the event was
-// not applied and the provider should send it again.
+// booking (booking.Service.Reconcile), whatever the event's snapshot said.
+// A guest who closes the tab after paying still gets a confirmed booking;
+// a late event cannot revive a booking that ended. Refund and dispute
+// events update the ledger and tell the host, refunds made from the
+// provider's dashboard included. Each event id is applied once; events
+// about intents staykit does not know are ignored, and so is
+// account.updated: package connect applies it
+// (connect.Service.HandleWebhook). An error means the event was not
+// applied and the provider should send it again.
 func (s *Service) HandlePaymentEvent(ctx context.Context, ev payment.Event) error {
 	if ev.ID == "" || (ev.Intent == nil && ev.Refund == nil && ev.Dispute == nil) {
 		return nil
