@@ -8,7 +8,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/ledger"
-	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/policy"
 	"github.com/staykit/staykit/pricing"
 )
@@ -221,7 +220,7 @@ func (s *Service) cancelConfirmed(ctx context.Context, org *Organization, b *Boo
 				Key: "deposit-release:" + terms.DepositIntentID + ":cancelled", Reason: ledger.ReasonSecurity, Status: ledger.StatusPending})
 		}
 		if open := terms.BalanceIntentID; open != "" && terms.BalanceStatus != BalancePaid {
-			record = append(record, releaseEntry(b, open, reason))
+			record = append(record, ReleaseEntry(b, open, reason))
 		}
 	}
 	updated, err := s.finishCancel(ctx, org, b, Transition{From: []Status{StatusConfirmed}, To: StatusCancelled, At: now,
@@ -263,64 +262,4 @@ func (s *Service) finishCancel(ctx context.Context, org *Organization, b *Bookin
 	s.sendBookingEntries(ctx, updated.ID)
 	s.notify(ctx, NotifyCancelled, org, updated)
 	return updated, nil
-}
-
-// learnMoney brings the ledger up to what the provider holds for a
-// booking about to be cancelled, so that what the cancellation refunds and
-// keeps is decided on it: refunds made outside staykit (learnRefunds) and a
-// balance charged but not recorded yet (learnBalance).
-func (s *Service) learnMoney(ctx context.Context, b *Booking) {
-	s.learnBalance(ctx, b)
-	s.learnRefunds(ctx, b)
-}
-
-// learnRefunds records the refunds the provider made of a booking's money
-// that the ledger does not know yet (the provider's dashboard, its event
-// still on its way), so that a decision keeps what is really held. The
-// provider being unreachable does not stop a cancellation: a refund learnt
-// later was the host's own, beyond the decision.
-func (s *Service) learnRefunds(ctx context.Context, b *Booking) {
-	entries, err := s.ledgerOf(ctx, b)
-	if err != nil {
-		return
-	}
-	for in := range ledger.PositionOf(entries).Received {
-		if err := s.matchRefunds(ctx, b, in); err != nil {
-			s.logger.WarnContext(ctx, "learn the provider's refunds before deciding", "booking_id", b.ID, "err", err)
-			return
-		}
-	}
-}
-
-// learnBalance completes, before a cancellation decides, a balance the
-// booking already counts as paid but the ledger does not show (a crash
-// after the booking recorded it, before its entry was saved): sent again,
-// its entry finds the paid intent and records it, so that the decision
-// counts it. Money the booking never acknowledged (an answer lost, a
-// 3-D Secure completed out of sight) is not decided on: it is received
-// beyond the decision and goes back. Only a balance found paid is sent:
-// an open one is voided by the cancellation instead. The provider being
-// unreachable does not stop a cancellation.
-func (s *Service) learnBalance(ctx context.Context, b *Booking) {
-	entries, err := s.store.LedgerEntries(ctx, b.ID)
-	if err != nil {
-		return
-	}
-	paid, err := pricing.ToMinor(b.PaidAmount, b.Currency)
-	if err != nil || paid <= ledger.PositionOf(entries).Charged() {
-		return
-	}
-	for i := range entries {
-		e := &entries[i]
-		if e.Kind != ledger.KindBalance || e.Status != ledger.StatusPending || (e.ProviderID == "" && e.Attempts == 0) {
-			continue
-		}
-		_, _, _, in, err := s.offSessionEntry(ctx, e, e.Attempts > 0)
-		if err != nil || in == nil || in.Status != payment.StatusSucceeded {
-			continue
-		}
-		if _, err := s.send(ctx, e); err != nil {
-			s.logger.WarnContext(ctx, "record a charged balance before deciding", "booking_id", b.ID, "err", err)
-		}
-	}
 }

@@ -12,9 +12,10 @@ import (
 	"github.com/staykit/staykit/pricing"
 )
 
-// authorizationMargin keeps a request hold clear of the end of the card
-// authorisation, so a host approving at the last minute can still capture.
-const authorizationMargin = time.Hour
+// AuthorizationMargin keeps a request hold clear of the end of the card
+// authorisation, so a host approving at the last minute can still capture;
+// package money lets an off-session hold go as much before its lapse.
+const AuthorizationMargin = time.Hour
 
 // Details is a booking with what its status page shows besides it.
 type Details struct {
@@ -135,7 +136,7 @@ func (s *Service) confirm(ctx context.Context, resolve orgFunc, token string, r 
 	if err != nil {
 		return nil, paymentUnavailable("check", "The payment could not be checked. Please try again in a moment.", err)
 	}
-	updated, err := s.reconcile(ctx, org, b, intent, now)
+	updated, err := s.Reconcile(ctx, org, b, intent, now)
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +183,7 @@ func paymentUnavailable(step, message string, cause error) error {
 // (the store checks the property's preparation days and closed nights as
 // for a checkout), and is returned to the guest otherwise
 // (CodePaymentLate). The conditional
-// transition makes it safe to race; reconcile decides when to call it.
+// transition makes it safe to race; Reconcile decides when to call it.
 func (s *Service) applyIntent(ctx context.Context, org *Organization, b *Booking, intent *payment.Intent, now time.Time) (*Booking, error) {
 	ok, err := chargeMatches(b, intent)
 	if err != nil {
@@ -203,7 +204,7 @@ func (s *Service) applyIntent(ctx context.Context, org *Organization, b *Booking
 		if t.Record, err = s.jobsOnConfirm(ctx, org, b, now); err != nil {
 			return nil, err
 		}
-		t.Record = append([]ledger.Entry{receiptEntry(b, intent, ledger.ReasonPaid)}, t.Record...)
+		t.Record = append([]ledger.Entry{ReceiptEntry(b, intent, ledger.ReasonPaid)}, t.Record...)
 	case b.PaymentMode == pricing.ModeRequest && intent.Status == payment.StatusAuthorized:
 		expires := requestHoldEnd(org, intent, now)
 		t.To, t.ExpiresAt = StatusRequested, &expires
@@ -255,8 +256,8 @@ func requestHoldEnd(org *Organization, in *payment.Intent, now time.Time) time.T
 	if limit.IsZero() && !in.Created.IsZero() {
 		limit = in.Created.Add(MaxAuthorizationHours * time.Hour)
 	}
-	if !limit.IsZero() && limit.Add(-authorizationMargin).Before(expires) {
-		expires = limit.Add(-authorizationMargin)
+	if !limit.IsZero() && limit.Add(-AuthorizationMargin).Before(expires) {
+		expires = limit.Add(-AuthorizationMargin)
 	}
 	return expires
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/connect"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/payment/paymenttest"
 )
@@ -16,7 +17,8 @@ func connectEnv(t *testing.T, ct payment.ChargeType) (*env, *paymenttest.Platfor
 	e := newEnv(t)
 	pl := paymenttest.NewPlatform(e.pay, ct)
 	e.svc = booking.NewService(booking.Options{Stores: e.store.Stores(), Payments: e.pay, Clock: e.clock, Notifier: e.notified, Connect: pl})
-	e.connect = connect.New(connect.Options{Store: e.store, Platform: pl, Events: e.svc, Clock: e.clock})
+	e.money = money.New(e.svc, money.Options{Store: e.store.Stores(), Payments: e.pay, Clock: e.clock, Notifier: e.notified, Connect: pl})
+	e.connect = connect.New(connect.Options{Store: e.store, Platform: pl, Events: e.money, Clock: e.clock})
 	return e, pl
 }
 
@@ -139,7 +141,7 @@ func TestConnectTwoOrganisationsTwoAccounts(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := e.svc.HandleWebhook(ctx, payload, sig); err != nil {
+				if err := e.money.HandleWebhook(ctx, payload, sig); err != nil {
 					t.Fatal(err)
 				}
 			}

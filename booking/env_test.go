@@ -14,6 +14,7 @@ import (
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/connect"
 	"github.com/staykit/staykit/coupon"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/pricing"
 	"github.com/staykit/staykit/store/sqlite"
@@ -22,10 +23,12 @@ import (
 // start is the tests' "now": Monday 1 June 2026, 10:00 in Paris.
 var start = time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
 
-// env is a Service on a real SQLite store with the fake provider, a fake
-// clock and a recording notifier.
+// env is a booking Service and its money Service on a real SQLite store
+// with the fake provider, a fake clock and a recording notifier.
 type env struct {
 	svc *booking.Service
+	// money moves svc's money (money.New over svc).
+	money *money.Service
 	// connect is the Connect use cases of connectEnv, nil otherwise.
 	connect  *connect.Service
 	store    *sqlite.DB
@@ -53,6 +56,7 @@ func newEnv(t testing.TB) *env {
 		property: map[string]int64{},
 	}
 	e.svc = booking.NewService(booking.Options{Stores: db.Stores(), Payments: e.pay, Clock: e.clock, Notifier: e.notified})
+	e.money = money.New(e.svc, money.Options{Store: db.Stores(), Payments: e.pay, Clock: e.clock, Notifier: e.notified})
 	e.addOrg(t, "demo", pricing.ModeFull)
 	e.addOrg(t, "demo-deposit", pricing.ModeDeposit)
 	e.addOrg(t, "demo-request", pricing.ModeRequest)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/seed"
 	"github.com/staykit/staykit/store/sqlite"
@@ -71,20 +72,23 @@ func (c *stepClock) Now() time.Time { return c.now }
 
 // Expiring lapsed holds is background work (package jobs runs it every
 // minute): a checkout left unpaid holds its dates until its hold lapses,
-// then ExpireHolds expires it and tells the host (Options.Notifier).
+// then ExpireHolds expires it and tells the host (Options.Notifier); the
+// money service (package money) releases its payment intent at once.
 func ExampleService_ExpireHolds() {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	db, done := openExampleStore(ctx)
 	defer done()
 	clock := &stepClock{now: time.Now()}
-	svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: paymenttest.New(), Clock: clock, Logger: slog.New(slog.DiscardHandler),
+	payments := paymenttest.New()
+	svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: payments, Clock: clock, Logger: slog.New(slog.DiscardHandler),
 		Notifier: booking.NotifierFunc(func(_ context.Context, n booking.Notification) error {
 			if n.Kind == booking.NotifyExpired {
 				fmt.Println(n.Kind, n.Booking.Status)
 			}
 			return nil
 		})})
+	money.New(svc, money.Options{Store: db.Stores(), Payments: payments, Clock: clock, Logger: slog.New(slog.DiscardHandler)})
 
 	props, err := svc.Properties(ctx, "lac")
 	if err != nil {
@@ -103,7 +107,10 @@ func ExampleService_ExpireHolds() {
 	if _, err := svc.ExpireHolds(ctx); err != nil {
 		log.Fatal(err)
 	}
+	intent, _ := payments.Intent(res.Booking.PaymentIntentID)
+	fmt.Println("intent", intent.Status)
 	// Output:
 	// checkout pending
 	// booking.expired expired
+	// intent canceled
 }

@@ -78,7 +78,7 @@ func (s *Service) expire(ctx context.Context, b *Booking, now time.Time) (bool, 
 			!(in.Status == payment.StatusAuthorized && b.Status == StatusRequested) {
 			// Paid, captured, authorised late, processing or voided:
 			// the payment decides.
-			updated, err := s.reconcile(ctx, org, b, in, now)
+			updated, err := s.Reconcile(ctx, org, b, in, now)
 			switch code := ErrorCode(err); {
 			case code == CodeInternal:
 				return false, err
@@ -109,4 +109,16 @@ func (s *Service) expire(ctx context.Context, b *Booking, now time.Time) (bool, 
 	s.sendBookingEntries(ctx, updated.ID)
 	s.notify(ctx, NotifyExpired, org, updated)
 	return true, nil
+}
+
+// recovered runs fn and turns a panic into an error, logged with what, so
+// that one booking cannot stop the sweep.
+func (s *Service) recovered(ctx context.Context, what string, fn func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.logger.ErrorContext(ctx, "recovered from a panic; retried later", "what", what, "panic", r)
+			err = fmt.Errorf("will retry: %s panicked: %v", what, r)
+		}
+	}()
+	return fn()
 }

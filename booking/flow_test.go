@@ -347,7 +347,7 @@ func TestWebhookAloneConfirms(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 2 { // the provider may deliver an event twice
-		if err := e.svc.HandlePaymentEvent(ctx, *ev); err != nil {
+		if err := e.money.HandlePaymentEvent(ctx, *ev); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -372,7 +372,7 @@ func TestWebhookAndConfirmRaceApplyOnce(t *testing.T) {
 			defer wg.Done()
 			if i%2 == 0 {
 				ev, _ := e.pay.Event(payment.EventSucceeded, res.Booking.PaymentIntentID)
-				errs <- e.svc.HandlePaymentEvent(ctx, *ev)
+				errs <- e.money.HandlePaymentEvent(ctx, *ev)
 				return
 			}
 			_, err := e.svc.Confirm(ctx, "demo", res.Booking.Token, booking.ConfirmRequest{})

@@ -74,7 +74,7 @@ func (s *Service) Approve(ctx context.Context, slug, token string) (*Booking, er
 		case payment.StatusAuthorized:
 			return nil, paymentUnavailable("capture", "The payment could not be captured. Please try again in a moment.", err)
 		default:
-			_, rerr := s.reconcile(ctx, org, b, cur, now)
+			_, rerr := s.Reconcile(ctx, org, b, cur, now)
 			return nil, &Error{Code: CodeBookingClosed, Message: "The card authorisation is no longer valid; the request cannot be approved.", Err: errors.Join(err, rerr)}
 		}
 	}
@@ -124,7 +124,7 @@ func releaseRecord(b *Booking, reason string) []ledger.Entry {
 	if b.PaymentIntentID == "" {
 		return nil
 	}
-	return []ledger.Entry{releaseEntry(b, b.PaymentIntentID, reason)}
+	return []ledger.Entry{ReleaseEntry(b, b.PaymentIntentID, reason)}
 }
 
 func (s *Service) hostBooking(ctx context.Context, slug, token string) (*Organization, *Booking, error) {

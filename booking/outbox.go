@@ -21,16 +21,6 @@ func tell(kind string, b *Booking) []outbox.Event {
 	return []outbox.Event{{Key: kind + ":" + strconv.FormatInt(b.ID, 10), Kind: kind, OrgID: b.OrgID, BookingID: b.ID}}
 }
 
-// tellLater records an event that follows a change stored on its own (a
-// ledger entry settled by the worker, a provider event). Its key comes from
-// that change, so a retry records it once.
-func (s *Service) tellLater(ctx context.Context, kind, key string, b *Booking, entryID int64) {
-	ev := outbox.Event{Key: key, Kind: kind, OrgID: b.OrgID, BookingID: b.ID, EntryID: entryID}
-	if _, err := s.store.RecordOutbox(context.WithoutCancel(ctx), []outbox.Event{ev}, s.clock.Now()); err != nil {
-		s.logger.ErrorContext(ctx, "record outbox event", "kind", kind, "booking_id", b.ID, "err", err)
-	}
-}
-
 // QueueReminders records a reminder for each confirmed booking whose stay
 // starts in days days, in its organisation's time zone. Each booking is
 // reminded once (the event's key), so running it often is harmless. It

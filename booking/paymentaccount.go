@@ -167,25 +167,3 @@ func (s *Service) applicationFee(ctx context.Context, orgID int64, amount int64)
 	}
 	return a.Fee(amount), nil
 }
-
-// eventHome is the account whose events may concern a booking's intents:
-// a direct charge's connected account, else the platform ("").
-func (s *Service) eventHome(bookingAccount string) string {
-	if s.connect != nil && s.connect.ChargeType() == payment.ChargeDirect {
-		return bookingAccount
-	}
-	return ""
-}
-
-// eventMatches reports whether an event of account may touch booking id:
-// an event from one account never touches another account's bookings.
-func (s *Service) eventMatches(ctx context.Context, bookingID int64, account string) (bool, error) {
-	if !s.connected() {
-		return account == "", nil
-	}
-	acct, err := s.store.BookingPaymentAccount(ctx, bookingID)
-	if err != nil {
-		return false, fmt.Errorf("read payment account of booking %d: %w", bookingID, err)
-	}
-	return s.eventHome(acct) == account, nil
-}

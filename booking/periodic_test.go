@@ -13,6 +13,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/host"
+	"github.com/staykit/staykit/money"
 )
 
 // failingStore fails LapsedHolds a number of times before it works.
@@ -56,6 +57,8 @@ func TestExpireHoldsPeriodically(t *testing.T) {
 				Stores: stores, Payments: e.pay, Clock: e.clock, Notifier: e.notified,
 				Logger: slog.New(slog.DiscardHandler),
 			})
+			money.New(svc, money.Options{Store: stores, Payments: e.pay, Clock: e.clock, Notifier: e.notified,
+				Logger: slog.New(slog.DiscardHandler)})
 			e.clock.Advance(31 * time.Minute) // past the 30-minute hold
 
 			for run := range tt.failures {
@@ -98,7 +101,7 @@ func TestLedgerJobSendsOwedRefunds(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, en := range entries {
-		if next, err := e.svc.SendLedgerEntry(ctx, b.ID, en.ID); err != nil || !next.IsZero() {
+		if next, err := e.money.SendLedgerEntry(ctx, b.ID, en.ID); err != nil || !next.IsZero() {
 			t.Fatalf("SendLedgerEntry(%d) = %v, %v; want settled", en.ID, next, err)
 		}
 	}

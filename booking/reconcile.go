@@ -11,12 +11,13 @@ import (
 	"github.com/staykit/staykit/pricing"
 )
 
-// reconcile brings a booking in line with its payment intent's current
+// Reconcile brings a booking in line with its payment intent's current
 // state, read from the provider by the caller. It is the one place where a
-// payment moves a booking: confirm, payment events, the periodic jobs and
-// approve all come here, so a lost response, a duplicate or late event,
-// or a crash between two steps ends the same way whichever path sees the
-// intent first:
+// payment moves a booking: confirm, the payment events and a release that
+// finds its intent paid (package money), the periodic jobs and approve all
+// come here, so a lost response, a duplicate or late event, or a crash
+// between two steps ends the same way whichever path sees the intent
+// first:
 //
 //   - money (or, in request mode, an authorisation) for a pending booking,
 //     or for one whose unpaid hold lapsed: confirmed (requested) if the
@@ -30,7 +31,7 @@ import (
 // No booking is ever confirmed on an intent whose money was refunded,
 // wholly or partly. Errors: CodePaymentNotConfirmed, CodePaymentProcessing,
 // CodePaymentLate, CodeBookingClosed, or a store error.
-func (s *Service) reconcile(ctx context.Context, org *Organization, b *Booking, in *payment.Intent, now time.Time) (*Booking, error) {
+func (s *Service) Reconcile(ctx context.Context, org *Organization, b *Booking, in *payment.Intent, now time.Time) (*Booking, error) {
 	entries, err := s.store.LedgerEntries(ctx, b.ID)
 	if err != nil {
 		return nil, fmt.Errorf("read ledger of booking %d: %w", b.ID, err)
@@ -164,111 +165,8 @@ func (s *Service) confirmCaptured(ctx context.Context, org *Organization, b *Boo
 	return nil, s.returnMoney(ctx, current, in, ledger.ReasonClosed, now)
 }
 
-// returnMoney makes sure that the money of a booking that closed is what
-// its decision keeps: money received on in is recorded as a receipt, and
-// the refunds the decision calls for (nothing kept without one: never
-// more than what was received beyond it) are written in the same step and
-// sent at once; an authorisation is released. The worker retries them
-// until the provider has them. It returns the booking's closed error
-// (CodePaymentLate for a late payment).
-func (s *Service) returnMoney(ctx context.Context, b *Booking, in *payment.Intent, reason string, now time.Time) error {
-	if in.AmountRefunded > 0 {
-		// Refunds the ledger may not know of yet (the provider's
-		// dashboard) are learnt before anything is owed.
-		if err := s.matchRefunds(ctx, b, in.ID); err != nil {
-			return err
-		}
-	}
-	var record []ledger.Entry
-	switch {
-	case in.Status == payment.StatusSucceeded && in.AmountReceived > 0:
-		record = append(record, receiptEntry(b, in, reason))
-	case in.Status != payment.StatusSucceeded && in.Status != payment.StatusCanceled:
-		record = append(record, releaseEntry(b, in.ID, reason))
-	}
-	if err := s.settleClosed(ctx, b, record, reason, now); err != nil {
-		return err
-	}
-	if reason == ledger.ReasonLatePayment {
-		return &Error{Code: CodePaymentLate, Message: "The payment arrived after the hold on these dates lapsed, and they have been booked since. The payment is being returned."}
-	}
-	return errClosedNow(b)
-}
-
-// settleClosed writes, in one step, record (receipts, releases) and the
-// refunds that bring a closed booking's money to its decision
-// (ledger.Corrections over its entries as record changes them), then sends
-// them at once. A new receipt of an intent the ledger has a receipt of
-// already is dropped: one receipt per intent. Keys make it safe to run
-// twice, or on two replicas: the same ledger gives the same entries,
-// stored once.
-func (s *Service) settleClosed(ctx context.Context, b *Booking, record []ledger.Entry, reason string, now time.Time) error {
-	ctx = context.WithoutCancel(ctx)
-	// The stored status decides: only a closed booking's money is brought
-	// to its decision; a live one keeps what it paid.
-	id := b.ID
-	b, err := s.store.BookingByID(ctx, id)
-	if err != nil {
-		return fmt.Errorf("re-read booking %d: %w", id, err)
-	}
-	entries, err := s.ledgerOf(ctx, b)
-	if err != nil {
-		return err
-	}
-	// An entry of record that is stored already is one the worker is
-	// sending (a balance found charged): its outcome is saved after this
-	// returns, so the refunds are left to the worker rather than sent now,
-	// when a failure would be owed again on a ledger that does not show
-	// the money yet.
-	inFlight := false
-	kept := record[:0:0]
-	for _, e := range record {
-		e.BookingID = b.ID
-		if in, ok := e.ReceivedOn(); ok && e.Kind == ledger.KindCharge && received(entries, in) {
-			continue
-		}
-		var stored bool
-		entries, stored = upsertEntry(entries, e)
-		inFlight = inFlight || stored
-		kept = append(kept, e)
-	}
-	record = kept
-	if b.Closed() {
-		record = append(record, ledger.Corrections(entries, b.ID, b.Currency, reason, now)...)
-	}
-	if len(record) == 0 {
-		return nil
-	}
-	recorded, err := s.store.RecordLedger(ctx, record, now)
-	if err != nil {
-		return fmt.Errorf("record the money owed by closed booking %d: %w", b.ID, err)
-	}
-	if !inFlight {
-		s.sendNow(ctx, recorded)
-	}
-	return nil
-}
-
-// upsertEntry is entries with e in place of the entry of its key, or
-// added; stored says whether there was one.
-func upsertEntry(entries []ledger.Entry, e ledger.Entry) (_ []ledger.Entry, stored bool) {
-	for i := range entries {
-		if entries[i].Key == e.Key {
-			entries[i] = e
-			return entries, true
-		}
-	}
-	return append(entries, e), false
-}
-
-// received reports whether the ledger records the receipt of intent.
-func received(entries []ledger.Entry, intent string) bool {
-	_, ok := ledger.PositionOf(entries).Received[intent]
-	return ok
-}
-
 // closeAndReturn expires a pending booking that can no longer be confirmed
-// on its payment, and returns what is left of the money.
+// on its payment, and returns what is left of the money (returnMoney).
 func (s *Service) closeAndReturn(ctx context.Context, org *Organization, b *Booking, in *payment.Intent, now time.Time) error {
 	if b.Status == StatusPending {
 		updated, err := s.store.Transition(ctx, b.ID, Transition{From: []Status{StatusPending}, To: StatusExpired, At: now, ExpiresAt: &time.Time{},
@@ -284,22 +182,28 @@ func (s *Service) closeAndReturn(ctx context.Context, org *Organization, b *Book
 	return s.returnMoney(ctx, b, in, ledger.ReasonClosed, now)
 }
 
-// receiptEntry records that intent in received its money for booking b:
-// one per intent, whichever path finds it first.
-func receiptEntry(b *Booking, in *payment.Intent, reason string) ledger.Entry {
+// ReceiptEntry records that intent in received its money for booking b:
+// one per intent (its key is derived from the intent), whichever path
+// finds it first.
+func ReceiptEntry(b *Booking, in *payment.Intent, reason string) ledger.Entry {
 	return ledger.Entry{BookingID: b.ID, Kind: ledger.KindCharge, IntentID: in.ID, Amount: in.AmountReceived, Currency: b.Currency,
 		Key: "charge:" + in.ID, Reason: reason, Status: ledger.StatusSucceeded}
 }
 
-// ledgerOf is a booking's ledger as the money rules read it. A booking
-// confirmed before the ledger recorded charges has no receipt of its first
-// payment: one is read from its paid amount (not stored), so that a
-// cancellation refunds what it paid.
+// ledgerOf is a booking's ledger as the money rules read it (LedgerOf).
 func (s *Service) ledgerOf(ctx context.Context, b *Booking) ([]ledger.Entry, error) {
 	entries, err := s.store.LedgerEntries(ctx, b.ID)
 	if err != nil {
 		return nil, fmt.Errorf("read ledger of booking %d: %w", b.ID, err)
 	}
+	return LedgerOf(b, entries)
+}
+
+// LedgerOf is a booking's ledger, its stored entries, as the money rules
+// read it. A booking confirmed before the ledger recorded charges has no
+// receipt of its first payment: one is read from its paid amount (not
+// stored), so that a cancellation refunds what it paid.
+func LedgerOf(b *Booking, entries []ledger.Entry) ([]ledger.Entry, error) {
 	if b.ConfirmedAt.IsZero() || b.PaymentIntentID == "" || b.PaymentMode == pricing.ModeRequest {
 		return entries, nil
 	}
@@ -315,14 +219,14 @@ func (s *Service) ledgerOf(ctx context.Context, b *Booking) ([]ledger.Entry, err
 	if paid <= 0 {
 		return entries, nil
 	}
-	legacy := receiptEntry(b, &payment.Intent{ID: b.PaymentIntentID, AmountReceived: paid}, ledger.ReasonPaid)
+	legacy := ReceiptEntry(b, &payment.Intent{ID: b.PaymentIntentID, AmountReceived: paid}, ledger.ReasonPaid)
 	return append([]ledger.Entry{legacy}, entries...), nil
 }
 
-// releaseEntry is the ledger entry that voids a booking's intent. One per
+// ReleaseEntry is the ledger entry that voids a booking's intent. One per
 // intent: its key is derived from the intent, so every path that closes
-// the booking writes the same entry.
-func releaseEntry(b *Booking, intentID, reason string) ledger.Entry {
+// the booking (and the money service) writes the same entry.
+func ReleaseEntry(b *Booking, intentID, reason string) ledger.Entry {
 	return ledger.Entry{BookingID: b.ID, Kind: ledger.KindRelease, IntentID: intentID, Currency: b.Currency,
 		Key: "release:" + intentID, Reason: reason, Status: ledger.StatusPending}
 }

@@ -170,7 +170,7 @@ func TestCanceledIntentEventExpiresHold(t *testing.T) {
 		t.Fatal(err)
 	}
 	ev, _ := e.pay.Event(payment.EventCanceled, res.Booking.PaymentIntentID)
-	if err := e.svc.HandlePaymentEvent(ctx, *ev); err != nil {
+	if err := e.money.HandlePaymentEvent(ctx, *ev); err != nil {
 		t.Fatal(err)
 	}
 	if got := e.status(t, "demo", res.Booking.Token); got != booking.StatusExpired {
@@ -183,7 +183,7 @@ func TestCanceledIntentEventExpiresHold(t *testing.T) {
 	res2, _ := e.svc.Checkout(ctx, "demo", e.order("demo"))
 	e.pay.SimulateDeclined(res2.Booking.PaymentIntentID)
 	failed, _ := e.pay.Event(payment.EventFailed, res2.Booking.PaymentIntentID)
-	if err := e.svc.HandlePaymentEvent(ctx, *failed); err != nil {
+	if err := e.money.HandlePaymentEvent(ctx, *failed); err != nil {
 		t.Fatal(err)
 	}
 	if got := e.status(t, "demo", res2.Booking.Token); got != booking.StatusPending {
@@ -200,8 +200,8 @@ func TestWebhookWithBadSignatureIsInvalid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantCode(t, e.svc.HandleWebhook(ctx, payload, sig+"0"), booking.CodeInvalid)
-	if err := e.svc.HandleWebhook(ctx, payload, sig); err != nil {
+	wantCode(t, e.money.HandleWebhook(ctx, payload, sig+"0"), booking.CodeInvalid)
+	if err := e.money.HandleWebhook(ctx, payload, sig); err != nil {
 		t.Fatal(err)
 	}
 	if got := e.status(t, "demo", res.Booking.Token); got != booking.StatusConfirmed {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/staykit/staykit/civil"
@@ -14,7 +15,9 @@ import (
 // Service is the booking engine's use cases: what the public API calls
 // (Config, Properties, Availability, Quote, ValidateCoupon, Checkout, Booking,
 // Confirm) and what the host and its jobs call (Approve, Decline, Cancel,
-// ExpireHolds, HandlePaymentEvent). It is safe for concurrent use.
+// ExpireHolds). The money I/O (sending the ledger's entries, the
+// provider's events) is package money's, which the lifecycle calls
+// through its MoneyMover. It is safe for concurrent use.
 type Service struct {
 	store    Stores
 	payments payment.Provider
@@ -22,6 +25,8 @@ type Service struct {
 	clock    Clock
 	notifier Notifier
 	logger   *slog.Logger
+	// mover is the money I/O (SetMoneyMover); nil until set.
+	mover atomic.Pointer[moneyMover]
 
 	zones sync.Map // time zone name → *time.Location
 	// lowest holds each property's PriceFrom of a day (priceFromMemo).

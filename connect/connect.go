@@ -9,16 +9,18 @@
 //     connected account first, once;
 //   - SetPlatformFee: the platform's fee on an organisation's charges;
 //   - HandleWebhook: the Connect endpoint's events, account.updated kept
-//     here and the payments of connected accounts handed to the booking
-//     engine (booking.Service.HandlePaymentEvent), scoped to their account.
+//     here and the payments of connected accounts handed to the money
+//     service (money.Service.HandlePaymentEvent), scoped to their account.
 //
-// The booking engine routes each booking's payments to its organisation's
-// account itself (booking.Options.Connect, booking.PaymentAccountStore);
-// this package keeps the accounts current. An embedder wires both on one
-// platform and one database:
+// The booking engine and the money service route each booking's payments
+// to its organisation's account themselves (booking.Options.Connect,
+// money.Options.Connect, booking.PaymentAccountStore); this package keeps
+// the accounts current. An embedder wires them on one platform and one
+// database:
 //
 //	svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: platform, Connect: platform})
-//	cs := connect.New(connect.Options{Store: db, Platform: platform, Events: svc})
+//	pay := money.New(svc, money.Options{Store: db.Stores(), Payments: platform, Connect: platform})
+//	cs := connect.New(connect.Options{Store: db, Platform: platform, Events: pay})
 //	link, err := cs.StartOnboarding(ctx, org, returnURL, refreshURL)
 //
 // The zero Service is an engine that is no Connect platform: Status
@@ -63,7 +65,7 @@ type Store interface {
 }
 
 // Events applies a verified provider event to bookings:
-// booking.Service.HandlePaymentEvent.
+// money.Service.HandlePaymentEvent.
 type Events interface {
 	// HandlePaymentEvent applies ev; an error means the provider should
 	// send it again.
@@ -80,7 +82,7 @@ type Options struct {
 	// SetPlatformFee still records the fee.
 	Platform payment.Connect
 	// Events applies the payment events of connected accounts (their
-	// intents, refunds and disputes): the booking.Service charging on
+	// intents, refunds and disputes): the money.Service charging on
 	// Platform. Required with Platform.
 	Events Events
 	// Clock defaults to the wall clock.

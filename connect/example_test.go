@@ -9,6 +9,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/connect"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/store/sqlite"
@@ -35,11 +36,13 @@ func Example() {
 	}
 
 	// The platform (Stripe in production: stripe.Config.ChargeType set)
-	// is both the booking engine's Connect and this package's Platform.
+	// is the booking engine's and the money service's Connect and this
+	// package's Platform.
 	pay := paymenttest.New()
 	platform := paymenttest.NewPlatform(pay, payment.ChargeDestination)
 	svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: pay, Connect: platform})
-	cs := connect.New(connect.Options{Store: db, Platform: platform, Events: svc})
+	payments := money.New(svc, money.Options{Store: db.Stores(), Payments: pay, Connect: platform})
+	cs := connect.New(connect.Options{Store: db, Platform: platform, Events: payments})
 
 	if _, err := cs.StartOnboarding(ctx, &org, "https://host.example/done", "https://host.example/again"); err != nil {
 		log.Fatal(err)

@@ -33,7 +33,7 @@ func (s *Service) HandleWebhook(ctx context.Context, payload []byte, signature s
 }
 
 // accountUpdated applies an account.updated event once, as
-// booking.Service.HandlePaymentEvent applies the others.
+// money.Service.HandlePaymentEvent applies the others.
 func (s *Service) accountUpdated(ctx context.Context, ev payment.Event) error {
 	if ev.ID == "" || ev.Connected == nil {
 		return nil

@@ -37,7 +37,7 @@ func withChannels(e *env) *env {
 			Fetcher: &icalsync.Fetcher{Policy: outbound.Policy{AllowPrivate: true}, Timeout: 5 * time.Second}})
 		ch := r.host.Channels(host.ChannelOptions{Syncer: syncer, WebhookPolicy: outbound.Policy{AllowPrivate: true}})
 		mux := http.NewServeMux()
-		mux.Handle("/api/", httpapi.New(httpapi.Options{Service: r.svc, Logger: logger, Limiter: limiter}))
+		mux.Handle("/api/", httpapi.New(httpapi.Options{Service: r.svc, Money: r.money, Logger: logger, Limiter: limiter}))
 		mux.Handle(hostapi.Prefix, hostapi.New(hostapi.Options{Host: r.host, Logger: logger, Limiter: limiter, Clock: e.clock,
 			Channels: ch, PublicURL: "https://book.example.com/"}))
 		r.server = mux
@@ -51,7 +51,7 @@ func withoutChannels(e *env) *env {
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	r := *e.replicas[0]
 	mux := http.NewServeMux()
-	mux.Handle("/api/", httpapi.New(httpapi.Options{Service: r.svc, Logger: logger}))
+	mux.Handle("/api/", httpapi.New(httpapi.Options{Service: r.svc, Money: r.money, Logger: logger}))
 	mux.Handle(hostapi.Prefix, hostapi.New(hostapi.Options{Host: r.host, Logger: logger, Clock: e.clock}))
 	r.server = mux
 	s := *e

@@ -31,6 +31,7 @@ import (
 	"github.com/staykit/staykit/hostapi"
 	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/internal/testenv"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/pricing"
 	"github.com/staykit/staykit/ratelimit"
@@ -46,6 +47,7 @@ var testNow = time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
 type replica struct {
 	store  host.Stores
 	svc    *booking.Service
+	money  *money.Service
 	host   *host.Service
 	server http.Handler
 }
@@ -115,13 +117,14 @@ func newEnv(t *testing.T, stores []host.Stores, opts ...func(*booking.Options)) 
 			o(&bo)
 		}
 		r.svc = booking.NewService(bo)
+		r.money = money.New(r.svc, money.Options{Store: st.Stores, Payments: bo.Payments, Connect: bo.Connect, Clock: bo.Clock, Notifier: bo.Notifier, Logger: bo.Logger})
 		var cs *connect.Service // the Connect use cases when bo makes a platform
 		if bo.Connect != nil {
-			cs = connect.New(connect.Options{Store: st.Records.(connect.Store), Platform: bo.Connect, Events: r.svc, Clock: e.clock})
+			cs = connect.New(connect.Options{Store: st.Records.(connect.Store), Platform: bo.Connect, Events: r.money, Clock: e.clock})
 		}
 		r.host = host.New(host.Options{Stores: st, Bookings: r.svc, Connect: cs, Clock: e.clock, Logger: logger})
 		mux := http.NewServeMux()
-		mux.Handle("/api/", httpapi.New(httpapi.Options{Service: r.svc, Connect: cs, Logger: logger, Limiter: limiter}))
+		mux.Handle("/api/", httpapi.New(httpapi.Options{Service: r.svc, Money: r.money, Connect: cs, Logger: logger, Limiter: limiter}))
 		mux.Handle(hostapi.Prefix, hostapi.New(hostapi.Options{Host: r.host, Logger: logger, Limiter: limiter, Clock: e.clock}))
 		r.server = mux
 		e.replicas = append(e.replicas, r)

@@ -16,6 +16,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/hostapi"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/seed"
 	"github.com/staykit/staykit/store/sqlite"
@@ -44,7 +45,11 @@ func ExampleNew() {
 		log.Fatal(err)
 	}
 	logger := slog.New(slog.DiscardHandler)
-	svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: paymenttest.New(), Logger: logger})
+	payments := paymenttest.New()
+	svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: payments, Logger: logger})
+	// The money service sends what the host's cancellations and deposit
+	// claims record.
+	money.New(svc, money.Options{Store: db.Stores(), Payments: payments, Logger: logger})
 	hs := host.New(host.Options{Stores: db.HostStores(), Bookings: svc, Logger: logger})
 
 	mux := http.NewServeMux()

@@ -207,7 +207,7 @@ func TestClaimDeposit(t *testing.T) {
 
 		// The hold is placed from midnight starting 7 June in Paris.
 		e.clock.Set(time.Date(2026, 6, 6, 22, 0, 0, 0, time.UTC))
-		if _, err := e.replicas[0].svc.ProcessPayments(t.Context()); err != nil {
+		if _, err := e.replicas[0].money.ProcessPayments(t.Context()); err != nil {
 			t.Fatal(err)
 		}
 		if dep := deposit(e.do("villa", req{method: "GET", path: bookingPath})); dep["status"] != "held" {

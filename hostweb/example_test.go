@@ -18,6 +18,7 @@ import (
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/hostapi"
 	"github.com/staykit/staykit/hostweb"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/ratelimit"
 	"github.com/staykit/staykit/seed"
@@ -46,7 +47,11 @@ func ExampleNew() {
 		log.Fatal(err)
 	}
 	logger := slog.New(slog.DiscardHandler)
-	svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: paymenttest.New(), Logger: logger})
+	payments := paymenttest.New()
+	svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: payments, Logger: logger})
+	// The money service sends what the host's cancellations and deposit
+	// claims record.
+	money.New(svc, money.Options{Store: db.Stores(), Payments: payments, Logger: logger})
 	hs := host.New(host.Options{Stores: db.HostStores(), Bookings: svc, Logger: logger})
 
 	// The limiter counts failed sign-ins (ratelimit/redislimit to share it

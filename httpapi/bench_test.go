@@ -10,6 +10,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/httpapi"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/ratelimit"
 	"github.com/staykit/staykit/store/cache"
 )
@@ -103,8 +104,10 @@ func BenchmarkPrice7NightsReadModel(b *testing.B) {
 
 // readModelHandler is the handler of e's service over the read model.
 func readModelHandler(e *testEnv, limits map[string]ratelimit.Limit) http.Handler {
-	svc := booking.NewService(booking.Options{Stores: cache.New(e.Store.Stores(), e.Store, cache.Options{}).Stores(), Payments: e.Pay, Clock: e.Clock})
-	return httpapi.New(httpapi.Options{Service: svc, Logger: slog.New(slog.DiscardHandler), Limits: limits})
+	stores := cache.New(e.Store.Stores(), e.Store, cache.Options{}).Stores()
+	svc := booking.NewService(booking.Options{Stores: stores, Payments: e.Pay, Clock: e.Clock})
+	pay := money.New(svc, money.Options{Store: stores, Payments: e.Pay, Clock: e.Clock})
+	return httpapi.New(httpapi.Options{Service: svc, Money: pay, Logger: slog.New(slog.DiscardHandler), Limits: limits})
 }
 
 // BenchmarkCheckoutReadModel is BenchmarkCheckout over the read model, as

@@ -7,6 +7,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/connect"
 	"github.com/staykit/staykit/httpapi"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/payment/paymenttest"
 )
@@ -17,8 +18,9 @@ import (
 func connectHandler(e *testEnv) (*connect.Service, *paymenttest.Platform, func(call) response) {
 	pl := paymenttest.NewPlatform(e.Pay, payment.ChargeDirect)
 	svc := booking.NewService(booking.Options{Stores: e.Store.Stores(), Payments: e.Pay, Clock: e.Clock, Connect: pl})
-	cs := connect.New(connect.Options{Store: e.Store, Platform: pl, Events: svc, Clock: e.Clock})
-	h := httpapi.New(httpapi.Options{Service: svc, Connect: cs, Logger: discardLogger()})
+	pay := money.New(svc, money.Options{Store: e.Store.Stores(), Payments: e.Pay, Clock: e.Clock, Connect: pl})
+	cs := connect.New(connect.Options{Store: e.Store, Platform: pl, Events: pay, Clock: e.Clock})
+	h := httpapi.New(httpapi.Options{Service: svc, Money: pay, Connect: cs, Logger: discardLogger()})
 	return cs, pl, func(c call) response { e.t.Helper(); return do(e.t, h, c) }
 }
 

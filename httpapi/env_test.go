@@ -24,6 +24,7 @@ import (
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/coupon"
 	"github.com/staykit/staykit/httpapi"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/pricing"
 	"github.com/staykit/staykit/ratelimit"
@@ -58,6 +59,7 @@ type testEnv struct {
 	t        testing.TB
 	Handler  http.Handler
 	Service  *booking.Service
+	Money    *money.Service
 	Store    *faultyStore
 	Pay      *paymenttest.Provider
 	Clock    *bookingtest.Clock
@@ -109,8 +111,10 @@ func newTestEnv(t testing.TB, opts ...envOption) *testEnv {
 	e.Pay = paymenttest.New(paymenttest.WithClock(e.Clock.Now))
 	logger := slog.New(slog.NewTextHandler(e.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	e.Service = booking.NewService(booking.Options{Stores: e.Store.Stores(), Payments: e.Pay, Clock: e.Clock, Notifier: e.Notifier, Logger: logger})
+	e.Money = money.New(e.Service, money.Options{Store: e.Store.Stores(), Payments: e.Pay, Clock: e.Clock, Notifier: e.Notifier, Logger: logger})
 	o := httpapi.Options{
 		Service:        e.Service,
+		Money:          e.Money,
 		Logger:         logger,
 		Limiter:        ratelimit.NewMemory(ratelimit.MemoryOptions{Now: e.Clock.Now}),
 		ServiceDomain:  "staykit.app",

@@ -15,6 +15,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/httpapi"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/seed"
 	"github.com/staykit/staykit/store/sqlite"
@@ -42,11 +43,13 @@ func ExampleNew() {
 		log.Fatal(err)
 	}
 	logger := slog.New(slog.DiscardHandler)
-	svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: paymenttest.New(), Logger: logger})
+	payments := paymenttest.New()
+	svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: payments, Logger: logger})
+	pay := money.New(svc, money.Options{Store: db.Stores(), Payments: payments, Logger: logger})
 
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "the host's home page") })
-	mux.Handle("/api/", httpapi.New(httpapi.Options{Service: svc, Logger: logger}))
+	mux.Handle("/api/", httpapi.New(httpapi.Options{Service: svc, Money: pay, Logger: logger}))
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 

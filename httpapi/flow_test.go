@@ -303,7 +303,7 @@ func TestCancelWithRefundShowsOnTheStatus(t *testing.T) {
 	}
 	e.Pay.SetDown(false)
 	e.Clock.Advance(time.Hour)
-	if _, err := e.Service.ProcessPayments(ctx); err != nil {
+	if _, err := e.Money.ProcessPayments(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if got := status(); got.Refunded != "382.00" || got.RefundPending != "0.00" {

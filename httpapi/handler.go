@@ -12,6 +12,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/connect"
 	"github.com/staykit/staykit/internal/apihttp"
+	moneyio "github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/ratelimit"
 )
 
@@ -50,9 +51,12 @@ func DefaultLimits() map[string]ratelimit.Limit {
 	}
 }
 
-// Options configure the handler. Service is required.
+// Options configure the handler. Service and Money are required.
 type Options struct {
 	Service *booking.Service
+	// Money applies the payment provider's webhook
+	// (/api/v1/webhooks/stripe): money.New over Service.
+	Money *moneyio.Service
 	// Connect serves the Stripe Connect webhook
 	// (/api/v1/webhooks/stripe-connect) when the server is a Connect
 	// platform (connect.New); nil means it is not one, and the route
@@ -84,6 +88,7 @@ type Options struct {
 // handler is the API v1 http.Handler.
 type handler struct {
 	svc     *booking.Service
+	money   *moneyio.Service
 	connect *connect.Service
 	log     *slog.Logger
 	limiter ratelimit.Limiter
@@ -96,13 +101,15 @@ type handler struct {
 
 // New returns the handler of API v1. Its routes are under /api/v1/, so a
 // host mounts it with mux.Handle("/api/", h) (or under a prefix through
-// http.StripPrefix). It panics when o.Service is nil, a programming error.
+// http.StripPrefix). It panics when o.Service or o.Money is nil, a
+// programming error.
 func New(o Options) http.Handler {
-	if o.Service == nil {
-		panic("httpapi: New needs a booking.Service")
+	if o.Service == nil || o.Money == nil {
+		panic("httpapi: New needs a booking.Service and its money.Service")
 	}
 	h := &handler{
 		svc:     o.Service,
+		money:   o.Money,
 		connect: o.Connect,
 		log:     o.Logger,
 		limiter: o.Limiter,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/httpapi"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/payment/paymenttest"
 )
 
@@ -88,8 +89,10 @@ func TestNewPanicsWithoutService(t *testing.T) {
 
 func TestNilLimiterDefaultsToMemory(t *testing.T) {
 	e := newTestEnv(t)
-	svc := booking.NewService(booking.Options{Stores: e.Store.Stores(), Payments: paymenttest.New(), Clock: e.Clock})
-	h := httpapi.New(httpapi.Options{Service: svc, Logger: discardLogger()})
+	payments := paymenttest.New()
+	svc := booking.NewService(booking.Options{Stores: e.Store.Stores(), Payments: payments, Clock: e.Clock})
+	pay := money.New(svc, money.Options{Store: e.Store.Stores(), Payments: payments, Clock: e.Clock})
+	h := httpapi.New(httpapi.Options{Service: svc, Money: pay, Logger: discardLogger()})
 	for i := range 10 {
 		if r := do(t, h, call{method: "POST", path: villa + "/checkout", body: `{}`}); r.Status != 422 {
 			t.Fatalf("checkout %d: %d", i+1, r.Status)

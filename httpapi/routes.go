@@ -231,7 +231,7 @@ func (h *handler) webhook(w http.ResponseWriter, r *http.Request, st *reqState) 
 	if err != nil {
 		return 0, nil, err
 	}
-	if err := h.svc.HandleWebhook(r.Context(), payload, r.Header.Get("Stripe-Signature")); err != nil {
+	if err := h.money.HandleWebhook(r.Context(), payload, r.Header.Get("Stripe-Signature")); err != nil {
 		if booking.ErrorCode(err) == booking.CodeInvalid {
 			h.log.WarnContext(r.Context(), "webhook refused", "request_id", st.id, "err", err)
 			return 0, nil, &booking.Error{Code: apihttp.CodeInvalidWebhook, Message: "The webhook signature or payload is invalid."}

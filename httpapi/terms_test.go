@@ -95,7 +95,7 @@ func TestBalanceOverHTTP(t *testing.T) {
 	}
 	e.Pay.NextOffSession(paymenttest.OffSessionAuthenticates)
 	e.Clock.Set(time.Date(2026, 6, 6, 12, 0, 0, 0, time.UTC))
-	if _, err := e.Service.ProcessPayments(ctx); err != nil {
+	if _, err := e.Money.ProcessPayments(ctx); err != nil {
 		t.Fatal(err)
 	}
 	r := e.do(call{method: "POST", path: base + "/balance"})

@@ -16,6 +16,7 @@ import (
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/icalsync"
 	"github.com/staykit/staykit/internal/testenv"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/notify"
 	"github.com/staykit/staykit/outbound"
 	"github.com/staykit/staykit/outbox"
@@ -97,8 +98,9 @@ func forEachDriver(t *testing.T, test func(t *testing.T, d driver)) {
 // an outbox worker whose webhooks time out after timeout and may go to
 // loopback, and a syncer.
 func options(s store, timeout time.Duration) Options {
-	svc := booking.NewService(booking.Options{Stores: s.Stores, Payments: paymenttest.New()})
-	return Options{Payments: svc,
+	pay := paymenttest.New()
+	svc := booking.NewService(booking.Options{Stores: s.Stores, Payments: pay})
+	return Options{Bookings: svc, Money: money.New(svc, money.Options{Store: s.Stores, Payments: pay}),
 		Outbox: &notify.Worker{Store: s.Stores, Webhooks: notify.NewWebhookClient(notify.WebhookOptions{Timeout: timeout,
 			Policy: outbound.Policy{AllowPrivate: true}})},
 		Feeds: icalsync.New(icalsync.Options{Store: s.host})}

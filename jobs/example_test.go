@@ -9,6 +9,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/icalsync"
 	"github.com/staykit/staykit/jobs"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/notify"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/store/sqlite"
@@ -25,9 +26,11 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer db.Close()
-	svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: paymenttest.New()})
+	payments := paymenttest.New()
+	svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: payments})
 	workers, err := jobs.NewSQLite(db, jobs.Options{
-		Payments: svc,
+		Bookings: svc,
+		Money:    money.New(svc, money.Options{Store: db.Stores(), Payments: payments}),
 		Outbox:   &notify.Worker{Store: db},
 		Feeds:    icalsync.New(icalsync.Options{Store: db}),
 	})

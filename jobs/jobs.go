@@ -5,7 +5,7 @@
 // work"):
 //
 //   - each pending payments-ledger entry is a job (LedgerEntryArgs) that
-//     sends it with its idempotency key (booking.Service.SendLedgerEntry);
+//     sends it with its idempotency key (money.Service.SendLedgerEntry);
 //   - each outbox event is a job (OutboxEventArgs) that fans it out into
 //     deliveries, and each delivery a job (DeliveryArgs) that makes it
 //     (notify.Worker): deliveries run concurrently, so one slow receiver
@@ -30,7 +30,7 @@
 // (package jobs/enqueue); NewSQLite and NewPostgres install that hook. An
 // embedder builds one Workers value and runs it beside its HTTP server:
 //
-//	w, err := jobs.NewSQLite(db, jobs.Options{Payments: svc, Outbox: outboxWorker, Feeds: syncer})
+//	w, err := jobs.NewSQLite(db, jobs.Options{Bookings: svc, Money: pay, Outbox: outboxWorker, Feeds: syncer})
 //	if err != nil { ... }
 //	go w.Run(ctx)
 package jobs
@@ -53,6 +53,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/icalsync"
 	"github.com/staykit/staykit/jobs/enqueue"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/notify"
 )
 
@@ -88,11 +89,12 @@ const (
 	RescueAfter = 3 * time.Minute
 )
 
-// Options configure Workers. Payments is required.
+// Options configure Workers. Bookings and Money are required.
 type Options struct {
-	// Payments sends ledger entries, expires holds and purges host
-	// requests.
-	Payments *booking.Service
+	// Bookings expires lapsed holds and purges host requests.
+	Bookings *booking.Service
+	// Money sends the ledger's entries (money.New over Bookings).
+	Money *money.Service
 	// Outbox delivers e-mails and webhooks; nil: outbox rows are left
 	// alone. Its Reminders, when set, runs every Every.
 	Outbox *notify.Worker
@@ -114,8 +116,8 @@ type Options struct {
 }
 
 func (o *Options) defaults() error {
-	if o.Payments == nil {
-		return errors.New("jobs: Options.Payments is required")
+	if o.Bookings == nil || o.Money == nil {
+		return errors.New("jobs: Options.Bookings and Options.Money are required")
 	}
 	if o.Every <= 0 {
 		o.Every = DefaultEvery
@@ -219,7 +221,7 @@ func newWorkers(store DueWorkStore, o Options) (*Workers, *river.Config, error) 
 	}
 	w := &Workers{opts: o, store: store}
 	workers := river.NewWorkers()
-	river.AddWorker(workers, &ledgerWorker{svc: o.Payments, clock: o.Clock})
+	river.AddWorker(workers, &ledgerWorker{money: o.Money, clock: o.Clock})
 	river.AddWorker(workers, &eventWorker{w: o.Outbox})
 	river.AddWorker(workers, &deliveryWorker{w: o.Outbox, clock: o.Clock, gate: newGate(o.PerEndpoint)})
 	river.AddWorker(workers, &feedWorker{s: o.Feeds, clock: o.Clock})

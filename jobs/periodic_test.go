@@ -14,6 +14,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/booking/bookingtest"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/seed"
 	"github.com/staykit/staykit/store/sqlite"
@@ -75,7 +76,7 @@ func TestPeriodicExpireHolds(t *testing.T) {
 			clock.Advance(31 * time.Minute) // past the 30-minute hold
 
 			var logs bytes.Buffer
-			o := Options{Payments: svc, Clock: clock, Logger: slog.New(slog.NewTextHandler(&logs, nil))}
+			o := Options{Bookings: svc, Money: money.New(svc, money.Options{Store: stores, Payments: pay, Clock: clock, Notifier: notified}), Clock: clock, Logger: slog.New(slog.NewTextHandler(&logs, nil))}
 			if err := o.defaults(); err != nil {
 				t.Fatal(err)
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/icalsync"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/notify"
 )
 
@@ -40,12 +41,12 @@ func until(next time.Time, err error, now time.Time, least time.Duration) error 
 // ledgerWorker sends one ledger entry.
 type ledgerWorker struct {
 	river.WorkerDefaults[LedgerEntryArgs]
-	svc   *booking.Service
+	money *money.Service
 	clock booking.Clock
 }
 
 func (w *ledgerWorker) Work(ctx context.Context, job *river.Job[LedgerEntryArgs]) error {
-	next, err := w.svc.SendLedgerEntry(ctx, job.Args.BookingID, job.Args.EntryID)
+	next, err := w.money.SendLedgerEntry(ctx, job.Args.BookingID, job.Args.EntryID)
 	return until(next, err, w.clock.Now(), minWait)
 }
 
@@ -125,7 +126,7 @@ func (w *Workers) runTask(ctx context.Context, task string) error {
 	log := w.opts.Logger
 	switch task {
 	case TaskExpireHolds:
-		n, err := w.opts.Payments.ExpireHolds(ctx)
+		n, err := w.opts.Bookings.ExpireHolds(ctx)
 		if err != nil {
 			return fmt.Errorf("expire holds: %w", err)
 		}
@@ -133,7 +134,7 @@ func (w *Workers) runTask(ctx context.Context, task string) error {
 			log.InfoContext(ctx, "expired holds", "count", n)
 		}
 	case TaskPurgeHostRequests:
-		n, err := w.opts.Payments.PurgeHostRequests(ctx)
+		n, err := w.opts.Bookings.PurgeHostRequests(ctx)
 		if err != nil {
 			return fmt.Errorf("purge host requests: %w", err)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/booking/bookingtest"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/notify"
 	"github.com/staykit/staykit/outbound"
 	"github.com/staykit/staykit/outbox"
@@ -47,6 +48,7 @@ func newEnv(t *testing.T) *env {
 	e := &env{store: db, pay: paymenttest.New(paymenttest.WithClock(clock.Now)), clock: clock,
 		orgs: map[string]int64{}, property: map[string]int64{}}
 	e.svc = booking.NewService(booking.Options{Stores: db.Stores(), Payments: e.pay, Clock: clock})
+	money.New(e.svc, money.Options{Store: db.Stores(), Payments: e.pay, Clock: clock})
 	e.worker = &notify.Worker{Store: db, Clock: clock,
 		Webhooks: notify.NewWebhookClient(notify.WebhookOptions{Policy: outbound.Policy{AllowPrivate: true}}),
 		BookingURL: func(org *booking.Organization, b *booking.Booking) string {

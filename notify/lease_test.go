@@ -13,6 +13,7 @@ import (
 	"github.com/staykit/staykit/booking/bookingtest"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/internal/testenv"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/notify"
 	"github.com/staykit/staykit/outbox"
 	"github.com/staykit/staykit/payment/paymenttest"
@@ -67,6 +68,7 @@ func TestKilledWorkerHoldsLittleForLittleTime(t *testing.T) {
 			clock := bookingtest.NewClock(start)
 			pay := paymenttest.New(paymenttest.WithClock(clock.Now))
 			svc := booking.NewService(booking.Options{Stores: store, Payments: pay, Clock: clock})
+			money.New(svc, money.Options{Store: store, Payments: pay, Clock: clock})
 			org := booking.Organization{Slug: "demo", Name: "Demo", PaymentMode: pricing.ModeFull, PublicEngineEnabled: true,
 				MinStayNights: ptr(1), MaxStayNights: ptr(28)}.WithDefaults()
 			if err := store.CreateOrganization(ctx, &org); err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/staykit/staykit/booking/bookingtest"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/internal/testenv"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/notify"
 	"github.com/staykit/staykit/outbound"
 	"github.com/staykit/staykit/outbox"
@@ -49,6 +50,7 @@ func TestTwoReplicasOverPostgresDeliverEachMessageOnce(t *testing.T) {
 	clock := bookingtest.NewClock(start)
 	pay := paymenttest.New(paymenttest.WithClock(clock.Now))
 	svc := booking.NewService(booking.Options{Stores: replicas[0].Stores(), Payments: pay, Clock: clock})
+	money.New(svc, money.Options{Store: replicas[0].Stores(), Payments: pay, Clock: clock})
 	org := booking.Organization{Slug: "demo", Name: "Demo", PaymentMode: pricing.ModeFull, PublicEngineEnabled: true,
 		MinStayNights: ptr(1), MaxStayNights: ptr(28)}.WithDefaults()
 	if err := replicas[0].CreateOrganization(ctx, &org); err != nil {

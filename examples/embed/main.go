@@ -7,7 +7,9 @@
 //     seed package's format; see examples/server/demo-seed.json for all
 //     fields);
 //   - builds a booking.Service with the in-memory fake payment provider
-//     (paymenttest), and mounts its card step (payment/paymenttest/fakepay)
+//     (paymenttest) and the money.Service that moves its bookings' money
+//     (refunds, balances, deposits, the provider's events), and mounts
+//     the fake's card step (payment/paymenttest/fakepay)
 //     at POST /fakepay/intents/{intent_id}: Stripe's test card
 //     4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined;
 //   - mounts the public booking API under /api/ (and again under
@@ -79,6 +81,7 @@ import (
 	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/icalsync"
 	"github.com/staykit/staykit/jobs"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/notify"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/payment/paymenttest/fakepay"
@@ -145,11 +148,13 @@ func run(ctx context.Context, ln net.Listener, dbPath string, logger *slog.Logge
 	// and nobody outside this process can sign a fake payment.
 	fake := paymenttest.New(paymenttest.WithWebhookSecret("whsec_" + rand.Text()))
 	svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: fake, Logger: logger})
+	pay := money.New(svc, money.Options{Store: db.Stores(), Payments: fake, Logger: logger})
 	hs := host.New(host.Options{Stores: db.HostStores(), Bookings: svc, Logger: logger})
 
 	origin := "http://" + ln.Addr().String()
 	api := httpapi.New(httpapi.Options{
 		Service:      svc,
+		Money:        pay,
 		Logger:       logger,
 		ExtraOrigins: []string{origin}, // pages served by this host
 	})
@@ -169,7 +174,7 @@ func run(ctx context.Context, ln net.Listener, dbPath string, logger *slog.Logge
 		fmt.Fprintln(w, "ok")
 	})
 	// ...the card step of fake payments...
-	fakepay.New(fake, svc, logger).Routes(mux)
+	fakepay.New(fake, pay, logger).Routes(mux)
 	// ...and staykit's, as the host's mux sees them: the public API at
 	// /api/v1/... and, under a prefix, at /staykit/api/v1/...; the host
 	// API (the longer pattern wins) and the dashboard.
@@ -187,7 +192,7 @@ func run(ctx context.Context, ln net.Listener, dbPath string, logger *slog.Logge
 	}
 
 	// The workers run until the server has stopped.
-	workers, err := newWorkers(db, svc, origin, logger)
+	workers, err := newWorkers(db, svc, pay, origin, logger)
 	if err != nil {
 		return err
 	}
@@ -228,7 +233,7 @@ func run(ctx context.Context, ln net.Listener, dbPath string, logger *slog.Logge
 // the host, here written to the log: set notify.Worker.Mailer to
 // notify.NewSMTPMailer for real ones; webhooks to the host's endpoints)
 // and the calendar sync of the feeds the host added.
-func newWorkers(db *sqlite.DB, svc *booking.Service, origin string, logger *slog.Logger) (*jobs.Workers, error) {
+func newWorkers(db *sqlite.DB, svc *booking.Service, pay *money.Service, origin string, logger *slog.Logger) (*jobs.Workers, error) {
 	outbox := &notify.Worker{Store: db, Logger: logger,
 		BookingURL: func(org *booking.Organization, b *booking.Booking) string {
 			return origin + "/?" + url.Values{"org": {org.Slug}, "booking": {b.Token}}.Encode()
@@ -237,7 +242,7 @@ func newWorkers(db *sqlite.DB, svc *booking.Service, origin string, logger *slog
 			return origin + "/host/#bookings/" + strconv.FormatInt(b.ID, 10)
 		}}
 	feeds := icalsync.New(icalsync.Options{Store: db, Logger: logger})
-	return jobs.NewSQLite(db, jobs.Options{Payments: svc, Outbox: outbox, Feeds: feeds, Every: sweepEvery, Logger: logger})
+	return jobs.NewSQLite(db, jobs.Options{Bookings: svc, Money: pay, Outbox: outbox, Feeds: feeds, Every: sweepEvery, Logger: logger})
 }
 
 // seedOnce loads demoSeed into an empty database.

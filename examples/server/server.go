@@ -21,6 +21,7 @@ import (
 	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/internal/httpserve"
 	"github.com/staykit/staykit/internal/serverenv"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/payment/paymenttest/fakepay"
 	"github.com/staykit/staykit/plantstore"
@@ -41,13 +42,16 @@ const (
 	idleTimeout  = 2 * time.Minute
 )
 
-// server is the reference server: its backends, the booking service and
-// the payment provider, before it listens.
+// server is the reference server: its backends, the booking and money
+// services and the payment provider, before it listens.
 type server struct {
 	cfg  serverenv.Config
 	log  *slog.Logger
 	back *serverenv.Backends
 	svc  *booking.Service
+	// money moves the bookings' money (package money): the ledger's
+	// jobs, the provider's webhooks.
+	money *money.Service
 	// connect is the Stripe Connect onboarding and webhook (the zero
 	// connect.Service when the server is no platform).
 	connect *connect.Service
@@ -82,9 +86,13 @@ func newServer(ctx context.Context, cfg serverenv.Config, logger *slog.Logger) (
 		Stores: s.readModel.Stores(), Payments: payments, Notifier: serverenv.LogNotifier(logger), Logger: logger,
 		Connect: cfg.Connect(payments),
 	})
+	s.money = money.New(s.svc, money.Options{
+		Store: s.readModel.Stores(), Payments: payments, Notifier: serverenv.LogNotifier(logger), Logger: logger,
+		Connect: cfg.Connect(payments),
+	})
 	s.connect = &connect.Service{}
 	if platform := cfg.Connect(payments); platform != nil {
-		s.connect = connect.New(connect.Options{Store: back.Store.Connect(), Platform: platform, Events: s.svc})
+		s.connect = connect.New(connect.Options{Store: back.Store.Connect(), Platform: platform, Events: s.money})
 	}
 	if err := serverenv.ApplyPlatformFee(ctx, cfg, s.connect, s.readModel); err != nil {
 		back.Close()
@@ -102,6 +110,7 @@ func (s *server) Close() error { return s.back.Close() }
 func (s *server) handler(publicURL string, origins []string) http.Handler {
 	api := httpapi.New(httpapi.Options{
 		Service:        s.svc,
+		Money:          s.money,
 		Connect:        s.connect,
 		Logger:         s.log,
 		Limiter:        s.back.Limiter,
@@ -123,7 +132,7 @@ func (s *server) handler(publicURL string, origins []string) http.Handler {
 	mux.Handle("GET /app-config.json", bookingpage.AppConfig(s.back.Store, s.publishableKey()))
 	mux.Handle("GET /ical/", s.calendarHandler())
 	if s.fake != nil {
-		fakepay.New(s.fake, s.svc, s.log).Routes(mux)
+		fakepay.New(s.fake, s.money, s.log).Routes(mux)
 	} else {
 		// Real money: no way around the provider.
 		mux.HandleFunc("/fakepay/", func(w http.ResponseWriter, r *http.Request) {

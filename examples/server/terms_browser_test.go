@@ -76,7 +76,7 @@ func TestBrowserGuestCompletesTheBalance(t *testing.T) {
 	if _, err := db.ExecContext(ctx, `UPDATE ledger_entries SET next_attempt_at = 0 WHERE kind = 'balance'`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ts.srv.svc.ProcessPayments(ctx); err != nil {
+	if _, err := ts.srv.money.ProcessPayments(ctx); err != nil {
 		t.Fatal(err)
 	}
 	b := newBrowser(t)

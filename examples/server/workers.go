@@ -24,7 +24,7 @@ func (s *server) startWorkers(publicURL string) (stop func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	workers, err := s.back.Store.Jobs(jobs.Options{Payments: s.svc, Outbox: worker, Feeds: s.calendarSync(),
+	workers, err := s.back.Store.Jobs(jobs.Options{Bookings: s.svc, Money: s.money, Outbox: worker, Feeds: s.calendarSync(),
 		Every: s.cfg.SweepEvery, Logger: s.log})
 	if err != nil {
 		return nil, err

@@ -25,6 +25,7 @@ import (
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/internal/testenv"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/pricing"
 	"github.com/staykit/staykit/ratelimit/redislimit"
@@ -58,7 +59,7 @@ func newCluster(t *testing.T) *cluster {
 	c := &cluster{pay: paymenttest.New(paymenttest.WithClock(func() time.Time { return start }))}
 	proxies := []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
 	for i := range c.servers {
-		// Each replica has its own pool, Redis client, Service and clock;
+		// Each replica has its own pool, Redis client, Services and clock;
 		// they share only the database, Redis and the payment provider.
 		db, err := postgres.Open(t.Context(), pgURL, postgres.WithSchema(schema))
 		if err != nil {
@@ -68,9 +69,10 @@ func newCluster(t *testing.T) *cluster {
 		rdb := redis.NewClient(&redis.Options{Addr: redisAddr})
 		t.Cleanup(func() { rdb.Close() })
 		logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-		svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: c.pay,
-			Clock: bookingtest.NewClock(start), Logger: logger})
-		h := httpapi.New(httpapi.Options{Service: svc, Logger: logger,
+		clock := bookingtest.NewClock(start)
+		svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: c.pay, Clock: clock, Logger: logger})
+		pay := money.New(svc, money.Options{Store: db.Stores(), Payments: c.pay, Clock: clock, Logger: logger})
+		h := httpapi.New(httpapi.Options{Service: svc, Money: pay, Logger: logger,
 			Limiter: redislimit.New(rdb, redislimit.WithPrefix(prefix)), TrustedProxies: proxies})
 		c.servers[i] = httptest.NewServer(h)
 		t.Cleanup(c.servers[i].Close)

@@ -12,6 +12,7 @@ import (
 	"github.com/staykit/staykit/icalsync"
 	"github.com/staykit/staykit/internal/cli"
 	"github.com/staykit/staykit/jobs"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/notify"
 	"github.com/staykit/staykit/payment"
 )
@@ -51,7 +52,8 @@ func (o Opener) open(ctx context.Context, cfg Config, logger *slog.Logger) (*Bac
 // The Workers built for it are never started: they only insert jobs.
 func enqueueJobs(back *Backends, logger *slog.Logger) error {
 	svc := booking.NewService(booking.Options{Stores: back.Store.Booking(), Payments: DetachedFake{}, Logger: logger})
-	_, err := back.Store.Jobs(jobs.Options{Payments: svc, Logger: logger,
+	pay := money.New(svc, money.Options{Store: back.Store.Booking(), Payments: DetachedFake{}, Logger: logger})
+	_, err := back.Store.Jobs(jobs.Options{Bookings: svc, Money: pay, Logger: logger,
 		Outbox: &notify.Worker{Store: back.Store.Booking(), Logger: logger},
 		Feeds:  icalsync.New(icalsync.Options{Store: back.Store.Stores, Logger: logger})})
 	if err != nil {
@@ -98,9 +100,13 @@ func (o Opener) Bookings(ctx context.Context, db cli.Database) (*booking.Service
 			return nil, nil, err
 		}
 	}
+	stores := NewReadModel(back.Store, logger).Stores()
 	svc := booking.NewService(booking.Options{
-		Stores: NewReadModel(back.Store, logger).Stores(), Payments: payments, Connect: cfg.Connect(payments), Logger: logger,
+		Stores: stores, Payments: payments, Connect: cfg.Connect(payments), Logger: logger,
 	})
+	// The lifecycle sends what a command records (a cancellation's
+	// refunds, a deposit claim) at once through its money service.
+	money.New(svc, money.Options{Store: stores, Payments: payments, Connect: cfg.Connect(payments), Logger: logger})
 	return svc, func() { back.Close() }, nil
 }
 
@@ -116,6 +122,7 @@ func (o Opener) Host(ctx context.Context, db cli.Database) (*host.Service, func(
 		return nil, nil, err
 	}
 	svc := booking.NewService(booking.Options{Stores: back.Store.Booking(), Payments: DetachedFake{}, Logger: logger})
+	money.New(svc, money.Options{Store: back.Store.Booking(), Payments: DetachedFake{}, Logger: logger})
 	return host.New(host.Options{Stores: back.Store.Stores, Bookings: svc, Logger: logger}), func() { back.Close() }, nil
 }
 

@@ -21,6 +21,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/httpapi"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/pricing"
 	"github.com/staykit/staykit/store/sqlite"
 )
@@ -94,7 +95,8 @@ func TestGuestWhoPaysAndLeavesIsConfirmedByWebhook(t *testing.T) {
 		t.Fatal(err)
 	}
 	svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: provider, Logger: slog.New(slog.DiscardHandler)})
-	h := httpapi.New(httpapi.Options{Service: svc, Logger: slog.New(slog.DiscardHandler)})
+	pay := money.New(svc, money.Options{Store: db.Stores(), Payments: provider, Logger: slog.New(slog.DiscardHandler)})
+	h := httpapi.New(httpapi.Options{Service: svc, Money: pay, Logger: slog.New(slog.DiscardHandler)})
 
 	post := func(path, body string, header map[string]string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))

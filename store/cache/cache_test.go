@@ -13,6 +13,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/booking/bookingtest"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/pricing"
 	"github.com/staykit/staykit/store/cache"
@@ -106,6 +107,7 @@ func newEnv(t *testing.T, o cache.Options) *env {
 	e.cache = cache.New(e.db.Stores(), e.db, o)
 	e.pay = paymenttest.New(paymenttest.WithClock(e.clock.Now))
 	e.svc = booking.NewService(booking.Options{Stores: e.cache.Stores(), Payments: e.pay, Clock: e.clock})
+	money.New(e.svc, money.Options{Store: e.cache.Stores(), Payments: e.pay, Clock: e.clock})
 	e.org = &booking.Organization{Slug: "villa", Name: "Villa", PaymentMode: pricing.ModeFull, DefaultLocale: "en",
 		Currency: "EUR", Timezone: "Europe/Paris", HoldMinutes: 30, RequestHoldHours: 48, PublicEngineEnabled: true}
 	if err := e.cache.CreateOrganization(t.Context(), e.org); err != nil {

@@ -26,7 +26,7 @@ import (
 // 200 {"status": ...}; 402 card_declined; 404 unknown intent; 400 bad
 // input; 409 when the intent cannot be paid any more; 415 without JSON.
 //
-// A successful payment is also delivered to the booking service as the
+// A successful payment is also delivered to the money service as the
 // provider's event, as Stripe's webhook would be, so a guest who closes the
 // tab after paying still gets a confirmed booking. It is mounted only with
 // the fake provider. Messages are in English, or French by ?locale=fr or
@@ -37,7 +37,7 @@ type Handler struct {
 	logger *slog.Logger
 }
 
-// EventHandler receives the provider's events: *booking.Service does.
+// EventHandler receives the provider's events: *money.Service does.
 type EventHandler interface {
 	HandlePaymentEvent(ctx context.Context, ev payment.Event) error
 }

@@ -1,9 +1,10 @@
-package booking
+package money
 
 import (
 	"context"
 	"fmt"
 
+	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/payment"
 )
@@ -11,14 +12,15 @@ import (
 // HandlePaymentEvent applies a verified provider event. Providers neither
 // order nor deduplicate deliveries, so an intent event is a trigger: the
 // intent's current state is read from the provider and reconciled with the
-// booking (see reconcile), whatever the event's snapshot said. A guest who
-// closes the tab after paying still gets a confirmed booking; a late event
-// cannot revive a booking that ended. Refund and dispute events update the
-// ledger and tell the host, refunds made from the provider's dashboard
-// included. Each event id is applied once; events about intents staykit
-// does not know are ignored, and so is account.updated: package connect
-// applies it (connect.Service.HandleWebhook). An error means the event was
-// not applied and the provider should send it again.
+// booking (booking.Service.Reconcile), whatever the event's snapshot said.
+// A guest who closes the tab after paying still gets a confirmed booking;
+// a late event cannot revive a booking that ended. Refund and dispute
+// events update the ledger and tell the host, refunds made from the
+// provider's dashboard included. Each event id is applied once; events
+// about intents staykit does not know are ignored, and so is
+// account.updated: package connect applies it
+// (connect.Service.HandleWebhook). An error means the event was not
+// applied and the provider should send it again.
 func (s *Service) HandlePaymentEvent(ctx context.Context, ev payment.Event) error {
 	if ev.ID == "" || (ev.Intent == nil && ev.Refund == nil && ev.Dispute == nil) {
 		return nil
@@ -39,6 +41,17 @@ func (s *Service) HandlePaymentEvent(ctx context.Context, ev payment.Event) erro
 	return nil
 }
 
+// HandleWebhook verifies a provider's webhook payload and applies its event.
+// Errors: CodeInvalid when the signature or payload is not valid (the
+// provider should not retry); any other error means it should.
+func (s *Service) HandleWebhook(ctx context.Context, payload []byte, signature string) error {
+	ev, err := s.payments.ParseWebhook(payload, signature)
+	if err != nil {
+		return &booking.Error{Code: booking.CodeInvalid, Message: "The webhook signature or payload is invalid.", Err: err}
+	}
+	return s.HandlePaymentEvent(ctx, *ev)
+}
+
 func (s *Service) applyEvent(ctx context.Context, ev payment.Event) error {
 	switch ev.Type {
 	case payment.EventSucceeded, payment.EventAuthorized, payment.EventFailed, payment.EventCanceled:
@@ -57,10 +70,10 @@ func (s *Service) applyEvent(ctx context.Context, ev payment.Event) error {
 // account; nil when staykit does not know the intent, or the intent is not
 // that account's (an event from one account never touches another
 // account's bookings).
-func (s *Service) eventBooking(ctx context.Context, intentID, account string) (*Organization, *Booking, error) {
+func (s *Service) eventBooking(ctx context.Context, intentID, account string) (*booking.Organization, *booking.Booking, error) {
 	b, err := s.store.BookingByIntent(ctx, intentID)
 	if err != nil {
-		if ErrorCode(err) == CodeNotFound {
+		if booking.ErrorCode(err) == booking.CodeNotFound {
 			return nil, nil, nil
 		}
 		return nil, nil, fmt.Errorf("find booking of intent %s: %w", intentID, err)
@@ -91,11 +104,32 @@ func (s *Service) applyIntentEvent(ctx context.Context, intentID, account string
 	if err != nil {
 		return fmt.Errorf("read intent %s: %w", intentID, err)
 	}
-	_, err = s.reconcile(ctx, org, b, in, s.clock.Now())
-	switch ErrorCode(err) {
-	case "", CodePaymentNotConfirmed, CodePaymentLate, CodeBookingClosed, CodePaymentProcessing:
+	_, err = s.bookings.Reconcile(ctx, org, b, in, s.clock.Now())
+	switch booking.ErrorCode(err) {
+	case "", booking.CodePaymentNotConfirmed, booking.CodePaymentLate, booking.CodeBookingClosed, booking.CodePaymentProcessing:
 		return nil // settled, or nothing this event can change
 	}
+	return err
+}
+
+// applySavedCardEvent handles an event about an intent that is no
+// booking's own payment: a balance or a security deposit hold, settled at
+// once through its ledger entry.
+func (s *Service) applySavedCardEvent(ctx context.Context, intentID, account string) error {
+	e, err := s.store.LedgerEntryByProviderID(ctx, intentID)
+	switch {
+	case booking.ErrorCode(err) == booking.CodeNotFound:
+		return nil
+	case err != nil:
+		return fmt.Errorf("find ledger entry of intent %s: %w", intentID, err)
+	}
+	if ok, err := s.eventMatches(ctx, e.BookingID, account); err != nil || !ok {
+		return err
+	}
+	if e.Kind != ledger.KindBalance || e.Status != ledger.StatusPending {
+		return nil
+	}
+	_, err = s.send(ctx, e)
 	return err
 }
 
@@ -127,14 +161,14 @@ func (s *Service) applyRefundedEvent(ctx context.Context, ev payment.Event) erro
 // intentBooking finds the booking an intent belongs to: the one it paid,
 // or the one whose ledger names it (a balance, a security deposit); nil
 // when staykit does not know it, or it is another account's.
-func (s *Service) intentBooking(ctx context.Context, intentID, account string) (*Booking, error) {
+func (s *Service) intentBooking(ctx context.Context, intentID, account string) (*booking.Booking, error) {
 	_, b, err := s.eventBooking(ctx, intentID, account)
 	if err != nil || b != nil {
 		return b, err
 	}
 	e, err := s.store.LedgerEntryByProviderID(ctx, intentID)
 	switch {
-	case ErrorCode(err) == CodeNotFound:
+	case booking.ErrorCode(err) == booking.CodeNotFound:
 		return nil, nil
 	case err != nil:
 		return nil, fmt.Errorf("find ledger entry of intent %s: %w", intentID, err)
@@ -147,7 +181,7 @@ func (s *Service) intentBooking(ctx context.Context, intentID, account string) (
 
 // matchRefunds brings a booking's refund entries of one intent in line
 // with the intent's refunds at the provider (see applyRefundedEvent).
-func (s *Service) matchRefunds(ctx context.Context, b *Booking, intentID string) error {
+func (s *Service) matchRefunds(ctx context.Context, b *booking.Booking, intentID string) error {
 	pay, err := s.bookingPayments(ctx, b.ID)
 	if err != nil {
 		return err
@@ -180,7 +214,7 @@ func (s *Service) matchRefunds(ctx context.Context, b *Booking, intentID string)
 		}
 		if recorded[0].Status == ledger.StatusSucceeded {
 			if org, err := s.organizationByID(ctx, b.OrgID); err == nil {
-				s.notifyEntry(ctx, NotifyRefunded, org, b, &recorded[0])
+				s.notifyEntry(ctx, booking.NotifyRefunded, org, b, &recorded[0])
 			}
 		}
 	}
@@ -240,7 +274,7 @@ func (s *Service) applyRefundUpdate(ctx context.Context, r *payment.Refund, acco
 	}
 	e, err := s.store.LedgerEntryByProviderID(ctx, r.ID)
 	switch {
-	case ErrorCode(err) == CodeNotFound:
+	case booking.ErrorCode(err) == booking.CodeNotFound:
 		if r.IntentID == "" {
 			return nil
 		}
@@ -280,17 +314,6 @@ func (s *Service) applyDispute(ctx context.Context, ev payment.Event) error {
 	if err != nil {
 		return fmt.Errorf("record dispute of booking %d: %w", b.ID, err)
 	}
-	s.notifyEntry(ctx, NotifyDisputed, org, b, &recorded[0])
+	s.notifyEntry(ctx, booking.NotifyDisputed, org, b, &recorded[0])
 	return nil
-}
-
-// HandleWebhook verifies a provider's webhook payload and applies its event.
-// Errors: CodeInvalid when the signature or payload is not valid (the
-// provider should not retry); any other error means it should.
-func (s *Service) HandleWebhook(ctx context.Context, payload []byte, signature string) error {
-	ev, err := s.payments.ParseWebhook(payload, signature)
-	if err != nil {
-		return &Error{Code: CodeInvalid, Message: "The webhook signature or payload is invalid.", Err: err}
-	}
-	return s.HandlePaymentEvent(ctx, *ev)
 }

@@ -1,4 +1,4 @@
-package booking_test
+package money_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/ledger"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/pricing"
@@ -59,7 +60,7 @@ func (e *env) balanceIntents() []payment.Intent {
 
 func (e *env) process(t *testing.T) {
 	t.Helper()
-	if _, err := e.svc.ProcessPayments(context.Background()); err != nil {
+	if _, err := e.money.ProcessPayments(context.Background()); err != nil {
 		t.Logf("process payments: %v", err)
 	}
 }
@@ -164,7 +165,7 @@ func TestBalanceAuthenticatedSettledByWebhook(t *testing.T) {
 	if _, err := e.pay.Pay(in.ID, paymenttest.CardSucceeds); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.svc.HandlePaymentEvent(context.Background(), e.event(t, payment.EventSucceeded, in.ID)); err != nil {
+	if err := e.money.HandlePaymentEvent(context.Background(), e.event(t, payment.EventSucceeded, in.ID)); err != nil {
 		t.Fatal(err)
 	}
 	if tm := e.terms(t, b); tm.BalanceStatus != booking.BalancePaid {
@@ -181,7 +182,7 @@ func TestBalanceDeclinesRetriedThenFailed(t *testing.T) {
 	if tm := e.terms(t, b); tm.BalanceStatus != booking.BalanceRetrying || tm.BalanceDeclines != 1 {
 		t.Fatalf("after the first decline: %s, %d declines; want retrying, 1", tm.BalanceStatus, tm.BalanceDeclines)
 	}
-	for i, wait := range booking.BalanceRetries {
+	for i, wait := range money.BalanceRetries {
 		// Not before the schedule says.
 		e.clock.Advance(wait - time.Second)
 		e.process(t)

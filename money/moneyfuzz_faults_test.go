@@ -1,4 +1,4 @@
-package booking_test
+package money_test
 
 import (
 	"context"

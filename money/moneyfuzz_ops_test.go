@@ -1,4 +1,4 @@
-package booking_test
+package money_test
 
 import (
 	"fmt"
@@ -618,7 +618,7 @@ func (w *fuzzWorld) sweep(op) string {
 	if w.sweeps%2 == 0 {
 		return out + ", jobs: " + w.ledgerJobs()
 	}
-	m, err := w.svc.ProcessPayments(w.ctx)
+	m, err := w.money.ProcessPayments(w.ctx)
 	out += fmt.Sprintf(", settled %d entries", m)
 	if err != nil {
 		out += " (" + firstLine(err) + ")"
@@ -644,7 +644,7 @@ func (w *fuzzWorld) ledgerJobs() string {
 			}
 			sent++
 			w.jobSends++
-			next, err := w.svc.SendLedgerEntry(w.ctx, b.id, e.ID)
+			next, err := w.money.SendLedgerEntry(w.ctx, b.id, e.ID)
 			switch {
 			case err != nil:
 				errs = append(errs, firstLine(err))

@@ -1,4 +1,4 @@
-package booking_test
+package money_test
 
 import (
 	"context"
@@ -25,7 +25,7 @@ func TestSendLedgerEntryFollowsTheRow(t *testing.T) {
 		t.Fatalf("entry %+v, want a pending refund", entry)
 	}
 	// Not due yet (the failed send at cancellation set its backoff).
-	next, err := e.svc.SendLedgerEntry(ctx, b.ID, entry.ID)
+	next, err := e.money.SendLedgerEntry(ctx, b.ID, entry.ID)
 	if err != nil || !next.Equal(entry.NextAttemptAt) {
 		t.Fatalf("SendLedgerEntry before the row is due = %v, %v; want %v", next, err, entry.NextAttemptAt)
 	}
@@ -34,7 +34,7 @@ func TestSendLedgerEntryFollowsTheRow(t *testing.T) {
 	}
 	// Due, the provider still down: one more attempt, and the backoff.
 	e.clock.Set(next)
-	next, err = e.svc.SendLedgerEntry(ctx, b.ID, entry.ID)
+	next, err = e.money.SendLedgerEntry(ctx, b.ID, entry.ID)
 	got := e.ledger(t, b)[0]
 	if err != nil || got.Attempts != entry.Attempts+1 || got.LastError == "" ||
 		!next.Equal(e.clock.Now().Add(ledger.Backoff(got.Attempts))) || !next.Equal(got.NextAttemptAt) {
@@ -45,7 +45,7 @@ func TestSendLedgerEntryFollowsTheRow(t *testing.T) {
 	e.pay.LoseNextResponse(paymenttest.OpRefund)
 	e.clock.Set(next)
 	for range 5 {
-		if next, err = e.svc.SendLedgerEntry(ctx, b.ID, entry.ID); err != nil {
+		if next, err = e.money.SendLedgerEntry(ctx, b.ID, entry.ID); err != nil {
 			t.Fatal(err)
 		}
 		if next.IsZero() {
@@ -63,7 +63,7 @@ func TestSendLedgerEntryFollowsTheRow(t *testing.T) {
 		t.Errorf("%d refunds at the provider, want 1", n)
 	}
 	// Gone or settled: nothing to do.
-	if next, err := e.svc.SendLedgerEntry(ctx, b.ID, entry.ID+1000); err != nil || !next.IsZero() {
+	if next, err := e.money.SendLedgerEntry(ctx, b.ID, entry.ID+1000); err != nil || !next.IsZero() {
 		t.Errorf("SendLedgerEntry of no entry = %v, %v; want zero", next, err)
 	}
 }

@@ -1,4 +1,4 @@
-package booking_test
+package money_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/ledger"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/policy"
@@ -53,6 +54,7 @@ func (h *hookedProvider) GetIntent(ctx context.Context, id string) (*payment.Int
 func (e *env) hook() *hookedProvider {
 	h := &hookedProvider{Provider: e.pay, failGet: map[string]bool{}, panicGet: map[string]bool{}}
 	e.svc = booking.NewService(booking.Options{Stores: e.store.Stores(), Payments: h, Clock: e.clock, Notifier: e.notified})
+	e.money = money.New(e.svc, money.Options{Store: e.store.Stores(), Payments: h, Clock: e.clock, Notifier: e.notified})
 	return h
 }
 
@@ -74,7 +76,7 @@ func TestCancelledBookingKeepsWhatItsDecisionKept(t *testing.T) {
 		if _, err := e.svc.CancelByGuest(ctx, "demo", b.Token); err != nil {
 			t.Fatal(err)
 		}
-		if err := e.svc.HandlePaymentEvent(ctx, e.event(t, payment.EventSucceeded, b.PaymentIntentID)); err != nil {
+		if err := e.money.HandlePaymentEvent(ctx, e.event(t, payment.EventSucceeded, b.PaymentIntentID)); err != nil {
 			t.Fatal(err)
 		}
 		e.drain(t)
@@ -89,7 +91,7 @@ func TestCancelledBookingKeepsWhatItsDecisionKept(t *testing.T) {
 			t.Fatal(err)
 		}
 		e.drain(t)
-		if err := e.svc.HandlePaymentEvent(ctx, e.event(t, payment.EventSucceeded, b.PaymentIntentID)); err != nil {
+		if err := e.money.HandlePaymentEvent(ctx, e.event(t, payment.EventSucceeded, b.PaymentIntentID)); err != nil {
 			t.Fatal(err)
 		}
 		e.drain(t)
@@ -138,7 +140,7 @@ func TestRefundEventDuringTheCallCountedOnce(t *testing.T) {
 	h.duringRefund = func(r *payment.Refund) {
 		ev := e.event(t, payment.EventRefunded, r.IntentID)
 		ev.Refund = r
-		if err := e.svc.HandlePaymentEvent(ctx, ev); err != nil {
+		if err := e.money.HandlePaymentEvent(ctx, ev); err != nil {
 			t.Errorf("event during the refund: %v", err)
 		}
 	}
@@ -178,7 +180,7 @@ func TestBalanceRetryWithTheProviderFailingDoesNotPanic(t *testing.T) {
 		t.Fatalf("balance %v, terms %s; want one declined balance, retrying", bal, e.terms(t, b).BalanceStatus)
 	}
 	h.failGet[bal[0].ID] = true
-	e.clock.Advance(booking.BalanceRetries[0])
+	e.clock.Advance(money.BalanceRetries[0])
 	e.process(t) // panicked on a nil intent
 	delete(h.failGet, bal[0].ID)
 	e.clock.Advance(time.Hour)
@@ -249,7 +251,7 @@ func TestFailedRefundIsOwedAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.svc.HandlePaymentEvent(ctx, payment.Event{ID: "evt_rf", Type: payment.EventRefundUpdated, Refund: r}); err != nil {
+	if err := e.money.HandlePaymentEvent(ctx, payment.Event{ID: "evt_rf", Type: payment.EventRefundUpdated, Refund: r}); err != nil {
 		t.Fatal(err)
 	}
 	d, err := e.svc.Booking(ctx, "demo", b.Token)
@@ -429,7 +431,7 @@ func TestDepositAndChargeRecords(t *testing.T) {
 		b := e.confirmed(t, e.order("demo"))
 		ev := payment.Event{ID: "evt_dp", Type: payment.EventDisputed,
 			Dispute: &payment.Dispute{ID: "dp_1", IntentID: b.PaymentIntentID, Amount: 34000, Currency: "EUR", Reason: "fraudulent"}}
-		if err := e.svc.HandlePaymentEvent(ctx, ev); err != nil {
+		if err := e.money.HandlePaymentEvent(ctx, ev); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := e.svc.Cancel(ctx, "demo", b.Token, true); err != nil {

@@ -1,4 +1,4 @@
-package booking
+package money
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/outbox"
 	"github.com/staykit/staykit/payment"
@@ -61,10 +62,62 @@ func (s *Service) ProcessPayments(ctx context.Context) (int, error) {
 	}
 }
 
-// sendNow sends freshly recorded entries that are due at once, so a host
-// or guest sees the outcome without waiting for the worker; failures, and
-// entries due later, are left to it.
-func (s *Service) sendNow(ctx context.Context, entries []ledger.Entry) {
+// SendLedgerEntry is the job engine's step for one entry of the payments
+// ledger (package jobs runs it): when the entry is pending and due, it
+// sends it as ProcessPayments would, with its idempotency key. It returns
+// when the entry is due again: zero when nothing is left to do (settled,
+// or not pending), the entry's NextAttemptAt while it is pending (not due
+// yet, or retried after a backoff). An error means the outcome could not
+// be read or saved; the job is retried.
+func (s *Service) SendLedgerEntry(ctx context.Context, bookingID, entryID int64) (time.Time, error) {
+	e, err := s.ledgerEntry(ctx, bookingID, entryID)
+	if err != nil || e == nil || e.Status != ledger.StatusPending {
+		return time.Time{}, err
+	}
+	if e.NextAttemptAt.After(s.clock.Now()) {
+		return e.NextAttemptAt, nil
+	}
+	now := s.clock.Now()
+	_, err = s.send(ctx, e)
+	switch {
+	case e.Status != ledger.StatusPending:
+		if err != nil {
+			// Settled, but what follows failed (a refund owed again):
+			// logged as ProcessPayments does; the entry is not sent again.
+			s.logger.ErrorContext(ctx, "settle ledger entry", "entry", e.ID, "err", err)
+		}
+		return time.Time{}, nil
+	case e.NextAttemptAt.After(now):
+		if err != nil {
+			s.logger.WarnContext(ctx, "send ledger entry; retried later", "entry", e.ID, "err", err)
+		}
+		return e.NextAttemptAt, nil
+	case err != nil:
+		return time.Time{}, err // not saved: the job's retry
+	}
+	return e.NextAttemptAt, nil
+}
+
+// ledgerEntry finds an entry of a booking; nil when there is none (the
+// booking or the entry is gone).
+func (s *Service) ledgerEntry(ctx context.Context, bookingID, entryID int64) (*ledger.Entry, error) {
+	entries, err := s.store.LedgerEntries(ctx, bookingID)
+	if err != nil {
+		return nil, fmt.Errorf("ledger of booking %d: %w", bookingID, err)
+	}
+	for i := range entries {
+		if entries[i].ID == entryID {
+			return &entries[i], nil
+		}
+	}
+	return nil, nil
+}
+
+// SendNow sends freshly recorded entries that are due at once, so a host
+// or guest sees the outcome without waiting for the jobs; failures, and
+// entries due later, are left to them (the lifecycle's
+// booking.MoneyMover: a cancellation's refunds, a decline's release).
+func (s *Service) SendNow(ctx context.Context, entries []ledger.Entry) {
 	ctx = context.WithoutCancel(ctx)
 	now := s.clock.Now()
 	for i := range entries {
@@ -77,15 +130,11 @@ func (s *Service) sendNow(ctx context.Context, entries []ledger.Entry) {
 	}
 }
 
-// sendBookingEntries sends the pending entries of one booking at once.
-func (s *Service) sendBookingEntries(ctx context.Context, bookingID int64) {
-	entries, err := s.store.LedgerEntries(context.WithoutCancel(ctx), bookingID)
-	if err != nil {
-		s.logger.WarnContext(ctx, "read ledger; the worker sends it", "booking_id", bookingID, "err", err)
-		return
-	}
-	s.sendNow(ctx, entries)
-}
+// Send carries out one pending entry now and saves the outcome, as the
+// jobs do (the lifecycle's booking.MoneyMover: a host's deposit claim, a
+// guest's balance after 3-D Secure). It reports whether the entry was
+// settled; e holds the outcome.
+func (s *Service) Send(ctx context.Context, e *ledger.Entry) (bool, error) { return s.send(ctx, e) }
 
 // send carries out one pending entry and saves the outcome. It reports
 // whether the entry was settled (not left for a retry). The attempt is
@@ -274,7 +323,7 @@ func (s *Service) sendRelease(ctx context.Context, e *ledger.Entry, now time.Tim
 	if in.ID != b.PaymentIntentID {
 		// Money on another intent (a balance): recorded once, then
 		// returned beyond the decision.
-		if err := s.settleClosed(ctx, b, []ledger.Entry{receiptEntry(b, in, ledger.ReasonClosed)}, ledger.ReasonClosed, now); err != nil {
+		if err := s.settleClosed(ctx, b, []ledger.Entry{booking.ReceiptEntry(b, in, ledger.ReasonClosed)}, ledger.ReasonClosed, now); err != nil {
 			return fmt.Errorf("%w: %w", errRetry, err)
 		}
 		e.Status = ledger.StatusSkipped
@@ -284,7 +333,7 @@ func (s *Service) sendRelease(ctx context.Context, e *ledger.Entry, now time.Tim
 	if oerr != nil {
 		return fmt.Errorf("%w: %w", errRetry, oerr)
 	}
-	if _, rerr := s.reconcile(ctx, org, b, in, now); rerr != nil && ErrorCode(rerr) == CodeInternal {
+	if _, rerr := s.bookings.Reconcile(ctx, org, b, in, now); rerr != nil && booking.ErrorCode(rerr) == booking.CodeInternal {
 		return fmt.Errorf("%w: %w", errRetry, rerr)
 	}
 	// The money is settled by the late-payment rule or by its own refund
@@ -298,9 +347,9 @@ func (s *Service) sendRelease(ctx context.Context, e *ledger.Entry, now time.Tim
 func entryKind(e *ledger.Entry) string {
 	switch {
 	case e.Status == ledger.StatusFailed:
-		return NotifyPaymentFailed
+		return booking.NotifyPaymentFailed
 	case e.Kind == ledger.KindRefund && e.Status == ledger.StatusSucceeded:
-		return NotifyRefunded
+		return booking.NotifyRefunded
 	}
 	return ""
 }
@@ -328,7 +377,7 @@ func (s *Service) saveEntry(ctx context.Context, e *ledger.Entry) error {
 	if err := s.store.SettleLedgerEntry(ctx, e, owed, []outbox.Event{ev}, now); err != nil {
 		return err
 	}
-	if kind == NotifyPaymentFailed {
+	if kind == booking.NotifyPaymentFailed {
 		s.logger.ErrorContext(ctx, "payment provider refused a ledger entry; the host must act", "entry", e.ID,
 			"kind", e.Kind, "booking_id", e.BookingID, "err", e.LastError)
 	}
@@ -337,7 +386,7 @@ func (s *Service) saveEntry(ctx context.Context, e *ledger.Entry) error {
 		s.logger.ErrorContext(ctx, "find organisation of ledger entry", "entry", e.ID, "err", err)
 		return nil
 	}
-	n := Notification{Kind: kind, Organization: *org, Booking: *b, Entry: e}
+	n := booking.Notification{Kind: kind, Organization: *org, Booking: *b, Entry: e}
 	if err := s.notifier.Notify(ctx, n); err != nil {
 		s.logger.ErrorContext(ctx, "notify host", "kind", kind, "booking_id", b.ID, "err", err)
 	}
@@ -348,7 +397,7 @@ func (s *Service) saveEntry(ctx context.Context, e *ledger.Entry) error {
 // the booking's decision still asks for the money, so a new refund
 // (ledger.Corrections, under a new key) is written with e's failure, due
 // after a wait that grows with each failure. None for any other entry.
-func (s *Service) owedAgain(ctx context.Context, b *Booking, e *ledger.Entry, now time.Time) ([]ledger.Entry, error) {
+func (s *Service) owedAgain(ctx context.Context, b *booking.Booking, e *ledger.Entry, now time.Time) ([]ledger.Entry, error) {
 	if e.Kind != ledger.KindRefund || e.Status != ledger.StatusFailed || !b.Closed() {
 		return nil, nil
 	}
@@ -361,9 +410,9 @@ func (s *Service) owedAgain(ctx context.Context, b *Booking, e *ledger.Entry, no
 }
 
 // notifyEntry is notify with the ledger entry attached.
-func (s *Service) notifyEntry(ctx context.Context, kind string, org *Organization, b *Booking, e *ledger.Entry) {
+func (s *Service) notifyEntry(ctx context.Context, kind string, org *booking.Organization, b *booking.Booking, e *ledger.Entry) {
 	s.tellLater(ctx, kind, kind+":"+e.Key, b, e.ID)
-	n := Notification{Kind: kind, Organization: *org, Booking: *b, Entry: e}
+	n := booking.Notification{Kind: kind, Organization: *org, Booking: *b, Entry: e}
 	if err := s.notifier.Notify(ctx, n); err != nil {
 		s.logger.ErrorContext(ctx, "notify host", "kind", kind, "booking_id", b.ID, "err", err)
 	}
