@@ -48,6 +48,11 @@ func TestBrowserDashboardRoutes(t *testing.T) {
 		t.Errorf("the guest's message on the booking = %q", got)
 	}
 	b.do("reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`#booking-title[data-id=%q]`, id))))
+	b.do("approve the request on its page", chromedp.Click(chromedp.CSS("#bk-approve")),
+		chromedp.WaitVisible(chromedp.CSS(`#bk-status[data-status="confirmed"]`)))
+	if b.visible("#request-actions") {
+		t.Error("a confirmed booking still offers approve and decline")
+	}
 	b.do("back", chromedp.NavigateBack(), chromedp.WaitVisible(chromedp.CSS(row+" button.details")))
 	if got := b.eval(`location.hash + ' ' + document.querySelector('#nav-bookings').classList.contains('current')`); got != "#bookings true" {
 		t.Errorf("after back: %q, want the bookings list, its menu entry current", got)

@@ -317,6 +317,17 @@
       main.append(box);
     }
 
+    // A request is answered on its page too.
+    if (b.status === "requested") {
+      const answer = (id, cls, label, path) => el("button", { type: "button", id, class: cls, on: { click: async () => {
+        const updated = await call("POST", "/bookings/" + b.id + path);
+        await bookingPage(b.id, false, updated);
+        say(T.saved);
+      } } }, label);
+      main.append(el("p", { class: "bar", id: "request-actions" },
+        answer("bk-approve", "approve", T.approve, "/approve"), answer("bk-decline", "decline", T.decline, "/decline")));
+    }
+
     if (["pending", "requested", "confirmed"].includes(b.status)) {
       const confirmed = b.status === "confirmed";
       const choice = el("select", { id: "cancel-refund-choice", "aria-label": T.refundChoice },
