@@ -28,7 +28,10 @@ type HostCalendarStore interface {
 	// meanwhile survives. Errors: CodeNotFound, CodeInvalid.
 	UpdatePropertyFields(ctx context.Context, p *Property) error
 	// BookingsPage lists an organisation's bookings that q selects,
-	// newest first (by ID descending), at most q.Limit.
+	// newest first (by ID descending), at most q.Limit, without their
+	// Quote (zero): lists do not show it. Its cost does not grow with the
+	// organisation's history when q names a property and From (the host
+	// calendar), and otherwise with what a page skips.
 	BookingsPage(ctx context.Context, orgID int64, q BookingQuery) ([]Booking, error)
 }
 

@@ -52,6 +52,8 @@ type Service struct {
 	log      *slog.Logger
 	// hashSlots holds a token per password hash running (Login).
 	hashSlots chan struct{}
+	// touches spaces the writes of keys' LastUsedAt (Authenticate).
+	touches keyTouches
 }
 
 // Atomic runs units of work (Store.Atomically).

@@ -9,6 +9,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/staykit/staykit/booking"
 )
@@ -75,10 +77,59 @@ func (s *Service) Authenticate(ctx context.Context, secret string) (*APIKey, err
 	if subtle.ConstantTimeCompare([]byte(k.Hash), []byte(hash)) != 1 || !k.Active() {
 		return nil, errUnauthorized()
 	}
-	if err := s.records.TouchAPIKey(ctx, k.ID, s.clock.Now()); err != nil {
-		s.log.WarnContext(ctx, "record api key use", "key_id", k.ID, "err", err)
+	if now := s.clock.Now(); s.touches.due(k.ID, k.LastUsedAt, now) {
+		if err := s.records.TouchAPIKey(ctx, k.ID, now); err != nil {
+			s.touches.forget(k.ID)
+			s.log.WarnContext(ctx, "record api key use", "key_id", k.ID, "err", err)
+		}
 	}
 	return k, nil
+}
+
+// TouchEvery is how often at most a key's use is written (LastUsedAt):
+// every host API request authenticates, and a write per request would
+// queue them all on the database's one write connection (issue #31).
+// LastUsedAt is so exact to the minute.
+const TouchEvery = time.Minute
+
+// keyTouches remembers when this Service last wrote each key's use, so
+// that concurrent requests which all read the stored LastUsedAt before
+// the write do not all write. The zero value is ready.
+type keyTouches struct {
+	mu   sync.Mutex
+	last map[int64]time.Time
+}
+
+// due reports whether the use of key id at now is to be written, given
+// the LastUsedAt stored, and if so counts it as written.
+func (t *keyTouches) due(id int64, stored, now time.Time) bool {
+	if now.Sub(stored) < TouchEvery {
+		return false
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if last, ok := t.last[id]; ok && now.Sub(last) < TouchEvery {
+		return false
+	}
+	if t.last == nil {
+		t.last = make(map[int64]time.Time)
+	}
+	if len(t.last) >= 1024 {
+		for k, at := range t.last {
+			if now.Sub(at) >= TouchEvery {
+				delete(t.last, k)
+			}
+		}
+	}
+	t.last[id] = now
+	return true
+}
+
+// forget lets the next use of key id be written: this one's write failed.
+func (t *keyTouches) forget(id int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.last, id)
 }
 
 func errUnauthorized() error {

@@ -133,8 +133,9 @@ type APIKey struct {
 	// apart ("sk_host_AbCd").
 	Prefix string `json:"prefix"`
 	// Hash is the hex SHA-256 of the secret.
-	Hash       string    `json:"-"`
-	CreatedAt  time.Time `json:"created_at"`
+	Hash      string    `json:"-"`
+	CreatedAt time.Time `json:"created_at"`
+	// LastUsedAt is when the key was last used, to the minute (TouchEvery).
 	LastUsedAt time.Time `json:"last_used_at"`
 	// RevokedAt is zero while the key works.
 	RevokedAt time.Time `json:"revoked_at"`

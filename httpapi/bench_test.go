@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/money"
+	"github.com/staykit/staykit/pricing"
 	"github.com/staykit/staykit/ratelimit"
 	"github.com/staykit/staykit/store/cache"
 )
@@ -133,4 +135,39 @@ func BenchmarkCheckoutReadModel(b *testing.B) {
 			b.Fatalf("checkout %d: %d %s", i, rec.Code, rec.Body)
 		}
 	}
+}
+
+// benchProperties1000 measures GET path (the properties list of villa
+// with 1,000 more properties) through the handler over the read model.
+func benchProperties1000(b *testing.B, path string) {
+	e := newTestEnv(b)
+	org, err := e.Store.OrganizationBySlug(b.Context(), "villa")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range 1000 {
+		p := booking.Property{OrgID: org.ID, Name: "Extra " + strconv.Itoa(i), Description: "A house by the sea, with a garden.",
+			City: "Nice", Country: "FR", MaxGuests: 4, Bedrooms: 2, Active: true, Rates: pricing.RatePlan{BaseRate: dec("90")}}
+		if err := e.Store.CreateProperty(b.Context(), &p); err != nil {
+			b.Fatal(err)
+		}
+	}
+	h := readModelHandler(e, nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			b.Fatalf("%s: %d %s", path, rec.Code, rec.Body)
+		}
+	}
+}
+
+// BenchmarkProperties1000ReadModel is the whole list of 1,002 properties.
+func BenchmarkProperties1000ReadModel(b *testing.B) { benchProperties1000(b, villa+"/properties") }
+
+// BenchmarkProperties1000Page50ReadModel is its first page of 50.
+func BenchmarkProperties1000Page50ReadModel(b *testing.B) {
+	benchProperties1000(b, villa+"/properties?limit=50")
 }

@@ -1,6 +1,11 @@
 package httpapi
 
-import "strconv"
+import (
+	"net/url"
+	"strconv"
+
+	"github.com/staykit/staykit/booking"
+)
 
 // The properties list by hand, as the quote (quotejson.go): it is the
 // page a widget opens with, and encoding/json was the largest part of the
@@ -12,7 +17,15 @@ import "strconv"
 
 // encodeProperties encodes the success envelope of a list of properties.
 func encodeProperties(views []propertyView) rawEnvelope {
-	b := make([]byte, 0, 64+512*len(views))
+	return encodePropertiesPage(views, propertyPage{}, 0)
+}
+
+// encodePropertiesPage is encodeProperties of a page asked with ?limit= or
+// ?cursor=: the envelope carries next_cursor too, the cursor of the next
+// page (next; 0: null, the last page). Without them (pg.on false), it is
+// today's answer, byte for byte.
+func encodePropertiesPage(views []propertyView, pg propertyPage, next int64) rawEnvelope {
+	b := make([]byte, 0, 96+512*len(views))
 	b = append(b, `{"success":true,"data":`...)
 	if views == nil {
 		b = append(b, "null"...)
@@ -26,7 +39,68 @@ func encodeProperties(views []propertyView) rawEnvelope {
 		}
 		b = append(b, ']')
 	}
+	if pg.on {
+		b = append(b, `,"next_cursor":`...)
+		if next > 0 {
+			b = append(b, '"')
+			b = strconv.AppendInt(b, next, 10)
+			b = append(b, '"')
+		} else {
+			b = append(b, "null"...)
+		}
+	}
 	return append(b, "}\n"...)
+}
+
+// maxPropertiesPage is the largest ?limit= of the properties list, and
+// its page size when only ?cursor= is given.
+const maxPropertiesPage = 100
+
+// propertyPage is the page of the properties list that ?limit= (1–100)
+// and ?cursor= (the next_cursor of the previous page) ask for; without
+// either (on false) the list is whole, as before they existed (issue #31).
+type propertyPage struct {
+	on    bool
+	limit int
+	after int64
+}
+
+// readPropertyPage reads ?limit= and ?cursor=, adding their errors to
+// errs.
+func readPropertyPage(q url.Values, errs booking.FieldErrors) propertyPage {
+	pg := propertyPage{on: q.Has("limit") || q.Has("cursor"), limit: maxPropertiesPage}
+	if q.Has("limit") {
+		n, err := strconv.Atoi(q.Get("limit"))
+		if err != nil || n < 1 || n > maxPropertiesPage {
+			errs.Add("limit", "out_of_range")
+		}
+		pg.limit = n
+	}
+	if q.Has("cursor") {
+		n, err := strconv.ParseInt(q.Get("cursor"), 10, 64)
+		if err != nil || n < 1 {
+			errs.Add("cursor", "invalid_type")
+		}
+		pg.after = n
+	}
+	return pg
+}
+
+// cut returns the page of views (in ascending ID order, as listings are)
+// and the cursor of the next page, 0 when there is none.
+func (pg propertyPage) cut(views []propertyView) ([]propertyView, int64) {
+	if !pg.on {
+		return views, 0
+	}
+	i := 0
+	for i < len(views) && views[i].ID <= pg.after {
+		i++
+	}
+	views = views[i:]
+	if len(views) <= pg.limit {
+		return views, 0
+	}
+	return views[:pg.limit], views[pg.limit-1].ID
 }
 
 func (v *propertyView) appendJSON(b []byte) []byte {

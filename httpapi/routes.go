@@ -29,6 +29,11 @@ func (h *handler) properties(_ http.ResponseWriter, r *http.Request, st *reqStat
 	if q := r.URL.Query(); q.Has("check_in") || q.Has("check_out") {
 		return h.search(r, st) // issue #16: only what is bookable then
 	}
+	errs := booking.FieldErrors{}
+	pg := readPropertyPage(r.URL.Query(), errs)
+	if err := errs.Err(); err != nil {
+		return 0, nil, err
+	}
 	o, err := h.orgService(r.Context(), st)
 	if err != nil {
 		return 0, nil, err
@@ -41,7 +46,8 @@ func (h *handler) properties(_ http.ResponseWriter, r *http.Request, st *reqStat
 	for i, l := range ls {
 		out[i] = newPropertyView(l)
 	}
-	return http.StatusOK, encodeProperties(out), nil
+	out, next := pg.cut(out)
+	return http.StatusOK, encodePropertiesPage(out, pg, next), nil
 }
 
 // GET /api/v1/book/{org_slug}/properties/{id}/availability?months=&from=YYYY-MM

@@ -168,6 +168,7 @@ func (h *handler) search(r *http.Request, st *reqState) (int, any, error) {
 		Locale: h.locale(r, st),
 	}
 	queryParty(q, &req.Stay, errs)
+	pg := readPropertyPage(q, errs)
 	if err := errs.Err(); err != nil {
 		return 0, nil, err
 	}
@@ -181,5 +182,6 @@ func (h *handler) search(r *http.Request, st *reqState) (int, any, error) {
 		total := newMoney(f.Quote.Total, f.Quote.Currency)
 		out[i].QuoteTotal = &total
 	}
-	return http.StatusOK, encodeProperties(out), nil
+	out, next := pg.cut(out)
+	return http.StatusOK, encodePropertiesPage(out, pg, next), nil
 }

@@ -106,22 +106,31 @@ type Store struct {
 	invalidations atomic.Uint64
 
 	mu sync.RWMutex
-	// catalogGen and occGen change on each invalidation of the catalog
-	// (organisations, properties, coupons) and of occupancy: a read from
-	// the database is kept only if no invalidation happened while it ran,
-	// so a read that raced a write never stores what the write replaced.
-	catalogGen uint64
-	occGen     uint64
-	orgSlug    map[string]entry[*booking.Organization]
-	orgID      map[int64]entry[*booking.Organization]
-	props      map[int64]entry[[]booking.Property] // by organisation
-	prop       map[[2]int64]entry[*booking.Property]
-	coupons    map[couponKey]entry[*coupon.Coupon]
-	occ        map[int64]occEntry // by property
+	// catalogSeq counts the forgettings of the catalogue (organisations,
+	// properties, coupons, calendars, settings); allForgotten,
+	// orgForgotten and propForgotten are its value at the last forgetting
+	// of everything, of an organisation and of a property. A read from
+	// the database is kept only if nothing it read was forgotten while it
+	// ran (kept), so a read that raced a write never stores what the write
+	// replaced. occGen does the same for occupancy.
+	catalogSeq    uint64
+	allForgotten  uint64
+	orgForgotten  map[int64]uint64
+	propForgotten map[int64]uint64
+	occGen        uint64
+	orgSlug       map[string]entry[*booking.Organization]
+	orgID         map[int64]entry[*booking.Organization]
+	props         map[int64]entry[[]booking.Property] // by organisation
+	prop          map[[2]int64]entry[*booking.Property]
+	coupons       map[couponKey]entry[*coupon.Coupon]
+	occ           map[int64]occEntry // by property
 	// cal and settings are per-day calendars (by property) and saved
 	// settings (by organisation and property), forgotten with the catalog.
 	cal      map[int64]calEntry
 	settings map[[2]int64]entry[settingsEntry]
+	// feedProps is the property of each iCal feed seen (feeds never
+	// move), so that a feed's sync forgets only its property's occupancy.
+	feedProps map[int64]int64
 }
 
 type entry[T any] struct {
@@ -166,7 +175,9 @@ func New(s booking.Stores, holds booking.ReadModelStore, o Options) *Store {
 		c.log = slog.Default()
 	}
 	c.resetCatalog()
+	c.orgForgotten, c.propForgotten = map[int64]uint64{}, map[int64]uint64{}
 	c.occ = map[int64]occEntry{}
+	c.feedProps = map[int64]int64{}
 	return c
 }
 
@@ -202,9 +213,11 @@ func (c *Store) Run(ctx context.Context) error {
 
 // apply forgets what another replica's write changed.
 func (c *Store) apply(msg string) {
+	if ch, ok := parseChange(msg); ok {
+		c.forgetCatalog(ch)
+		return
+	}
 	switch {
-	case msg == msgCatalog:
-		c.forgetCatalog()
 	case msg == msgOccAll:
 		c.forgetOccupancy(0)
 	case strings.HasPrefix(msg, msgOccOf):
@@ -230,13 +243,6 @@ func (c *Store) resetCatalog() {
 	c.settings = map[[2]int64]entry[settingsEntry]{}
 }
 
-func (c *Store) forgetCatalog() {
-	c.mu.Lock()
-	c.catalogGen++
-	c.resetCatalog()
-	c.mu.Unlock()
-}
-
 // forgetOccupancy forgets a property's occupancy, or every property's when
 // id is 0.
 func (c *Store) forgetOccupancy(id int64) {
@@ -251,18 +257,21 @@ func (c *Store) forgetOccupancy(id int64) {
 }
 
 func (c *Store) forgetAll() {
-	c.forgetCatalog()
+	c.forgetCatalog(everything)
 	c.forgetOccupancy(0)
 }
 
-// changed forgets what a write may have changed, here and, through the
-// Publisher, in the other replicas.
-func (c *Store) changed(ctx context.Context, catalog bool, propertyIDs ...int64) {
+// changed forgets what a write may have changed — ch of the catalogue,
+// and the occupancy of propertyIDs (0: every property's) — here and,
+// through the Publisher, in the other replicas. Within a unit of work
+// (Units), it is forgotten again when the unit ends.
+func (c *Store) changed(ctx context.Context, ch change, propertyIDs ...int64) {
 	c.invalidations.Add(1)
+	note(ctx, ch, propertyIDs)
 	var msgs []string
-	if catalog {
-		c.forgetCatalog()
-		msgs = append(msgs, msgCatalog)
+	if ch != (change{}) {
+		c.forgetCatalog(ch)
+		msgs = append(msgs, ch.message())
 	}
 	for _, id := range propertyIDs {
 		c.forgetOccupancy(id)
@@ -290,7 +299,7 @@ func (c *Store) changed(ctx context.Context, catalog bool, propertyIDs ...int64)
 func (c *Store) OrganizationBySlug(ctx context.Context, slug string) (*booking.Organization, error) {
 	c.mu.RLock()
 	e, ok := c.orgSlug[slug]
-	gen := c.catalogGen
+	gen := c.catalogSeq
 	c.mu.RUnlock()
 	if ok && c.fresh(e.at) {
 		return copyOrg(e.v), nil
@@ -301,7 +310,7 @@ func (c *Store) OrganizationBySlug(ctx context.Context, slug string) (*booking.O
 		return nil, err
 	}
 	c.mu.Lock()
-	if c.catalogGen == gen {
+	if c.kept(gen, o.ID) {
 		c.orgSlug[slug] = entry[*booking.Organization]{copyOrg(o), at}
 	}
 	c.mu.Unlock()
@@ -312,7 +321,7 @@ func (c *Store) OrganizationBySlug(ctx context.Context, slug string) (*booking.O
 func (c *Store) OrganizationByID(ctx context.Context, id int64) (*booking.Organization, error) {
 	c.mu.RLock()
 	e, ok := c.orgID[id]
-	gen := c.catalogGen
+	gen := c.catalogSeq
 	c.mu.RUnlock()
 	if ok && c.fresh(e.at) {
 		return copyOrg(e.v), nil
@@ -323,7 +332,7 @@ func (c *Store) OrganizationByID(ctx context.Context, id int64) (*booking.Organi
 		return nil, err
 	}
 	c.mu.Lock()
-	if c.catalogGen == gen {
+	if c.kept(gen, id) {
 		c.orgID[id] = entry[*booking.Organization]{copyOrg(o), at}
 	}
 	c.mu.Unlock()
@@ -334,7 +343,7 @@ func (c *Store) OrganizationByID(ctx context.Context, id int64) (*booking.Organi
 func (c *Store) Properties(ctx context.Context, orgID int64) ([]booking.Property, error) {
 	c.mu.RLock()
 	e, ok := c.props[orgID]
-	gen := c.catalogGen
+	gen := c.catalogSeq
 	c.mu.RUnlock()
 	if ok && c.fresh(e.at) {
 		return slices.Clone(e.v), nil
@@ -345,11 +354,13 @@ func (c *Store) Properties(ctx context.Context, orgID int64) ([]booking.Property
 		return nil, err
 	}
 	kept := make([]booking.Property, len(list))
+	ids := make([]int64, len(list))
 	for i := range list {
 		kept[i] = clipProperty(list[i])
+		ids[i] = list[i].ID
 	}
 	c.mu.Lock()
-	if c.catalogGen == gen {
+	if c.kept(gen, orgID, ids...) {
 		c.props[orgID] = entry[[]booking.Property]{kept, at}
 	}
 	c.mu.Unlock()
@@ -361,7 +372,7 @@ func (c *Store) Property(ctx context.Context, orgID, propertyID int64) (*booking
 	key := [2]int64{orgID, propertyID}
 	c.mu.RLock()
 	e, ok := c.prop[key]
-	gen := c.catalogGen
+	gen := c.catalogSeq
 	c.mu.RUnlock()
 	if ok && c.fresh(e.at) {
 		p := *e.v
@@ -374,7 +385,7 @@ func (c *Store) Property(ctx context.Context, orgID, propertyID int64) (*booking
 	}
 	kept := clipProperty(*p)
 	c.mu.Lock()
-	if c.catalogGen == gen {
+	if c.kept(gen, orgID, propertyID) {
 		c.prop[key] = entry[*booking.Property]{&kept, at}
 	}
 	c.mu.Unlock()
@@ -388,7 +399,7 @@ func (c *Store) CouponByCode(ctx context.Context, orgID int64, code string) (*co
 	key := couponKey{orgID, code}
 	c.mu.RLock()
 	e, ok := c.coupons[key]
-	gen := c.catalogGen
+	gen := c.catalogSeq
 	c.mu.RUnlock()
 	if ok && c.fresh(e.at) {
 		cp := *e.v
@@ -401,7 +412,7 @@ func (c *Store) CouponByCode(ctx context.Context, orgID int64, code string) (*co
 	}
 	kept := *cp
 	c.mu.Lock()
-	if c.catalogGen == gen {
+	if c.kept(gen, orgID) {
 		c.coupons[key] = entry[*coupon.Coupon]{&kept, at}
 	}
 	c.mu.Unlock()

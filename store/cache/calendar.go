@@ -33,12 +33,13 @@ type settingsEntry struct {
 }
 
 // CalendarDays is served from memory when the property's days cached
-// cover [from, to). They are forgotten with the catalog, which every
-// write of per-day settings (SetCalendarDays, ApplyCalendar) forgets.
+// cover [from, to). They are forgotten with the property's catalogue,
+// which every write of per-day settings (SetCalendarDays, ApplyCalendar)
+// forgets.
 func (c *Store) CalendarDays(ctx context.Context, propertyID int64, from, to civil.Date) ([]booking.CalendarDay, error) {
 	c.mu.RLock()
 	e, ok := c.cal[propertyID]
-	gen := c.catalogGen
+	gen := c.catalogSeq
 	c.mu.RUnlock()
 	ok = ok && c.fresh(e.at)
 	if ok && !from.Before(e.from) && !e.to.Before(to) {
@@ -68,7 +69,7 @@ func (c *Store) CalendarDays(ctx context.Context, propertyID int64, from, to civ
 	}
 	days = slices.Clip(days)
 	c.mu.Lock()
-	if c.catalogGen == gen {
+	if c.kept(gen, 0, propertyID) {
 		c.cal[propertyID] = calEntry{days: days, from: lo, to: hi, at: at}
 	}
 	c.mu.Unlock()
@@ -94,7 +95,7 @@ func (c *Store) Settings(ctx context.Context, orgID, propertyID int64) (*booking
 	key := [2]int64{orgID, propertyID}
 	c.mu.RLock()
 	e, ok := c.settings[key]
-	gen := c.catalogGen
+	gen := c.catalogSeq
 	c.mu.RUnlock()
 	if ok && c.fresh(e.at) {
 		if e.v.err != nil {
@@ -114,17 +115,21 @@ func (c *Store) Settings(ctx context.Context, orgID, propertyID int64) (*booking
 		kept.v = copySettings(s)
 	}
 	c.mu.Lock()
-	if c.catalogGen == gen {
+	if c.kept(gen, orgID, propertyID) {
 		c.settings[key] = entry[settingsEntry]{kept, at}
 	}
 	c.mu.Unlock()
 	return s, err
 }
 
-// SaveSettings writes through and forgets the catalog, with the settings
-// cached.
+// SaveSettings writes through and forgets the settings cached: an
+// organisation's (with its catalogue) or a property's.
 func (c *Store) SaveSettings(ctx context.Context, s booking.Settings) error {
-	defer c.changed(ctx, true)
+	ch := orgChange(s.OrgID)
+	if s.PropertyID != 0 {
+		ch = propertyChange(s.PropertyID)
+	}
+	defer c.changed(ctx, ch)
 	return c.TermsStore.SaveSettings(ctx, s)
 }
 

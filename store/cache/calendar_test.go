@@ -72,8 +72,17 @@ func TestCalendarAndSettingsAreCached(t *testing.T) {
 	if got := e.quoteTotal(t); got != "650" {
 		t.Errorf("after SetCalendarDays: %s, want 500 + 150", got)
 	}
+	// A property's write forgets that property's entries only: the
+	// organisation's settings stay cached until a write of the
+	// organisation's (issue #31).
+	if got := e.policyName(t); got != booking.DefaultPolicy {
+		t.Errorf("after a property's write: policy %s, want the cached %s", got, booking.DefaultPolicy)
+	}
+	if err := e.cache.UpdateOrganization(ctx, e.org); err != nil {
+		t.Fatal(err)
+	}
 	if got := e.policyName(t); got != policy.Strict {
-		t.Errorf("after a catalog write: policy %s, want %s", got, policy.Strict)
+		t.Errorf("after the organisation's write: policy %s, want %s", got, policy.Strict)
 	}
 	if err := e.cache.Stores().ApplyCalendar(ctx, e.org.ID, e.prop.ID, booking.CalendarChange{
 		From: day("2026-06-10"), To: day("2026-06-12"), Price: price("120")}, e.clock.Now()); err != nil {

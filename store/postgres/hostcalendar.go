@@ -2,7 +2,9 @@ package postgres
 
 import (
 	"context"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/staykit/staykit/booking"
@@ -76,32 +78,80 @@ func (db *DB) UpdatePropertyFields(ctx context.Context, p *booking.Property) err
 	})
 }
 
-// BookingsPage lists the bookings q selects, newest first.
+// BookingsPage lists the bookings q selects, newest first, without their
+// quotes (booking.HostCalendarStore).
 func (db *DB) BookingsPage(ctx context.Context, orgID int64, q booking.BookingQuery) ([]booking.Booking, error) {
-	query := `SELECT ` + bookingColumns + ` FROM bookings WHERE org_id = $1`
-	args := []any{orgID}
-	arg := func(cond string, v any) {
-		args = append(args, v)
-		query += ` AND ` + cond + ` $` + strconv.Itoa(len(args))
-	}
-	if len(q.Statuses) > 0 {
-		args = append(args, statusNames(q.Statuses))
-		query += ` AND status = ANY($` + strconv.Itoa(len(args)) + `)`
-	}
-	if q.PropertyID != 0 {
-		arg("property_id =", q.PropertyID)
-	}
-	if !q.From.IsZero() {
-		arg("check_out >", rowmap.Date(q.From))
-	}
-	if !q.To.IsZero() {
-		arg("check_in <", rowmap.Date(q.To))
-	}
-	if q.Before > 0 {
-		arg("id <", q.Before)
-	}
-	args = append(args, q.PageSize())
+	query, args := bookingsPageQuery(orgID, q)
 	return sqlflow.Get(ctx, db.run, "bookings page", func(qr querier) ([]booking.Booking, error) {
-		return sqlflow.All(ctx, qr, rowmap.ScanBooking, query+` ORDER BY id DESC LIMIT $`+strconv.Itoa(len(args)), args...)
+		return sqlflow.All(ctx, qr, rowmap.ScanListedBooking, query, args...)
 	})
+}
+
+// bookingsPageQuery is the query of BookingsPage and its arguments. Given
+// ORDER BY id DESC LIMIT, the planner may walk an organisation's whole
+// history down bookings_org_id when its statistics make it guess that the
+// filter keeps many rows (issue #31), so the queries leave it no such
+// choice:
+//   - a property's window (the host calendar) is selected in a
+//     MATERIALIZED CTE, without order, limit or organisation, so that
+//     only the property's indexes (bookings_property_checkout) serve it,
+//     then sorted: it reads the property's bookings ending after From;
+//   - statuses: one branch per status, each at most a page (down
+//     bookings_org_status, or the primary key when the planner finds the
+//     status common), merged;
+//   - a property: bookings_property_id matches filter and order;
+//   - otherwise: bookings_org_id does.
+//
+// The lists' choice between those indexes and a walk down the primary
+// key still follows the statistics; the calendar's does not.
+func bookingsPageQuery(orgID int64, q booking.BookingQuery) (string, []any) {
+	var args []any
+	arg := func(v any) string {
+		args = append(args, v)
+		return `$` + strconv.Itoa(len(args))
+	}
+	where := func(status booking.Status) string {
+		// The window's rows come from the property's indexes alone;
+		// org_id is checked on them after the CTE, else the planner may
+		// AND them with bookings_org_id: the whole organisation.
+		w := `TRUE`
+		if q.PropertyID == 0 || q.From.IsZero() {
+			w = `org_id = ` + arg(orgID)
+		}
+		if status != "" {
+			w += ` AND status = ` + arg(string(status))
+		} else if len(q.Statuses) > 0 {
+			w += ` AND status = ANY(` + arg(statusNames(q.Statuses)) + `)`
+		}
+		if q.PropertyID != 0 {
+			w += ` AND property_id = ` + arg(q.PropertyID)
+		}
+		if !q.From.IsZero() {
+			w += ` AND check_out > ` + arg(rowmap.Date(q.From))
+		}
+		if !q.To.IsZero() {
+			w += ` AND check_in < ` + arg(rowmap.Date(q.To))
+		}
+		if q.Before > 0 {
+			w += ` AND id < ` + arg(q.Before)
+		}
+		return w
+	}
+	cols := rowmap.BookingListColumns
+	switch {
+	case q.PropertyID != 0 && !q.From.IsZero():
+		query := `WITH w AS MATERIALIZED (SELECT ` + cols + ` FROM bookings WHERE ` + where("") + `)
+			SELECT ` + cols + ` FROM w WHERE org_id = ` + arg(orgID) + ` ORDER BY id DESC LIMIT ` + arg(q.PageSize())
+		return query, args
+	case len(q.Statuses) > 0:
+		var branches []string
+		for _, st := range slices.Compact(slices.Sorted(slices.Values(q.Statuses))) {
+			branches = append(branches, `(SELECT `+cols+` FROM bookings WHERE `+where(st)+
+				` ORDER BY id DESC LIMIT `+arg(q.PageSize())+`)`)
+		}
+		return `SELECT ` + cols + ` FROM (` + strings.Join(branches, ` UNION ALL `) + `) b
+			ORDER BY id DESC LIMIT ` + arg(q.PageSize()), args
+	default:
+		return `SELECT ` + cols + ` FROM bookings WHERE ` + where("") + ` ORDER BY id DESC LIMIT ` + arg(q.PageSize()), args
+	}
 }

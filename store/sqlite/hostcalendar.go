@@ -2,6 +2,8 @@ package sqlite
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/staykit/staykit/booking"
@@ -70,31 +72,73 @@ func (db *DB) UpdatePropertyFields(ctx context.Context, p *booking.Property) err
 	})
 }
 
-// BookingsPage lists the bookings q selects, newest first.
+// BookingsPage lists the bookings q selects, newest first, without their
+// quotes (booking.HostCalendarStore).
 func (db *DB) BookingsPage(ctx context.Context, orgID int64, q booking.BookingQuery) ([]booking.Booking, error) {
-	query := `SELECT ` + bookingColumns + ` FROM bookings WHERE org_id = ?`
-	args := []any{orgID}
-	if len(q.Statuses) > 0 {
-		query += ` AND status IN (` + placeholders(len(q.Statuses)) + `)`
-		args = append(args, statusArgs(q.Statuses)...)
-	}
-	if q.PropertyID != 0 {
-		query += ` AND property_id = ?`
-		args = append(args, q.PropertyID)
-	}
-	if !q.From.IsZero() {
-		query += ` AND check_out > ?`
-		args = append(args, q.From.String())
-	}
-	if !q.To.IsZero() {
-		query += ` AND check_in < ?`
-		args = append(args, q.To.String())
-	}
-	if q.Before > 0 {
-		query += ` AND id < ?`
-		args = append(args, q.Before)
-	}
+	query, args := bookingsPageQuery(orgID, q)
 	return sqlflow.Get(ctx, db.run, "bookings page", func(qr querier) ([]booking.Booking, error) {
-		return sqlflow.All(ctx, qr, rowmap.ScanBooking, query+` ORDER BY id DESC LIMIT ?`, append(args, q.PageSize())...)
+		return sqlflow.All(ctx, qr, rowmap.ScanListedBooking, query, args...)
 	})
+}
+
+// bookingsPageQuery is the query of BookingsPage and its arguments. Its
+// plan must not depend on the statistics ANALYZE gathers (issue #31): given
+// ORDER BY id DESC LIMIT, SQLite otherwise walks an organisation's whole
+// history down bookings_org_id whenever it guesses that the filter keeps
+// many rows. So each query names the index (INDEXED BY) that matches it:
+//   - a property's window (the host calendar): the property's bookings
+//     ending after From, bookings_property_checkout, sorted afterwards;
+//   - statuses: one branch per status down bookings_org_status, each at
+//     most a page, merged;
+//   - a property: bookings_property_id;
+//   - otherwise: bookings_org_id.
+//
+// The other filters apply to the rows the index yields.
+func bookingsPageQuery(orgID int64, q booking.BookingQuery) (string, []any) {
+	limit := q.PageSize()
+	filter := func(index string, status booking.Status) (string, []any) {
+		query := `SELECT ` + rowmap.BookingListColumns + ` FROM bookings INDEXED BY ` + index + ` WHERE org_id = ?`
+		args := []any{orgID}
+		if status != "" {
+			query += ` AND status = ?`
+			args = append(args, string(status))
+		} else if len(q.Statuses) > 0 {
+			query += ` AND status IN (` + placeholders(len(q.Statuses)) + `)`
+			args = append(args, statusArgs(q.Statuses)...)
+		}
+		if q.PropertyID != 0 {
+			query += ` AND property_id = ?`
+			args = append(args, q.PropertyID)
+		}
+		if !q.From.IsZero() {
+			query += ` AND check_out > ?`
+			args = append(args, q.From.String())
+		}
+		if !q.To.IsZero() {
+			query += ` AND check_in < ?`
+			args = append(args, q.To.String())
+		}
+		if q.Before > 0 {
+			query += ` AND id < ?`
+			args = append(args, q.Before)
+		}
+		return query + ` ORDER BY id DESC LIMIT ?`, append(args, limit)
+	}
+	switch {
+	case q.PropertyID != 0 && !q.From.IsZero():
+		return filter("bookings_property_checkout", "")
+	case len(q.Statuses) > 0:
+		var branches []string
+		var args []any
+		for _, st := range slices.Compact(slices.Sorted(slices.Values(q.Statuses))) {
+			b, a := filter("bookings_org_status", st)
+			branches = append(branches, `SELECT * FROM (`+b+`)`)
+			args = append(args, a...)
+		}
+		return strings.Join(branches, ` UNION ALL `) + ` ORDER BY id DESC LIMIT ?`, append(args, limit)
+	case q.PropertyID != 0:
+		return filter("bookings_property_id", "")
+	default:
+		return filter("bookings_org_id", "")
+	}
 }

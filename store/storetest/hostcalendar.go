@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/pricing"
 )
 
 var hostCalendarScenarios = []scenario{
@@ -149,7 +150,8 @@ var hostCalendarScenarios = []scenario{
 		c := moveTo(t, s, newPending(t, s, p2, "2026-07-03", "2026-07-08", t0.Add(time.Hour)), booking.StatusConfirmed)
 		d := moveTo(t, s, newPending(t, s, w.prop, "2026-08-01", "2026-08-03", t0.Add(time.Hour)), booking.StatusCancelled)
 		other := newOrg(t, s, "other")
-		newPending(t, s, newProperty(t, s, other.ID), "2026-07-01", "2026-07-05", t0.Add(time.Hour))
+		otherProp := newProperty(t, s, other.ID)
+		newPending(t, s, otherProp, "2026-07-01", "2026-07-05", t0.Add(time.Hour))
 		for _, tc := range []struct {
 			name string
 			q    booking.BookingQuery
@@ -165,6 +167,19 @@ var hostCalendarScenarios = []scenario{
 			{"to only", booking.BookingQuery{To: day("2026-07-03")}, []int64{a.ID}},
 			{"everything", booking.BookingQuery{Statuses: []booking.Status{booking.StatusConfirmed}, PropertyID: w.prop.ID,
 				From: day("2026-07-01"), To: day("2026-08-01"), Before: d.ID, Limit: 5}, []int64{b.ID}},
+			{"statuses after the cursor", booking.BookingQuery{Statuses: []booking.Status{booking.StatusPending, booking.StatusConfirmed},
+				Before: c.ID, Limit: 1}, []int64{b.ID}},
+			{"statuses, one page", booking.BookingQuery{Statuses: []booking.Status{booking.StatusConfirmed, booking.StatusCancelled,
+				booking.StatusPending}, Limit: 2}, []int64{d.ID, c.ID}},
+			{"a status twice", booking.BookingQuery{Statuses: []booking.Status{booking.StatusConfirmed, booking.StatusConfirmed}}, []int64{c.ID, b.ID}},
+			{"statuses of a property", booking.BookingQuery{Statuses: []booking.Status{booking.StatusConfirmed, booking.StatusCancelled},
+				PropertyID: w.prop.ID}, []int64{d.ID, b.ID}},
+			{"property after the cursor", booking.BookingQuery{PropertyID: w.prop.ID, Before: d.ID, Limit: 1}, []int64{b.ID}},
+			{"property's window", booking.BookingQuery{PropertyID: w.prop.ID, From: day("2026-07-04"), To: day("2026-08-02")}, []int64{d.ID, b.ID, a.ID}},
+			{"property's window after the cursor", booking.BookingQuery{PropertyID: w.prop.ID, From: day("2026-07-04"), Before: d.ID, Limit: 1}, []int64{b.ID}},
+			{"property's window, holding", booking.BookingQuery{Statuses: booking.HoldingStatuses, PropertyID: w.prop.ID,
+				From: day("2026-07-05"), To: day("2026-09-01")}, []int64{b.ID}},
+			{"another organisation's property", booking.BookingQuery{PropertyID: otherProp.ID, From: day("2026-07-01")}, nil},
 		} {
 			got, err := s.BookingsPage(t.Context(), w.org.ID, tc.q)
 			must(t, err)
@@ -179,6 +194,7 @@ var hostCalendarScenarios = []scenario{
 		}
 		want, err := s.BookingByID(t.Context(), d.ID)
 		must(t, err)
+		want.Quote = pricing.Quote{} // lists do not read it
 		sameJSON(t, "listed booking", got[0], want)
 	}},
 }

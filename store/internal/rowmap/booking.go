@@ -53,3 +53,24 @@ func ScanBooking(c Codec, s Scanner) (*booking.Booking, error) {
 func BookingNotFound() error {
 	return booking.Errorf(booking.CodeNotFound, "Booking not found.")
 }
+
+// BookingListColumns are BookingColumns without quote, in the order
+// ScanListedBooking reads them: what a list of bookings shows.
+var BookingListColumns = strings.Replace(BookingColumns, "quote, ", "", 1)
+
+// ScanListedBooking reads a row of BookingListColumns: a booking without
+// its Quote, which lists do not show and which would cost a JSON decoding
+// a row.
+func ScanListedBooking(c Codec, s Scanner) (*booking.Booking, error) {
+	var b booking.Booking
+	if err := Scan(s, &b.ID, &b.OrgID, &b.PropertyID, &b.Token, (*string)(&b.Status),
+		c.Day(&b.CheckIn), c.Day(&b.CheckOut), &b.Guests, &b.GuestName, &b.GuestEmail,
+		&b.GuestPhone, &b.Message, &b.Locale, c.NullInt64(&b.CouponID), &b.CouponCode,
+		&b.Currency, (*string)(&b.PaymentMode), c.Money(&b.TotalAmount), c.Money(&b.ChargeAmount),
+		c.Money(&b.PaidAmount), c.Money(&b.BalanceAmount), c.Date(&b.BalanceDueDate),
+		c.NullString(&b.PaymentIntentID), &b.ClientSecret, c.Instant(&b.CreatedAt),
+		c.Instant(&b.ExpiresAt), c.Instant(&b.ConfirmedAt), c.Instant(&b.UpdatedAt)); err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
