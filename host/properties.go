@@ -301,8 +301,12 @@ type Day struct {
 	// Override: the day sets the price (or, from before the per-day
 	// calendar, the rate plan has an override for the date).
 	Override bool
-	// BlockID is the owner or iCal block covering the night, if any.
+	// BlockID is the owner block covering the night, if any.
 	BlockID int64
+	// FeedID and Channel are the imported calendar (its name: "Airbnb")
+	// whose event covers the night, if any.
+	FeedID  int64
+	Channel string
 	// Booking holding the night at now, if any, and its status.
 	BookingID int64
 	Status    booking.Status
@@ -367,5 +371,37 @@ func (s *Service) Calendar(ctx context.Context, org *booking.Organization, prope
 		}
 		days = append(days, day)
 	}
+	if err := s.markChannels(ctx, org, propertyID, days); err != nil {
+		return nil, err
+	}
 	return days, nil
+}
+
+// markChannels marks the days that an imported calendar's event covers
+// with its feed: a channel's booking or block, shown apart from the
+// owner's blocks.
+func (s *Service) markChannels(ctx context.Context, org *booking.Organization, propertyID int64, days []Day) error {
+	if s.store.FeedStore == nil || len(days) == 0 {
+		return nil
+	}
+	feeds, err := s.store.Feeds(ctx, org.ID)
+	if err != nil {
+		return fmt.Errorf("calendar feeds: %w", err)
+	}
+	from := days[0].Date
+	for _, f := range feeds {
+		if f.PropertyID != propertyID {
+			continue
+		}
+		blocks, err := s.store.FeedBlocks(ctx, f.ID)
+		if err != nil {
+			return fmt.Errorf("calendar feed blocks: %w", err)
+		}
+		for _, b := range blocks {
+			for i := max(from.DaysUntil(b.Start), 0); i < len(days) && days[i].Date.Before(b.End); i++ {
+				days[i].FeedID, days[i].Channel = f.ID, f.Name
+			}
+		}
+	}
+	return nil
 }

@@ -135,6 +135,17 @@ func TestFeedsThroughTheAPI(t *testing.T) {
 			t.Error("2026-08-10 still available after the feed was added")
 		}
 		feed := fmt.Sprintf("%s/%v", feeds, f["id"])
+		// The host's calendar names the channel on the event's nights,
+		// apart from owner blocks.
+		cal := e.do("villa", req{method: "GET", path: hostPath("villa", fmt.Sprintf("/properties/%d/calendar?from=2026-08-08&to=2026-08-13", soleil))})
+		want(t, cal, http.StatusOK)
+		for i, d := range cal.data(t)["days"].([]any) {
+			d := d.(map[string]any)
+			imported := i >= 1 && i <= 3 // the nights of 08-09, 08-10, 08-11
+			if (d["channel"] == "Airbnb") != imported || (d["feed_id"] == f["id"]) != imported || d["block_id"] != nil {
+				t.Errorf("calendar %v: channel %v feed %v block %v; want the Airbnb feed on its nights only", d["date"], d["channel"], d["feed_id"], d["block_id"])
+			}
+		}
 
 		list := e.do("villa", req{method: "GET", path: feeds + "?limit=1"})
 		want(t, list, http.StatusOK)

@@ -197,6 +197,8 @@ type dayView struct {
 	BlockID           *int64          `json:"block_id"`
 	BookingID         *int64          `json:"booking_id"`
 	BookingStatus     *string         `json:"booking_status"`
+	FeedID            *int64          `json:"feed_id"`
+	Channel           *string         `json:"channel"`
 }
 
 type calendarView struct {
@@ -210,7 +212,11 @@ func newCalendarView(org *booking.Organization, propertyID int64, days []host.Da
 	for i, d := range days {
 		v.Days[i] = dayView{Date: d.Date, Price: d.Price, PriceOverride: d.Override, Closed: d.Closed,
 			MinStayNights: d.MinStayNights, MaxStayNights: d.MaxStayNights, ClosedToArrival: d.ClosedToArrival,
-			ClosedToDeparture: d.ClosedToDeparture, BlockID: optID(d.BlockID), BookingID: optID(d.BookingID)}
+			ClosedToDeparture: d.ClosedToDeparture, BlockID: optID(d.BlockID), BookingID: optID(d.BookingID), FeedID: optID(d.FeedID)}
+		if d.FeedID != 0 {
+			ch := d.Channel
+			v.Days[i].Channel = &ch
+		}
 		if d.BookingID != 0 {
 			s := string(d.Status)
 			v.Days[i].BookingStatus = &s

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -14,18 +15,31 @@ import (
 
 // TestBrowserPlanning: the dashboard opens on the planning of every
 // property. A booking is a bar with its guest's name that opens the
-// booking; a host blocks a range of one property with two taps and the
-// Block button, and prices a range of two properties at once; the host
-// API's calendar then says the same.
+// booking; a channel's imported event is a bar named by its calendar; a
+// host blocks a range of one property with two taps and the Block button,
+// and prices a range of two properties at once; the host API's calendar
+// then says the same.
 func TestBrowserPlanning(t *testing.T) {
-	ts := startServer(t, nil)
+	paris, _ := time.LoadLocation("Europe/Paris")
+	today := civil.Today(time.Now(), paris)
+	// A channel's calendar with one stay, 10 to 13 days ahead.
+	ev := func(d civil.Date) string { return fmt.Sprintf("%04d%02d%02d", d.Year, d.Month, d.Day) }
+	ics := "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:airbnb-1@example.com\r\nDTSTART;VALUE=DATE:" + ev(today.AddDays(10)) +
+		"\r\nDTEND;VALUE=DATE:" + ev(today.AddDays(13)) + "\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+	channel := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte(ics)) }))
+	t.Cleanup(channel.Close)
+	ts := startServer(t, nil, "-outbound-allow", strings.TrimPrefix(channel.URL, "http://"))
 	newHostUser(t, ts, "demo-request", "host@example.com", "a long enough password")
 	props := propertyIDs(t, ts, "demo-request")
 	if len(props) < 2 {
 		t.Fatalf("demo-request has %d properties; the test needs two", len(props))
 	}
-	token := requestedBooking(t, ts, props[0], 5, 2)
+	requestedBooking(t, ts, props[0], 5, 2)
 	key := hostKey(t, ts, "demo-request")
+	if r := call(t, http.MethodPost, fmt.Sprintf("%s/api/v1/host/demo-request/properties/%d/feeds", ts.URL, props[1]),
+		map[string]any{"name": "Airbnb", "url": channel.URL + "/cal.ics"}, key); r.Status != http.StatusCreated || num(r.data(t), "events_imported") != "1" {
+		t.Fatalf("add the channel's calendar: %d %s", r.Status, r.Raw)
+	}
 	b := newBrowser(t)
 	b.do("sign in", chromedp.Navigate(ts.URL+"/host/login?lang=en"),
 		chromedp.WaitVisible(chromedp.CSS("#email")),
@@ -43,16 +57,19 @@ func TestBrowserPlanning(t *testing.T) {
 	if span := b.eval(`getComputedStyle(document.querySelector('` + bar + `')).gridColumnEnd`); span != "span 2" {
 		t.Errorf("the bar spans %q, want the 2 nights", span)
 	}
+	channelBar := `#planning .bar.channel`
+	if got := b.text(channelBar); got != "Airbnb" {
+		t.Errorf("the channel's bar says %q, want the calendar's name", got)
+	}
+	if span := b.eval(`getComputedStyle(document.querySelector('` + channelBar + `')).gridColumnEnd`); span != "span 3" {
+		t.Errorf("the channel's bar spans %q, want its 3 nights", span)
+	}
 	b.shot("1-planning")
 	b.do("open the booking from its bar", chromedp.Click(chromedp.CSS(bar)), chromedp.WaitVisible(chromedp.CSS("#booking-title")))
 	if got := b.eval(`location.hash`); !strings.HasPrefix(got, "#bookings/") {
 		t.Errorf("the bar opened %q", got)
 	}
 	b.do("back to the planning", chromedp.NavigateBack(), chromedp.WaitVisible(chromedp.CSS("#planning .cell")))
-	_ = token
-
-	paris, _ := time.LoadLocation("Europe/Paris")
-	today := civil.Today(time.Now(), paris)
 	cell := func(p int, d civil.Date) string {
 		return fmt.Sprintf(`#planning .cell[data-property="%d"][data-date="%s"]`, p, d)
 	}

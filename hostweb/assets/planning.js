@@ -1,6 +1,7 @@
 // The dashboard's Planning: every property on one calendar (rows are
 // properties, columns days), bookings as bars labelled with the guest and
-// coloured by status, owner blocks apart, each day's price. A host selects
+// coloured by status, owner blocks and channels' imported events (named
+// by their calendar: "Airbnb") apart, each day's price. A host selects
 // days — a tap, then a tap on the last day of the range; shift-click or a
 // drag; across several properties by shift-clicking another row — and
 // blocks, unblocks, prices, sets a minimum stay or closes them to arrival
@@ -42,9 +43,11 @@
   const monthFormat = new Intl.DateTimeFormat(lang, { month: "long", year: "numeric", timeZone: "UTC" });
   const longFormat = new Intl.DateTimeFormat(lang, { dateStyle: "full", timeZone: "UTC" });
   // drag is the mouse selection under way: the cell it began on, and
-  // whether it moved (then the click that ends it selects nothing more).
-  let drag = null;
-  document.addEventListener("pointerup", () => { setTimeout(() => { drag = null; }, 0); });
+  // whether it moved; dragged says the one that just ended moved, so the
+  // click that ends it selects nothing more. Both change synchronously:
+  // a timer could run after the next press.
+  let drag = null, dragged = false;
+  document.addEventListener("pointerup", () => { dragged = !!(drag && drag.moved); drag = null; });
 
   views.planning = async function () {
     const props = (await loadProperties()).filter((p) => p.active);
@@ -82,19 +85,23 @@
           title: p.name + " — " + day.date + (day.min_stay_nights ? " — min. " + day.min_stay_nights : "") },
         el("span", { class: "price", "aria-hidden": "true" }, price.replace(/[.,]00(?=\D*$)/, ""))), gridRow, i + 2));
       });
-      // Bars: a run of nights held by one booking, or by one owner block.
+      // Bars: a run of nights held by one booking, one owner block or one
+      // channel's imported calendar.
+      const holder = (x) => x.booking_id ? "b" + x.booking_id : x.block_id ? "k" + x.block_id : x.feed_id ? "f" + x.feed_id : "";
       for (let i = 0; i < days.length;) {
         const d = days[i];
-        const key = d.booking_id ? "b" + d.booking_id : d.block_id ? "k" + d.block_id : "";
+        const key = holder(d);
         let j = i + 1;
-        while (key && j < days.length && (days[j].booking_id ? "b" + days[j].booking_id : days[j].block_id ? "k" + days[j].block_id : "") === key) j++;
+        while (key && j < days.length && holder(days[j]) === key) j++;
         if (key) {
           if (d.booking_id) {
             grid.append(at(el("button", { type: "button", class: "bar booking st-" + d.booking_status, "data-booking": d.booking_id,
               title: (guest.get(d.booking_id) || "#" + d.booking_id) + " — " + (T.st[d.booking_status] || d.booking_status),
               on: { click: () => { location.hash = "bookings/" + d.booking_id; } } }, guest.get(d.booking_id) || "#" + d.booking_id), gridRow, i + 2, j - i));
-          } else {
+          } else if (d.block_id) {
             grid.append(at(el("div", { class: "bar block", "data-block": d.block_id }, T.ownerBlock), gridRow, i + 2, j - i));
+          } else {
+            grid.append(at(el("div", { class: "bar channel", "data-feed": d.feed_id, title: d.channel }, d.channel), gridRow, i + 2, j - i));
           }
         }
         i = j;
@@ -125,6 +132,7 @@
     const keyOf = (c) => c.dataset.property + "|" + c.dataset.date;
     grid.addEventListener("pointerdown", (ev) => {
       const c = ev.target.closest("button.cell");
+      dragged = false;
       if (!c || ev.pointerType === "touch") return;
       drag = { from: c, moved: false };
     });
@@ -140,7 +148,7 @@
     });
     grid.addEventListener("click", (ev) => {
       const c = ev.target.closest("button.cell");
-      if (!c || (drag && drag.moved)) return;
+      if (!c || dragged) return;
       const k = keyOf(c);
       if (ev.shiftKey && anchor) {
         rect(anchor, c);
