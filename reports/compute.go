@@ -2,6 +2,7 @@ package reports
 
 import (
 	"cmp"
+	"fmt"
 	"math/big"
 	"slices"
 	"time"
@@ -244,8 +245,14 @@ func collect(in Input, figures map[int64][]Figures, index map[Month]int) error {
 	return nil
 }
 
+// ReasonCurrency is the booking.ParamReason of the CodeConflict of a
+// report over amounts in several currencies.
+const ReasonCurrency = "currency"
+
 func currencyConflict(got, want string) error {
-	return booking.Errorf(booking.CodeConflict, "Amounts in %s cannot be added to amounts in %s, the organisation's currency.", got, want)
+	return &booking.Error{Code: booking.CodeConflict,
+		Message: fmt.Sprintf("Amounts in %s cannot be added to amounts in %s, the organisation's currency.", got, want),
+		Params:  map[string]string{booking.ParamReason: ReasonCurrency, "currency": got}}
 }
 
 func boolKey(b bool) string {

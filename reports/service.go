@@ -77,7 +77,7 @@ type Query struct {
 }
 
 // Validate checks a query. Errors: CodeInvalid (a month missing, To
-// before From, more than MaxMonths months).
+// before From: invalid_range; more than MaxMonths months: out_of_range).
 func (q Query) Validate() error {
 	f := booking.FieldErrors{}
 	if q.Span.From.IsZero() {
@@ -86,8 +86,12 @@ func (q Query) Validate() error {
 	if q.Span.To.IsZero() {
 		f.Add("to", "required")
 	}
-	if !q.Span.From.IsZero() && !q.Span.To.IsZero() && (q.Span.To.Before(q.Span.From) || q.Span.Len() > MaxMonths) {
+	switch {
+	case q.Span.From.IsZero() || q.Span.To.IsZero():
+	case q.Span.To.Before(q.Span.From):
 		f.Add("to", "invalid_range")
+	case q.Span.Len() > MaxMonths:
+		f.Add("to", "out_of_range")
 	}
 	return f.Err()
 }
