@@ -108,7 +108,7 @@ func (h *handler) taxReport(r *http.Request, c *call) (int, any, error) {
 	}
 	if wantsCSV(r) {
 		var buf bytes.Buffer
-		if err := rep.WriteTaxCSV(&buf); err != nil {
+		if err := rep.WriteTaxCSV(&buf, func(t reports.TaxLine) string { return taxLabel(t, c.loc) }); err != nil {
 			return 0, nil, err
 		}
 		return http.StatusOK, fileAnswer{contentType: "text/csv; charset=utf-8", body: buf.Bytes(),
@@ -250,14 +250,20 @@ type taxLineView struct {
 // only.
 var touristTaxLabels = map[string]string{"fr": "Taxe de séjour", "en": "Tourist tax"}
 
-func newTaxLineView(t reports.TaxLine, currency, loc string) taxLineView {
-	label := t.Label
+// taxLabel words a tax in loc: its labels by locale, else the tourist
+// tax's, else the label its first quote had.
+func taxLabel(t reports.TaxLine, loc string) string {
 	if l := t.Labels[loc]; l != "" {
-		label = l
-	} else if t.Code == pricing.LineTouristTax {
-		label = touristTaxLabels[loc]
+		return l
 	}
-	return taxLineView{Code: t.Code, Label: label, Inclusive: t.Inclusive, Amount: t.Amount.StringFixed(pricing.MinorUnits(currency))}
+	if l := touristTaxLabels[loc]; t.Code == pricing.LineTouristTax && l != "" {
+		return l
+	}
+	return t.Label
+}
+
+func newTaxLineView(t reports.TaxLine, currency, loc string) taxLineView {
+	return taxLineView{Code: t.Code, Label: taxLabel(t, loc), Inclusive: t.Inclusive, Amount: t.Amount.StringFixed(pricing.MinorUnits(currency))}
 }
 
 type taxRowView struct {

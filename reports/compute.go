@@ -73,6 +73,15 @@ func Compute(in Input) (*Report, error) {
 	monthOf := func(d civil.Date) (int, bool) { i, ok := index[MonthOf(d)]; return i, ok }
 	span := in.Span.Range()
 
+	// The stored quotes word a tax in the guest's language: its labels
+	// by locale are the property's (pricing.PercentTax.Labels).
+	labels := map[int64]map[string]map[string]string{}
+	for _, p := range in.Properties {
+		labels[p.ID] = map[string]map[string]string{}
+		for _, t := range p.Fees.Taxes {
+			labels[p.ID][t.Code] = t.Labels.Map()
+		}
+	}
 	booked := map[int64]map[civil.Date]bool{}
 	for i := range in.Bookings {
 		b := &in.Bookings[i]
@@ -114,6 +123,9 @@ func Compute(in Input) (*Report, error) {
 				if a.taxes[mi][key] == nil {
 					line := t
 					line.Amount = decimal.Zero
+					if l, ok := labels[b.PropertyID][t.Code]; ok {
+						line.Labels = l
+					}
 					a.taxes[mi][key] = &line
 				}
 				a.taxes[mi][key].Amount = a.taxes[mi][key].Amount.Add(t.Amount)

@@ -15,10 +15,14 @@ var TaxCSVHeader = []string{"month", "property_id", "property", "tax", "label", 
 
 // WriteTaxCSV writes r's taxes as CSV (RFC 4180): TaxCSVHeader, then a
 // row per month, property and tax, amounts fixed to the currency's minor
-// units with a dot ("12.50"). A text cell that a spreadsheet would read
+// units with a dot ("12.50"), each tax labelled by label (nil: its
+// Label). A text cell that a spreadsheet would read
 // as a formula (starting with =, +, -, @, a tab or a carriage return) is
 // written after a single quote.
-func (r *Report) WriteTaxCSV(w io.Writer) error {
+func (r *Report) WriteTaxCSV(w io.Writer, label func(TaxLine) string) error {
+	if label == nil {
+		label = func(t TaxLine) string { return t.Label }
+	}
 	cw := csv.NewWriter(w)
 	if err := cw.Write(TaxCSVHeader); err != nil {
 		return fmt.Errorf("tax csv: %w", err)
@@ -26,7 +30,7 @@ func (r *Report) WriteTaxCSV(w io.Writer) error {
 	places := pricing.MinorUnits(r.Currency)
 	for _, t := range r.Taxes {
 		if err := cw.Write([]string{t.Month.String(), strconv.FormatInt(t.PropertyID, 10), cell(t.PropertyName), cell(t.Code),
-			cell(t.Label), strconv.FormatBool(t.Inclusive), t.Amount.StringFixed(places), r.Currency}); err != nil {
+			cell(label(t.TaxLine)), strconv.FormatBool(t.Inclusive), t.Amount.StringFixed(places), r.Currency}); err != nil {
 			return fmt.Errorf("tax csv: %w", err)
 		}
 	}

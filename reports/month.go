@@ -65,4 +65,6 @@ func (s Span) Range() civil.Range {
 }
 
 // Len is the number of months of the span.
-func (s Span) Len() int { return len(s.Months()) }
+func (s Span) Len() int {
+	return (s.To.Year-s.From.Year)*12 + int(s.To.Month) - int(s.From.Month) + 1
+}
