@@ -38,7 +38,7 @@
 // also listed in the tax report.
 //
 // Revenue collected = money received less money refunded in the period,
-// per the ledger: a succeeded charge, capture or balance entry counts on
+// per the ledger (all of it: the taxes the guest paid included): a succeeded charge, capture or balance entry counts on
 // the date of its last update (when it succeeded), a succeeded refund
 // likewise, negatively. An intent received what its largest receipt says
 // (ledger.Position), so a second entry recording the same money adds
