@@ -157,7 +157,11 @@ func Compute(in Input) (*Report, error) {
 		}
 	}
 
-	if err := collect(in, props2months(props, func(a *acc) []Figures { return a.months }), index); err != nil {
+	figures := make(map[int64][]Figures, len(props))
+	for id, a := range props {
+		figures[id] = a.months
+	}
+	if err := collect(in, figures, index); err != nil {
 		return nil, err
 	}
 
@@ -195,15 +199,6 @@ func Compute(in Input) (*Report, error) {
 		r.TaxTotals = append(r.TaxTotals, *totals[k])
 	}
 	return r, nil
-}
-
-// props2months maps each property to its monthly figures.
-func props2months[A any](props map[int64]A, months func(A) []Figures) map[int64][]Figures {
-	out := make(map[int64][]Figures, len(props))
-	for id, a := range props {
-		out[id] = months(a)
-	}
-	return out
 }
 
 // collect adds the money that moved in the span to the figures of its
