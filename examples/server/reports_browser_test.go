@@ -148,5 +148,17 @@ func TestBrowserDashboardReports(t *testing.T) {
 	}
 	// The address names the view: a reload stays on Reports.
 	b.do("reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#revenue-chart")))
+
+	// In French: the words, and the amounts as French write them.
+	b.do("french", chromedp.EmulateViewport(390, 844), chromedp.Navigate(ts.URL+"/host/?lang=fr#reports"),
+		chromedp.WaitVisible(chromedp.CSS("#revenue-chart")))
+	b.shot("390-reports-fr")
+	if main := b.text("#main"); !strings.Contains(main, "Chiffre d'affaires par mois") || !strings.Contains(main, "Taux d'occupation par mois") {
+		t.Errorf("French page lacks its charts' titles: %q", main)
+	}
+	if shown := b.text("#kpi-booked .money"); !strings.HasSuffix(shown, "€") ||
+		!dec(t, strings.NewReplacer("€", "", "\u202f", "", "\u00a0", "", " ", "", ",", ".").Replace(shown)).Equal(dec(t, rep.Total.Booked)) {
+		t.Errorf("French revenue booked card shows %q, want %s in euros", shown, rep.Total.Booked)
+	}
 	b.checkNoProblems()
 }
