@@ -12,7 +12,7 @@
 // the width they are given, so their text stays legible on a phone.
 "use strict";
 
-(window.staykitHostPages = window.staykitHostPages || []).push(function ({ views, T, lang, el, call, show, table, main }) {
+(window.staykitHostPages = window.staykitHostPages || []).push(function ({ views, T, lang, el, call, show, table, main, moneyText }) {
   // R are this page's words; T (the dashboard's) gets the menu's label
   // only, so that no word of another page changes.
   const R = {
@@ -39,14 +39,8 @@
   }[lang];
   T.reports = R.reports;
 
-  // moneyText formats an exact decimal string from the API as it is (as
-  // app.js does): Intl reads the string as an exact decimal, never a float.
-  const minorDigits = (currency) => new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits;
-  const moneyText = (v, currency) => {
-    const frac = String(v).split(".")[1] || "";
-    const digits = Math.max(frac.length, minorDigits(currency));
-    return new Intl.NumberFormat(lang, { style: "currency", currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(String(v));
-  };
+  // moneyText (app.js's) formats an exact decimal string from the API as
+  // it is: Intl reads the string as an exact decimal, never a float.
   const money = (v, currency) => el("span", { class: "money", "data-amount": String(v) }, moneyText(v, currency));
   const pctText = (v) => (v == null ? "—" : new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(String(v)) + (lang === "fr" ? "\u202f%" : "%"));
   const pct = (v) => el("span", { class: "percent", "data-value": v == null ? "" : String(v) }, pctText(v));
