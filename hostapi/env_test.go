@@ -35,6 +35,7 @@ import (
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/pricing"
 	"github.com/staykit/staykit/ratelimit"
+	"github.com/staykit/staykit/reports"
 	"github.com/staykit/staykit/store/postgres"
 	"github.com/staykit/staykit/store/sqlite"
 )
@@ -125,7 +126,11 @@ func newEnv(t *testing.T, stores []host.Stores, opts ...func(*booking.Options)) 
 		r.host = host.New(host.Options{Stores: st, Bookings: r.svc, Connect: cs, Clock: e.clock, Logger: logger})
 		mux := http.NewServeMux()
 		mux.Handle("/api/", httpapi.New(httpapi.Options{Service: r.svc, Money: r.money, Connect: cs, Logger: logger, Limiter: limiter}))
-		mux.Handle(hostapi.Prefix, hostapi.New(hostapi.Options{Host: r.host, Logger: logger, Limiter: limiter, Clock: e.clock}))
+		var rs *reports.Service // on the database, when Records is it (not a faulty wrapper)
+		if db, ok := st.Records.(reports.Store); ok {
+			rs = reports.New(reports.Options{Store: db, Clock: e.clock})
+		}
+		mux.Handle(hostapi.Prefix, hostapi.New(hostapi.Options{Host: r.host, Logger: logger, Limiter: limiter, Clock: e.clock, Reports: rs}))
 		r.server = mux
 		e.replicas = append(e.replicas, r)
 	}

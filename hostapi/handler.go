@@ -30,6 +30,7 @@ import (
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/internal/apihttp"
 	"github.com/staykit/staykit/ratelimit"
+	"github.com/staykit/staykit/reports"
 )
 
 //go:embed openapi.json
@@ -73,6 +74,9 @@ type Options struct {
 	// never on a request's Host header (which a client chooses); empty:
 	// the export routes answer 503 not_configured.
 	PublicURL string
+	// Reports computes the reports (/reports/...); nil: those routes
+	// answer 503 not_configured.
+	Reports *reports.Service
 }
 
 type handler struct {
@@ -86,6 +90,7 @@ type handler struct {
 	mux      *http.ServeMux
 	channels *host.Channels
 	public   string
+	reports  *reports.Service
 }
 
 // New returns the host API handler. Mount it at Prefix:
@@ -109,7 +114,7 @@ func New(o Options) http.Handler {
 	if h.clock == nil {
 		h.clock = booking.SystemClock{}
 	}
-	h.channels, h.public = o.Channels, strings.TrimRight(o.PublicURL, "/")
+	h.channels, h.public, h.reports = o.Channels, strings.TrimRight(o.PublicURL, "/"), o.Reports
 	if h.channels == nil {
 		h.channels = o.Host.Channels(host.ChannelOptions{})
 	}
@@ -288,6 +293,10 @@ func (h *handler) run(w http.ResponseWriter, r *http.Request, loc string, c *cal
 	status, data, err := fn(r, c)
 	if err != nil {
 		messages.WriteError(w, r, h.log, loc, err)
+		return nil
+	}
+	if f, ok := data.(fileAnswer); ok {
+		f.write(w, status)
 		return nil
 	}
 	if status == http.StatusNoContent {

@@ -3,6 +3,7 @@ package hostapi
 import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/internal/apihttp"
+	"github.com/staykit/staykit/reports"
 )
 
 // Messages of the host API's codes and reasons, in both locales, ahead of
@@ -33,6 +34,14 @@ var (
 			{When: apihttp.Equals(booking.ParamReason, "code_taken"), Text: apihttp.Text{
 				FR: "Un code promo avec ce code existe déjà.",
 				EN: "A coupon with this code exists already."}},
+			{When: apihttp.Equals(booking.ParamReason, reports.ReasonCurrency), Text: apihttp.Text{
+				FR: "Des montants en {currency} ne peuvent pas être additionnés à ceux de la devise de l'établissement.",
+				EN: "Amounts in {currency} cannot be added to those in the organisation's currency."}},
+		},
+		booking.CodeNotConfigured: {
+			{When: apihttp.Equals(booking.ParamReason, ReasonReports), Text: apihttp.Text{
+				FR: "Les rapports ne sont pas activés sur ce serveur. Demandez à son administrateur de les configurer.",
+				EN: "Reports are not set up on this server. Ask its operator to set them up."}},
 		},
 	}
 	hostReasons = map[string]apihttp.Text{
@@ -51,6 +60,9 @@ var (
 		"not_found": {
 			FR: "Cet élément n'existe pas.",
 			EN: "This item does not exist."},
+		"invalid_month": {
+			FR: "Saisissez un mois de la forme AAAA-MM.",
+			EN: "Enter a month as YYYY-MM."},
 		"invalid_range": {
 			FR: "La fin doit être après le début.",
 			EN: "The end must be after the start."},

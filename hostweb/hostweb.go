@@ -297,6 +297,7 @@ var appTemplate = template.Must(template.New("app").Parse(`<!doctype html>
 <script src="/host/assets/channels.js" defer></script>
 <script src="/host/assets/rates.js" defer></script>
 <script src="/host/assets/planning.js" defer></script>
+<script src="/host/assets/reports.js" defer></script>
 <script src="/host/assets/app.js" defer></script>
 </head>
 <body data-org="{{.Org}}" data-lang="{{.Lang}}" data-user="{{.Email}}" data-policies="{{.Policies}}">

@@ -86,6 +86,7 @@ import (
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/payment/paymenttest/fakepay"
 	"github.com/staykit/staykit/ratelimit"
+	"github.com/staykit/staykit/reports"
 	"github.com/staykit/staykit/seed"
 	"github.com/staykit/staykit/store/sqlite"
 )
@@ -163,7 +164,7 @@ func run(ctx context.Context, ln net.Listener, dbPath string, logger *slog.Logge
 	limiter := ratelimit.NewMemory(ratelimit.MemoryOptions{})
 	dashboard := hostweb.New(hostweb.Options{Host: hs, Logger: logger, Limiter: limiter})
 	hostAPI := hostapi.New(hostapi.Options{Host: hs, Logger: logger, Limiter: limiter,
-		Session: dashboard.Session, PublicURL: origin})
+		Session: dashboard.Session, PublicURL: origin, Reports: reports.New(reports.Options{Store: db})})
 
 	// The host's own routes...
 	mux := http.NewServeMux()

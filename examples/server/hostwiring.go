@@ -8,6 +8,7 @@ import (
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/hostapi"
 	"github.com/staykit/staykit/hostweb"
+	"github.com/staykit/staykit/reports"
 )
 
 // hostSide returns the host API (package hostapi), mounted at
@@ -29,7 +30,8 @@ func (s *server) hostSide(publicURL string) (api, dashboard http.Handler) {
 	apiCSRF.SetDenyHandler(apiDeny)
 	api = hostweb.OneOrigin(apiDeny, apiCSRF.Handler(hostapi.New(hostapi.Options{Host: hs, Logger: s.log, Limiter: s.back.Limiter,
 		TrustedProxies: s.cfg.TrustedProxies, Session: d.Session, PublicURL: publicURL,
-		Channels: hs.Channels(host.ChannelOptions{Syncer: s.calendarSync(), WebhookPolicy: s.cfg.Outbox.WebhookPolicy()})})))
+		Channels: hs.Channels(host.ChannelOptions{Syncer: s.calendarSync(), WebhookPolicy: s.cfg.Outbox.WebhookPolicy()}),
+		Reports:  reports.New(reports.Options{Store: s.back.Store.Reports()})})))
 	return api, d
 }
 

@@ -121,6 +121,7 @@ func Run(t *testing.T, newStore func(t *testing.T) Stores, opts ...Option) {
 		guardRaceScenarios,
 		claimGuardScenarios,
 		claimGuardRaceScenarios,
+		reportScenarios,
 	}
 	ran := 0
 	for _, g := range groups {

@@ -43,6 +43,11 @@ type quote struct {
 	BalanceDueDate civil.Date      `json:"balance_due_date"`
 	CouponCode     string          `json:"coupon_code"`
 	CouponBase     decimal.Decimal `json:"coupon_base"`
+
+	// IncludedTaxes are the inclusive taxes (VAT in the prices), kept
+	// for the tax report (package reports); absent from rows written
+	// before they were kept, and when there are none.
+	IncludedTaxes []line `json:"included_taxes,omitempty"`
 }
 
 // night is the stored form of a pricing.Night.
@@ -63,7 +68,7 @@ func EncodeQuote(q pricing.Quote) ([]byte, error) {
 	s := quote{
 		Version: quoteVersion, CheckIn: q.CheckIn, CheckOut: q.CheckOut, Nights: q.Nights,
 		Guests: q.Guests, Currency: q.Currency, Accommodation: q.Accommodation,
-		Discounts: toLines(q.Discounts), Fees: toLines(q.Fees), Taxes: toLines(q.Taxes),
+		Discounts: toLines(q.Discounts), Fees: toLines(q.Fees), Taxes: toLines(q.Taxes), IncludedTaxes: toLines(q.IncludedTaxes),
 		Total: q.Total, Mode: string(q.Mode), Charge: q.Charge, Balance: q.Balance,
 		BalanceDueDate: q.BalanceDueDate, CouponCode: q.CouponCode, CouponBase: q.CouponBase,
 	}
@@ -107,7 +112,7 @@ func DecodeQuote(b []byte) (pricing.Quote, error) {
 	q := pricing.Quote{
 		CheckIn: s.CheckIn, CheckOut: s.CheckOut, Nights: s.Nights, Guests: s.Guests,
 		Currency: s.Currency, Accommodation: s.Accommodation, Discounts: fromLines(s.Discounts),
-		Fees: fromLines(s.Fees), Taxes: fromLines(s.Taxes), Total: s.Total,
+		Fees: fromLines(s.Fees), Taxes: fromLines(s.Taxes), IncludedTaxes: fromLines(s.IncludedTaxes), Total: s.Total,
 		Mode: pricing.PaymentMode(s.Mode), Charge: s.Charge, Balance: s.Balance,
 		BalanceDueDate: s.BalanceDueDate, CouponCode: s.CouponCode, CouponBase: s.CouponBase,
 	}

@@ -144,3 +144,27 @@ func TestQuoteDecodeRefusesUnknownVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestQuoteKeepsIncludedTaxes: the inclusive taxes (VAT in the prices)
+// survive storing, for the tax report; a quote without them is stored as
+// before (the golden files) and reads back without them.
+func TestQuoteKeepsIncludedTaxes(t *testing.T) {
+	q := fullQuote()
+	q.IncludedTaxes = []pricing.Line{{Code: "vat", Label: "VAT", Amount: dec("27.27")}}
+	raw, err := storedform.EncodeQuote(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), `"included_taxes":[{"code":"vat","label":"VAT","amount":"27.27"}]`) {
+		t.Errorf("stored form = %s, want included_taxes", raw)
+	}
+	got, err := storedform.DecodeQuote(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameQuote(t, got, q)
+	plain, _ := storedform.EncodeQuote(fullQuote())
+	if strings.Contains(string(plain), "included_taxes") {
+		t.Errorf("a quote without inclusive taxes stores included_taxes: %s", plain)
+	}
+}
