@@ -29,7 +29,7 @@ type HostCalendarStore interface {
 	UpdatePropertyFields(ctx context.Context, p *Property) error
 	// BookingsPage lists an organisation's bookings that q selects,
 	// newest first (by ID descending), at most q.Limit, without their
-	// Quote (zero): lists do not show it. Its cost does not grow with the
+	// Quote (zero) unless q.WithQuote: lists do not show it. Its cost does not grow with the
 	// organisation's history when q names a property and From (the host
 	// calendar), and otherwise with what a page skips.
 	BookingsPage(ctx context.Context, orgID int64, q BookingQuery) ([]Booking, error)
@@ -45,6 +45,9 @@ type BookingQuery struct {
 	Before int64
 	// Limit is the page size; 0 or less means 50.
 	Limit int
+	// WithQuote reads each booking's stored Quote too, which lists leave
+	// out (a report that sums nights and taxes needs it).
+	WithQuote bool
 }
 
 // PageSize is q.Limit, or 50 when it is not positive.

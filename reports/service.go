@@ -129,7 +129,7 @@ func (s *Service) Report(ctx context.Context, org *booking.Organization, q Query
 		}
 	}
 	in.Bookings, err = s.bookings(ctx, org.ID, booking.BookingQuery{Statuses: []booking.Status{booking.StatusConfirmed, booking.StatusCancelled},
-		From: span.Start, To: span.End, PropertyID: q.PropertyID})
+		From: span.Start, To: span.End, PropertyID: q.PropertyID, WithQuote: true})
 	if err != nil {
 		return nil, err
 	}

@@ -79,11 +79,15 @@ func (db *DB) UpdatePropertyFields(ctx context.Context, p *booking.Property) err
 }
 
 // BookingsPage lists the bookings q selects, newest first, without their
-// quotes (booking.HostCalendarStore).
+// quotes unless q.WithQuote (booking.HostCalendarStore).
 func (db *DB) BookingsPage(ctx context.Context, orgID int64, q booking.BookingQuery) ([]booking.Booking, error) {
 	query, args := bookingsPageQuery(orgID, q)
+	scan := rowmap.ScanListedBooking
+	if q.WithQuote {
+		scan = rowmap.ScanBooking
+	}
 	return sqlflow.Get(ctx, db.run, "bookings page", func(qr querier) ([]booking.Booking, error) {
-		return sqlflow.All(ctx, qr, rowmap.ScanListedBooking, query, args...)
+		return sqlflow.All(ctx, qr, scan, query, args...)
 	})
 }
 
@@ -138,6 +142,9 @@ func bookingsPageQuery(orgID int64, q booking.BookingQuery) (string, []any) {
 		return w
 	}
 	cols := rowmap.BookingListColumns
+	if q.WithQuote {
+		cols = rowmap.BookingColumns
+	}
 	switch {
 	case q.PropertyID != 0 && !q.From.IsZero():
 		query := `WITH w AS MATERIALIZED (SELECT ` + cols + ` FROM bookings WHERE ` + where("") + `)

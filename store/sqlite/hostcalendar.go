@@ -73,11 +73,15 @@ func (db *DB) UpdatePropertyFields(ctx context.Context, p *booking.Property) err
 }
 
 // BookingsPage lists the bookings q selects, newest first, without their
-// quotes (booking.HostCalendarStore).
+// quotes unless q.WithQuote (booking.HostCalendarStore).
 func (db *DB) BookingsPage(ctx context.Context, orgID int64, q booking.BookingQuery) ([]booking.Booking, error) {
 	query, args := bookingsPageQuery(orgID, q)
+	scan := rowmap.ScanListedBooking
+	if q.WithQuote {
+		scan = rowmap.ScanBooking
+	}
 	return sqlflow.Get(ctx, db.run, "bookings page", func(qr querier) ([]booking.Booking, error) {
-		return sqlflow.All(ctx, qr, rowmap.ScanListedBooking, query, args...)
+		return sqlflow.All(ctx, qr, scan, query, args...)
 	})
 }
 
@@ -97,7 +101,11 @@ func (db *DB) BookingsPage(ctx context.Context, orgID int64, q booking.BookingQu
 func bookingsPageQuery(orgID int64, q booking.BookingQuery) (string, []any) {
 	limit := q.PageSize()
 	filter := func(index string, status booking.Status) (string, []any) {
-		query := `SELECT ` + rowmap.BookingListColumns + ` FROM bookings INDEXED BY ` + index + ` WHERE org_id = ?`
+		cols := rowmap.BookingListColumns
+		if q.WithQuote {
+			cols = rowmap.BookingColumns
+		}
+		query := `SELECT ` + cols + ` FROM bookings INDEXED BY ` + index + ` WHERE org_id = ?`
 		args := []any{orgID}
 		if status != "" {
 			query += ` AND status = ?`

@@ -194,7 +194,26 @@ var hostCalendarScenarios = []scenario{
 		}
 		want, err := s.BookingByID(t.Context(), d.ID)
 		must(t, err)
+		full := *want
 		want.Quote = pricing.Quote{} // lists do not read it
 		sameJSON(t, "listed booking", got[0], want)
+		// Unless asked: a report sums the stored quotes.
+		got, err = s.BookingsPage(t.Context(), w.org.ID, booking.BookingQuery{PropertyID: w.prop.ID, Limit: 1, WithQuote: true})
+		must(t, err)
+		if len(got) != 1 || got[0].Quote.Total.IsZero() {
+			t.Fatalf("bookings with their quotes = %+v, want the stored quote", got)
+		}
+		sameJSON(t, "listed booking with its quote", got[0], &full)
+		// The statuses' and the property's window's queries read it too.
+		for _, q := range []booking.BookingQuery{{Statuses: []booking.Status{d.Status}, WithQuote: true},
+			{PropertyID: w.prop.ID, From: d.CheckIn, WithQuote: true}} {
+			got, err := s.BookingsPage(t.Context(), w.org.ID, q)
+			must(t, err)
+			for _, b := range got {
+				if b.ID == d.ID && b.Quote.Total.IsZero() {
+					t.Errorf("%+v: booking %d without its quote", q, d.ID)
+				}
+			}
+		}
 	}},
 }
