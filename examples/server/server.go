@@ -210,9 +210,11 @@ func (s *server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	defer stopWorkers()
 
+	// The listener is open: the welcome is logged whole before the first
+	// request is served (a test that waits for /healthz reads all of it).
+	s.logWelcome(ctx, publicURL)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
-	s.logWelcome(ctx, publicURL)
 
 	select {
 	case err := <-errc:
