@@ -3,6 +3,7 @@ package hostapi
 import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/internal/apihttp"
+	"github.com/staykit/staykit/registration"
 	"github.com/staykit/staykit/reports"
 )
 
@@ -54,6 +55,9 @@ var (
 		"invalid_domain": {
 			FR: "Saisissez un nom de domaine en minuscules, comme exemple.fr.",
 			EN: "Enter a domain name in lower case, such as example.com."},
+		registration.ReasonInvalidFormat: {
+			FR: "Ce numéro ne suit pas le format officiel du pays du logement : en France, 13 caractères (code de la commune, identifiant à 6 chiffres, clé de 2 caractères) ; en Italie, le CIN (IT, codes ISTAT, classement, puis jusqu'à 8 caractères).",
+			EN: "This number does not follow the official format of the property's country: in France, 13 characters (commune code, 6-digit identifier, 2-character key); in Italy, the CIN (IT, ISTAT codes, classification, then up to 8 characters)."},
 		"unknown_field": {
 			FR: "Ce champ n'existe pas.",
 			EN: "This field does not exist."},
