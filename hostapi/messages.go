@@ -2,6 +2,7 @@ package hostapi
 
 import (
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/internal/apihttp"
 	"github.com/staykit/staykit/registration"
 	"github.com/staykit/staykit/reports"
@@ -32,6 +33,9 @@ var (
 			{When: apihttp.Equals(booking.ParamReason, "booked"), Text: apihttp.Text{
 				FR: "Une réservation occupe certaines de ces nuits.",
 				EN: "A booking holds some of these nights."}},
+			{When: apihttp.Equals(booking.ParamReason, host.ReasonLive), Text: apihttp.Text{
+				FR: "Ce séjour est en cours ou à venir : les données du voyageur pourront être effacées une fois la réservation terminée ou annulée.",
+				EN: "This stay is under way or ahead: the guest's data can be erased once the booking has ended or been cancelled."}},
 			{When: apihttp.Equals(booking.ParamReason, "code_taken"), Text: apihttp.Text{
 				FR: "Un code promo avec ce code existe déjà.",
 				EN: "A coupon with this code exists already."}},
