@@ -115,4 +115,3 @@ func TestGuestDataAndErasure(t *testing.T) {
 		}
 	})
 }
-
