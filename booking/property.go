@@ -18,6 +18,10 @@ type Property struct {
 	Country     string   `json:"country"`
 	MaxGuests   int      `json:"max_guests"`
 	Bedrooms    int      `json:"bedrooms"`
+	// RegistrationNumber is the number the authorities gave the property
+	// as a short-term rental (Regulation (EU) 2024/1028), shown on every
+	// listing; "" when it has none (package registration checks it).
+	RegistrationNumber string `json:"registration_number,omitempty"`
 	// MinStayNights and MaxStayNights override the organisation's when set.
 	MinStayNights *int `json:"min_stay_nights,omitempty"`
 	MaxStayNights *int `json:"max_stay_nights,omitempty"`

@@ -11,6 +11,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/pricing"
+	"github.com/staykit/staykit/registration"
 )
 
 // PropertyChange creates or changes a property: nil fields stay as they
@@ -31,6 +32,9 @@ type PropertyChange struct {
 	Rates         *pricing.RatePlan
 	Fees          *pricing.Fees
 	Tax           *pricing.TouristTax
+	// RegistrationNumber is checked against the property's country
+	// (registration.Check); "" removes it.
+	RegistrationNumber *string
 }
 
 func (c PropertyChange) apply(p *booking.Property) error {
@@ -62,6 +66,17 @@ func (c PropertyChange) apply(p *booking.Property) error {
 		if checkPhoto(f, photo); len(f) > 0 {
 			break
 		}
+	}
+	if c.RegistrationNumber != nil || (c.Country != nil && p.RegistrationNumber != "") {
+		n := p.RegistrationNumber
+		if c.RegistrationNumber != nil {
+			n = *c.RegistrationNumber
+		}
+		number, reason := registration.Check(p.Country, n)
+		if reason != "" {
+			f.Add("registration_number", reason)
+		}
+		p.RegistrationNumber = number
 	}
 	if err := f.Err(); err != nil {
 		return err

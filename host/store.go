@@ -8,6 +8,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/coupon"
 	"github.com/staykit/staykit/feed"
+	"github.com/staykit/staykit/privacy"
 )
 
 // Stores are the seams the host's use cases consume: the booking engine's
@@ -85,6 +86,8 @@ type Store interface {
 	CouponByID(ctx context.Context, orgID, id int64) (*coupon.Coupon, error)
 
 	UserStore
+	// EraseGuest anonymises a booking's guest (privacy.Store).
+	privacy.Store
 }
 
 // UserStore keeps the dashboard's users and their sessions.

@@ -2,7 +2,9 @@ package hostapi
 
 import (
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/internal/apihttp"
+	"github.com/staykit/staykit/registration"
 	"github.com/staykit/staykit/reports"
 )
 
@@ -31,6 +33,9 @@ var (
 			{When: apihttp.Equals(booking.ParamReason, "booked"), Text: apihttp.Text{
 				FR: "Une réservation occupe certaines de ces nuits.",
 				EN: "A booking holds some of these nights."}},
+			{When: apihttp.Equals(booking.ParamReason, host.ReasonLive), Text: apihttp.Text{
+				FR: "Ce séjour est en cours ou à venir : les données du voyageur pourront être effacées une fois la réservation terminée ou annulée.",
+				EN: "This stay is under way or ahead: the guest's data can be erased once the booking has ended or been cancelled."}},
 			{When: apihttp.Equals(booking.ParamReason, "code_taken"), Text: apihttp.Text{
 				FR: "Un code promo avec ce code existe déjà.",
 				EN: "A coupon with this code exists already."}},
@@ -54,6 +59,9 @@ var (
 		"invalid_domain": {
 			FR: "Saisissez un nom de domaine en minuscules, comme exemple.fr.",
 			EN: "Enter a domain name in lower case, such as example.com."},
+		registration.ReasonInvalidFormat: {
+			FR: "Ce numéro ne suit pas le format officiel du pays du logement : en France, 13 caractères (code de la commune, identifiant à 6 chiffres, clé de 2 caractères) ; en Italie, le CIN (IT, codes ISTAT, classement, puis jusqu'à 8 caractères).",
+			EN: "This number does not follow the official format of the property's country: in France, 13 characters (commune code, 6-digit identifier, 2-character key); in Italy, the CIN (IT, ISTAT codes, classification, then up to 8 characters)."},
 		"unknown_field": {
 			FR: "Ce champ n'existe pas.",
 			EN: "This field does not exist."},

@@ -45,7 +45,7 @@ func (h *handler) routes() {
 		{http.MethodGet, "/stripe", h.getStripe},
 		{http.MethodPost, "/stripe/onboarding", h.startOnboarding},
 	}
-	for _, c := range append(h.channelRoutes(), h.reportRoutes()...) {
+	for _, c := range append(append(h.channelRoutes(), h.reportRoutes()...), h.privacyRoutes()...) {
 		rs = append(rs, rt(c))
 	}
 	allow := map[string][]string{}

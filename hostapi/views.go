@@ -128,12 +128,15 @@ type propertyView struct {
 	Fees          pricing.Fees       `json:"fees"`
 	Tax           pricing.TouristTax `json:"tax"`
 	Blocks        []blockView        `json:"blocks"`
+	// RegistrationNumber: issue #29; "" when the property has none.
+	RegistrationNumber string `json:"registration_number"`
 }
 
 func newPropertyView(p *booking.Property) propertyView {
 	v := propertyView{ID: p.ID, Name: p.Name, Description: p.Description, Photos: orEmpty(p.Photos), City: p.City,
 		Country: p.Country, MaxGuests: p.MaxGuests, Bedrooms: p.Bedrooms, MinStayNights: p.MinStayNights,
-		MaxStayNights: p.MaxStayNights, Active: p.Active, Rates: p.Rates, Fees: p.Fees, Tax: p.Tax, Blocks: []blockView{}}
+		MaxStayNights: p.MaxStayNights, Active: p.Active, Rates: p.Rates, Fees: p.Fees, Tax: p.Tax, Blocks: []blockView{},
+		RegistrationNumber: p.RegistrationNumber}
 	for _, b := range p.Blocks {
 		v.Blocks = append(v.Blocks, newBlockView(b))
 	}
@@ -156,13 +159,15 @@ type propertyBody struct {
 	Fees          *pricing.Fees       `json:"fees"`
 	Tax           *pricing.TouristTax `json:"tax"`
 	// Terms is the property's own cancellation policy and deposit.
-	Terms *termsBody `json:"terms"`
+	Terms              *termsBody `json:"terms"`
+	RegistrationNumber *string    `json:"registration_number"`
 }
 
 func (b propertyBody) change() host.PropertyChange {
 	return host.PropertyChange{Name: b.Name, Description: b.Description, Photos: b.Photos, City: b.City,
 		Country: b.Country, MaxGuests: b.MaxGuests, Bedrooms: b.Bedrooms, MinStayNights: b.MinStayNights,
-		MaxStayNights: b.MaxStayNights, Active: b.Active, Rates: b.Rates, Fees: b.Fees, Tax: b.Tax}
+		MaxStayNights: b.MaxStayNights, Active: b.Active, Rates: b.Rates, Fees: b.Fees, Tax: b.Tax,
+		RegistrationNumber: b.RegistrationNumber}
 }
 
 // calendarBody is POST /properties/{id}/calendar.

@@ -131,6 +131,10 @@ func (v *propertyView) appendJSON(b []byte) []byte {
 	b = strconv.AppendInt(b, int64(v.MaxGuests), 10)
 	b = append(b, `,"bedrooms":`...)
 	b = strconv.AppendInt(b, int64(v.Bedrooms), 10)
+	if v.RegistrationNumber != "" {
+		b = append(b, `,"registration_number":`...)
+		b = appendJSONString(b, v.RegistrationNumber)
+	}
 	b = append(b, `,"min_stay_nights":`...)
 	b = appendOptInt(b, v.MinStayNights)
 	b = append(b, `,"max_stay_nights":`...)

@@ -159,6 +159,9 @@ func TestPropertiesEncodingMatchesEncodingJSON(t *testing.T) {
 			for range rng.IntN(3) {
 				v.Photos = append(v.Photos, str())
 			}
+			if rng.IntN(2) == 0 {
+				v.RegistrationNumber = str()
+			}
 			if rng.IntN(3) > 0 {
 				v.Extras = []extraView{}
 			}
@@ -192,7 +195,7 @@ func TestPropertiesEncodingCoversEveryField(t *testing.T) {
 		typ  reflect.Type
 		want string
 	}{
-		{reflect.TypeFor[propertyView](), "id name description photos city country max_guests bedrooms min_stay_nights " +
+		{reflect.TypeFor[propertyView](), "id name description photos city country max_guests bedrooms registration_number,omitempty min_stay_nights " +
 			"max_stay_nights currency price_from extras guests quote_total,omitempty"},
 		{reflect.TypeFor[extraView](), "code labels per amount max_quantity"},
 		{reflect.TypeFor[guestsView](), "max_children max_infants max_pets child_age_below infant_age_below"},

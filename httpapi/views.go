@@ -122,18 +122,20 @@ func newConfigView(c *booking.Config) configView {
 // Properties.
 
 type propertyView struct {
-	ID            int64    `json:"id"`
-	Name          string   `json:"name"`
-	Description   string   `json:"description"`
-	Photos        []string `json:"photos"`
-	City          string   `json:"city"`
-	Country       string   `json:"country"`
-	MaxGuests     int      `json:"max_guests"`
-	Bedrooms      int      `json:"bedrooms"`
-	MinStayNights *int     `json:"min_stay_nights"`
-	MaxStayNights *int     `json:"max_stay_nights"`
-	Currency      string   `json:"currency"`
-	PriceFrom     money    `json:"price_from"`
+	ID          int64    `json:"id"`
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Photos      []string `json:"photos"`
+	City        string   `json:"city"`
+	Country     string   `json:"country"`
+	MaxGuests   int      `json:"max_guests"`
+	Bedrooms    int      `json:"bedrooms"`
+	// RegistrationNumber: issue #29, absent when the host entered none.
+	RegistrationNumber string `json:"registration_number,omitempty"`
+	MinStayNights      *int   `json:"min_stay_nights"`
+	MaxStayNights      *int   `json:"max_stay_nights"`
+	Currency           string `json:"currency"`
+	PriceFrom          money  `json:"price_from"`
 	// Issue #16: optional fees a guest may choose, guest categories, and
 	// in a search the stay's total.
 	Extras     []extraView `json:"extras"`
@@ -149,7 +151,7 @@ func newPropertyView(l booking.Listing) propertyView {
 	}
 	return propertyView{
 		ID: p.ID, Name: p.Name, Description: p.Description, Photos: photos, City: p.City, Country: p.Country,
-		MaxGuests: p.MaxGuests, Bedrooms: p.Bedrooms,
+		MaxGuests: p.MaxGuests, Bedrooms: p.Bedrooms, RegistrationNumber: p.RegistrationNumber,
 		MinStayNights: optPositive(l.MinStayNights), MaxStayNights: optPositive(l.MaxStayNights),
 		Currency: l.Currency, PriceFrom: newMoney(l.PriceFrom, l.Currency),
 		Extras: newExtrasView(p, l.Currency), Guests: newGuestsView(p),

@@ -35,7 +35,7 @@ function staykitFlow(root, widget) {
       pay: 'Payer', authorise: 'Autoriser le paiement', your_booking: 'Votre réservation',
       keep_link: 'Gardez ce lien pour suivre votre réservation :', resume_payment: 'Reprendre le paiement',
       new_booking: 'Nouvelle réservation', powered: 'Réservation propulsée par staykit', terms: 'Conditions',
-      from_night: 'à partir de {price} / nuit', guests_max: '{n} voyageurs max.', bedrooms: '{n} chambres',
+      from_night: 'à partir de {price} / nuit', guests_max: '{n} voyageurs max.', bedrooms: '{n} chambres', registration: 'N° d\'enregistrement : {number}',
       guest_n: '{n} voyageur', guests_n: '{n} voyageurs',
       hint_check_in: "Choisissez votre date d'arrivée.",
       hint_check_out: 'Choisissez votre date de départ (au moins {n} nuits).',
@@ -101,7 +101,7 @@ function staykitFlow(root, widget) {
       pay: 'Pay', authorise: 'Authorise payment', your_booking: 'Your booking',
       keep_link: 'Keep this link to follow your booking:', resume_payment: 'Resume payment',
       new_booking: 'New booking', powered: 'Booking powered by staykit', terms: 'Terms',
-      from_night: 'from {price} / night', guests_max: 'up to {n} guests', bedrooms: '{n} bedrooms',
+      from_night: 'from {price} / night', guests_max: 'up to {n} guests', bedrooms: '{n} bedrooms', registration: 'Registration number: {number}',
       guest_n: '{n} guest', guests_n: '{n} guests',
       hint_check_in: 'Choose your check-in date.',
       hint_check_out: 'Choose your check-out date (at least {n} nights).',
@@ -369,6 +369,7 @@ function staykitFlow(root, widget) {
         el('span', { class: 'card-body' },
           el('span', { class: 'card-title', text: p.name }),
           el('span', { class: 'muted', text: meta }),
+          p.registration_number ? el('span', { class: 'muted registration', text: t('registration', { number: p.registration_number }) }) : null,
           el('span', { text: p.description }),
           el('span', { class: 'card-price' }, el('strong', { text: t('from_night', { price: money(p.price_from, p.currency, true) }) }))));
       list.append(el('li', {}, card));
@@ -393,6 +394,11 @@ function staykitFlow(root, widget) {
     setURL({ property: p.id });
     $('#property-name').textContent = p.name;
     $('#property-meta').textContent = [p.city, p.country, t('guests_max', { n: p.max_guests }), p.bedrooms ? t('bedrooms', { n: p.bedrooms }) : null].filter(Boolean).join(' · ');
+    // The registration number the law asks every listing to show
+    // (Regulation (EU) 2024/1028), when the host has entered one.
+    const reg = $('#property-registration');
+    reg.hidden = !p.registration_number;
+    reg.textContent = p.registration_number ? t('registration', { number: p.registration_number }) : '';
     $('#property-description').textContent = p.description || '';
     const photo = $('#stay-photo');
     photo.hidden = !(p.photos && p.photos[0]);

@@ -352,7 +352,12 @@
       main.append(el("section", { id: "cancel" }, el("h3", {}, T.cancelTitle), form));
       if (toCancel) form.scrollIntoView();
     }
+    // Sections pages add (compliance.js): (booking, reshow(updated)) → node.
+    for (const section of bookingSections) main.append(section(b, (updated) => bookingPage(b.id, false, updated)));
   }
+
+  // bookingSections are the booking page's sections that pages add.
+  const bookingSections = [];
 
   // propertyPage edits a property's description, photos, fees, tourist
   // tax and own terms (policy, security deposit).
@@ -664,7 +669,7 @@
   }
 
   // Pages kept in their own files (channels.js) register here.
-  for (const page of window.staykitHostPages || []) page({ views, T, lang, el, call, say, show, table, loadProperties, main, propertySections, moneyText, todayISO, addDays });
+  for (const page of window.staykitHostPages || []) page({ views, T, lang, el, call, say, show, table, loadProperties, main, propertySections, bookingSections, moneyText, todayISO, addDays });
 
   // The planning of every property (planning.js) is the home screen.
   const home = Object.hasOwn(views, "planning") ? "planning" : "today";

@@ -122,6 +122,7 @@ func Run(t *testing.T, newStore func(t *testing.T) Stores, opts ...Option) {
 		claimGuardScenarios,
 		claimGuardRaceScenarios,
 		reportScenarios,
+		privacyScenarios,
 	}
 	ran := 0
 	for _, g := range groups {

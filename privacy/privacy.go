@@ -1,0 +1,129 @@
+// Package privacy holds what the GDPR asks of a host about a booking's
+// guest (issue #29): a copy of everything staykit keeps about them
+// (Export, art. 15 and 20) and the erasure of the person (art. 17), which
+// keeps the booking's amounts, dates and payments ledger, records the law
+// asks a seller to keep, without the person's name, e-mail address, phone
+// number or message. Package host runs both as use cases, audited.
+package privacy
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/ledger"
+	"github.com/staykit/staykit/pricing"
+)
+
+// Store erases a guest's details; store/sqlite and store/postgres
+// implement it (host.Store embeds it), store/storetest checks it.
+type Store interface {
+	// EraseGuest replaces the guest's details of the booking id (name,
+	// e-mail address, phone number, message) with e's, sets its UpdatedAt
+	// to e.At, and fails the pending deliveries of mail to the guest of
+	// its outbox events, which would otherwise be sent to no one or to an
+	// erased address. Amounts, dates, status and ledger are left as they
+	// are. Errors: booking.CodeNotFound.
+	EraseGuest(ctx context.Context, bookingID int64, e Erasure) error
+}
+
+// Erasure is what an erased guest's details become.
+type Erasure struct {
+	Name    string
+	Email   string
+	Phone   string
+	Message string
+	At      time.Time
+}
+
+// ErasedName is the name an erased guest's bookings show.
+const ErasedName = "Erased guest"
+
+// ErasedDeliveryError is the last error of a mail delivery to a guest
+// failed by an erasure.
+const ErasedDeliveryError = "guest data erased"
+
+// Anonymous is the erasure of a guest at at: no e-mail address, phone
+// number nor message, and ErasedName.
+func Anonymous(at time.Time) Erasure { return Erasure{Name: ErasedName, At: at} }
+
+// Erased reports whether b's guest was erased.
+func Erased(b booking.Booking) bool {
+	return b.GuestName == ErasedName && b.GuestEmail == "" && b.GuestPhone == ""
+}
+
+// Live reports whether b still needs its guest's details on today (the
+// organisation's date): a pending, requested or confirmed booking whose
+// check-out is not past. Its guest cannot be erased yet.
+func Live(b booking.Booking, today civil.Date) bool {
+	switch b.Status {
+	case booking.StatusPending, booking.StatusRequested, booking.StatusConfirmed:
+		return !b.CheckOut.Before(today)
+	}
+	return false
+}
+
+// Export is everything staykit keeps about a booking's guest: the
+// booking as they made it and its payments, referenced by the payment
+// provider's ids (no card data is ever held: the provider keeps it).
+type Export struct {
+	Booking  ExportedBooking   `json:"booking"`
+	Payments []ExportedPayment `json:"payments"`
+}
+
+// ExportedBooking is the booking and the guest's details in it.
+type ExportedBooking struct {
+	ID              int64       `json:"id"`
+	PropertyID      int64       `json:"property_id"`
+	Status          string      `json:"status"`
+	CheckIn         civil.Date  `json:"check_in"`
+	CheckOut        civil.Date  `json:"check_out"`
+	Guests          int         `json:"guests"`
+	GuestName       string      `json:"guest_name"`
+	GuestEmail      string      `json:"guest_email"`
+	GuestPhone      string      `json:"guest_phone"`
+	Message         string      `json:"message"`
+	Locale          string      `json:"locale"`
+	CouponCode      string      `json:"coupon_code"`
+	Currency        string      `json:"currency"`
+	TotalAmount     json.Number `json:"total_amount"`
+	PaidAmount      json.Number `json:"paid_amount"`
+	PaymentIntentID string      `json:"payment_intent_id"`
+	CreatedAt       time.Time   `json:"created_at"`
+	UpdatedAt       time.Time   `json:"updated_at"`
+	Erased          bool        `json:"erased"`
+}
+
+// ExportedPayment is a payments ledger entry, by reference.
+type ExportedPayment struct {
+	ID         int64       `json:"id"`
+	Kind       string      `json:"kind"`
+	Status     string      `json:"status"`
+	Amount     json.Number `json:"amount"`
+	Currency   string      `json:"currency"`
+	ProviderID string      `json:"provider_id"`
+	CreatedAt  time.Time   `json:"created_at"`
+}
+
+// NewExport copies what b and its ledger entries hold about the guest.
+func NewExport(b booking.Booking, entries []ledger.Entry) Export {
+	e := Export{Booking: ExportedBooking{ID: b.ID, PropertyID: b.PropertyID, Status: string(b.Status),
+		CheckIn: b.CheckIn, CheckOut: b.CheckOut, Guests: b.Guests, GuestName: b.GuestName, GuestEmail: b.GuestEmail,
+		GuestPhone: b.GuestPhone, Message: b.Message, Locale: b.Locale, CouponCode: b.CouponCode, Currency: b.Currency,
+		TotalAmount: amount(b.TotalAmount, b.Currency), PaidAmount: amount(b.PaidAmount, b.Currency), PaymentIntentID: b.PaymentIntentID,
+		CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt, Erased: Erased(b)}, Payments: []ExportedPayment{}}
+	for _, x := range entries {
+		e.Payments = append(e.Payments, ExportedPayment{ID: x.ID, Kind: string(x.Kind), Status: string(x.Status),
+			Amount: amount(pricing.FromMinor(x.Amount, x.Currency), x.Currency), Currency: x.Currency, ProviderID: x.ProviderID, CreatedAt: x.CreatedAt})
+	}
+	return e
+}
+
+// amount is d as a JSON number with the currency's minor units.
+func amount(d decimal.Decimal, currency string) json.Number {
+	return json.Number(d.StringFixed(pricing.MinorUnits(currency)))
+}

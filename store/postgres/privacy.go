@@ -1,0 +1,28 @@
+package postgres
+
+import (
+	"context"
+
+	"github.com/staykit/staykit/outbox"
+	"github.com/staykit/staykit/privacy"
+	"github.com/staykit/staykit/store/internal/sqlflow"
+)
+
+var _ privacy.Store = (*DB)(nil)
+
+// EraseGuest replaces a booking's guest details and fails the pending
+// mail deliveries to its guest (privacy.Store).
+func (db *DB) EraseGuest(ctx context.Context, bookingID int64, e privacy.Erasure) error {
+	return db.tx(ctx, "erase guest", func(q querier) error {
+		if err := sqlflow.Exec(ctx, q, bookingNotFound(), `UPDATE bookings SET guest_name = $1, guest_email = $2,
+			guest_phone = $3, message = $4, updated_at = $5 WHERE id = $6`,
+			e.Name, e.Email, e.Phone, e.Message, instant(e.At), bookingID); err != nil {
+			return err
+		}
+		return sqlflow.Exec(ctx, q, nil, `UPDATE outbox_deliveries SET status = $1, last_error = $2, updated_at = $3
+			WHERE status = $4 AND channel = $5 AND recipient = $6
+			AND event_id IN (SELECT id FROM outbox_events WHERE booking_id = $7)`,
+			string(outbox.StatusFailed), privacy.ErasedDeliveryError, instant(e.At),
+			string(outbox.StatusPending), string(outbox.ChannelMail), outbox.ToGuest, bookingID)
+	})
+}

@@ -1,0 +1,28 @@
+package sqlite
+
+import (
+	"context"
+
+	"github.com/staykit/staykit/outbox"
+	"github.com/staykit/staykit/privacy"
+	"github.com/staykit/staykit/store/internal/sqlflow"
+)
+
+var _ privacy.Store = (*DB)(nil)
+
+// EraseGuest replaces a booking's guest details and fails the pending
+// mail deliveries to its guest (privacy.Store).
+func (db *DB) EraseGuest(ctx context.Context, bookingID int64, e privacy.Erasure) error {
+	return db.tx(ctx, "erase guest", func(q querier) error {
+		if err := sqlflow.Exec(ctx, q, bookingNotFound(), `UPDATE bookings SET guest_name = ?, guest_email = ?,
+			guest_phone = ?, message = ?, updated_at = ? WHERE id = ?`,
+			e.Name, e.Email, e.Phone, e.Message, millis(e.At), bookingID); err != nil {
+			return err
+		}
+		return sqlflow.Exec(ctx, q, nil, `UPDATE outbox_deliveries SET status = ?, last_error = ?, updated_at = ?
+			WHERE status = ? AND channel = ? AND recipient = ?
+			AND event_id IN (SELECT id FROM outbox_events WHERE booking_id = ?)`,
+			string(outbox.StatusFailed), privacy.ErasedDeliveryError, millis(e.At),
+			string(outbox.StatusPending), string(outbox.ChannelMail), outbox.ToGuest, bookingID)
+	})
+}

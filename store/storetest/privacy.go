@@ -1,0 +1,93 @@
+package storetest
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/outbox"
+	"github.com/staykit/staykit/privacy"
+)
+
+var privacyScenarios = []scenario{
+	{"Privacy/RegistrationNumberKept", func(t *testing.T, s Stores) {
+		w := newWorld(t, s)
+		p := propertyFixture(w.org.ID)
+		p.RegistrationNumber = "75056123456AB"
+		must(t, s.CreateProperty(t.Context(), p))
+		got, err := s.Property(t.Context(), w.org.ID, p.ID)
+		must(t, err)
+		if got.RegistrationNumber != "75056123456AB" {
+			t.Errorf("after create: RegistrationNumber = %q", got.RegistrationNumber)
+		}
+		got.RegistrationNumber = ""
+		must(t, s.UpdatePropertyFields(t.Context(), got))
+		again, err := s.Property(t.Context(), w.org.ID, p.ID)
+		must(t, err)
+		if again.RegistrationNumber != "" {
+			t.Errorf("after removal: RegistrationNumber = %q", again.RegistrationNumber)
+		}
+	}},
+	{"Privacy/EraseGuestKeepsMoneyAndDropsGuestMail", func(t *testing.T, s Stores) {
+		w := newWorld(t, s)
+		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
+		other := newPending(t, s, w.prop, "2026-07-01", "2026-07-04", t0.Add(time.Hour))
+		evs, err := s.RecordOutbox(t.Context(), []outbox.Event{outboxEvent(b, "erase-1"), outboxEvent(other, "erase-2")}, t0)
+		must(t, err)
+		mails := []outbox.Delivery{{Channel: outbox.ChannelMail, To: outbox.ToGuest}, {Channel: outbox.ChannelMail, To: outbox.ToHost}}
+		for _, ev := range evs {
+			must(t, s.DispatchOutboxEvent(t.Context(), ev.ID, mails, t0))
+		}
+		at := t0.Add(2 * time.Hour)
+		for _, tt := range []struct {
+			name string
+			id   int64
+			code string
+		}{
+			{"Erased", b.ID, ""},
+			{"AgainNoChange", b.ID, ""},
+			{"UnknownBooking", b.ID + other.ID + 1000, booking.CodeNotFound},
+		} {
+			t.Run(tt.name, func(t *testing.T) {
+				err := records(t, s).EraseGuest(t.Context(), tt.id, privacy.Anonymous(at))
+				if tt.code != "" {
+					wantCode(t, err, tt.code)
+					return
+				}
+				must(t, err)
+			})
+		}
+		got, err := s.BookingByID(t.Context(), b.ID)
+		must(t, err)
+		if got.GuestName != privacy.ErasedName || got.GuestEmail != "" || got.GuestPhone != "" || got.Message != "" ||
+			!got.UpdatedAt.Equal(at) {
+			t.Errorf("erased booking: %q %q %q %q at %v", got.GuestName, got.GuestEmail, got.GuestPhone, got.Message, got.UpdatedAt)
+		}
+		if !privacy.Erased(*got) {
+			t.Errorf("privacy.Erased = false after the erasure")
+		}
+		if !got.TotalAmount.Equal(b.TotalAmount) || got.Status != b.Status || got.CheckIn != b.CheckIn || got.CheckOut != b.CheckOut {
+			t.Errorf("erasure changed the stay or its money: %+v, was %+v", got, b)
+		}
+		kept, err := s.BookingByID(t.Context(), other.ID)
+		must(t, err)
+		if kept.GuestEmail != other.GuestEmail || kept.GuestName != other.GuestName || kept.GuestEmail == "" {
+			t.Errorf("another booking's guest changed: %q %q", kept.GuestName, kept.GuestEmail)
+		}
+		for i, ev := range evs {
+			ds, err := s.OutboxDeliveries(t.Context(), ev.ID, 0, 0, 10)
+			must(t, err)
+			for _, d := range ds {
+				wantFailed := i == 0 && d.To == outbox.ToGuest
+				if wantFailed && (d.Status != outbox.StatusFailed || !strings.Contains(d.LastError, privacy.ErasedDeliveryError)) ||
+					!wantFailed && d.Status != outbox.StatusPending {
+					t.Errorf("event %d delivery to %s: %s %q, want failed %v", i, d.To, d.Status, d.LastError, wantFailed)
+				}
+			}
+			if len(ds) != 2 {
+				t.Errorf("event %d: %d deliveries, want 2", i, len(ds))
+			}
+		}
+	}},
+}
