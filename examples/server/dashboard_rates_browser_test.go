@@ -116,6 +116,11 @@ func TestBrowserRatesEditor(t *testing.T) {
 	if p := call(t, http.MethodGet, ts.URL+"/api/v1/host/demo/properties/"+id, nil, key).data(t); p["rates"].(map[string]any)["weekend_rate"] != nil {
 		t.Errorf("the weekend rate was saved before saving: %v", p["rates"])
 	}
+	// A French registration number (Regulation (EU) 2024/1028), stored in
+	// its canonical form since the property is in France.
+	b.do("country and registration number",
+		chromedp.SendKeys(chromedp.CSS("#prop-country"), "fr"),
+		chromedp.SendKeys(chromedp.CSS("#prop-registration-number"), "75056 123456 ab"))
 	b.do("save", chromedp.Click(chromedp.CSS("#property-save")), chromedp.WaitVisible(chromedp.CSS("#flash.ok")))
 	p := call(t, http.MethodGet, ts.URL+"/api/v1/host/demo/properties/"+id, nil, key).data(t)
 	rates := p["rates"].(map[string]any)
@@ -124,11 +129,31 @@ func TestBrowserRatesEditor(t *testing.T) {
 		seasons[0].(map[string]any)["start"] != seasonStart.String() || seasons[0].(map[string]any)["rate"] != "200" {
 		t.Errorf("saved property = min stay %v, rates %v", p["min_stay_nights"], rates)
 	}
+	if p["country"] != "FR" || p["registration_number"] != "75056123456AB" {
+		t.Errorf("saved country %v, registration number %v; want FR and 75056123456AB", p["country"], p["registration_number"])
+	}
 	// The guest's quote of the sample week says what the preview said.
 	q := call(t, http.MethodGet, fmt.Sprintf("%s/api/v1/book/demo/properties/%s/price?check_in=%s&check_out=%s&guests_count=2",
 		ts.URL, id, seasonStart, seasonStart.AddDays(7)), nil, nil)
 	if q.Status != http.StatusOK || !dec(t, num(q.data(t), "accommodation")).Equal(dec(t, fmt.Sprint(accommodation))) {
 		t.Errorf("the guest's quote: %d %s, want accommodation %d", q.Status, q.Raw, accommodation)
+	}
+
+	// The guest sees the number on the booking page.
+	b.do("the booking page", chromedp.Navigate(ts.URL+"/?org=demo&lang=en&property="+id),
+		chromedp.WaitVisible(chromedp.CSS("#property-registration")))
+	if got := b.text("#property-registration"); !strings.Contains(got, "75056123456AB") {
+		t.Errorf("booking page registration = %q", got)
+	}
+	b.do("back to the property's page", chromedp.Navigate(ts.URL+"/host/#properties/"+id), chromedp.WaitVisible(chromedp.CSS("#preview-nights .night")))
+	// A wrong French number is refused with a reason, and nothing saved.
+	b.do("a wrong number", clearInput("#prop-registration-number"), chromedp.SendKeys(chromedp.CSS("#prop-registration-number"), "123"),
+		chromedp.Click(chromedp.CSS("#property-save")), chromedp.WaitVisible(chromedp.CSS("#flash.error")))
+	if got := b.text("#flash"); !strings.Contains(got, "registration_number") {
+		t.Errorf("refusal = %q, want it to name the registration number", got)
+	}
+	if p := call(t, http.MethodGet, ts.URL+"/api/v1/host/demo/properties/"+id, nil, key).data(t); p["registration_number"] != "75056123456AB" {
+		t.Errorf("after a refused save the number is %v", p["registration_number"])
 	}
 
 	// On a phone, the editor fits the screen.

@@ -405,7 +405,13 @@
         if (f.deposit_hold_days.value !== start.h) terms.deposit_hold_days = Number(f.deposit_hold_days.value);
         if (f.deposit_release_days.value !== start.r) terms.deposit_release_days = Number(f.deposit_release_days.value);
         if (Object.keys(terms).length) change.terms = terms;
-        await call("PATCH", "/properties/" + p.id, change);
+        // A refusal is said in the flash by call; the form keeps what the
+        // host typed.
+        try {
+          await call("PATCH", "/properties/" + p.id, change);
+        } catch {
+          return;
+        }
         await propertyPage(p.id);
         say(T.saved);
       } } },
