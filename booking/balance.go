@@ -130,7 +130,7 @@ func (s *Service) BalancePayment(ctx context.Context, slug, token string) (*Bala
 	}
 	st := BalanceOf(b, t)
 	if st.Status == BalanceActionRequired {
-		pay, err := s.bookingPayments(ctx, b.ID)
+		pay, err := s.accounts.ForBooking(ctx, b.ID)
 		if err != nil {
 			return nil, err
 		}

@@ -30,8 +30,8 @@ func (s *Service) config(ctx context.Context, resolve orgFunc) (*Config, error) 
 		return nil, err
 	}
 	cfg := &Config{Organization: *org, PaymentPublicKey: s.payments.PublicKey(), PaymentsReady: true}
-	if s.connected() {
-		a, err := s.orgPaymentAccount(ctx, org.ID)
+	if s.accounts.Connected() {
+		a, err := s.accounts.OrgAccount(ctx, org.ID)
 		if err != nil {
 			return nil, err
 		}

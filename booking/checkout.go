@@ -295,7 +295,7 @@ func (s *Service) hold(ctx context.Context, org *Organization, p *Property, r Ch
 	if account != nil {
 		opts.PaymentAccount = account.AccountID
 	}
-	if opts.Terms, err = s.prepareTerms(ctx, b, s.paymentsFor(opts.PaymentAccount)); err != nil {
+	if opts.Terms, err = s.prepareTerms(ctx, b, s.accounts.For(opts.PaymentAccount)); err != nil {
 		return nil, nil, err
 	}
 	if err := s.store.CreateBooking(ctx, b, opts); err != nil {
@@ -325,12 +325,12 @@ func (s *Service) startPayment(ctx context.Context, org *Organization, b *Bookin
 		s.release(ctx, b)
 		return nil, errNotChargeable(fmt.Errorf("convert charge of booking %d: %w", b.ID, err))
 	}
-	pay, err := s.bookingPayments(ctx, b.ID)
+	pay, err := s.accounts.ForBooking(ctx, b.ID)
 	if err != nil {
 		s.release(ctx, b)
 		return nil, err
 	}
-	fee, err := s.applicationFee(ctx, org.ID, amount)
+	fee, err := s.accounts.ApplicationFee(ctx, org.ID, amount)
 	if err != nil {
 		s.release(ctx, b)
 		return nil, err

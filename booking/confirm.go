@@ -128,7 +128,7 @@ func (s *Service) confirm(ctx context.Context, resolve orgFunc, token string, r 
 	if b.PaymentIntentID == "" {
 		return nil, errNotPaid(b)
 	}
-	pay, err := s.bookingPayments(ctx, b.ID)
+	pay, err := s.accounts.ForBooking(ctx, b.ID)
 	if err != nil {
 		return nil, err
 	}

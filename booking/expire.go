@@ -66,7 +66,7 @@ func (s *Service) expire(ctx context.Context, b *Booking, now time.Time) (bool, 
 		return false, err
 	}
 	if b.PaymentIntentID != "" {
-		pay, err := s.bookingPayments(ctx, b.ID)
+		pay, err := s.accounts.ForBooking(ctx, b.ID)
 		if err != nil {
 			return false, err
 		}

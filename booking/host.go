@@ -57,7 +57,7 @@ func (s *Service) Approve(ctx context.Context, slug, token string) (*Booking, er
 	if b.Status != StatusRequested || !now.Before(b.ExpiresAt) {
 		return nil, errClosed(b, "approved")
 	}
-	pay, err := s.bookingPayments(ctx, b.ID)
+	pay, err := s.accounts.ForBooking(ctx, b.ID)
 	if err != nil {
 		return nil, err
 	}

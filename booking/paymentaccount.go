@@ -100,29 +100,92 @@ type PaymentAccountStore interface {
 	BookingPaymentAccount(ctx context.Context, bookingID int64) (string, error)
 }
 
-// connected reports whether the engine runs as a Connect platform.
-func (s *Service) connected() bool { return s.connect != nil }
+// AccountReader is what Accounts reads of PaymentAccountStore.
+type AccountReader interface {
+	PaymentAccount(ctx context.Context, orgID int64) (*PaymentAccount, error)
+	BookingPaymentAccount(ctx context.Context, bookingID int64) (string, error)
+}
 
-// orgPaymentAccount returns an organisation's account, nil when it has
-// none.
-func (s *Service) orgPaymentAccount(ctx context.Context, orgID int64) (*PaymentAccount, error) {
-	a, err := s.store.PaymentAccount(ctx, orgID)
+// Accounts routes a booking's payment calls to the provider account they
+// belong to: the platform's own (or the single account), or, on a Connect
+// platform, the organisation's connected account recorded for the
+// booking at checkout. The booking lifecycle and package money route
+// through it.
+type Accounts struct {
+	// Payments is the platform's own account (the only one without
+	// Connect).
+	Payments payment.Provider
+	// Connect, when set, makes the engine a platform.
+	Connect payment.Connect
+	Store   AccountReader
+}
+
+// Connected reports whether the engine runs as a Connect platform.
+func (a Accounts) Connected() bool { return a.Connect != nil }
+
+// OrgAccount returns an organisation's account, nil when it has none.
+func (a Accounts) OrgAccount(ctx context.Context, orgID int64) (*PaymentAccount, error) {
+	acct, err := a.Store.PaymentAccount(ctx, orgID)
 	switch {
 	case err == nil:
-		return a, nil
+		return acct, nil
 	case ErrorCode(err) == CodeNotFound:
 		return nil, nil
 	}
 	return nil, fmt.Errorf("read payment account of organisation %d: %w", orgID, err)
 }
 
+// For returns the payments of a provider account ("" the platform's own).
+func (a Accounts) For(account string) payment.Provider {
+	if account == "" || a.Connect == nil {
+		return a.Payments
+	}
+	return a.Connect.ForAccount(account)
+}
+
+// ForBooking returns the payments of the account a booking's intents
+// were created on, recorded at checkout: an organisation that changes
+// account later does not move its past bookings.
+func (a Accounts) ForBooking(ctx context.Context, bookingID int64) (payment.Provider, error) {
+	if !a.Connected() {
+		return a.Payments, nil
+	}
+	acct, err := a.Store.BookingPaymentAccount(ctx, bookingID)
+	if err != nil {
+		return nil, fmt.Errorf("read payment account of booking %d: %w", bookingID, err)
+	}
+	return a.For(acct), nil
+}
+
+// ApplicationFee is the platform's fee on a charge of amount minor units
+// of an organisation; 0 in single-account mode.
+func (a Accounts) ApplicationFee(ctx context.Context, orgID int64, amount int64) (int64, error) {
+	if !a.Connected() {
+		return 0, nil
+	}
+	acct, err := a.OrgAccount(ctx, orgID)
+	if err != nil || acct == nil {
+		return 0, err
+	}
+	return acct.Fee(amount), nil
+}
+
+// EventHome is the account whose events may concern a booking's intents:
+// a direct charge's connected account, else the platform ("").
+func (a Accounts) EventHome(bookingAccount string) string {
+	if a.Connect != nil && a.Connect.ChargeType() == payment.ChargeDirect {
+		return bookingAccount
+	}
+	return ""
+}
+
 // checkoutAccount returns the account a new checkout of org charges into:
 // nil in single-account mode. Errors: CodePaymentsNotReady.
 func (s *Service) checkoutAccount(ctx context.Context, org *Organization) (*PaymentAccount, error) {
-	if !s.connected() {
+	if !s.accounts.Connected() {
 		return nil, nil
 	}
-	a, err := s.orgPaymentAccount(ctx, org.ID)
+	a, err := s.accounts.OrgAccount(ctx, org.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -130,40 +193,4 @@ func (s *Service) checkoutAccount(ctx context.Context, org *Organization) (*Paym
 		return nil, &Error{Code: CodePaymentsNotReady, Message: "This host cannot take online payments yet. Please try again later or contact the host."}
 	}
 	return a, nil
-}
-
-// paymentsFor returns the payments of a provider account ("" the
-// platform's own).
-func (s *Service) paymentsFor(account string) payment.Provider {
-	if account == "" || s.connect == nil {
-		return s.payments
-	}
-	return s.connect.ForAccount(account)
-}
-
-// bookingPayments returns the payments of the account a booking's intents
-// were created on, recorded at checkout: an organisation that changes
-// account later does not move its past bookings.
-func (s *Service) bookingPayments(ctx context.Context, bookingID int64) (payment.Provider, error) {
-	if !s.connected() {
-		return s.payments, nil
-	}
-	acct, err := s.store.BookingPaymentAccount(ctx, bookingID)
-	if err != nil {
-		return nil, fmt.Errorf("read payment account of booking %d: %w", bookingID, err)
-	}
-	return s.paymentsFor(acct), nil
-}
-
-// applicationFee is the platform's fee on a charge of a booking's
-// organisation; 0 in single-account mode.
-func (s *Service) applicationFee(ctx context.Context, orgID int64, amount int64) (int64, error) {
-	if !s.connected() {
-		return 0, nil
-	}
-	a, err := s.orgPaymentAccount(ctx, orgID)
-	if err != nil || a == nil {
-		return 0, err
-	}
-	return a.Fee(amount), nil
 }

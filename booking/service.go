@@ -22,6 +22,7 @@ type Service struct {
 	store    Stores
 	payments payment.Provider
 	connect  payment.Connect
+	accounts Accounts
 	clock    Clock
 	notifier Notifier
 	logger   *slog.Logger
@@ -60,7 +61,8 @@ func NewService(o Options) *Service {
 	if o.Stores.empty() || o.Payments == nil {
 		panic("booking: NewService needs Stores and a payment Provider")
 	}
-	s := &Service{store: o.Stores, payments: o.Payments, clock: o.Clock, notifier: o.Notifier, logger: o.Logger, connect: o.Connect}
+	s := &Service{store: o.Stores, payments: o.Payments, clock: o.Clock, notifier: o.Notifier, logger: o.Logger, connect: o.Connect,
+		accounts: Accounts{Payments: o.Payments, Connect: o.Connect, Store: o.Stores.PaymentAccountStore}}
 	if s.clock == nil {
 		s.clock = SystemClock{}
 	}

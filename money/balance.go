@@ -43,7 +43,7 @@ func earlier(a, b time.Time) time.Time {
 // savedCard returns the provider's SavedCards and the card of the booking's
 // first payment (the one the guest agreed to have kept).
 func (s *Service) savedCard(ctx context.Context, e *ledger.Entry) (payment.SavedCards, string, error) {
-	pay, err := s.bookingPayments(ctx, e.BookingID)
+	pay, err := s.accounts.ForBooking(ctx, e.BookingID)
 	if err != nil {
 		return nil, "", fmt.Errorf("%w: %w", errRetry, err)
 	}
@@ -82,7 +82,7 @@ func (s *Service) sendBalance(ctx context.Context, e *ledger.Entry, reached bool
 	attempted := false
 	switch {
 	case in == nil:
-		fee, err := s.applicationFee(ctx, b.OrgID, e.Amount)
+		fee, err := s.accounts.ApplicationFee(ctx, b.OrgID, e.Amount)
 		if err != nil {
 			return fmt.Errorf("%w: %w", errRetry, err)
 		}
@@ -120,7 +120,7 @@ func (s *Service) offSessionEntry(ctx context.Context, e *ledger.Entry, reached 
 	if err != nil {
 		return nil, nil, nil, nil, fmt.Errorf("%w: %w", errRetry, err)
 	}
-	pay, err := s.bookingPayments(ctx, e.BookingID)
+	pay, err := s.accounts.ForBooking(ctx, e.BookingID)
 	if err != nil {
 		return nil, nil, nil, nil, fmt.Errorf("%w: %w", errRetry, err)
 	}
@@ -306,7 +306,7 @@ func (s *Service) balanceDeadline(org *booking.Organization, b *booking.Booking)
 // cannot take money nobody records), the balance is failed and the host
 // told. Should the guest have paid at the last moment, it is paid.
 func (s *Service) expireBalanceAction(ctx context.Context, b *booking.Booking, e *ledger.Entry, in *payment.Intent, now time.Time) error {
-	pay, err := s.bookingPayments(ctx, b.ID)
+	pay, err := s.accounts.ForBooking(ctx, b.ID)
 	if err != nil {
 		return fmt.Errorf("%w: %w", errRetry, err)
 	}

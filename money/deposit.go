@@ -126,7 +126,7 @@ func (s *Service) sendDepositRelease(ctx context.Context, e *ledger.Entry, now t
 	}
 	releaseAt := b.CheckOut.AddDays(t.DepositReleaseDays).In(org.Location())
 	lapsing := b.Status == booking.StatusConfirmed && now.Before(releaseAt)
-	pay, err := s.bookingPayments(ctx, e.BookingID)
+	pay, err := s.accounts.ForBooking(ctx, e.BookingID)
 	if err != nil {
 		return fmt.Errorf("%w: %w", errRetry, err)
 	}
@@ -173,7 +173,7 @@ func (s *Service) sendDepositRelease(ctx context.Context, e *ledger.Entry, now t
 // through with its answer lost is read back (the key replays it within the
 // provider's window; after it, the intent is found captured).
 func (s *Service) sendDepositClaim(ctx context.Context, e *ledger.Entry, now time.Time) error {
-	pay, err := s.bookingPayments(ctx, e.BookingID)
+	pay, err := s.accounts.ForBooking(ctx, e.BookingID)
 	if err != nil {
 		return fmt.Errorf("%w: %w", errRetry, err)
 	}

@@ -96,7 +96,7 @@ func (s *Service) applyIntentEvent(ctx context.Context, intentID, account string
 	if b == nil {
 		return s.applySavedCardEvent(ctx, intentID, account)
 	}
-	pay, err := s.bookingPayments(ctx, b.ID)
+	pay, err := s.accounts.ForBooking(ctx, b.ID)
 	if err != nil {
 		return err
 	}
@@ -182,7 +182,7 @@ func (s *Service) intentBooking(ctx context.Context, intentID, account string) (
 // matchRefunds brings a booking's refund entries of one intent in line
 // with the intent's refunds at the provider (see applyRefundedEvent).
 func (s *Service) matchRefunds(ctx context.Context, b *booking.Booking, intentID string) error {
-	pay, err := s.bookingPayments(ctx, b.ID)
+	pay, err := s.accounts.ForBooking(ctx, b.ID)
 	if err != nil {
 		return err
 	}

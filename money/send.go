@@ -221,7 +221,7 @@ var errRetry = errors.New("will retry")
 // entry's (a lost answer, or a key the provider forgot after its
 // idempotency window), and nothing is sent again.
 func (s *Service) sendRefund(ctx context.Context, e *ledger.Entry, reached bool) error {
-	pay, err := s.bookingPayments(ctx, e.BookingID)
+	pay, err := s.accounts.ForBooking(ctx, e.BookingID)
 	if err != nil {
 		return fmt.Errorf("%w: %w", errRetry, err)
 	}
@@ -290,7 +290,7 @@ func settleRefund(e *ledger.Entry, r *payment.Refund) {
 // other intent (a balance whose 3-D Secure the guest completed after the
 // cancellation) is recorded and returned beyond the booking's decision.
 func (s *Service) sendRelease(ctx context.Context, e *ledger.Entry, now time.Time) error {
-	pay, err := s.bookingPayments(ctx, e.BookingID)
+	pay, err := s.accounts.ForBooking(ctx, e.BookingID)
 	if err != nil {
 		return fmt.Errorf("%w: %w", errRetry, err)
 	}

@@ -78,6 +78,7 @@ type Service struct {
 	store    Store
 	payments payment.Provider
 	connect  payment.Connect
+	accounts booking.Accounts
 	clock    booking.Clock
 	notifier booking.Notifier
 	logger   *slog.Logger
@@ -93,6 +94,7 @@ func New(bookings *booking.Service, o Options) *Service {
 		panic("money: New needs the booking Service, a Store and a payment Provider")
 	}
 	s := &Service{bookings: bookings, store: o.Store, payments: o.Payments, connect: o.Connect,
+		accounts: booking.Accounts{Payments: o.Payments, Connect: o.Connect, Store: o.Store},
 		clock: o.Clock, notifier: o.Notifier, logger: o.Logger}
 	if s.clock == nil {
 		s.clock = booking.SystemClock{}
