@@ -641,6 +641,8 @@ export interface components {
             success: true;
             message?: string;
             data: components["schemas"]["Property"][];
+            /** @description Only when `limit` or `cursor` was given: the `cursor` of the next page, null on the last. */
+            next_cursor?: string | null;
         };
         Property: {
             /** Format: int64 */
@@ -652,6 +654,8 @@ export interface components {
             country: string;
             max_guests: number;
             bedrooms: number;
+            /** @description The registration number the authorities gave the property as a short-term rental (Regulation (EU) 2024/1028), to be shown with the listing; absent when the host has entered none (issue #29). */
+            registration_number?: string;
             /** @description Shortest stay in the property (its own or the organisation's), null when none. */
             min_stay_nights: number | null;
             /** @description Longest stay, null when none. */
@@ -1350,6 +1354,10 @@ export interface operations {
                  * @example breakfast
                  */
                 extras?: string;
+                /** @description Page size (issue #31): with `limit` or `cursor`, the answer is a page of the list, in the same order, and carries `next_cursor`. Without either, the whole list, as before. Out of range: 422 with `out_of_range`. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page: the page starts after it. Not a positive integer: 422 with `invalid_type`. */
+                cursor?: string;
             };
             header?: {
                 /**
