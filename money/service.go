@@ -95,7 +95,7 @@ func New(bookings *booking.Service, o Options) *Service {
 	}
 	s := &Service{bookings: bookings, store: o.Store, payments: o.Payments, connect: o.Connect,
 		accounts: booking.Accounts{Payments: o.Payments, Connect: o.Connect, Store: o.Store},
-		clock: o.Clock, notifier: o.Notifier, logger: o.Logger}
+		clock:    o.Clock, notifier: o.Notifier, logger: o.Logger}
 	if s.clock == nil {
 		s.clock = booking.SystemClock{}
 	}
