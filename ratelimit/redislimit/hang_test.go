@@ -46,9 +46,18 @@ func newHangingRedis(t *testing.T) *hangingRedis {
 			h.mu.Lock()
 			h.conns = append(h.conns, c)
 			h.mu.Unlock()
+			// Counted as each read returns, not when the connection
+			// ends: the client closes a timed-out connection later, at
+			// a moment of its own.
 			h.wg.Go(func() {
-				n, _ := io.Copy(io.Discard, c)
-				h.read.Add(n)
+				buf := make([]byte, 4096)
+				for {
+					n, err := c.Read(buf)
+					h.read.Add(int64(n))
+					if err != nil {
+						return
+					}
+				}
 			})
 		}
 	})
