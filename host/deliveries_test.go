@@ -2,7 +2,6 @@ package host_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -10,7 +9,7 @@ import (
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/outbox"
 	"github.com/staykit/staykit/payment/paymenttest"
-	"github.com/staykit/staykit/store/sqlite"
+	"github.com/staykit/staykit/store/sqlite/sqlitetest"
 )
 
 // pageReads is a store that remembers the limits its delivery log was read
@@ -29,11 +28,7 @@ func (p *pageReads) OutboxDeliveries(ctx context.Context, eventID, endpointID, b
 // page, or one delivery, never the endpoint's whole history.
 func TestDeliveryLogReadsOnlyItsPage(t *testing.T) {
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "staykit.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := sqlitetest.Open(t)
 	store := &pageReads{OutboxStore: db}
 	stores := db.Stores()
 	stores.OutboxStore = store

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -13,7 +12,7 @@ import (
 	"github.com/staykit/staykit/booking/bookingtest"
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/payment/paymenttest"
-	"github.com/staykit/staykit/store/sqlite"
+	"github.com/staykit/staykit/store/sqlite/sqlitetest"
 )
 
 // keyRecords is a store of the host's records with one API key, which
@@ -133,11 +132,7 @@ func TestAuthenticateConcurrentUsesWriteOnce(t *testing.T) {
 // the wall clock running.
 func BenchmarkAuthenticate(b *testing.B) {
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "staykit.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
+	db := sqlitetest.Open(b)
 	org := booking.Organization{Slug: "villa", Name: "Villa"}.WithDefaults()
 	if err := db.CreateOrganization(ctx, &org); err != nil {
 		b.Fatal(err)

@@ -2,7 +2,6 @@ package host_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -10,7 +9,7 @@ import (
 	"github.com/staykit/staykit/booking/bookingtest"
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/payment/paymenttest"
-	"github.com/staykit/staykit/store/sqlite"
+	"github.com/staykit/staykit/store/sqlite/sqlitetest"
 )
 
 // TestPurgeRequestsKeepsTheWindow: PurgeRequests deletes the records of
@@ -18,11 +17,7 @@ import (
 // answers a retry still gets.
 func TestPurgeRequestsKeepsTheWindow(t *testing.T) {
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "staykit.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := sqlitetest.Open(t)
 	org := booking.Organization{Slug: "villa", Name: "Villa"}.WithDefaults()
 	if err := db.CreateOrganization(ctx, &org); err != nil {
 		t.Fatal(err)

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -37,7 +36,7 @@ import (
 	"github.com/staykit/staykit/ratelimit"
 	"github.com/staykit/staykit/reports"
 	"github.com/staykit/staykit/store/postgres"
-	"github.com/staykit/staykit/store/sqlite"
+	"github.com/staykit/staykit/store/sqlite/sqlitetest"
 )
 
 // testNow is the clock of every test: Friday 1 May 2026, noon in Paris.
@@ -70,11 +69,7 @@ type env struct {
 func backends(t *testing.T) map[string]func(t *testing.T, n int) []host.Stores {
 	return map[string]func(t *testing.T, n int) []host.Stores{
 		"sqlite": func(t *testing.T, n int) []host.Stores {
-			db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "staykit.db"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { db.Close() })
+			db := sqlitetest.Open(t)
 			out := make([]host.Stores, n)
 			for i := range out {
 				out[i] = seamsOf(db)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"net/http"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/staykit/staykit/internal/testenv"
 	"github.com/staykit/staykit/store/postgres"
 	"github.com/staykit/staykit/store/sqlite"
+	"github.com/staykit/staykit/store/sqlite/sqlitetest"
 )
 
 // wantUnavailable fails the test unless r is a 503 service_unavailable
@@ -37,7 +37,7 @@ func TestDatabaseOutageIs503(t *testing.T) {
 		return req{method: "POST", path: hostPath("villa", "/coupons"), body: map[string]any{"code": code, "kind": "fixed", "value": "5"}}
 	}
 	t.Run("sqlite locked by another process", func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "staykit.db")
+		path := sqlitetest.Path(t)
 		db, err := sqlite.Open(t.Context(), path, sqlite.WithBusyTimeout(100*time.Millisecond))
 		if err != nil {
 			t.Fatal(err)

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,18 +12,14 @@ import (
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/hostweb"
 	"github.com/staykit/staykit/payment/paymenttest"
-	"github.com/staykit/staykit/store/sqlite"
+	"github.com/staykit/staykit/store/sqlite/sqlitetest"
 )
 
 // TestNewWithoutLimiter: a dashboard built without a Limiter counts
 // sign-in attempts in memory; a wrong password is refused, not a panic,
 // and the limit still closes in.
 func TestNewWithoutLimiter(t *testing.T) {
-	db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "staykit.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := sqlitetest.Open(t)
 	logger := slog.New(slog.DiscardHandler)
 	svc := booking.NewService(booking.Options{Stores: db.Stores(), Payments: paymenttest.New(), Logger: logger})
 	dash := hostweb.New(hostweb.Options{Host: host.New(host.Options{Stores: db.HostStores(), Bookings: svc, Logger: logger})})

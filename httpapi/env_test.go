@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -29,6 +28,7 @@ import (
 	"github.com/staykit/staykit/pricing"
 	"github.com/staykit/staykit/ratelimit"
 	"github.com/staykit/staykit/store/sqlite"
+	"github.com/staykit/staykit/store/sqlite/sqlitetest"
 )
 
 // The helpers of this file (newTestEnv, call, do, response, envelope,
@@ -94,11 +94,7 @@ func withTrustedProxies(p ...string) envOption {
 func newTestEnv(t testing.TB, opts ...envOption) *testEnv {
 	t.Helper()
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "staykit.db"))
-	if err != nil {
-		t.Fatalf("open store: %v", err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := sqlitetest.Open(t)
 	e := &testEnv{
 		t:        t,
 		Store:    &faultyStore{DB: db},

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -23,6 +22,7 @@ import (
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/store/postgres"
 	"github.com/staykit/staykit/store/sqlite"
+	"github.com/staykit/staykit/store/sqlite/sqlitetest"
 )
 
 // store is a store the job engine runs on (a *sqlite.DB or *postgres.DB)
@@ -61,7 +61,7 @@ type driver struct {
 var drivers = []driver{
 	{
 		name:     "sqlite",
-		database: func(t *testing.T) string { return filepath.Join(t.TempDir(), "staykit.db") },
+		database: func(t *testing.T) string { return sqlitetest.Path(t) },
 		open: func(t *testing.T, path string) store {
 			db, err := sqlite.Open(t.Context(), path)
 			if err != nil {

@@ -2,7 +2,6 @@ package notify_test
 
 import (
 	"context"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -19,6 +18,7 @@ import (
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/pricing"
 	"github.com/staykit/staykit/store/sqlite"
+	"github.com/staykit/staykit/store/sqlite/sqlitetest"
 )
 
 // start is the tests' "now": Monday 1 June 2026, 10:00 in Paris.
@@ -38,12 +38,7 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "staykit.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := sqlitetest.Open(t)
 	clock := bookingtest.NewClock(start)
 	e := &env{store: db, pay: paymenttest.New(paymenttest.WithClock(clock.Now)), clock: clock,
 		orgs: map[string]int64{}, property: map[string]int64{}}

@@ -3,7 +3,6 @@ package notify_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -19,7 +18,7 @@ import (
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/pricing"
 	"github.com/staykit/staykit/store/postgres"
-	"github.com/staykit/staykit/store/sqlite"
+	"github.com/staykit/staykit/store/sqlite/sqlitetest"
 )
 
 // errKilled is the process dying with kill -9 right after its claim
@@ -44,11 +43,7 @@ func (k killedAfterClaim) ClaimOutboxDeliveries(ctx context.Context, now, leaseU
 func TestKilledWorkerHoldsLittleForLittleTime(t *testing.T) {
 	stores := map[string]func(t *testing.T) booking.Stores{
 		"sqlite": func(t *testing.T) booking.Stores {
-			db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "staykit.db"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { db.Close() })
+			db := sqlitetest.Open(t)
 			return db.Stores()
 		},
 		"postgres": func(t *testing.T) booking.Stores {

@@ -18,6 +18,7 @@ import (
 	"github.com/staykit/staykit/pricing"
 	"github.com/staykit/staykit/seed"
 	"github.com/staykit/staykit/store/sqlite"
+	"github.com/staykit/staykit/store/sqlite/sqlitetest"
 )
 
 // now is 21 November 2026 in Paris: yearly seasons expand for 2026–2028.
@@ -25,11 +26,7 @@ var now = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 
 func openDB(t *testing.T) *sqlite.DB {
 	t.Helper()
-	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "seed.db"))
-	if err != nil {
-		t.Fatalf("open sqlite: %v", err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := sqlitetest.Open(t)
 	return db
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/seed"
 	"github.com/staykit/staykit/store/sqlite"
+	"github.com/staykit/staykit/store/sqlite/sqlitetest"
 )
 
 // testSeed is one organisation with one property.
@@ -30,7 +31,7 @@ const testSeed = `{"organizations": [{
 func newDatabase(t *testing.T) (path, token string) {
 	t.Helper()
 	ctx := context.Background()
-	path = filepath.Join(t.TempDir(), "staykit.db")
+	path = sqlitetest.Path(t)
 	db, err := sqlite.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)

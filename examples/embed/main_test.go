@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -20,6 +19,7 @@ import (
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/store/sqlite"
+	"github.com/staykit/staykit/store/sqlite/sqlitetest"
 )
 
 // TestEmbedBooksAndConfirms runs the program as main does, on a free port
@@ -89,7 +89,7 @@ func startEmbed(t *testing.T) (base, dbPath string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dbPath = filepath.Join(t.TempDir(), "embed.db")
+	dbPath = sqlitetest.Path(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, ln, dbPath, slog.New(slog.DiscardHandler)) }()

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/internal/serverenv"
+	"github.com/staykit/staykit/store/sqlite/sqlitetest"
 )
 
 // testServer is the reference server running in this process on a free
@@ -38,7 +38,7 @@ func startServer(t *testing.T, env map[string]string, args ...string) *testServe
 // for settings that have no flag (timeouts).
 func startServerWith(t *testing.T, env map[string]string, tweak func(*serverenv.Config), args ...string) *testServer {
 	t.Helper()
-	dbPath := filepath.Join(t.TempDir(), "staykit.db")
+	dbPath := sqlitetest.Path(t)
 	args = append([]string{"-addr", "127.0.0.1:0", "-db", dbPath}, args...)
 	cfg, err := serverenv.Parse(args, func(k string) string { return env[k] }, io.Discard)
 	if err != nil {

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -19,6 +18,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/payment/paymenttest"
+	"github.com/staykit/staykit/store/sqlite/sqlitetest"
 )
 
 // hookSink is a webhook receiver that checks Standard Webhooks signatures
@@ -80,7 +80,7 @@ var secretLine = regexp.MustCompile(`signing secret \(shown once\): (whsec_\S+)`
 // confirmation's webhook arrives exactly once, signed, at its retry.
 func TestOutboxSurvivesSIGKILL(t *testing.T) {
 	bin := buildBinary(t)
-	db := filepath.Join(t.TempDir(), "staykit.db")
+	db := sqlitetest.Path(t)
 	sink := &hookSink{accepted: map[string]int{}, types: map[string]string{}, refuse: 1, refused: make(chan string, 1)}
 	rs := httptest.NewServer(sink)
 	defer rs.Close()

@@ -2,15 +2,16 @@ package main
 
 import (
 	"net/http"
-	"path/filepath"
 	"testing"
+
+	"github.com/staykit/staykit/store/sqlite/sqlitetest"
 )
 
 // TestPlantsSurviveRestart stores a plant, restarts the server on the same
 // database, and finds the id taken: the plant store's own tables live in
 // the server's SQLite file.
 func TestPlantsSurviveRestart(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "staykit.db")
+	db := sqlitetest.Path(t)
 	env := map[string]string{"PLANTSTORE_TOKENS": "s3cret"}
 	h := map[string]string{"Authorization": "Bearer s3cret"}
 	plant := map[string]any{"id": 11, "name": "Monstera", "tag": "tropical"}

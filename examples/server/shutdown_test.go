@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/staykit/staykit/store/sqlite/sqlitetest"
 )
 
 // process is the real server binary running in a child process.
@@ -117,7 +119,7 @@ func (p *process) wait(t *testing.T) error {
 // answers it, exits cleanly, and the booking is there after a restart.
 func TestSIGTERMFinishesTheRequestInFlight(t *testing.T) {
 	bin := buildBinary(t)
-	db := filepath.Join(t.TempDir(), "staykit.db")
+	db := sqlitetest.Path(t)
 	p := startBinary(t, bin, db)
 	p.waitLine(t, "price a stay") // the welcome is logged: the seed is in
 	if !strings.Contains(p.logs.String(), "first start: seed loaded") {

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,7 +22,7 @@ import (
 	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/pricing"
-	"github.com/staykit/staykit/store/sqlite"
+	"github.com/staykit/staykit/store/sqlite/sqlitetest"
 )
 
 // statefulStripe is a fake Stripe that keeps the intents it creates, so the
@@ -80,11 +79,7 @@ func TestGuestWhoPaysAndLeavesIsConfirmedByWebhook(t *testing.T) {
 	t.Cleanup(srv.Close)
 	provider := newProvider(t, srv.URL, testKey) // webhook secret whsec_test
 
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "staykit.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := sqlitetest.Open(t)
 	org := booking.Organization{Slug: "demo", Name: "Demo", PublicEngineEnabled: true}.WithDefaults()
 	if err := db.CreateOrganization(ctx, &org); err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 	"github.com/staykit/staykit/pricing"
 	"github.com/staykit/staykit/store/cache"
 	"github.com/staykit/staykit/store/sqlite"
+	"github.com/staykit/staykit/store/sqlite/sqlitetest"
 )
 
 // start is Friday 1 May 2026, noon in Paris.
@@ -78,12 +79,7 @@ func TestInvalidatingWritesForget(t *testing.T) {
 
 func openSQLite(t *testing.T) *sqlite.DB {
 	t.Helper()
-	db, err := sqlite.Open(t.Context(), ":memory:")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
+	return sqlitetest.Open(t)
 }
 
 // env is a Service over the read model over SQLite, with an organisation

@@ -2,7 +2,6 @@ package cache_test
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
@@ -17,6 +16,7 @@ import (
 	"github.com/staykit/staykit/pricing"
 	"github.com/staykit/staykit/store/cache"
 	"github.com/staykit/staykit/store/sqlite"
+	"github.com/staykit/staykit/store/sqlite/sqlitetest"
 )
 
 // tenant is an organisation with two properties and a coupon.
@@ -318,11 +318,7 @@ func TestFeedSyncForgetsOnlyItsProperty(t *testing.T) {
 // before each read of another organisation's properties (20 of them).
 func BenchmarkReadAfterAnotherOrganisationsWrite(b *testing.B) {
 	ctx := b.Context()
-	db, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "staykit.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
+	db := sqlitetest.Open(b)
 	c := cache.New(db.Stores(), db, cache.Options{MaxAge: time.Hour})
 	var orgs [2]*booking.Organization
 	for i := range orgs {

@@ -12,6 +12,7 @@
 package sqlite
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -49,6 +50,7 @@ type DB struct {
 type config struct {
 	busyTimeout time.Duration
 	readConns   int
+	image       []byte
 }
 
 // Option configures Open.
@@ -65,6 +67,15 @@ func WithBusyTimeout(d time.Duration) Option {
 // max(4, GOMAXPROCS).
 func WithReadConns(n int) Option {
 	return func(c *config) { c.readConns = n }
+}
+
+// WithImage starts an in-memory database (path ":memory:") as a copy of
+// image, the bytes of a closed database file, instead of empty; the
+// migrations then bring it up to date as usual. Tests use it (package
+// sqlitetest) so that a new in-memory store need not run every migration.
+// It is ignored for a database file.
+func WithImage(image []byte) Option {
+	return func(c *config) { c.image = image }
 }
 
 // Open opens (creating it if needed) the database at path and brings its
@@ -97,6 +108,12 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	write.SetConnMaxLifetime(0)
 	write.SetConnMaxIdleTime(0)
 	db := &DB{write: write, read: write, flow: sqlflow.Flow{Store: "sqlite"}}
+	if memory && cfg.image != nil {
+		if err := deserialize(ctx, write, cfg.image); err != nil {
+			write.Close()
+			return nil, fmt.Errorf("sqlite: open %q: %w", path, err)
+		}
+	}
 
 	if err := db.migrate(ctx); err != nil {
 		write.Close()
@@ -141,6 +158,33 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	}
 	db.read = read
 	return db, nil
+}
+
+// deserialize replaces the database of pool's one connection with image.
+// A file in WAL mode is marked as a rollback-journal one first (header
+// bytes 18 and 19), as SQLite cannot use a deserialized WAL database.
+func deserialize(ctx context.Context, pool *sql.DB, image []byte) error {
+	if len(image) < 100 {
+		return errors.New("image: shorter than a database header")
+	}
+	img := bytes.Clone(image)
+	img[18], img[19] = 1, 1
+	conn, err := pool.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("image: %w", err)
+	}
+	defer conn.Close()
+	err = conn.Raw(func(dc any) error {
+		d, ok := dc.(*driverConn).cn.(interface{ Deserialize([]byte) error })
+		if !ok {
+			return errors.New("the driver cannot deserialize")
+		}
+		return d.Deserialize(img)
+	})
+	if err != nil {
+		return fmt.Errorf("image: %w", err)
+	}
+	return nil
 }
 
 // openPool returns a pool of connections to dsn whose errors are

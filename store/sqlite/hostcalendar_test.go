@@ -1,7 +1,6 @@
 package sqlite_test
 
 import (
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/pricing"
 	"github.com/staykit/staykit/store/sqlite"
+	"github.com/staykit/staykit/store/sqlite/sqlitetest"
 )
 
 // historyDB is a database whose organisation has properties properties
@@ -20,11 +20,7 @@ import (
 // on, after ANALYZE: the history a host calendar must not walk.
 func historyDB(tb testing.TB, properties, perProperty int) (*sqlite.DB, *booking.Organization, []*booking.Property) {
 	tb.Helper()
-	db, err := sqlite.Open(tb.Context(), filepath.Join(tb.TempDir(), "staykit.db"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { _ = db.Close() })
+	db := sqlitetest.Open(tb)
 	org := &booking.Organization{Slug: "villa", Name: "Villa", PaymentMode: pricing.ModeFull,
 		DefaultLocale: "fr", Currency: "EUR", Timezone: "Europe/Paris", HoldMinutes: 30, RequestHoldHours: 48}
 	if err := db.CreateOrganization(tb.Context(), org); err != nil {

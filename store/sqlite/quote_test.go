@@ -3,7 +3,6 @@ package sqlite_test
 import (
 	"database/sql"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,12 +11,13 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/pricing"
+	"github.com/staykit/staykit/store/sqlite/sqlitetest"
 )
 
 // TestQuoteColumn: the quote is written in its snake_case stored form, and
 // a row written before it (Go field names) still reads.
 func TestQuoteColumn(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "staykit.db")
+	path := sqlitetest.Path(t)
 	db := openAt(t, path)
 	org, prop := newCabin(t, db)
 	q := pricing.Quote{CheckIn: civil.MustParse("2026-05-01"), CheckOut: civil.MustParse("2026-05-03"),

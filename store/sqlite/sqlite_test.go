@@ -19,13 +19,14 @@ import (
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/pricing"
 	"github.com/staykit/staykit/store/sqlite"
+	"github.com/staykit/staykit/store/sqlite/sqlitetest"
 	"github.com/staykit/staykit/store/storetest"
 )
 
 // openAt opens the database file path and closes it when the test ends.
-func openAt(t *testing.T, path string) *sqlite.DB {
+func openAt(t *testing.T, path string, opts ...sqlite.Option) *sqlite.DB {
 	t.Helper()
-	db, err := sqlite.Open(t.Context(), path)
+	db, err := sqlite.Open(t.Context(), path, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func openAt(t *testing.T, path string) *sqlite.DB {
 // open opens a fresh database file in a temporary directory.
 func open(t *testing.T) *sqlite.DB {
 	t.Helper()
-	return openAt(t, filepath.Join(t.TempDir(), "staykit.db"))
+	return openAt(t, sqlitetest.Path(t))
 }
 
 func TestStore(t *testing.T) {
@@ -48,7 +49,9 @@ func TestStore(t *testing.T) {
 }
 
 func TestStoreInMemory(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) storetest.Stores { return seams(openAt(t, ":memory:")) })
+	storetest.Run(t, func(t *testing.T) storetest.Stores {
+		return seams(openAt(t, ":memory:", sqlite.WithImage(sqlitetest.Image(t))))
+	})
 }
 
 // TestFreshDatabaseHasNoPlantsTable: the plant store keeps its own schema
@@ -249,7 +252,7 @@ func TestOpenPathWithQuestionMarkFails(t *testing.T) {
 // BEGIN IMMEDIATE and busy_timeout, and still exactly one wins and no one
 // sees SQLITE_BUSY.
 func TestTwoHandlesOneWinner(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "shared.db")
+	path := sqlitetest.Path(t)
 	a, b := openAt(t, path), openAt(t, path)
 	org, prop := newCabin(t, a)
 	const n = 30
@@ -294,7 +297,7 @@ func TestTwoHandlesOneWinner(t *testing.T) {
 // the driver's own error stays reachable.
 func TestOutageIsStoreUnavailable(t *testing.T) {
 	t.Run("locked", func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "staykit.db")
+		path := sqlitetest.Path(t)
 		db, err := sqlite.Open(t.Context(), path, sqlite.WithBusyTimeout(50*time.Millisecond))
 		if err != nil {
 			t.Fatal(err)
