@@ -200,6 +200,7 @@ func (s *Server) fetchDocument(ctx context.Context, api API) (*document, error) 
 		return nil, fmt.Errorf("mcpserver: %w", err)
 	}
 	req.RemoteAddr = localPeer
+	req.Body = http.NoBody
 	rec := newRecorder()
 	s.opts.API.ServeHTTP(rec, req)
 	if rec.status != http.StatusOK {
@@ -293,6 +294,11 @@ func (s *Server) request(ctx context.Context, t *boundTool, args map[string]any,
 		}
 		switch in.in {
 		case inPath:
+			// Escaped, a value stays one segment; no API has a path
+			// value that is empty, a dot segment or holds a slash.
+			if str == "" || str == "." || str == ".." || strings.Contains(str, "/") {
+				return nil, fmt.Errorf("%s: %q is not a path segment", name, str)
+			}
 			path = strings.ReplaceAll(path, "{"+in.name+"}", url.PathEscape(str))
 		case inQuery:
 			query.Set(in.name, str)
@@ -318,6 +324,9 @@ func (s *Server) request(ctx context.Context, t *boundTool, args map[string]any,
 	req, err := http.NewRequestWithContext(ctx, t.op.method, target, rd)
 	if err != nil {
 		return nil, err
+	}
+	if rd == nil {
+		req.Body = http.NoBody // as a server's request always has one
 	}
 	req.Header = hdr
 	if t.op.hasBody {
