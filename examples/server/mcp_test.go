@@ -3,13 +3,17 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
+	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	hostcli "github.com/staykit/staykit/internal/cli"
 	"github.com/staykit/staykit/mcpserver"
 )
 
@@ -193,5 +197,103 @@ func TestMCPHostToolsNeedAKey(t *testing.T) {
 	cfg := mustTool(t, cs, "get_organisation", map[string]any{"org_slug": "demo"}).(map[string]any)
 	if org, _ := cfg["organization"].(map[string]any); str(org, "slug") != "demo" {
 		t.Errorf("get_organisation = %v, want demo", cfg)
+	}
+}
+
+// TestMCPCommand runs the mcp command over pipes, as Claude Desktop
+// starts it: its tools reach the running server at -url for -org, the
+// host tools with STAYKIT_HOST_API_KEY.
+func TestMCPCommand(t *testing.T) {
+	ts := startServer(t, nil)
+	key := strings.TrimPrefix(hostKey(t, ts, "demo")["Authorization"], "Bearer ")
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	var stderr syncBuffer
+	go func() {
+		env := map[string]string{"STAYKIT_HOST_API_KEY": key}
+		done <- runWith(ctx, []string{"mcp", "-url", ts.URL, "-org", "demo"}, func(k string) string { return env[k] }, inR, hostcli.Terminal{}, outW, &stderr)
+		outW.Close()
+	}()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "staykit-test", Version: "v0"}, nil).Connect(ctx,
+		&mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		cancel()
+		t.Fatalf("connect: %v (stderr %s)", err, stderr.String())
+	}
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		if strings.Contains(string(mustJSON(t, tool.InputSchema)), `"org_slug"`) {
+			t.Errorf("%s takes org_slug with -org", tool.Name)
+		}
+	}
+	cfg := mustTool(t, cs, "get_organisation", nil).(map[string]any)
+	if org, _ := cfg["organization"].(map[string]any); str(org, "slug") != "demo" {
+		t.Errorf("get_organisation = %v, want demo", cfg)
+	}
+	props := mustTool(t, cs, "host_list_properties", nil).(map[string]any)
+	if items, _ := props["items"].([]any); len(items) == 0 {
+		t.Errorf("host_list_properties = %v, want the demo's properties", props)
+	}
+	cs.Close()
+	inW.Close()
+	if err := <-done; err != nil {
+		t.Errorf("mcp command: %v (stderr %s)", err, stderr.String())
+	}
+	cancel()
+
+	if err := runWith(context.Background(), []string{"mcp", "-url", "ftp://x"}, func(string) string { return "" }, strings.NewReader(""), hostcli.Terminal{}, io.Discard, io.Discard); err != errUsage {
+		t.Errorf("mcp -url ftp://x: %v, want usage", err)
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestREADMEMCPTools: the README's table of tools names every tool with
+// its operation, and no other.
+func TestREADMEMCPTools(t *testing.T) {
+	raw, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(raw), "## MCP server (AI assistants)")
+	if !ok {
+		t.Fatal("README has no MCP server section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	listed := map[string]string{} // tool → its row
+	for _, line := range strings.Split(section, "\n") {
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		cells := strings.Split(line, "|")
+		for _, m := range regexp.MustCompile("`([a-z_]+)`").FindAllStringSubmatch(cells[1], -1) {
+			listed[m[1]] = line
+		}
+	}
+	for _, tool := range mcpserver.Tools() {
+		row, ok := listed[tool.Name]
+		if !ok {
+			t.Errorf("README lists no tool %s", tool.Name)
+			continue
+		}
+		if !strings.Contains(row, "`"+tool.OperationID+"`") || !strings.Contains(row, string(tool.API)) {
+			t.Errorf("README row %q does not name %s %s", row, tool.API, tool.OperationID)
+		}
+		delete(listed, tool.Name)
+	}
+	for name := range listed {
+		t.Errorf("README lists %s, which is no tool", name)
 	}
 }
