@@ -33,8 +33,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -56,6 +59,12 @@ type Options struct {
 	// request carries no Authorization header (over stdio). Empty: such
 	// calls get the host API's 401.
 	HostAPIKey string
+	// Hosts are the host names (no port) Handler accepts in the Host
+	// header of a request that reached a loopback address, besides
+	// localhost and loopback addresses: the public host name when a
+	// reverse proxy on the same machine forwards to the server. Any other
+	// name is refused (DNS rebinding).
+	Hosts []string
 	// Version is the server's version in the MCP handshake; default "v1".
 	Version string
 	// Logger defaults to slog.Default().
@@ -181,16 +190,55 @@ const peerHeader = "X-Staykit-Mcp-Peer"
 // Handler serves MCP over streamable HTTP, stateless: each POST is a
 // whole exchange, and carries its own Authorization for the host tools.
 // Cross-origin browser requests are refused (http.CrossOriginProtection),
-// and so are requests to a loopback address naming another host (DNS
-// rebinding; the SDK's default).
+// and so are requests to a loopback address naming a host that is neither
+// a loopback one nor one of Options.Hosts (DNS rebinding).
 func (s *Server) Handler() http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
-		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: sdkLogger(s.log)})
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: sdkLogger(s.log),
+			// Checked below, with Options.Hosts.
+			DisableLocalhostProtection: true})
 	csrf := http.NewCrossOriginProtection()
 	return csrf.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.hostAllowed(r) {
+			http.Error(w, "Forbidden: this server is not reached by that host name.", http.StatusForbidden)
+			return
+		}
 		r.Header.Set(peerHeader, r.RemoteAddr)
 		h.ServeHTTP(w, r)
 	}))
+}
+
+// hostAllowed says whether a request may name its Host: any name when it
+// reached a non-loopback address, else a loopback name or one of
+// Options.Hosts.
+func (s *Server) hostAllowed(r *http.Request) bool {
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok || local == nil || !loopback(local.String()) {
+		return true
+	}
+	if loopback(r.Host) {
+		return true
+	}
+	name := r.Host
+	if h, _, err := net.SplitHostPort(r.Host); err == nil {
+		name = h
+	}
+	return slices.ContainsFunc(s.opts.Hosts, func(h string) bool { return strings.EqualFold(h, name) })
+}
+
+// loopback says whether a host or host:port is localhost or a loopback
+// address.
+func loopback(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
 }
 
 // fetchDocument reads an API's OpenAPI document from the API itself.

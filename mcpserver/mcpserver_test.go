@@ -519,10 +519,10 @@ func TestNewRefusesADocumentWithoutAToolsOperation(t *testing.T) {
 // TestHandler serves the tools over streamable HTTP: the client's address
 // reaches the API (whatever the client claims in the server's own
 // header), its Authorization reaches the host tools, and a cross-origin
-// browser POST is refused.
+// browser POST or a loopback request naming another host is refused.
 func TestHandler(t *testing.T) {
 	stub := newStub(t)
-	srv, err := New(context.Background(), Options{API: stub, HostAPIKey: "sk_host_fallback"})
+	srv, err := New(context.Background(), Options{API: stub, HostAPIKey: "sk_host_fallback", Hosts: []string{"book.example.com"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -558,18 +558,41 @@ func TestHandler(t *testing.T) {
 		t.Errorf("public tool's Authorization %q, want none", got)
 	}
 
-	req, _ := http.NewRequest(http.MethodPost, hs.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Sec-Fetch-Site", "cross-site")
-	req.Header.Set("Origin", "https://evil.example")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	if res.StatusCode != http.StatusForbidden {
-		t.Errorf("cross-origin POST: %d, want 403", res.StatusCode)
+	for _, tc := range []struct {
+		name   string
+		host   string
+		header map[string]string
+		want   int
+	}{
+		{"loopback", "", nil, http.StatusOK},
+		{"localhost", "localhost:8080", nil, http.StatusOK},
+		{"the public host behind a local proxy", "Book.Example.com", nil, http.StatusOK},
+		{"another host (DNS rebinding)", "evil.example", nil, http.StatusForbidden},
+		{"cross-origin browser POST", "", map[string]string{"Sec-Fetch-Site": "cross-site", "Origin": "https://evil.example"}, http.StatusForbidden},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest(http.MethodPost, hs.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			for k, v := range tc.header {
+				req.Header.Set(k, v)
+			}
+			if tc.host != "" {
+				req.Host = tc.host
+			}
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != tc.want {
+				t.Errorf("status %d %s, want %d", res.StatusCode, body, tc.want)
+			}
+			if tc.want == http.StatusOK && !strings.Contains(string(body), `"get_quote"`) {
+				t.Errorf("tools/list answered %s", body)
+			}
+		})
 	}
 }
 

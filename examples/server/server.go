@@ -152,7 +152,7 @@ func (s *server) handler(publicURL string, origins []string) http.Handler {
 		}
 		api.ServeHTTP(w, r)
 	})
-	if h, err := s.mcpHandler(apis); err != nil {
+	if h, err := s.mcpHandler(apis, publicURL); err != nil {
 		s.log.Error("the MCP server is off", "err", err)
 	} else {
 		mux.Handle("/mcp", h)
