@@ -39,6 +39,10 @@
 //	go run ./examples/server deposit claim -org demo -token T -amount 120
 //	go run ./examples/server webhook add|list|remove|redeliver|deliveries -org demo ...
 //	go run ./examples/server contact -org demo [-email host@example.com]
+//	go run ./examples/server mcp [-url http://127.0.0.1:8080] [-org demo]   # MCP over stdio (STAYKIT_HOST_API_KEY for host tools)
+//
+// It is also an MCP server for AI assistants (package mcpserver) at /mcp
+// (streamable HTTP), and over stdio with the mcp command.
 //
 // E-mails and webhooks (package notify) are delivered from the outbox as
 // soon as they are due, by the jobs of package jobs (-outbox-every is
@@ -101,6 +105,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 // runWith is run with the command line's stdin and terminal given.
 func runWith(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, tty hostcli.Terminal, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "mcp" {
+		return runMCP(ctx, args[1:], getenv, stdin, stdout, stderr)
+	}
 	if ok, err := serverenv.RunCommand(ctx, args, hostcli.Env{Getenv: getenv, Stdin: stdin, Terminal: tty, Stdout: stdout, Stderr: stderr}); ok {
 		return err
 	}

@@ -144,16 +144,24 @@ func (s *server) handler(publicURL string, origins []string) http.Handler {
 	hostAPI, dashboard := s.hostSide(publicURL)
 	mux.Handle("/host/", dashboard)
 	mux.Handle("GET /host", http.RedirectHandler("/host/", http.StatusSeeOther))
-	logged := httpserve.LogRequests(s.log, fakepay.AnyOrigin(mux))
-
 	// The API logs its own requests, with their route.
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	apis := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, hostapi.Prefix) {
 			hostAPI.ServeHTTP(w, r)
 			return
 		}
+		api.ServeHTTP(w, r)
+	})
+	if h, err := s.mcpHandler(apis, publicURL); err != nil {
+		s.log.Error("the MCP server is off", "err", err)
+	} else {
+		mux.Handle("/mcp", h)
+	}
+	logged := httpserve.LogRequests(s.log, fakepay.AnyOrigin(mux))
+
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/api/") {
-			api.ServeHTTP(w, r)
+			apis.ServeHTTP(w, r)
 			return
 		}
 		logged.ServeHTTP(w, r)
