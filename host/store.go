@@ -8,6 +8,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/coupon"
 	"github.com/staykit/staykit/feed"
+	"github.com/staykit/staykit/notes"
 	"github.com/staykit/staykit/privacy"
 )
 
@@ -88,6 +89,8 @@ type Store interface {
 	UserStore
 	// EraseGuest anonymises a booking's guest (privacy.Store).
 	privacy.Store
+	// Notes keeps the host's notes on bookings (notes.Store).
+	notes.Store
 }
 
 // UserStore keeps the dashboard's users and their sessions.

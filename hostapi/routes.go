@@ -2,6 +2,7 @@ package hostapi
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/staykit/staykit/booking"
@@ -45,7 +46,7 @@ func (h *handler) routes() {
 		{http.MethodGet, "/stripe", h.getStripe},
 		{http.MethodPost, "/stripe/onboarding", h.startOnboarding},
 	}
-	for _, c := range append(append(h.channelRoutes(), h.reportRoutes()...), h.privacyRoutes()...) {
+	for _, c := range slices.Concat(h.channelRoutes(), h.reportRoutes(), h.privacyRoutes(), h.noteRoutes()) {
 		rs = append(rs, rt(c))
 	}
 	allow := map[string][]string{}
