@@ -78,7 +78,7 @@ func (f Feed) Validate() error {
 		fe.Add("property_id", "required")
 	}
 	if f.ExportDelay < 0 || f.ExportDelay > MaxExportDelay {
-		fe.Add("export_delay", "out_of_range")
+		fe.Add("export_delay_seconds", "out_of_range")
 	}
 	return fe.err()
 }
