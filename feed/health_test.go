@@ -31,9 +31,9 @@ func TestHealthOf(t *testing.T) {
 	synced := feed.Feed{ID: 1, PropertyID: 7, Active: true, URL: "https://www.airbnb.com/calendar/ical/1.ics",
 		LastSuccessAt: now.Add(-10 * time.Minute), ChangedAt: now.Add(-24 * time.Hour)}
 	for _, tc := range []struct {
-		name   string
-		f      func(f feed.Feed) feed.Feed
-		want   feed.Health
+		name string
+		f    func(f feed.Feed) feed.Feed
+		want feed.Health
 	}{
 		{"airbnb default", func(f feed.Feed) feed.Feed { return f },
 			feed.Health{Channel: feed.ChannelAirbnb, ExportDelay: 3 * time.Hour, ExportDelayDefault: true,
