@@ -1,9 +1,11 @@
 package hostapi_test
 
 import (
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
 	"strconv"
 	"testing"
 	"time"
@@ -72,5 +74,54 @@ func TestRequestsLimitedPerKey(t *testing.T) {
 	settings := e.do("villa", req{method: "GET", path: path})
 	if settings.status != http.StatusOK || settings.data(t)["slug"] != "villa" {
 		t.Errorf("settings after the limit: %d %s", settings.status, settings.body)
+	}
+}
+
+// TestPublishedKeyLimit: every operation behind authentication publishes
+// the per-credential limit (x-ratelimit) that DefaultKeyRequests sets, and
+// declares the RateLimit-* headers of its successes.
+func TestPublishedKeyLimit(t *testing.T) {
+	data, err := os.ReadFile("openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Paths map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	type operation struct {
+		OperationID string `json:"operationId"`
+		RateLimit   *struct {
+			Limit  int `json:"limit"`
+			Period int `json:"period_seconds"`
+		} `json:"x-ratelimit"`
+		Responses map[string]struct {
+			Ref     string                     `json:"$ref"`
+			Headers map[string]json.RawMessage `json:"headers"`
+		} `json:"responses"`
+	}
+	limited := 0
+	for path, ops := range doc.Paths {
+		for method, raw := range ops {
+			var op operation
+			if method == "parameters" || json.Unmarshal(raw, &op) != nil || path == "/api/v1/host/openapi.json" {
+				continue
+			}
+			limited++
+			if op.RateLimit == nil || op.RateLimit.Limit != hostapi.DefaultKeyRequests.Requests ||
+				op.RateLimit.Period != int(hostapi.DefaultKeyRequests.Period.Seconds()) {
+				t.Errorf("%s publishes %+v, want the default per-key limit", op.OperationID, op.RateLimit)
+			}
+			for code, resp := range op.Responses {
+				if code[0] == '2' && resp.Ref == "" && resp.Headers["RateLimit-Remaining"] == nil {
+					t.Errorf("%s %s does not declare RateLimit-Remaining", op.OperationID, code)
+				}
+			}
+		}
+	}
+	if limited < 40 {
+		t.Errorf("%d operations checked, want every operation of the host API", limited)
 	}
 }
