@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -66,6 +67,19 @@ func TestBrowserChannelsPage(t *testing.T) {
 	if !strings.Contains(row, "Airbnb") || !strings.Contains(row, feed.URL) || b.text("tr[data-id] .feed-status") != "OK" {
 		t.Errorf("feed row %q", row)
 	}
+	// Its exposure window: 15 minutes of polling and 1.5 of jitter, the
+	// hour of export delay of a channel not recognised, the seconds
+	// since its sync.
+	exposure := regexp.MustCompile(`^1 h 1[78] min$`)
+	if got := b.text("tr[data-id] .feed-exposure"); !exposure.MatchString(got) {
+		t.Errorf("feed exposure %q, want about 1 h 17 min", got)
+	}
+	if got := b.text("#property-exposure"); !strings.HasPrefix(got, "The property's exposure window: 1 h 1") {
+		t.Errorf("property exposure %q", got)
+	}
+	if got := b.text("tr[data-id] .feed-last-change"); got != "+1 / −0" {
+		t.Errorf("last sync's changes %q, want +1 / −0", got)
+	}
 
 	add("add a web page instead of a calendar", "Vrbo", feed.URL+"/maintenance.html")
 	if flash := b.text("#flash"); !strings.HasPrefix(flash, "Calendar added, but reading it failed:") ||
@@ -79,6 +93,19 @@ func TestBrowserChannelsPage(t *testing.T) {
 	}
 	if n := b.eval(`String(document.querySelectorAll("tr[data-id]").length)`); n != "2" {
 		t.Errorf("%s feeds listed, want the 2 added", n)
+	}
+	// The feed that never read: its window, and so the property's, is
+	// unknown.
+	if got := b.text("#property-exposure"); got != "The property's exposure window: unknown (never synced)" {
+		t.Errorf("property exposure with a feed never synced %q", got)
+	}
+	// The host sets the Airbnb feed's export delay: 30 minutes.
+	b.do("set an export delay",
+		chromedp.SetValue(chromedp.CSS("tr[data-id] .feed-delay"), "30"),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector("#flash").textContent = ""; document.querySelector("tr[data-id] .feed-delay").dispatchEvent(new Event("change"))`),
+		chromedp.Poll[chromedp.Void](`document.querySelector("#flash").textContent !== ""`))
+	if got := b.text("tr[data-id] .feed-exposure"); !regexp.MustCompile(`^4[78] min$`).MatchString(got) {
+		t.Errorf("feed exposure with 30 minutes of export delay %q, want about 47 min", got)
 	}
 	b.checkNoProblems()
 }
