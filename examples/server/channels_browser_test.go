@@ -100,9 +100,17 @@ func TestBrowserChannelsPage(t *testing.T) {
 		t.Errorf("property exposure with a feed never synced %q", got)
 	}
 	// The host sets the Airbnb feed's export delay: 30 minutes.
+	// One script finds the field, sets it and tells the page: the list
+	// may be redrawn between two steps of the browser.
 	b.do("set an export delay",
-		chromedp.SetValue(chromedp.CSS("tr[data-id] .feed-delay"), "30"),
-		chromedp.Evaluate[chromedp.Void](`document.querySelector("#flash").textContent = ""; document.querySelector("tr[data-id] .feed-delay").dispatchEvent(new Event("change"))`),
+		chromedp.Poll[chromedp.Void](`(() => {
+			const input = document.querySelector("tr[data-id] .feed-delay");
+			if (!input) return false;
+			document.querySelector("#flash").textContent = "";
+			input.value = "30";
+			input.dispatchEvent(new Event("change"));
+			return true;
+		})()`),
 		chromedp.Poll[chromedp.Void](`document.querySelector("#flash").textContent !== ""`))
 	if got := b.text("tr[data-id] .feed-exposure"); !regexp.MustCompile(`^4[78] min$`).MatchString(got) {
 		t.Errorf("feed exposure with 30 minutes of export delay %q, want about 47 min", got)
