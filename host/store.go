@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/closeout"
 	"github.com/staykit/staykit/coupon"
 	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/notes"
@@ -91,6 +92,9 @@ type Store interface {
 	privacy.Store
 	// Notes keeps the host's notes on bookings (notes.Store).
 	notes.Store
+	// SyncCloseout keeps the same-day close-out threshold
+	// (closeout.Store).
+	closeout.Store
 }
 
 // UserStore keeps the dashboard's users and their sessions.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -114,6 +115,42 @@ func TestBrowserChannelsPage(t *testing.T) {
 		chromedp.Poll[chromedp.Void](`document.querySelector("#flash").textContent !== ""`))
 	if got := b.text("tr[data-id] .feed-exposure"); !regexp.MustCompile(`^4[78] min$`).MatchString(got) {
 		t.Errorf("feed exposure with 30 minutes of export delay %q, want about 47 min", got)
+	}
+
+	// The same-day close-out: the Vrbo feed never read, so the property's
+	// window is unknown and, under a threshold, arrivals today close.
+	property := propertyIDs(t, ts, "demo")[0]
+	paris, err := time.LoadLocation("Europe/Paris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	today := time.Now().In(paris)
+	price := fmt.Sprintf("%s/api/v1/book/demo/properties/%d/price?check_in=%s&check_out=%s", ts.URL, property,
+		today.Format(time.DateOnly), today.AddDate(0, 0, 2).Format(time.DateOnly))
+	if r := call(t, "GET", price, nil, nil); r.Status != http.StatusOK {
+		t.Fatalf("today's quote before any close-out: %d %s", r.Status, r.Raw)
+	}
+	if b.visible("#closeout-state") {
+		t.Error("the page says arrivals are closed before any threshold")
+	}
+	b.do("close arrivals today over an hour of exposure",
+		chromedp.SetValue(chromedp.CSS("#closeout-minutes"), "60"),
+		chromedp.Click(chromedp.CSS("#closeout-save")),
+		chromedp.WaitVisible(chromedp.CSS("#closeout-state")))
+	if r := call(t, "GET", price, nil, nil); r.Status != http.StatusUnprocessableEntity || r.Body["code"] != "unavailable" {
+		t.Errorf("today's quote under the close-out: %d %s, want 422 unavailable", r.Status, r.Raw)
+	}
+	tomorrow := fmt.Sprintf("%s/api/v1/book/demo/properties/%d/price?check_in=%s&check_out=%s", ts.URL, property,
+		today.AddDate(0, 0, 1).Format(time.DateOnly), today.AddDate(0, 0, 3).Format(time.DateOnly))
+	if r := call(t, "GET", tomorrow, nil, nil); r.Status != http.StatusOK {
+		t.Errorf("tomorrow's quote under the close-out: %d %s", r.Status, r.Raw)
+	}
+	b.do("remove the close-out",
+		chromedp.SetValue(chromedp.CSS("#closeout-minutes"), ""),
+		chromedp.Click(chromedp.CSS("#closeout-save")),
+		chromedp.Poll[chromedp.Void](`!document.querySelector("#closeout-state") && document.querySelector("#closeout-minutes") && document.querySelector("#closeout-minutes").value === ""`))
+	if r := call(t, "GET", price, nil, nil); r.Status != http.StatusOK {
+		t.Errorf("today's quote after the close-out was removed: %d %s", r.Status, r.Raw)
 	}
 	b.checkNoProblems()
 }

@@ -54,6 +54,17 @@
       stale: "unchanged for 14 days", lastChange: "Last sync: ", delay: "Export delay (min)", delayDefault: "default",
     },
   }[lang]);
+  // The same-day close-out (package closeout).
+  Object.assign(T, {
+    fr: {
+      closeoutLabel: "Fermer les arrivées du jour quand la fenêtre dépasse (min, tous les logements ; vide : jamais)",
+      closeoutSave: "Enregistrer", closeoutClosed: "Arrivées d'aujourd'hui fermées pour ce logement : ses calendriers sont trop anciens.",
+    },
+    en: {
+      closeoutLabel: "Close arrivals today when the window exceeds (min, every property; empty: never)",
+      closeoutSave: "Save", closeoutClosed: "Arrivals today are closed at this property: its calendars are too old.",
+    },
+  }[lang]);
   // duration says a number of seconds as "3 h 07 min".
   const duration = (s) => {
     const m = Math.ceil(s / 60), h = Math.floor(m / 60);
@@ -69,8 +80,21 @@
     const base = "/properties/" + state.property;
     const select = el("select", { id: "ch-property", on: { change: () => { state.property = Number(select.value); show("channels"); } } },
       properties.map((p) => el("option", { value: p.id, selected: p.id === state.property }, p.name)));
-    const [feeds, exp, prop] = await Promise.all([call("GET", base + "/feeds?limit=100"), call("GET", base + "/ical"), call("GET", base)]);
+    const [feeds, exp, prop, closeout] = await Promise.all([call("GET", base + "/feeds?limit=100"), call("GET", base + "/ical"), call("GET", base),
+      call("GET", "/settings/sync-closeout")]);
     const cs = prop.calendar_sync;
+    const max = closeout.max_exposure_minutes;
+    // As the API decides it (closeout.Closed): over the threshold, or
+    // unknown with an active feed.
+    const closed = max !== null && cs.feeds > 0 && (cs.exposure_seconds === null || cs.exposure_seconds > max * 60);
+    const minutes = el("input", { id: "closeout-minutes", type: "number", min: "1", max: "10080", step: "1", inputmode: "numeric",
+      value: max === null ? "" : String(max), "aria-label": T.closeoutLabel });
+    const closeoutForm = el("form", { id: "closeout-form", class: "bar", on: { submit: async (ev) => {
+      ev.preventDefault();
+      await call("PATCH", "/settings/sync-closeout", { max_exposure_minutes: minutes.value === "" ? null : Number(minutes.value) });
+      await show("channels");
+      say(T.saved);
+    } } }, el("label", {}, T.closeoutLabel, " ", minutes), el("button", { type: "submit", id: "closeout-save" }, T.closeoutSave));
     const summary = el("p", { id: "property-exposure", title: T.exposureNote }, T.propertyExposure,
       el("strong", {}, !cs.feeds ? T.noFeedExposure : cs.exposure_seconds === null ? T.exposureUnknown : duration(cs.exposure_seconds)),
       cs.stale_feeds ? el("span", { class: "error" }, " — " + cs.stale_feeds + " × " + T.stale) : "");
@@ -115,6 +139,7 @@
           show("channels");
         } } }, T.rotate)),
       el("h3", {}, T.feeds), summary,
+      closed ? el("p", { id: "closeout-state", class: "error" }, T.closeoutClosed) : null, closeoutForm,
       feeds.items.length ? table([T.name, T.status, T.lastSync, T.exposure, T.delay, T.events, T.conflicts, T.actions], rows) : el("p", {}, T.none),
       el("form", { class: "bar", id: "feed-form", on: { submit: async (ev) => {
         ev.preventDefault();
