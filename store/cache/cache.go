@@ -121,9 +121,13 @@ type Store struct {
 	orgSlug       map[string]entry[*booking.Organization]
 	orgID         map[int64]entry[*booking.Organization]
 	props         map[int64]entry[[]booking.Property] // by organisation
-	prop          map[[2]int64]entry[*booking.Property]
-	coupons       map[couponKey]entry[*coupon.Coupon]
-	occ           map[int64]occEntry // by property
+	// propsVer numbers each organisation's props entry when stored,
+	// counting with propsSeq (PropertiesVersion).
+	propsVer map[int64]uint64
+	propsSeq uint64
+	prop     map[[2]int64]entry[*booking.Property]
+	coupons  map[couponKey]entry[*coupon.Coupon]
+	occ      map[int64]occEntry // by property
 	// cal and settings are per-day calendars (by property) and saved
 	// settings (by organisation and property), forgotten with the catalog.
 	cal      map[int64]calEntry
@@ -248,6 +252,7 @@ func (c *Store) resetCatalog() {
 	c.orgSlug = map[string]entry[*booking.Organization]{}
 	c.orgID = map[int64]entry[*booking.Organization]{}
 	c.props = map[int64]entry[[]booking.Property]{}
+	c.propsVer = map[int64]uint64{}
 	c.prop = map[[2]int64]entry[*booking.Property]{}
 	c.coupons = map[couponKey]entry[*coupon.Coupon]{}
 	c.cal = map[int64]calEntry{}
@@ -374,9 +379,25 @@ func (c *Store) Properties(ctx context.Context, orgID int64) ([]booking.Property
 	c.mu.Lock()
 	if c.kept(gen, orgID, ids...) {
 		c.props[orgID] = entry[[]booking.Property]{kept, at}
+		c.propsSeq++
+		c.propsVer[orgID] = c.propsSeq
 	}
 	c.mu.Unlock()
 	return slices.Clone(kept), nil
+}
+
+// PropertiesVersion returns the number of the organisation's properties
+// list in memory (booking.PropertiesVersioner): a list read again, after
+// a write of the organisation or of one of its properties forgot it or
+// once it aged, has another. ok is false when none is in memory.
+func (c *Store) PropertiesVersion(orgID int64) (uint64, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	e, ok := c.props[orgID]
+	if !ok || !c.fresh(e.at) {
+		return 0, false
+	}
+	return c.propsVer[orgID], true
 }
 
 // Property is served from memory when cached.
