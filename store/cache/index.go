@@ -1,7 +1,9 @@
 package cache
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"time"
 
 	"github.com/staykit/staykit/booking"
@@ -112,7 +114,7 @@ func (c *Store) StayRate(ctx context.Context, p *booking.Property, r civil.Range
 	at := c.now()
 	// The property as the catalogue serves it now, not as the caller
 	// read it: the entry is kept only if no change came since gen.
-	cur, err := c.Property(ctx, p.OrgID, p.ID)
+	cur, err := c.currentProperty(ctx, p.OrgID, p.ID)
 	if err != nil {
 		return 0, false, err
 	}
@@ -145,4 +147,20 @@ func (c *Store) StayRate(ctx context.Context, p *booking.Property, r civil.Range
 	c.mu.Unlock()
 	hi = r.Start.DaysUntil(r.End)
 	return e.sums[hi], e.exact, nil
+}
+
+// currentProperty is Property, first looked up in the organisation's
+// properties list in memory (a search reads it just before), so that
+// the rates of thousands of properties need not read each one.
+func (c *Store) currentProperty(ctx context.Context, orgID, id int64) (*booking.Property, error) {
+	c.mu.RLock()
+	e, ok := c.props[orgID]
+	c.mu.RUnlock()
+	if ok && c.fresh(e.at) {
+		if i, found := slices.BinarySearchFunc(e.v, id, func(p booking.Property, id int64) int { return cmp.Compare(p.ID, id) }); found {
+			p := e.v[i]
+			return &p, nil
+		}
+	}
+	return c.Property(ctx, orgID, id)
 }
