@@ -211,10 +211,13 @@ func (s *Service) searchOrder(ctx context.Context, ix SearchIndex, ls []Listing,
 
 // sortByRate sorts listings by the nightly rates of stay, then by ID.
 func (s *Service) sortByRate(ctx context.Context, ix SearchIndex, ls []Listing, stay civil.Range) error {
+	// Keys and positions are sorted, not the listings (hundreds of bytes
+	// each), which are put in order once at the end.
 	type keyed struct {
 		micros int64
+		id     int64
 		dec    decimal.Decimal
-		l      Listing
+		at     int
 	}
 	ks := make([]keyed, len(ls))
 	exact := true
@@ -223,15 +226,15 @@ func (s *Service) sortByRate(ctx context.Context, ix SearchIndex, ls []Listing, 
 		if err != nil {
 			return fmt.Errorf("rates of property %d: %w", ls[i].Property.ID, err)
 		}
-		ks[i] = keyed{micros: m, l: ls[i]}
+		ks[i] = keyed{micros: m, id: ls[i].Property.ID, at: i}
 		exact = exact && ok
 	}
 	if !exact {
 		// A price beyond millionths: compare the decimals (slow, rare).
 		for i := range ks {
-			p, err := s.withCalendar(ctx, &ks[i].l.Property, stay.Start, stay.End)
+			p, err := s.withCalendar(ctx, &ls[i].Property, stay.Start, stay.End)
 			if err != nil {
-				return fmt.Errorf("read calendar of property %d: %w", ks[i].l.Property.ID, err)
+				return fmt.Errorf("read calendar of property %d: %w", ls[i].Property.ID, err)
 			}
 			sum := decimal.Zero
 			for d := range nightPrices(p, stay) {
@@ -245,11 +248,13 @@ func (s *Service) sortByRate(ctx context.Context, ix SearchIndex, ls []Listing, 
 		if !exact {
 			c = a.dec.Cmp(b.dec)
 		}
-		return cmp.Or(c, cmp.Compare(a.l.Property.ID, b.l.Property.ID))
+		return cmp.Or(c, cmp.Compare(a.id, b.id))
 	})
-	for i := range ks {
-		ls[i] = ks[i].l
+	sorted := make([]Listing, len(ls))
+	for i, k := range ks {
+		sorted[i] = ls[k.at]
 	}
+	copy(ls, sorted)
 	return nil
 }
 
