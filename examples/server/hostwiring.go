@@ -22,7 +22,7 @@ import (
 // is reached (-public-url, else its listen address): the calendar export
 // URLs are built on it, never on a request's Host header.
 func (s *server) hostSide(publicURL string) (api, dashboard http.Handler) {
-	hs := host.New(host.Options{Stores: s.back.Store.Through(s.readModel), Units: s.readModel.Units(s.back.Store.Records), Bookings: s.svc, Connect: s.connect, Logger: s.log})
+	hs := host.New(host.Options{Stores: s.back.Store.Through(s.readModel), Units: s.readModel.Units(s.back.Store.Records), Bookings: s.svc, Connect: s.connect, Logger: s.log, Clock: s.clock})
 	d := hostweb.New(hostweb.Options{Host: hs, Logger: s.log, Limiter: s.back.Limiter, TrustedProxies: s.cfg.TrustedProxies,
 		SecureCookies: strings.HasPrefix(s.cfg.PublicURL, "https://")})
 	apiDeny := hostapi.Deny(s.log, errCrossOrigin())
@@ -31,7 +31,7 @@ func (s *server) hostSide(publicURL string) (api, dashboard http.Handler) {
 	api = hostweb.OneOrigin(apiDeny, apiCSRF.Handler(hostapi.New(hostapi.Options{Host: hs, Logger: s.log, Limiter: s.back.Limiter,
 		TrustedProxies: s.cfg.TrustedProxies, Session: d.Session, PublicURL: publicURL,
 		Channels: hs.Channels(host.ChannelOptions{Syncer: s.calendarSync(), WebhookPolicy: s.cfg.Outbox.WebhookPolicy()}),
-		Reports:  reports.New(reports.Options{Store: s.back.Store.Reports()})})))
+		Reports:  reports.New(reports.Options{Store: s.back.Store.Reports(), Clock: s.clock})})))
 	return api, d
 }
 
