@@ -261,27 +261,9 @@ func lastError(err error) string {
 func MessageID(ev *outbox.Event) string { return "evt_" + strconv.FormatInt(ev.ID, 10) }
 
 func (w *Worker) attempt(ctx context.Context, ev *outbox.Event, d *outbox.Delivery) (int, error) {
-	org, err := w.Store.OrganizationByID(ctx, ev.OrgID)
+	org, b, entry, err := subjects(ctx, w.Store, ev)
 	if err != nil {
-		return 0, fmt.Errorf("organisation %d: %w", ev.OrgID, err)
-	}
-	var b *booking.Booking
-	if ev.BookingID != 0 {
-		if b, err = w.Store.BookingByID(ctx, ev.BookingID); err != nil {
-			return 0, fmt.Errorf("booking %d: %w", ev.BookingID, err)
-		}
-	}
-	var entry *ledger.Entry
-	if ev.EntryID != 0 && b != nil {
-		entries, err := w.Store.LedgerEntries(ctx, b.ID)
-		if err != nil {
-			return 0, fmt.Errorf("ledger of booking %d: %w", b.ID, err)
-		}
-		for i := range entries {
-			if entries[i].ID == ev.EntryID {
-				entry = &entries[i]
-			}
-		}
+		return 0, err
 	}
 	switch d.Channel {
 	case outbox.ChannelWebhook:
@@ -289,7 +271,7 @@ func (w *Worker) attempt(ctx context.Context, ev *outbox.Event, d *outbox.Delive
 		if err != nil {
 			return 0, fmt.Errorf("%w: endpoint %d: %w", errPermanent, d.EndpointID, err)
 		}
-		body, err := json.Marshal(w.payload(ctx, ev, org, b, entry))
+		body, err := json.Marshal(payload(ev, org, b, entry))
 		if err != nil {
 			return 0, fmt.Errorf("%w: %w", errPermanent, err)
 		}
