@@ -198,7 +198,7 @@ func (w *Worker) deliver(ctx context.Context, d *outbox.Delivery) (bool, error) 
 	case errors.Is(outcome, errPermanent) || now.Sub(ev.CreatedAt) >= outbox.RetryWindow:
 		d.Status, d.LastError = outbox.StatusFailed, lastError(outcome)
 	default:
-		d.LastError, d.NextAttemptAt = lastError(outcome), now.Add(outbox.Backoff(d.Attempts))
+		d.LastError, d.NextAttemptAt = lastError(outcome), now.Add(outbox.Jitter(outbox.Backoff(d.Attempts)))
 	}
 	if err := w.Store.UpdateOutboxDelivery(context.WithoutCancel(ctx), d); err != nil {
 		return false, fmt.Errorf("save delivery %d: %w", d.ID, err)
