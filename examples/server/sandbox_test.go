@@ -139,6 +139,26 @@ func TestSandboxChargesTheBalance(t *testing.T) {
 	if !found {
 		t.Errorf("host API bookings %d %s lack %s", list.Status, list.Raw, token)
 	}
+
+	// The event feed tells the same story, in CloudEvents, at the
+	// sandbox's time.
+	events := call(t, http.MethodGet, ts.URL+"/api/v1/host/demo-deposit/events", nil, auth)
+	items, _ = events.data(t)["items"].([]any)
+	var types []string
+	for _, it := range items {
+		ev, _ := it.(map[string]any)
+		types = append(types, str(ev, "type"))
+		if str(ev, "specversion") != "1.0" || str(ev, "subject") != "bookings/"+token ||
+			!strings.HasPrefix(str(ev, "source"), ts.URL+"/api/v1/host/demo-deposit") {
+			t.Errorf("event %v: want a CloudEvent about the booking from the organisation's host API", ev)
+		}
+	}
+	if fmt.Sprint(types) != "[booking.confirmed balance.paid]" {
+		t.Errorf("event feed types = %v, want [booking.confirmed balance.paid]", types)
+	}
+	if r := call(t, http.MethodGet, ts.URL+"/api/v1/host/events.schema.json", nil, nil); r.Status != http.StatusOK || str(r.Body, "$schema") == "" {
+		t.Errorf("events.schema.json: %d %.200s", r.Status, r.Raw)
+	}
 }
 
 // Without -sandbox the routes answer 404 in the API's failure envelope;
