@@ -37,7 +37,7 @@
 //	go run ./examples/server apikey list -org demo
 //	go run ./examples/server apikey revoke -org demo -id ID
 //	go run ./examples/server deposit claim -org demo -token T -amount 120
-//	go run ./examples/server webhook add|list|remove|redeliver|deliveries -org demo ...
+//	go run ./examples/server webhook add|list|remove|redeliver|deliveries|resume|replay -org demo ...
 //	go run ./examples/server contact -org demo [-email host@example.com]
 //
 // E-mails and webhooks (package notify) are delivered from the outbox as
