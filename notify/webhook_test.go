@@ -1,6 +1,7 @@
 package notify_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -15,7 +16,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/eventfeed"
 	"github.com/staykit/staykit/notify"
 	"github.com/staykit/staykit/outbound"
 	"github.com/staykit/staykit/outbox"
@@ -76,7 +80,54 @@ func (r *receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	// Every event a test sends is one the event feed's schema describes:
+	// refused otherwise, so the test fails.
+	if err := validateAsCloudEvent(body); err != nil {
+		http.Error(w, err.Error(), http.StatusUnprocessableEntity)
+		return
+	}
 	r.events = append(r.events, ev)
+}
+
+// eventSchema is eventfeed.Schema compiled.
+var eventSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(eventfeed.Schema))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("events.schema.json", doc); err != nil {
+		return nil, err
+	}
+	return c.Compile("events.schema.json")
+})
+
+// validateAsCloudEvent checks a webhook body, in the feed's CloudEvents
+// envelope (the same id, type and data), against eventfeed.Schema.
+func validateAsCloudEvent(body []byte) error {
+	var w struct {
+		ID      string          `json:"id"`
+		Type    string          `json:"type"`
+		Created time.Time       `json:"created"`
+		Data    json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(body, &w); err != nil {
+		return err
+	}
+	ce, err := json.Marshal(map[string]any{"specversion": "1.0", "id": w.ID, "source": "/api/v1/host/demo", "type": w.Type,
+		"time": w.Created, "datacontenttype": "application/json", "acknowledged": false, "data": w.Data})
+	if err != nil {
+		return err
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(ce))
+	if err != nil {
+		return err
+	}
+	sch, err := eventSchema()
+	if err != nil {
+		return err
+	}
+	return sch.Validate(inst)
 }
 
 // newHTTPServer serves h for the test and returns its URL.
