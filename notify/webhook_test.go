@@ -418,3 +418,35 @@ func TestRedirectNotFollowed(t *testing.T) {
 		t.Fatalf("code %d, err %v, redirect target called %d times; want the redirect as a failure", code, err, target)
 	}
 }
+
+// fixedClock tells one time.
+type fixedClock time.Time
+
+func (c fixedClock) Now() time.Time { return time.Time(c) }
+
+// webhook-timestamp follows SignClock when one is set (the wall clock of a
+// server whose Clock runs ahead, as the sandbox's), else Clock.
+func TestWebhookTimestampClock(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		sign booking.Clock
+		want string
+	}{
+		{"Clock", nil, "1780300800"},
+		{"SignClock", fixedClock(time.Unix(1700000000, 0)), "1700000000"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.worker.SignClock = tc.sign
+			rec, _ := newReceiver(t, e, 0)
+			e.book(t, "demo", "en")
+			e.process(t)
+			if len(rec.headers) != 1 || rec.rejected != 0 {
+				t.Fatalf("%d calls, %d rejected; want one verified", len(rec.headers), rec.rejected)
+			}
+			if got := rec.headers[0].Get("webhook-timestamp"); got != tc.want {
+				t.Errorf("webhook-timestamp = %s, want %s", got, tc.want)
+			}
+		})
+	}
+}

@@ -65,6 +65,11 @@ type Worker struct {
 	HostBookingURL func(org *booking.Organization, b *booking.Booking) string
 	// Clock defaults to the wall clock.
 	Clock booking.Clock
+	// SignClock is the clock of the webhook-timestamp header, which
+	// receivers compare with their own clock (Standard Webhooks allows a
+	// few minutes); nil: Clock. A server whose Clock runs ahead of the
+	// wall (the sandbox's) sets the wall clock here.
+	SignClock booking.Clock
 	// Logger defaults to slog.Default().
 	Logger *slog.Logger
 	// Reminders, when set, is called periodically by package jobs to
@@ -275,7 +280,11 @@ func (w *Worker) attempt(ctx context.Context, ev *outbox.Event, d *outbox.Delive
 		if err != nil {
 			return 0, fmt.Errorf("%w: %w", errPermanent, err)
 		}
-		return w.Webhooks.Post(ctx, *ep, MessageID(ev), w.Clock.Now(), body)
+		sign := w.Clock
+		if w.SignClock != nil {
+			sign = w.SignClock
+		}
+		return w.Webhooks.Post(ctx, *ep, MessageID(ev), sign.Now(), body)
 	case outbox.ChannelMail:
 		if ev.Kind == outbox.KindEndpointPaused {
 			m, err := w.pausedMail(ctx, ev, d, org)

@@ -56,8 +56,11 @@ func (s *server) outboxWorker(publicURL string) (*notify.Worker, error) {
 	if err != nil {
 		return nil, err
 	}
+	// webhook-timestamp stays on the wall clock: receivers check it
+	// against theirs, even in the sandbox.
 	w := &notify.Worker{Store: s.back.Store.Booking(), Mailer: mailer, Templates: tpl, Logger: s.log, Clock: s.clock,
-		Webhooks: notify.NewWebhookClient(notify.WebhookOptions{Policy: c.WebhookPolicy()}),
+		SignClock: booking.SystemClock{},
+		Webhooks:  notify.NewWebhookClient(notify.WebhookOptions{Policy: c.WebhookPolicy()}),
 		BookingURL: func(org *booking.Organization, b *booking.Booking) string {
 			return publicURL + "/?" + url.Values{"org": {org.Slug}, "booking": {b.Token}}.Encode()
 		},
