@@ -26,11 +26,13 @@ import (
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/connect"
 	"github.com/staykit/staykit/coupon"
+	"github.com/staykit/staykit/eventfeed"
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/hostapi"
 	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/internal/testenv"
 	"github.com/staykit/staykit/money"
+	"github.com/staykit/staykit/notify"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/pricing"
 	"github.com/staykit/staykit/ratelimit"
@@ -125,7 +127,14 @@ func newEnv(t *testing.T, stores []host.Stores, opts ...func(*booking.Options)) 
 		if db, ok := st.Records.(reports.Store); ok {
 			rs = reports.New(reports.Options{Store: db, Clock: e.clock})
 		}
-		mux.Handle(hostapi.Prefix, hostapi.New(hostapi.Options{Host: r.host, Logger: logger, Limiter: limiter, Clock: e.clock, Reports: rs}))
+		var events *eventfeed.Service // likewise
+		if db, ok := st.Records.(interface {
+			eventfeed.Store
+			notify.PayloadStore
+		}); ok {
+			events = &eventfeed.Service{Store: db, Payloads: db}
+		}
+		mux.Handle(hostapi.Prefix, hostapi.New(hostapi.Options{Host: r.host, Logger: logger, Limiter: limiter, Clock: e.clock, Reports: rs, Events: events}))
 		r.server = mux
 		e.replicas = append(e.replicas, r)
 	}

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/eventfeed"
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/internal/apihttp"
 	"github.com/staykit/staykit/ratelimit"
@@ -87,6 +88,9 @@ type Options struct {
 	// Reports computes the reports (/reports/...); nil: those routes
 	// answer 503 not_configured.
 	Reports *reports.Service
+	// Events serves the event feed (/events, /webhooks/{id}/replay);
+	// nil: those routes answer 503 not_configured.
+	Events *eventfeed.Service
 }
 
 type handler struct {
@@ -102,6 +106,7 @@ type handler struct {
 	channels *host.Channels
 	public   string
 	reports  *reports.Service
+	events   *eventfeed.Service
 }
 
 // New returns the host API handler. Mount it at Prefix:
@@ -131,7 +136,7 @@ func New(o Options) http.Handler {
 	if h.clock == nil {
 		h.clock = booking.SystemClock{}
 	}
-	h.channels, h.public, h.reports = o.Channels, strings.TrimRight(o.PublicURL, "/"), o.Reports
+	h.channels, h.public, h.reports, h.events = o.Channels, strings.TrimRight(o.PublicURL, "/"), o.Reports, o.Events
 	if h.channels == nil {
 		h.channels = o.Host.Channels(host.ChannelOptions{})
 	}

@@ -106,7 +106,8 @@ func TestPublishedKeyLimit(t *testing.T) {
 	for path, ops := range doc.Paths {
 		for method, raw := range ops {
 			var op operation
-			if method == "parameters" || json.Unmarshal(raw, &op) != nil || path == "/api/v1/host/openapi.json" {
+			if method == "parameters" || json.Unmarshal(raw, &op) != nil ||
+				path == "/api/v1/host/openapi.json" || path == "/api/v1/host/events.schema.json" {
 				continue
 			}
 			limited++

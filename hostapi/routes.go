@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/eventfeed"
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/internal/apihttp"
 )
@@ -46,7 +47,7 @@ func (h *handler) routes() {
 		{http.MethodGet, "/stripe", h.getStripe},
 		{http.MethodPost, "/stripe/onboarding", h.startOnboarding},
 	}
-	for _, c := range slices.Concat(h.channelRoutes(), h.reportRoutes(), h.privacyRoutes(), h.noteRoutes(), h.closeoutRoutes()) {
+	for _, c := range slices.Concat(h.channelRoutes(), h.reportRoutes(), h.privacyRoutes(), h.noteRoutes(), h.closeoutRoutes(), h.eventRoutes()) {
 		rs = append(rs, rt(c))
 	}
 	allow := map[string][]string{}
@@ -72,6 +73,14 @@ func (h *handler) routes() {
 	h.mux.HandleFunc("GET "+Prefix+"openapi.json", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "public, max-age=300")
 		writeRaw(w, http.StatusOK, openAPIDocument)
+	})
+	h.mux.HandleFunc("GET "+Prefix+"events.schema.json", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=300")
+		writeRaw(w, http.StatusOK, eventfeed.Schema)
+	})
+	h.mux.HandleFunc(Prefix+"events.schema.json", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", "GET, HEAD")
+		messages.WriteError(w, r, h.log, apihttp.Locale(r, ""), apihttp.ErrMethodNotAllowed())
 	})
 	h.mux.HandleFunc(Prefix+"openapi.json", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", "GET, HEAD")

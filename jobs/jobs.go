@@ -177,6 +177,10 @@ type Workers struct {
 	// One of them is set: the client of the store's driver.
 	sqlite   *river.Client[*sql.Tx]
 	postgres *river.Client[pgx.Tx]
+	// wall is River's clock (nil: time.Now), which schedules jobs: a
+	// row's job is scheduled after the row's delay on Options.Clock, so
+	// that a clock ahead of the wall (the sandbox's) delays nothing.
+	wall func() time.Time
 }
 
 // NewSQLite returns the Workers of a SQLite store and installs their hook
@@ -354,9 +358,14 @@ func (w *Workers) insert(ctx context.Context, work []enqueue.Work) (int, error) 
 }
 
 // params are the jobs of work that these Workers carry out, scheduled at
-// the rows' due times.
+// the rows' due times: after the time each row has to wait on
+// Options.Clock, counted on River's wall clock.
 func (w *Workers) params(work []enqueue.Work) []river.InsertManyParams {
 	now := w.opts.Clock.Now()
+	wall := time.Now
+	if w.wall != nil {
+		wall = w.wall
+	}
 	var out []river.InsertManyParams
 	for _, wk := range work {
 		args := argsOf(wk)
@@ -372,7 +381,7 @@ func (w *Workers) params(work []enqueue.Work) []river.InsertManyParams {
 		}
 		p := river.InsertManyParams{Args: args}
 		if at.After(now) {
-			p.InsertOpts = &river.InsertOpts{ScheduledAt: at}
+			p.InsertOpts = &river.InsertOpts{ScheduledAt: wall().Add(at.Sub(now))}
 		}
 		out = append(out, p)
 	}

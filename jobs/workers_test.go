@@ -95,6 +95,9 @@ func TestParamsScheduleRowsWhenDue(t *testing.T) {
 		work   enqueue.Work
 		want   river.JobArgs
 		at     time.Time // zero: at once
+		// wall is River's clock when it is not the Workers' (a sandbox
+		// clock ahead of it).
+		wall time.Time
 	}{
 		{name: "delivery due now", outbox: true, work: enqueue.Work{Kind: enqueue.OutboxDelivery, ID: 7, Parent: 3, At: now},
 			want: DeliveryArgs{DeliveryID: 7, EndpointID: 3}},
@@ -104,6 +107,8 @@ func TestParamsScheduleRowsWhenDue(t *testing.T) {
 			want: LedgerEntryArgs{BookingID: 2, EntryID: 5}, at: now.Add(ledgerGrace)},
 		{name: "ledger entry due later", work: enqueue.Work{Kind: enqueue.LedgerEntry, ID: 5, Parent: 2, At: later},
 			want: LedgerEntryArgs{BookingID: 2, EntryID: 5}, at: later},
+		{name: "clock ahead of the wall", outbox: true, work: enqueue.Work{Kind: enqueue.OutboxDelivery, ID: 7, At: later},
+			want: DeliveryArgs{DeliveryID: 7}, wall: now.Add(-30 * 24 * time.Hour), at: now.Add(-30 * 24 * time.Hour).Add(time.Hour)},
 		{name: "event without an outbox", work: enqueue.Work{Kind: enqueue.OutboxEvent, ID: 1, At: now}},
 		{name: "feed without a syncer", work: enqueue.Work{Kind: enqueue.Feed, ID: 1, Parent: 4, At: now}},
 	} {
@@ -112,7 +117,11 @@ func TestParamsScheduleRowsWhenDue(t *testing.T) {
 			if tc.outbox {
 				o.Outbox = &notify.Worker{}
 			}
-			params := (&Workers{opts: o}).params([]enqueue.Work{tc.work})
+			wall := now
+			if !tc.wall.IsZero() {
+				wall = tc.wall
+			}
+			params := (&Workers{opts: o, wall: func() time.Time { return wall }}).params([]enqueue.Work{tc.work})
 			if tc.want == nil {
 				if len(params) != 0 {
 					t.Fatalf("params = %+v, want none", params)

@@ -2,6 +2,7 @@ package notify
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/staykit/staykit/booking"
@@ -66,7 +67,52 @@ type PaymentData struct {
 	Error    string `json:"error,omitempty"`
 }
 
-func (w *Worker) payload(_ context.Context, ev *outbox.Event, org *booking.Organization, b *booking.Booking, e *ledger.Entry) Event {
+// PayloadStore is what EventBody reads: notify.Store's lookups.
+type PayloadStore interface {
+	OrganizationByID(ctx context.Context, id int64) (*booking.Organization, error)
+	BookingByID(ctx context.Context, id int64) (*booking.Booking, error)
+	LedgerEntries(ctx context.Context, bookingID int64) ([]ledger.Entry, error)
+}
+
+// EventBody is the body a webhook delivery of ev carries if sent now:
+// the booking as it is now, the event's ledger entry. The event feed
+// (package eventfeed) serves the same data.
+func EventBody(ctx context.Context, s PayloadStore, ev *outbox.Event) (Event, error) {
+	org, b, entry, err := subjects(ctx, s, ev)
+	if err != nil {
+		return Event{}, err
+	}
+	return payload(ev, org, b, entry), nil
+}
+
+// subjects reads what ev tells about.
+func subjects(ctx context.Context, s PayloadStore, ev *outbox.Event) (*booking.Organization, *booking.Booking, *ledger.Entry, error) {
+	org, err := s.OrganizationByID(ctx, ev.OrgID)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("organisation %d: %w", ev.OrgID, err)
+	}
+	var b *booking.Booking
+	if ev.BookingID != 0 {
+		if b, err = s.BookingByID(ctx, ev.BookingID); err != nil {
+			return nil, nil, nil, fmt.Errorf("booking %d: %w", ev.BookingID, err)
+		}
+	}
+	var entry *ledger.Entry
+	if ev.EntryID != 0 && b != nil {
+		entries, err := s.LedgerEntries(ctx, b.ID)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("ledger of booking %d: %w", b.ID, err)
+		}
+		for i := range entries {
+			if entries[i].ID == ev.EntryID {
+				entry = &entries[i]
+			}
+		}
+	}
+	return org, b, entry, nil
+}
+
+func payload(ev *outbox.Event, org *booking.Organization, b *booking.Booking, e *ledger.Entry) Event {
 	out := Event{ID: MessageID(ev), Type: ev.Kind, Created: ev.CreatedAt, Data: EventData{Organization: org.Slug}}
 	if b != nil {
 		places := pricing.MinorUnits(b.Currency)

@@ -1,6 +1,7 @@
 package notify_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -15,7 +16,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/eventfeed"
 	"github.com/staykit/staykit/notify"
 	"github.com/staykit/staykit/outbound"
 	"github.com/staykit/staykit/outbox"
@@ -76,7 +80,54 @@ func (r *receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	// Every event a test sends is one the event feed's schema describes:
+	// refused otherwise, so the test fails.
+	if err := validateAsCloudEvent(body); err != nil {
+		http.Error(w, err.Error(), http.StatusUnprocessableEntity)
+		return
+	}
 	r.events = append(r.events, ev)
+}
+
+// eventSchema is eventfeed.Schema compiled.
+var eventSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(eventfeed.Schema))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("events.schema.json", doc); err != nil {
+		return nil, err
+	}
+	return c.Compile("events.schema.json")
+})
+
+// validateAsCloudEvent checks a webhook body, in the feed's CloudEvents
+// envelope (the same id, type and data), against eventfeed.Schema.
+func validateAsCloudEvent(body []byte) error {
+	var w struct {
+		ID      string          `json:"id"`
+		Type    string          `json:"type"`
+		Created time.Time       `json:"created"`
+		Data    json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(body, &w); err != nil {
+		return err
+	}
+	ce, err := json.Marshal(map[string]any{"specversion": "1.0", "id": w.ID, "source": "/api/v1/host/demo", "type": w.Type,
+		"time": w.Created, "datacontenttype": "application/json", "acknowledged": false, "data": w.Data})
+	if err != nil {
+		return err
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(ce))
+	if err != nil {
+		return err
+	}
+	sch, err := eventSchema()
+	if err != nil {
+		return err
+	}
+	return sch.Validate(inst)
 }
 
 // newHTTPServer serves h for the test and returns its URL.
@@ -365,5 +416,37 @@ func TestRedirectNotFollowed(t *testing.T) {
 	code, err := c.Post(context.Background(), outbox.Endpoint{URL: src.URL, Secret: outbox.NewSecret()}, "evt_1", time.Now(), []byte(`{}`))
 	if err == nil || code != http.StatusTemporaryRedirect || target != 0 {
 		t.Fatalf("code %d, err %v, redirect target called %d times; want the redirect as a failure", code, err, target)
+	}
+}
+
+// fixedClock tells one time.
+type fixedClock time.Time
+
+func (c fixedClock) Now() time.Time { return time.Time(c) }
+
+// webhook-timestamp follows SignClock when one is set (the wall clock of a
+// server whose Clock runs ahead, as the sandbox's), else Clock.
+func TestWebhookTimestampClock(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		sign booking.Clock
+		want string
+	}{
+		{"Clock", nil, "1780300800"},
+		{"SignClock", fixedClock(time.Unix(1700000000, 0)), "1700000000"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.worker.SignClock = tc.sign
+			rec, _ := newReceiver(t, e, 0)
+			e.book(t, "demo", "en")
+			e.process(t)
+			if len(rec.headers) != 1 || rec.rejected != 0 {
+				t.Fatalf("%d calls, %d rejected; want one verified", len(rec.headers), rec.rejected)
+			}
+			if got := rec.headers[0].Get("webhook-timestamp"); got != tc.want {
+				t.Errorf("webhook-timestamp = %s, want %s", got, tc.want)
+			}
+		})
 	}
 }

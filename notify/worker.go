@@ -65,6 +65,11 @@ type Worker struct {
 	HostBookingURL func(org *booking.Organization, b *booking.Booking) string
 	// Clock defaults to the wall clock.
 	Clock booking.Clock
+	// SignClock is the clock of the webhook-timestamp header, which
+	// receivers compare with their own clock (Standard Webhooks allows a
+	// few minutes); nil: Clock. A server whose Clock runs ahead of the
+	// wall (the sandbox's) sets the wall clock here.
+	SignClock booking.Clock
 	// Logger defaults to slog.Default().
 	Logger *slog.Logger
 	// Reminders, when set, is called periodically by package jobs to
@@ -198,7 +203,7 @@ func (w *Worker) deliver(ctx context.Context, d *outbox.Delivery) (bool, error) 
 	case errors.Is(outcome, errPermanent) || now.Sub(ev.CreatedAt) >= outbox.RetryWindow:
 		d.Status, d.LastError = outbox.StatusFailed, lastError(outcome)
 	default:
-		d.LastError, d.NextAttemptAt = lastError(outcome), now.Add(outbox.Backoff(d.Attempts))
+		d.LastError, d.NextAttemptAt = lastError(outcome), now.Add(outbox.Jitter(outbox.Backoff(d.Attempts)))
 	}
 	if err := w.Store.UpdateOutboxDelivery(context.WithoutCancel(ctx), d); err != nil {
 		return false, fmt.Errorf("save delivery %d: %w", d.ID, err)
@@ -261,27 +266,9 @@ func lastError(err error) string {
 func MessageID(ev *outbox.Event) string { return "evt_" + strconv.FormatInt(ev.ID, 10) }
 
 func (w *Worker) attempt(ctx context.Context, ev *outbox.Event, d *outbox.Delivery) (int, error) {
-	org, err := w.Store.OrganizationByID(ctx, ev.OrgID)
+	org, b, entry, err := subjects(ctx, w.Store, ev)
 	if err != nil {
-		return 0, fmt.Errorf("organisation %d: %w", ev.OrgID, err)
-	}
-	var b *booking.Booking
-	if ev.BookingID != 0 {
-		if b, err = w.Store.BookingByID(ctx, ev.BookingID); err != nil {
-			return 0, fmt.Errorf("booking %d: %w", ev.BookingID, err)
-		}
-	}
-	var entry *ledger.Entry
-	if ev.EntryID != 0 && b != nil {
-		entries, err := w.Store.LedgerEntries(ctx, b.ID)
-		if err != nil {
-			return 0, fmt.Errorf("ledger of booking %d: %w", b.ID, err)
-		}
-		for i := range entries {
-			if entries[i].ID == ev.EntryID {
-				entry = &entries[i]
-			}
-		}
+		return 0, err
 	}
 	switch d.Channel {
 	case outbox.ChannelWebhook:
@@ -289,11 +276,15 @@ func (w *Worker) attempt(ctx context.Context, ev *outbox.Event, d *outbox.Delive
 		if err != nil {
 			return 0, fmt.Errorf("%w: endpoint %d: %w", errPermanent, d.EndpointID, err)
 		}
-		body, err := json.Marshal(w.payload(ctx, ev, org, b, entry))
+		body, err := json.Marshal(payload(ev, org, b, entry))
 		if err != nil {
 			return 0, fmt.Errorf("%w: %w", errPermanent, err)
 		}
-		return w.Webhooks.Post(ctx, *ep, MessageID(ev), w.Clock.Now(), body)
+		sign := w.Clock
+		if w.SignClock != nil {
+			sign = w.SignClock
+		}
+		return w.Webhooks.Post(ctx, *ep, MessageID(ev), sign.Now(), body)
 	case outbox.ChannelMail:
 		if ev.Kind == outbox.KindEndpointPaused {
 			m, err := w.pausedMail(ctx, ev, d, org)

@@ -11,6 +11,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
+	mrand "math/rand/v2"
 	"strconv"
 	"strings"
 	"time"
@@ -202,7 +203,8 @@ func NewSecret() string {
 
 // Backoff is the wait before attempt n+1 after n failed attempts: 30 s
 // doubling, capped at two hours. Deliveries are given up after
-// RetryWindow.
+// RetryWindow; the worker shortens each wait by a random jitter (Jitter)
+// so that the deliveries of one outage do not come back all at once.
 func Backoff(attempts int) time.Duration {
 	d := 30 * time.Second
 	for i := 1; i < attempts && d < 2*time.Hour; i++ {
@@ -211,11 +213,26 @@ func Backoff(attempts int) time.Duration {
 	return min(d, 2*time.Hour)
 }
 
+// Jitter is d shortened by a random part of up to a tenth, in whole
+// milliseconds (what the stores keep): never later than Backoff says, so
+// a retry is due by then.
+func Jitter(d time.Duration) time.Duration {
+	if d <= 0 {
+		return d
+	}
+	return d - mrand.N(d/10+1).Truncate(time.Millisecond)
+}
+
 // MaxLease is the longest a worker may lease a delivery (package notify
 // leases one for 30 s): a pending delivery due later than now + MaxLease
 // is waiting out a backoff, not being attempted, and may be made due at
 // once without risk of a second attempt in parallel.
 const MaxLease = time.Minute
 
-// RetryWindow is how long a delivery is retried before it fails.
-const RetryWindow = 24 * time.Hour
+// RetryWindow is how long a delivery is retried before it fails: 72
+// hours, about forty attempts at Backoff's pace. An endpoint whose
+// attempts all fail is paused long before (PauseFailures, PauseSpan):
+// its deliveries are then held for the host's resume and replay, and the
+// event feed (package eventfeed) keeps every event whatever happens to
+// its deliveries.
+const RetryWindow = 72 * time.Hour

@@ -84,3 +84,24 @@ func TestPausedEvent(t *testing.T) {
 		t.Error("an endpoint takes the pause events, or not the others")
 	}
 }
+
+// Jitter shortens a wait by at most a tenth, never lengthens it, and does
+// vary it.
+func TestJitter(t *testing.T) {
+	for _, d := range []time.Duration{30 * time.Second, time.Hour, 2 * time.Hour} {
+		seen := map[time.Duration]bool{}
+		for range 200 {
+			j := outbox.Jitter(d)
+			if j > d || j < d-d/10 || j%time.Millisecond != 0 {
+				t.Fatalf("Jitter(%v) = %v, want within [%v, %v]", d, j, d-d/10, d)
+			}
+			seen[j] = true
+		}
+		if len(seen) < 2 {
+			t.Errorf("Jitter(%v) never varies", d)
+		}
+	}
+	if outbox.Jitter(0) != 0 {
+		t.Error("Jitter(0) != 0")
+	}
+}

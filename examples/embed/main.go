@@ -75,6 +75,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/eventfeed"
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/hostapi"
 	"github.com/staykit/staykit/hostweb"
@@ -164,7 +165,8 @@ func run(ctx context.Context, ln net.Listener, dbPath string, logger *slog.Logge
 	limiter := ratelimit.NewMemory(ratelimit.MemoryOptions{})
 	dashboard := hostweb.New(hostweb.Options{Host: hs, Logger: logger, Limiter: limiter})
 	hostAPI := hostapi.New(hostapi.Options{Host: hs, Logger: logger, Limiter: limiter,
-		Session: dashboard.Session, PublicURL: origin, Reports: reports.New(reports.Options{Store: db})})
+		Session: dashboard.Session, PublicURL: origin, Reports: reports.New(reports.Options{Store: db}),
+		Events: &eventfeed.Service{Store: db, Payloads: db}})
 
 	// The host's own routes...
 	mux := http.NewServeMux()

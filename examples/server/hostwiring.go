@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/eventfeed"
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/hostapi"
 	"github.com/staykit/staykit/hostweb"
@@ -22,7 +23,7 @@ import (
 // is reached (-public-url, else its listen address): the calendar export
 // URLs are built on it, never on a request's Host header.
 func (s *server) hostSide(publicURL string) (api, dashboard http.Handler) {
-	hs := host.New(host.Options{Stores: s.back.Store.Through(s.readModel), Units: s.readModel.Units(s.back.Store.Records), Bookings: s.svc, Connect: s.connect, Logger: s.log})
+	hs := host.New(host.Options{Stores: s.back.Store.Through(s.readModel), Units: s.readModel.Units(s.back.Store.Records), Bookings: s.svc, Connect: s.connect, Logger: s.log, Clock: s.clock})
 	d := hostweb.New(hostweb.Options{Host: hs, Logger: s.log, Limiter: s.back.Limiter, TrustedProxies: s.cfg.TrustedProxies,
 		SecureCookies: strings.HasPrefix(s.cfg.PublicURL, "https://")})
 	apiDeny := hostapi.Deny(s.log, errCrossOrigin())
@@ -31,8 +32,21 @@ func (s *server) hostSide(publicURL string) (api, dashboard http.Handler) {
 	api = hostweb.OneOrigin(apiDeny, apiCSRF.Handler(hostapi.New(hostapi.Options{Host: hs, Logger: s.log, Limiter: s.back.Limiter,
 		TrustedProxies: s.cfg.TrustedProxies, Session: d.Session, PublicURL: publicURL, KeyRequests: s.cfg.HostKeyRequests,
 		Channels: hs.Channels(host.ChannelOptions{Syncer: s.calendarSync(), WebhookPolicy: s.cfg.Outbox.WebhookPolicy()}),
-		Reports:  reports.New(reports.Options{Store: s.back.Store.Reports()})})))
+		Reports:  reports.New(reports.Options{Store: s.back.Store.Reports(), Clock: s.clock}),
+		Clock:    s.clock, Events: s.eventFeed(publicURL)})))
 	return api, d
+}
+
+// eventFeed is the host API's event feed (package eventfeed) on the
+// database; its events' source is the organisation's host API at
+// publicURL. nil when the database serves none.
+func (s *server) eventFeed(publicURL string) *eventfeed.Service {
+	store := s.back.Store.Events()
+	if store == nil {
+		return nil
+	}
+	return &eventfeed.Service{Store: store, Payloads: s.back.Store.Booking(),
+		Source: func(org *booking.Organization) string { return publicURL + hostapi.Prefix + org.Slug }}
 }
 
 // errCrossOrigin is the host API's refusal of a cross-origin browser

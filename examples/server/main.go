@@ -37,7 +37,7 @@
 //	go run ./examples/server apikey list -org demo
 //	go run ./examples/server apikey revoke -org demo -id ID
 //	go run ./examples/server deposit claim -org demo -token T -amount 120
-//	go run ./examples/server webhook add|list|remove|redeliver|deliveries -org demo ...
+//	go run ./examples/server webhook add|list|remove|redeliver|deliveries|resume|replay -org demo ...
 //	go run ./examples/server contact -org demo [-email host@example.com]
 //	go run ./examples/server mcp [-url http://127.0.0.1:8080] [-org demo]   # MCP over stdio (STAYKIT_HOST_API_KEY for host tools)
 //

@@ -88,6 +88,15 @@ func TestWebhookAndContactCommands(t *testing.T) {
 	if err != nil || !strings.Contains(out, "endpoint 1 resumed; 0 deliveries due now") {
 		t.Fatalf("webhook resume: %v\n%s", err, out)
 	}
+	// A time range replayed: the event's delivery is sent again.
+	span := []string{"-from", time.Now().Add(-time.Hour).UTC().Format(time.RFC3339), "-to", time.Now().Add(time.Hour).UTC().Format(time.RFC3339)}
+	if out, err := cli(t, append(append([]string{"webhook", "replay", "-id", "1"}, span...), db...)...); err != nil ||
+		!regexp.MustCompile(`^[1-9]\d* deliveries of endpoint 1 will be sent again`).MatchString(out) {
+		t.Errorf("webhook replay: %v\n%s", err, out)
+	}
+	if _, err := cli(t, append([]string{"webhook", "replay", "-id", "1", "-from", "yesterday"}, db...)...); err == nil {
+		t.Error("webhook replay without a valid range: no error")
+	}
 	if out, err := cli(t, append([]string{"webhook", "remove", "-id", "1"}, db...)...); err != nil {
 		t.Fatalf("webhook remove: %v\n%s", err, out)
 	}

@@ -22,10 +22,12 @@ import (
 	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/internal/httpserve"
 	"github.com/staykit/staykit/internal/serverenv"
+	"github.com/staykit/staykit/jobs"
 	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/payment/paymenttest/fakepay"
 	"github.com/staykit/staykit/plantstore"
+	"github.com/staykit/staykit/sandbox"
 	"github.com/staykit/staykit/store/cache"
 )
 
@@ -62,6 +64,14 @@ type server struct {
 	// readModel keeps the public read routes' data in memory over
 	// back.Store (store/cache).
 	readModel *cache.Store
+
+	// clock is every service's clock: the wall clock, or with -sandbox
+	// the sandbox's (also in sandbox).
+	clock   booking.Clock
+	sandbox *sandbox.Clock
+	// jobs is the job engine, set by startWorkers before the first
+	// request is served.
+	jobs *jobs.Workers
 }
 
 // newServer opens the backends, loads the seed on first start and builds
@@ -76,7 +86,12 @@ func newServer(ctx context.Context, cfg serverenv.Config, logger *slog.Logger) (
 		back.Close()
 		return nil, err
 	}
-	payments, fake, err := serverenv.NewPayments(cfg, logger)
+	s.clock = booking.SystemClock{}
+	if cfg.Sandbox {
+		s.sandbox = sandbox.NewClock()
+		s.clock = s.sandbox
+	}
+	payments, fake, err := serverenv.NewPayments(cfg, logger, s.clock)
 	if err != nil {
 		back.Close()
 		return nil, err
@@ -88,11 +103,11 @@ func newServer(ctx context.Context, cfg serverenv.Config, logger *slog.Logger) (
 	sameDay := &closeout.Guard{Store: back.Store.Records, Feeds: back.Store.FeedStore, PollEvery: s.calendarSync().PollEvery()}
 	s.svc = booking.NewService(booking.Options{
 		Stores: s.readModel.Stores(), Payments: payments, Notifier: serverenv.LogNotifier(logger), Logger: logger,
-		Connect: cfg.Connect(payments), SameDay: sameDay,
+		Connect: cfg.Connect(payments), SameDay: sameDay, Clock: s.clock,
 	})
 	s.money = money.New(s.svc, money.Options{
 		Store: s.readModel.Stores(), Payments: payments, Notifier: serverenv.LogNotifier(logger), Logger: logger,
-		Connect: cfg.Connect(payments),
+		Connect: cfg.Connect(payments), Clock: s.clock,
 	})
 	s.connect = &connect.Service{}
 	if platform := cfg.Connect(payments); platform != nil {
@@ -145,6 +160,7 @@ func (s *server) handler(publicURL string, origins []string) http.Handler {
 	}
 	mux.Handle("GET /widget.js", bookingpage.Widget(s.publishableKey()))
 	mux.Handle("/", bookingpage.Handler(s.stripe))
+	sandboxAPI := s.sandboxHandler()
 	hostAPI, dashboard := s.hostSide(publicURL)
 	mux.Handle("/host/", dashboard)
 	mux.Handle("GET /host", http.RedirectHandler("/host/", http.StatusSeeOther))
@@ -164,12 +180,27 @@ func (s *server) handler(publicURL string, origins []string) http.Handler {
 	logged := httpserve.LogRequests(s.log, fakepay.AnyOrigin(mux))
 
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, sandbox.Prefix) {
+			sandboxAPI.ServeHTTP(w, r)
+			return
+		}
 		if strings.HasPrefix(r.URL.Path, "/api/") {
 			apis.ServeHTTP(w, r)
 			return
 		}
 		logged.ServeHTTP(w, r)
 	})
+}
+
+// sandboxHandler serves /api/v1/sandbox/ (package sandbox): with
+// -sandbox the clock and its due work, else 404.
+func (s *server) sandboxHandler() http.Handler {
+	if s.sandbox == nil {
+		return &sandbox.Handler{Refusal: "The sandbox is off: start the server with -sandbox (fake payments only)."}
+	}
+	return &sandbox.Handler{Clock: s.sandbox, Logger: s.log, RunDue: func(ctx context.Context) error {
+		return s.jobs.RunDue(ctx)
+	}}
 }
 
 // readyTimeout bounds the readiness probe's wait for the database.

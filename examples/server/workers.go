@@ -25,10 +25,11 @@ func (s *server) startWorkers(publicURL string) (stop func(), err error) {
 		return nil, err
 	}
 	workers, err := s.back.Store.Jobs(jobs.Options{Bookings: s.svc, Money: s.money, Outbox: worker, Feeds: s.calendarSync(),
-		Every: s.cfg.SweepEvery, Logger: s.log})
+		Every: s.cfg.SweepEvery, Logger: s.log, Clock: s.clock})
 	if err != nil {
 		return nil, err
 	}
+	s.jobs = workers
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { s.readModel.Run(ctx) })
@@ -55,8 +56,11 @@ func (s *server) outboxWorker(publicURL string) (*notify.Worker, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &notify.Worker{Store: s.back.Store.Booking(), Mailer: mailer, Templates: tpl, Logger: s.log,
-		Webhooks: notify.NewWebhookClient(notify.WebhookOptions{Policy: c.WebhookPolicy()}),
+	// webhook-timestamp stays on the wall clock: receivers check it
+	// against theirs, even in the sandbox.
+	w := &notify.Worker{Store: s.back.Store.Booking(), Mailer: mailer, Templates: tpl, Logger: s.log, Clock: s.clock,
+		SignClock: booking.SystemClock{},
+		Webhooks:  notify.NewWebhookClient(notify.WebhookOptions{Policy: c.WebhookPolicy()}),
 		BookingURL: func(org *booking.Organization, b *booking.Booking) string {
 			return publicURL + "/?" + url.Values{"org": {org.Slug}, "booking": {b.Token}}.Encode()
 		},
@@ -79,7 +83,7 @@ func (s *server) outboxWorker(publicURL string) (*notify.Worker, error) {
 func (s *server) calendarSync() *icalsync.Syncer {
 	// Through the read model, so that imported blocks reach the public
 	// calendar at once (and the other replicas through NOTIFY).
-	return icalsync.New(icalsync.Options{Store: s.back.Store.Through(s.readModel), Notifier: serverenv.LogNotifier(s.log), Logger: s.log,
+	return icalsync.New(icalsync.Options{Store: s.back.Store.Through(s.readModel), Clock: s.clock, Notifier: serverenv.LogNotifier(s.log), Logger: s.log,
 		Fetcher: &icalsync.Fetcher{Policy: s.cfg.Outbox.FeedPolicy()}})
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/eventfeed"
 	"github.com/staykit/staykit/notify"
 	"github.com/staykit/staykit/outbound"
 	"github.com/staykit/staykit/outbox"
@@ -17,7 +19,7 @@ import (
 
 // outboxCommands are the host's commands about messages.
 var outboxCommands = map[string]string{
-	"webhook": "webhook add|list|remove|redeliver|deliveries|resume -org SLUG ...: manage an organisation's webhook endpoints",
+	"webhook": "webhook add|list|remove|redeliver|deliveries|resume|replay -org SLUG ...: manage an organisation's webhook endpoints (replay -id ENDPOINT -from T -to T: send again the deliveries of the events of [T, T), RFC 3339)",
 	"contact": "contact -org SLUG [-email ADDRESS]: show or set the address the host's e-mails go to (-email \"\" clears it)",
 }
 
@@ -42,6 +44,8 @@ func runOutboxCommand(ctx context.Context, name string, args []string, open Open
 	id := fs.Int64("id", 0, "endpoint or delivery `id`")
 	allowPrivate := fs.Bool("allow-private", false, "accept a plain http URL (a local receiver; the server needs -webhooks-allow-private)")
 	replay := fs.Bool("replay", false, "with resume: send again what the endpoint missed while its deliveries failed")
+	from := fs.String("from", "", "with replay: the range's start (RFC 3339)")
+	to := fs.String("to", "", "with replay: the range's end, excluded (RFC 3339)")
 	fs.Usage = func() { fmt.Fprintln(fs.Output(), "Usage: server "+outboxCommands[name]); fs.PrintDefaults() }
 	if err := parse(fs, args); err != nil {
 		return err
@@ -112,6 +116,22 @@ func runOutboxCommand(ctx context.Context, name string, args []string, open Open
 			return err
 		}
 		fmt.Fprintf(stdout, "endpoint %d resumed; %d deliveries due now\n", ep.ID, n)
+		return nil
+	case "webhook replay":
+		start, err1 := time.Parse(time.RFC3339, *from)
+		end, err2 := time.Parse(time.RFC3339, *to)
+		if err1 != nil || err2 != nil || eventfeed.CheckRange(start, end) != nil {
+			return usageError(fs, "-from and -to must be RFC 3339 times, -from before -to")
+		}
+		feed, ok := store.Records.(eventfeed.Store)
+		if !ok {
+			return errors.New("this database keeps no event feed")
+		}
+		n, err := feed.ReplayWebhookRange(ctx, o.ID, *id, start, end, now)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%d deliveries of endpoint %d will be sent again\n", n, *id)
 		return nil
 	case "webhook remove":
 		return store.DeleteWebhookEndpoint(ctx, o.ID, *id)

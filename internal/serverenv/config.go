@@ -52,7 +52,10 @@ type Config struct {
 	// FakePayments says fake payments are intended even with -postgres,
 	// where several replicas would each keep their own fake intents.
 	FakePayments bool
-	PlantTokens  []string // bearer tokens of the plant store
+	// Sandbox turns the test mode on (-sandbox, fake payments only): an
+	// adjustable clock moved over HTTP (package sandbox).
+	Sandbox     bool
+	PlantTokens []string // bearer tokens of the plant store
 	// HostKeyRequests is the host API's limit per credential
 	// (hostapi.Options.KeyRequests): zero, its default; -no-rate-limits
 	// makes it hostapi.NoLimit.
@@ -142,6 +145,7 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	proxies := fs.String("trusted-proxies", "", "comma-separated `CIDRs` of reverse proxies whose X-Forwarded-For is believed")
 	fs.StringVar(&cfg.ServiceDomain, "service-domain", "", "`domain` whose https subdomains are allowed origins for every organisation (e.g. staykit.app)")
 	fs.BoolVar(&cfg.FakePayments, "fake-payments", false, "use fake payments with -postgres although each replica keeps its own fake intents (a single replica, a demo); without -postgres fake payments are the default when no Stripe key is set")
+	fs.BoolVar(&cfg.Sandbox, "sandbox", false, "test mode (fake payments only): POST /api/v1/sandbox/clock moves this process's clock forward and runs the work that became due")
 	fs.IntVar(&cfg.MaxConns, "max-conns", DefaultMaxConns, "most open client `connections`; more are closed at once")
 	fs.IntVar(&cfg.MaxConnsPerAddr, "max-conns-per-addr", DefaultMaxConnsPerAddr, "most open `connections` from one client address (IPv6: one /64); trusted proxies are exempt")
 	noLimits := fs.Bool("no-rate-limits", false, "turn the API's rate limits off (for load tests only: never in production)")
@@ -210,6 +214,9 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	}
 	if cfg.FakePayments && cfg.Stripe.SecretKey != "" {
 		return cfg, errors.New("-fake-payments is given but STRIPE_SECRET_KEY is set: choose one")
+	}
+	if cfg.Sandbox && cfg.Stripe.SecretKey != "" {
+		return cfg, errors.New("-sandbox is given but STRIPE_SECRET_KEY is set: the sandbox's clock works with fake payments only")
 	}
 	if cfg.PostgresURL != "" && cfg.Stripe.SecretKey == "" && !cfg.FakePayments {
 		return cfg, errors.New("-postgres without STRIPE_SECRET_KEY: fake payments live in one process's memory, so a guest who pays on one replica cannot be confirmed on another; set the Stripe keys, or pass -fake-payments if fake payments are intended (a single replica)")

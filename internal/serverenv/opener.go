@@ -95,7 +95,7 @@ func (o Opener) Bookings(ctx context.Context, db cli.Database) (*booking.Service
 	}
 	var payments payment.Provider = DetachedFake{}
 	if cfg.Stripe.SecretKey != "" {
-		if payments, _, err = NewPayments(cfg, logger); err != nil {
+		if payments, _, err = NewPayments(cfg, logger, nil); err != nil {
 			back.Close()
 			return nil, nil, err
 		}

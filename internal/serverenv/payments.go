@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/payment/stripe"
@@ -20,9 +21,15 @@ import (
 // payment_intent.succeeded for the webhook route and confirm an unpaid
 // booking. The fake's own events reach the service directly (fakePay), so
 // nothing outside needs the secret.
-func NewPayments(cfg Config, logger *slog.Logger) (payment.Provider, *paymenttest.Provider, error) {
+//
+// The fake reads clock (nil: the wall clock), the sandbox's with -sandbox.
+func NewPayments(cfg Config, logger *slog.Logger, clock booking.Clock) (payment.Provider, *paymenttest.Provider, error) {
 	if cfg.Stripe.SecretKey == "" {
-		fake := paymenttest.New(paymenttest.WithWebhookSecret("whsec_" + rand.Text()))
+		opts := []paymenttest.Option{paymenttest.WithWebhookSecret("whsec_" + rand.Text())}
+		if clock != nil {
+			opts = append(opts, paymenttest.WithClock(clock.Now))
+		}
+		fake := paymenttest.New(opts...)
 		return fake, fake, nil
 	}
 	sc := cfg.Stripe

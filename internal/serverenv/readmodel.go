@@ -6,6 +6,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/connect"
+	"github.com/staykit/staykit/eventfeed"
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/jobs"
 	"github.com/staykit/staykit/store/cache"
@@ -52,6 +53,18 @@ func (db Database) Jobs(o jobs.Options) (*jobs.Workers, error) {
 // (connect.Options.Store); nil when it is neither store/sqlite nor
 // store/postgres.
 func (db Database) Connect() connect.Store {
+	switch {
+	case db.pg != nil:
+		return db.pg
+	case db.lite != nil:
+		return db.lite
+	}
+	return nil
+}
+
+// Events is the database as the event feed's store (package eventfeed);
+// nil when it is neither store/sqlite nor store/postgres.
+func (db Database) Events() eventfeed.Store {
 	switch {
 	case db.pg != nil:
 		return db.pg

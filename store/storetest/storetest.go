@@ -27,6 +27,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/connect"
+	"github.com/staykit/staykit/eventfeed"
 	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/host"
 )
@@ -44,6 +45,22 @@ type Stores struct {
 	// connect); nil means Records, when it serves connect.Store too (a
 	// database serves every seam).
 	Connect connect.Store
+	// Events is the event feed's store (package eventfeed); nil means
+	// Records, when it serves eventfeed.Store too.
+	Events eventfeed.Store
+}
+
+// eventStore is s.Events, or Records as an eventfeed.Store.
+func (s Stores) eventStore(t *testing.T) eventfeed.Store {
+	t.Helper()
+	if s.Events != nil {
+		return s.Events
+	}
+	e, ok := s.Records.(eventfeed.Store)
+	if !ok {
+		t.Fatalf("storetest: Stores.Events is nil and Records (%T) is no eventfeed.Store", s.Records)
+	}
+	return e
 }
 
 // connectStore is s.Connect, or Records as a connect.Store.
@@ -124,6 +141,7 @@ func Run(t *testing.T, newStore func(t *testing.T) Stores, opts ...Option) {
 		reportScenarios,
 		privacyScenarios,
 		closeoutScenarios,
+		eventFeedScenarios,
 	}
 	ran := 0
 	for _, g := range groups {
