@@ -8,6 +8,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/coupon"
 	"github.com/staykit/staykit/feed"
+	"github.com/staykit/staykit/mailsettings"
 	"github.com/staykit/staykit/notes"
 	"github.com/staykit/staykit/privacy"
 )
@@ -91,6 +92,8 @@ type Store interface {
 	privacy.Store
 	// Notes keeps the host's notes on bookings (notes.Store).
 	notes.Store
+	// SMTP settings and the guest's e-mails to send again (mailsettings.Store).
+	mailsettings.Store
 }
 
 // UserStore keeps the dashboard's users and their sessions.

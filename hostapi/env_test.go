@@ -125,7 +125,8 @@ func newEnv(t *testing.T, stores []host.Stores, opts ...func(*booking.Options)) 
 		if db, ok := st.Records.(reports.Store); ok {
 			rs = reports.New(reports.Options{Store: db, Clock: e.clock})
 		}
-		mux.Handle(hostapi.Prefix, hostapi.New(hostapi.Options{Host: r.host, Logger: logger, Limiter: limiter, Clock: e.clock, Reports: rs}))
+		mux.Handle(hostapi.Prefix, hostapi.New(hostapi.Options{Host: r.host, Logger: logger, Limiter: limiter, Clock: e.clock, Reports: rs,
+			Mail: r.host.Mail(host.MailOptions{Key: testSecretsKey(t)})}))
 		r.server = mux
 		e.replicas = append(e.replicas, r)
 	}

@@ -77,6 +77,10 @@ type Options struct {
 	// Reports computes the reports (/reports/...); nil: those routes
 	// answer 503 not_configured.
 	Reports *reports.Service
+	// Mail are the SMTP settings, e-mail previews and resends
+	// (Host.Mail); nil: Host.Mail without a secrets key (the SMTP
+	// settings routes answer 503 not_configured).
+	Mail *host.Mail
 }
 
 type handler struct {
@@ -91,6 +95,7 @@ type handler struct {
 	channels *host.Channels
 	public   string
 	reports  *reports.Service
+	mail     *host.Mail
 }
 
 // New returns the host API handler. Mount it at Prefix:
@@ -117,6 +122,9 @@ func New(o Options) http.Handler {
 	h.channels, h.public, h.reports = o.Channels, strings.TrimRight(o.PublicURL, "/"), o.Reports
 	if h.channels == nil {
 		h.channels = o.Host.Channels(host.ChannelOptions{})
+	}
+	if h.mail = o.Mail; h.mail == nil {
+		h.mail = o.Host.Mail(host.MailOptions{})
 	}
 	h.routes()
 	return h
