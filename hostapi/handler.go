@@ -205,7 +205,7 @@ func (h *handler) authenticated(next http.Handler) http.Handler {
 			return
 		}
 		c := &call{org: org, actor: actor, loc: loc}
-		if r.Method == http.MethodPost || r.Method == http.MethodPatch {
+		if r.Method == http.MethodPost || r.Method == http.MethodPatch || r.Method == http.MethodPut {
 			if c.body, err = readBody(w, r); err != nil {
 				messages.WriteError(w, r, h.log, loc, err)
 				return
