@@ -31,7 +31,8 @@ func (s *server) hostSide(publicURL string) (api, dashboard http.Handler) {
 	api = hostweb.OneOrigin(apiDeny, apiCSRF.Handler(hostapi.New(hostapi.Options{Host: hs, Logger: s.log, Limiter: s.back.Limiter,
 		TrustedProxies: s.cfg.TrustedProxies, Session: d.Session, PublicURL: publicURL,
 		Channels: hs.Channels(host.ChannelOptions{Syncer: s.calendarSync(), WebhookPolicy: s.cfg.Outbox.WebhookPolicy()}),
-		Reports:  reports.New(reports.Options{Store: s.back.Store.Reports()})})))
+		Reports:  reports.New(reports.Options{Store: s.back.Store.Reports()}),
+		Mail:     s.hostMail(hs, publicURL)})))
 	return api, d
 }
 
@@ -40,4 +41,17 @@ func (s *server) hostSide(publicURL string) (api, dashboard http.Handler) {
 func errCrossOrigin() error {
 	return &booking.Error{Code: booking.CodeForbidden, Message: "Cross-origin request refused.",
 		Params: map[string]string{booking.ParamReason: booking.ReasonCrossOrigin}}
+}
+
+// hostMail are the host's mail use cases: the organisations' own SMTP
+// servers sealed under -secrets-key, and the previews of their e-mails
+// with the outbox worker's templates and links.
+func (s *server) hostMail(hs *host.Service, publicURL string) *host.Mail {
+	tpl, err := s.cfg.Outbox.Templates()
+	if err != nil { // checked when the configuration was read
+		s.log.Error("mail templates: previews use the built-in ones", "err", err)
+		tpl = nil
+	}
+	return hs.Mail(host.MailOptions{Key: s.cfg.Outbox.SecretsKey, Templates: tpl,
+		BookingURL: bookingURL(publicURL), HostBookingURL: hostBookingURL(publicURL)})
 }
