@@ -90,8 +90,13 @@ func TestBrowserSettingsSMTP(t *testing.T) {
 	if got := b.text("#mail-subject"); !strings.Contains(got, "Votre réservation est confirmée") {
 		t.Errorf("French subject = %q", got)
 	}
-	if got := b.eval(`(() => { const f = document.querySelector('#mail-frame'); return f.getAttribute('sandbox') + '|' + f.srcdoc.includes('Marie Martin') + '|' + (f.contentDocument === null) })()`); got != "|true|true" {
-		t.Errorf("frame = %q, want sandboxed (no permission, not reachable) with the sample booking", got)
+	b.do("the e-mail styled in its frame", chromedp.Poll[chromedp.Void](`(() => { const d = document.querySelector('#mail-frame').contentDocument;
+		return d && d.querySelector('h1') && d.querySelector('h1').style.color !== ''; })()`))
+	frame := b.eval(`(() => { const f = document.querySelector('#mail-frame'), d = f.contentDocument;
+		return [f.getAttribute('sandbox'), d.body.innerText.includes('Marie Martin'), getComputedStyle(d.body).fontFamily,
+			d.querySelectorAll('[style]').length === d.querySelectorAll('[data-mail-style]').length].join('|') })()`)
+	if frame != "allow-same-origin|true|sans-serif|true" {
+		t.Errorf("frame = %q, want sandboxed (no scripts), the sample booking, styled through the CSSOM", frame)
 	}
 	if got := b.eval(`document.querySelector('#mail-text').textContent`); !strings.Contains(got, "Bonjour Marie Martin") {
 		t.Errorf("French text = %q", got)

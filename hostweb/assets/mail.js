@@ -106,16 +106,31 @@
     return box;
   }
 
-  // previewSection shows an e-mail rendered by the server. The HTML goes
-  // into a frame sandboxed without any permission (no script, no
-  // same-origin access, no navigation), sized through the CSSOM since the
-  // dashboard's CSP refuses style attributes.
+  // previewSection shows an e-mail rendered by the server in a sandboxed
+  // frame: no script runs in it, it cannot navigate the dashboard, submit
+  // forms nor open windows (sandbox="allow-same-origin" alone, so that
+  // this page can style it). The frame inherits the dashboard's CSP, which
+  // refuses style attributes: the e-mail's are moved aside before it is
+  // parsed (data-mail-style) and applied through the CSSOM once loaded,
+  // which the CSP allows. The frame itself is sized through the CSSOM too.
+  // mailDocument renames the style attributes of the e-mail's HTML before
+  // anything parses it (a quote inside an attribute or a text is escaped
+  // by the server's templates, so a literal style=" is an attribute).
+  function mailDocument(html) {
+    return html.replace(/(\s)style=(["'])/gi, "$1data-mail-style=$2");
+  }
+  function styleMail(frame) {
+    const doc = frame.contentDocument;
+    if (!doc) return;
+    for (const node of doc.querySelectorAll("[data-mail-style]")) node.style.cssText = node.getAttribute("data-mail-style");
+  }
   function previewSection(bookingID) {
     const kind = el("select", { id: "mail-kind" }, kinds.map((k) => el("option", { value: k, selected: k === "booking.confirmed" }, k)));
     const locale = el("select", { id: "mail-locale" }, ["fr", "en"].map((l) => el("option", { value: l, selected: l === lang }, l)));
     const to = el("select", { id: "mail-to" }, [["guest", T.previewGuest], ["host", T.previewHost]].map(([v, l]) => el("option", { value: v }, l)));
     const subject = el("p", { id: "mail-subject" });
-    const frame = el("iframe", { id: "mail-frame", sandbox: "", title: T.previewTitle, referrerpolicy: "no-referrer" });
+    const frame = el("iframe", { id: "mail-frame", sandbox: "allow-same-origin", title: T.previewTitle, referrerpolicy: "no-referrer",
+      on: { load: () => styleMail(frame) } });
     Object.assign(frame.style, { width: "100%", height: "28rem", border: "1px solid #d0d7de", borderRadius: "6px", background: "#fff" });
     const text = el("pre", { id: "mail-text" });
     Object.assign(text.style, { whiteSpace: "pre-wrap", overflowWrap: "anywhere" });
@@ -128,7 +143,7 @@
       if (bookingID) q.set("booking_id", String(bookingID));
       const p = await call("GET", "/mail-templates/preview?" + q);
       subject.replaceChildren(el("strong", {}, T.previewSubject + ": "), p.subject);
-      frame.srcdoc = p.html;
+      frame.srcdoc = mailDocument(p.html);
       text.textContent = p.text;
       out.hidden = false;
     } } }, T.preview);
