@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/closeout"
 	"github.com/staykit/staykit/coupon"
 	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/mailsettings"
@@ -92,6 +93,9 @@ type Store interface {
 	privacy.Store
 	// Notes keeps the host's notes on bookings (notes.Store).
 	notes.Store
+	// SyncCloseout keeps the same-day close-out threshold
+	// (closeout.Store).
+	closeout.Store
 	// SMTP settings and the guest's e-mails to send again (mailsettings.Store).
 	mailsettings.Store
 }

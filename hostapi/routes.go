@@ -46,7 +46,7 @@ func (h *handler) routes() {
 		{http.MethodGet, "/stripe", h.getStripe},
 		{http.MethodPost, "/stripe/onboarding", h.startOnboarding},
 	}
-	for _, c := range slices.Concat(h.channelRoutes(), h.reportRoutes(), h.privacyRoutes(), h.noteRoutes(), h.mailRoutes()) {
+	for _, c := range slices.Concat(h.channelRoutes(), h.reportRoutes(), h.privacyRoutes(), h.noteRoutes(), h.closeoutRoutes(), h.mailRoutes()) {
 		rs = append(rs, rt(c))
 	}
 	allow := map[string][]string{}
@@ -141,7 +141,13 @@ func (h *handler) getProperty(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, newPropertyDetailView(d), nil
+	e, err := h.channels.Exposure(r.Context(), c.org, id)
+	if err != nil {
+		return 0, nil, err
+	}
+	v := newPropertyDetailView(d)
+	v.CalendarSync = newExposureView(e)
+	return http.StatusOK, v, nil
 }
 
 func (h *handler) patchProperty(r *http.Request, c *call) (int, any, error) {
