@@ -9,6 +9,7 @@ import (
 	"github.com/staykit/staykit/closeout"
 	"github.com/staykit/staykit/coupon"
 	"github.com/staykit/staykit/feed"
+	"github.com/staykit/staykit/mailsettings"
 	"github.com/staykit/staykit/notes"
 	"github.com/staykit/staykit/privacy"
 )
@@ -95,6 +96,8 @@ type Store interface {
 	// SyncCloseout keeps the same-day close-out threshold
 	// (closeout.Store).
 	closeout.Store
+	// SMTP settings and the guest's e-mails to send again (mailsettings.Store).
+	mailsettings.Store
 }
 
 // UserStore keeps the dashboard's users and their sessions.

@@ -134,7 +134,8 @@ func newEnv(t *testing.T, stores []host.Stores, opts ...func(*booking.Options)) 
 		}); ok {
 			events = &eventfeed.Service{Store: db, Payloads: db}
 		}
-		mux.Handle(hostapi.Prefix, hostapi.New(hostapi.Options{Host: r.host, Logger: logger, Limiter: limiter, Clock: e.clock, Reports: rs, Events: events}))
+		mux.Handle(hostapi.Prefix, hostapi.New(hostapi.Options{Host: r.host, Logger: logger, Limiter: limiter, Clock: e.clock, Reports: rs, Events: events,
+			Mail: r.host.Mail(host.MailOptions{Key: testSecretsKey(t)})}))
 		r.server = mux
 		e.replicas = append(e.replicas, r)
 	}

@@ -91,6 +91,10 @@ type Options struct {
 	// Events serves the event feed (/events, /webhooks/{id}/replay);
 	// nil: those routes answer 503 not_configured.
 	Events *eventfeed.Service
+	// Mail are the SMTP settings, e-mail previews and resends
+	// (Host.Mail); nil: Host.Mail without a secrets key (the SMTP
+	// settings routes answer 503 not_configured).
+	Mail *host.Mail
 }
 
 type handler struct {
@@ -107,6 +111,7 @@ type handler struct {
 	public   string
 	reports  *reports.Service
 	events   *eventfeed.Service
+	mail     *host.Mail
 }
 
 // New returns the host API handler. Mount it at Prefix:
@@ -139,6 +144,9 @@ func New(o Options) http.Handler {
 	h.channels, h.public, h.reports, h.events = o.Channels, strings.TrimRight(o.PublicURL, "/"), o.Reports, o.Events
 	if h.channels == nil {
 		h.channels = o.Host.Channels(host.ChannelOptions{})
+	}
+	if h.mail = o.Mail; h.mail == nil {
+		h.mail = o.Host.Mail(host.MailOptions{})
 	}
 	h.routes()
 	return h
@@ -222,7 +230,7 @@ func (h *handler) authenticated(next http.Handler) http.Handler {
 			return
 		}
 		c := &call{org: org, actor: actor, loc: loc}
-		if r.Method == http.MethodPost || r.Method == http.MethodPatch {
+		if r.Method == http.MethodPost || r.Method == http.MethodPatch || r.Method == http.MethodPut {
 			if c.body, err = readBody(w, r); err != nil {
 				messages.WriteError(w, r, h.log, loc, err)
 				return

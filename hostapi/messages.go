@@ -30,6 +30,12 @@ var (
 				EN: "This API key does not exist."}},
 		},
 		booking.CodeConflict: {
+			{When: apihttp.Equals(booking.ParamReason, host.ReasonNoGuestMail), Text: apihttp.Text{
+				FR: "Cette réservation n'a encore envoyé aucun e-mail au voyageur.",
+				EN: "This booking has sent no e-mail to its guest yet."}},
+			{When: apihttp.Equals(booking.ParamReason, host.ReasonGuestErased), Text: apihttp.Text{
+				FR: "Les données du voyageur ont été effacées : il n'y a plus d'adresse où écrire.",
+				EN: "The guest's data was erased: there is no address left to write to."}},
 			{When: apihttp.Equals(booking.ParamReason, "booked"), Text: apihttp.Text{
 				FR: "Une réservation occupe certaines de ces nuits.",
 				EN: "A booking holds some of these nights."}},
@@ -44,12 +50,36 @@ var (
 				EN: "Amounts in {currency} cannot be added to those in the organisation's currency."}},
 		},
 		booking.CodeNotConfigured: {
+			{When: apihttp.Equals(booking.ParamReason, host.ReasonSecretsKey), Text: apihttp.Text{
+				FR: "Ce serveur n'a pas de clé de chiffrement des secrets (-secrets-key) : les réglages SMTP ne peuvent pas être enregistrés. Demandez à son administrateur de la configurer.",
+				EN: "This server has no secrets key (-secrets-key): SMTP settings cannot be stored. Ask its operator to set one."}},
 			{When: apihttp.Equals(booking.ParamReason, ReasonReports), Text: apihttp.Text{
 				FR: "Les rapports ne sont pas activés sur ce serveur. Demandez à son administrateur de les configurer.",
 				EN: "Reports are not set up on this server. Ask its operator to set them up."}},
 		},
 	}
 	hostReasons = map[string]apihttp.Text{
+		"invalid_host": {
+			FR: "Saisissez un nom de serveur, comme smtp.exemple.fr, sans port ni schéma.",
+			EN: "Enter a server name such as smtp.example.com, without a port or scheme."},
+		"invalid_tls_mode": {
+			FR: "Choisissez starttls, tls ou none.",
+			EN: "Choose starttls, tls or none."},
+		"invalid_port": {
+			FR: "Saisissez un port entre 1 et 65535.",
+			EN: "Enter a port between 1 and 65535."},
+		"invalid_kind": {
+			FR: "Ce type d'e-mail n'existe pas.",
+			EN: "This kind of e-mail does not exist."},
+		"not_mailed_to_guest": {
+			FR: "Le voyageur ne reçoit pas d'e-mail pour cet événement ; seul l'hôte en reçoit un.",
+			EN: "The guest gets no e-mail for this event; only the host does."},
+		"invalid_locale": {
+			FR: "Choisissez fr ou en.",
+			EN: "Choose fr or en."},
+		"invalid_recipient": {
+			FR: "Choisissez guest ou host.",
+			EN: "Choose guest or host."},
 		"invalid_url": {
 			FR: "Saisissez une adresse web commençant par https:// ou http://.",
 			EN: "Enter a web address starting with https:// or http://."},

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/template"
 	"time"
@@ -113,6 +114,42 @@ type MailData struct {
 	// L holds the labels in Locale.
 	L labels
 }
+
+// NewMailData is what the templates see of the e-mail of an event of kind
+// about b, for the guest or the host (forHost), in locale (a locale
+// staykit has no texts in is English). Link and Refund are the caller's
+// to set.
+func NewMailData(org *booking.Organization, b *booking.Booking, property, kind, locale string, forHost bool) MailData {
+	locale = mailLocale(locale)
+	h := headlines[locale][kind]
+	headline, name := h[0], b.GuestName
+	if forHost {
+		headline, name = h[1], org.Name
+	}
+	color := org.Branding["primary_color"]
+	if color == "" {
+		color = "#0f766e"
+	}
+	return MailData{Org: *org, Booking: *b, Kind: kind, Locale: locale, ForHost: forHost, Property: property,
+		Headline: headline, Intro: fmt.Sprintf(intros[locale], name),
+		CheckIn: Date(b.CheckIn, locale), CheckOut: Date(b.CheckOut, locale), Nights: b.Nights(),
+		Total: Amount(b.TotalAmount, b.Currency, locale), Paid: Amount(b.PaidAmount, b.Currency, locale),
+		Color: color, L: labelsByLocale[locale]}
+}
+
+// MailKinds are the kinds of event that send an e-mail about a booking,
+// in a stable order.
+func MailKinds() []string {
+	kinds := make([]string, 0, len(headlines["en"]))
+	for k := range headlines["en"] {
+		kinds = append(kinds, k)
+	}
+	slices.Sort(kinds)
+	return kinds
+}
+
+// MailLocales are the locales staykit has e-mail texts in.
+func MailLocales() []string { return []string{"en", "fr"} }
 
 // Render renders the e-mail of an event for the guest or the host.
 func (t *Templates) Render(d MailData) (subject, text, html string, err error) {

@@ -54,6 +54,10 @@ type Worker struct {
 	Store Store
 	// Mailer nil: e-mails are written to the log (LogMailer).
 	Mailer Mailer
+	// Mailers, when set, chooses an organisation's own mailer (its SMTP
+	// settings: package mailsettings). The rule: an organisation it gives
+	// a mailer sends through it, any other through Mailer.
+	Mailers MailerSource
 	// Templates nil: the embedded defaults.
 	Templates *Templates
 	// Webhooks nil: a client for public https endpoints only.
@@ -291,7 +295,7 @@ func (w *Worker) attempt(ctx context.Context, ev *outbox.Event, d *outbox.Delive
 			if err != nil {
 				return 0, err
 			}
-			return 0, w.Mailer.Send(ctx, m)
+			return 0, w.send(ctx, org.ID, m)
 		}
 		if b == nil {
 			return 0, fmt.Errorf("%w: a mail needs a booking", errPermanent)
@@ -300,7 +304,7 @@ func (w *Worker) attempt(ctx context.Context, ev *outbox.Event, d *outbox.Delive
 		if err != nil {
 			return 0, err
 		}
-		return 0, w.Mailer.Send(ctx, m)
+		return 0, w.send(ctx, org.ID, m)
 	}
 	return 0, fmt.Errorf("%w: unknown channel %q", errPermanent, d.Channel)
 }
@@ -322,20 +326,7 @@ func (w *Worker) mail(ctx context.Context, ev *outbox.Event, d *outbox.Delivery,
 	if p, err := w.Store.Property(ctx, org.ID, b.PropertyID); err == nil {
 		property = p.Name
 	}
-	h := headlines[locale][ev.Kind]
-	headline, name := h[0], b.GuestName
-	if forHost {
-		headline, name = h[1], org.Name
-	}
-	color := org.Branding["primary_color"]
-	if color == "" {
-		color = "#0f766e"
-	}
-	data := MailData{Org: *org, Booking: *b, Kind: ev.Kind, Locale: locale, ForHost: forHost, Property: property,
-		Headline: headline, Intro: fmt.Sprintf(intros[locale], name),
-		CheckIn: Date(b.CheckIn, locale), CheckOut: Date(b.CheckOut, locale), Nights: b.Nights(),
-		Total: Amount(b.TotalAmount, b.Currency, locale), Paid: Amount(b.PaidAmount, b.Currency, locale),
-		Color: color, L: labelsByLocale[locale]}
+	data := NewMailData(org, b, property, ev.Kind, locale, forHost)
 	if entry != nil && entry.Kind == ledger.KindRefund {
 		data.Refund = Amount(pricing.FromMinor(entry.Amount, b.Currency), b.Currency, locale)
 	}
@@ -351,4 +342,23 @@ func (w *Worker) mail(ctx context.Context, ev *outbox.Event, d *outbox.Delivery,
 	}
 	return Mail{ID: MessageID(ev) + "." + d.To, Kind: ev.Kind, To: to, Subject: subject, Text: text, HTML: html,
 		Private: []string{b.GuestEmail, b.GuestPhone, b.Message}}, nil
+}
+
+// MailerSource gives an organisation's own mailer, nil when it has none.
+type MailerSource interface {
+	MailerFor(ctx context.Context, orgID int64) (Mailer, error)
+}
+
+// send sends m through orgID's own mailer when it has one, else Mailer.
+func (w *Worker) send(ctx context.Context, orgID int64, m Mail) error {
+	if w.Mailers != nil {
+		own, err := w.Mailers.MailerFor(ctx, orgID)
+		if err != nil {
+			return fmt.Errorf("mailer of organisation %d: %w", orgID, err)
+		}
+		if own != nil {
+			return own.Send(ctx, m)
+		}
+	}
+	return w.Mailer.Send(ctx, m)
 }

@@ -33,7 +33,7 @@ func (s *server) hostSide(publicURL string) (api, dashboard http.Handler) {
 		TrustedProxies: s.cfg.TrustedProxies, Session: d.Session, PublicURL: publicURL, KeyRequests: s.cfg.HostKeyRequests,
 		Channels: hs.Channels(host.ChannelOptions{Syncer: s.calendarSync(), WebhookPolicy: s.cfg.Outbox.WebhookPolicy()}),
 		Reports:  reports.New(reports.Options{Store: s.back.Store.Reports(), Clock: s.clock}),
-		Clock:    s.clock, Events: s.eventFeed(publicURL)})))
+		Clock:    s.clock, Events: s.eventFeed(publicURL), Mail: s.hostMail(hs, publicURL)})))
 	return api, d
 }
 
@@ -54,4 +54,17 @@ func (s *server) eventFeed(publicURL string) *eventfeed.Service {
 func errCrossOrigin() error {
 	return &booking.Error{Code: booking.CodeForbidden, Message: "Cross-origin request refused.",
 		Params: map[string]string{booking.ParamReason: booking.ReasonCrossOrigin}}
+}
+
+// hostMail are the host's mail use cases: the organisations' own SMTP
+// servers sealed under -secrets-key, and the previews of their e-mails
+// with the outbox worker's templates and links.
+func (s *server) hostMail(hs *host.Service, publicURL string) *host.Mail {
+	tpl, err := s.cfg.Outbox.Templates()
+	if err != nil { // checked when the configuration was read
+		s.log.Error("mail templates: previews use the built-in ones", "err", err)
+		tpl = nil
+	}
+	return hs.Mail(host.MailOptions{Key: s.cfg.Outbox.SecretsKey, Templates: tpl,
+		BookingURL: bookingURL(publicURL), HostBookingURL: hostBookingURL(publicURL)})
 }

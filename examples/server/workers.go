@@ -11,6 +11,7 @@ import (
 	"github.com/staykit/staykit/icalsync"
 	"github.com/staykit/staykit/internal/serverenv"
 	"github.com/staykit/staykit/jobs"
+	"github.com/staykit/staykit/mailsettings"
 	"github.com/staykit/staykit/notify"
 )
 
@@ -60,14 +61,10 @@ func (s *server) outboxWorker(publicURL string) (*notify.Worker, error) {
 	// against theirs, even in the sandbox.
 	w := &notify.Worker{Store: s.back.Store.Booking(), Mailer: mailer, Templates: tpl, Logger: s.log, Clock: s.clock,
 		SignClock: booking.SystemClock{},
-		Webhooks:  notify.NewWebhookClient(notify.WebhookOptions{Policy: c.WebhookPolicy()}),
-		BookingURL: func(org *booking.Organization, b *booking.Booking) string {
-			return publicURL + "/?" + url.Values{"org": {org.Slug}, "booking": {b.Token}}.Encode()
-		},
-		// The dashboard (hostweb) opens a booking at /host/#bookings/ID.
-		HostBookingURL: func(_ *booking.Organization, b *booking.Booking) string {
-			return publicURL + "/host/#bookings/" + strconv.FormatInt(b.ID, 10)
-		}}
+		// An organisation with its own SMTP settings sends through them.
+		Mailers:    mailsettings.Resolver{Store: s.back.Store.Records, Key: c.SecretsKey},
+		Webhooks:   notify.NewWebhookClient(notify.WebhookOptions{Policy: c.WebhookPolicy()}),
+		BookingURL: bookingURL(publicURL), HostBookingURL: hostBookingURL(publicURL)}
 	if c.ReminderDays > 0 {
 		w.Reminders = func(ctx context.Context) error {
 			_, err := s.svc.QueueReminders(ctx, c.ReminderDays)
@@ -75,6 +72,22 @@ func (s *server) outboxWorker(publicURL string) (*notify.Worker, error) {
 		}
 	}
 	return w, nil
+}
+
+// bookingURL is the link to a booking's page:
+// publicURL/?org=SLUG&booking=TOKEN.
+func bookingURL(publicURL string) func(org *booking.Organization, b *booking.Booking) string {
+	return func(org *booking.Organization, b *booking.Booking) string {
+		return publicURL + "/?" + url.Values{"org": {org.Slug}, "booking": {b.Token}}.Encode()
+	}
+}
+
+// hostBookingURL is the link to a booking in the dashboard (hostweb),
+// which opens it at /host/#bookings/ID.
+func hostBookingURL(publicURL string) func(org *booking.Organization, b *booking.Booking) string {
+	return func(_ *booking.Organization, b *booking.Booking) string {
+		return publicURL + "/host/#bookings/" + strconv.FormatInt(b.ID, 10)
+	}
 }
 
 // calendarSync is the server's calendar sync: feeds fetched over https from

@@ -47,6 +47,21 @@ func TestParseConfig(t *testing.T) {
 					t.Errorf("config = %v, want %v", got, want)
 				}
 			}},
+		{name: "no secrets key", check: func(t *testing.T, c serverenv.Config) {
+			if c.Outbox.SecretsKey != nil {
+				t.Error("a secrets key without -secrets-key")
+			}
+		}},
+		{name: "secrets key from the environment", env: map[string]string{"STAYKIT_SECRETS_KEY": "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=\n"},
+			check: func(t *testing.T, c serverenv.Config) {
+				if c.Outbox.SecretsKey == nil {
+					t.Fatal("STAYKIT_SECRETS_KEY not read")
+				}
+				if got, err := c.Outbox.SecretsKey.Open(1, c.Outbox.SecretsKey.Seal(1, "pw")); err != nil || got != "pw" {
+					t.Errorf("the key does not open its seal: %q, %v", got, err)
+				}
+			}},
+		{name: "short secrets key", args: []string{"-secrets-key", "c2hvcnQ="}, wantErr: "-secrets-key: the secrets key is 5 bytes, not 32 (generate one with: openssl rand -base64 32)"},
 		{name: "bad proxy", args: []string{"-trusted-proxies", "10.0.0.0/33"}, wantErr: "-trusted-proxies"},
 		{name: "bad public URL", args: []string{"-public-url", "ftp://x"}, wantErr: "-public-url"},
 		{name: "unknown flag", args: []string{"-port", "80"}, wantErr: "usage"},

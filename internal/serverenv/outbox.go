@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/staykit/staykit/mailsettings"
 	"github.com/staykit/staykit/notify"
 	"github.com/staykit/staykit/outbound"
 )
@@ -33,6 +34,11 @@ type Outbox struct {
 	// https.
 	OutboundAllow []string
 	allowList     string
+	// SecretsKey seals the organisations' SMTP passwords (package
+	// mailsettings); nil without -secrets-key: organisations cannot have
+	// their own SMTP server.
+	SecretsKey *mailsettings.Key
+	secretsKey string
 }
 
 // FeedPolicy is where calendar feeds may be fetched from.
@@ -57,6 +63,7 @@ func (c *Outbox) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.SMTP.TLS, "smtp-tls", "", "SMTP `mode`: starttls (default, required), tls (implicit, port 465) or none (a local relay) (env SMTP_TLS)")
 	fs.StringVar(&c.SMTP.Username, "smtp-user", "", "SMTP `user` (env SMTP_USER); the password is read from SMTP_PASSWORD")
 	fs.StringVar(&c.SMTP.From, "mail-from", "", "sender `address` of e-mails (env MAIL_FROM)")
+	fs.StringVar(&c.secretsKey, "secrets-key", "", "`base64` of 32 random bytes sealing the organisations' SMTP passwords (env STAYKIT_SECRETS_KEY, preferred: a flag shows in ps; generate with: openssl rand -base64 32); unset: organisations cannot set their own SMTP server")
 	fs.StringVar(&c.TemplatesDir, "mail-templates", "", "`directory` whose subject.tmpl, body.txt.tmpl, body.html.tmpl override the built-in e-mail templates")
 	// -outbox-every set the old outbox loop's interval; deliveries are
 	// now jobs, made as soon as they are due. The flag stays accepted so
@@ -92,6 +99,14 @@ func (c *Outbox) finish(getenv func(string) string) error {
 		if _, err := notify.NewSMTPMailer(c.SMTP); err != nil {
 			return fmt.Errorf("-smtp-host: %w (set -mail-from too)", err)
 		}
+	}
+	env(&c.secretsKey, "STAYKIT_SECRETS_KEY")
+	if c.secretsKey != "" {
+		k, err := mailsettings.ParseKey(c.secretsKey)
+		if err != nil {
+			return fmt.Errorf("-secrets-key: %w", err)
+		}
+		c.SecretsKey, c.secretsKey = k, ""
 	}
 	allow, err := outbound.ParseAllowList(c.allowList)
 	if err != nil {

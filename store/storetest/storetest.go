@@ -142,6 +142,7 @@ func Run(t *testing.T, newStore func(t *testing.T) Stores, opts ...Option) {
 		privacyScenarios,
 		closeoutScenarios,
 		eventFeedScenarios,
+		mailSettingsScenarios,
 	}
 	ran := 0
 	for _, g := range groups {
