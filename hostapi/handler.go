@@ -31,6 +31,7 @@ import (
 	"github.com/staykit/staykit/internal/apihttp"
 	"github.com/staykit/staykit/ratelimit"
 	"github.com/staykit/staykit/reports"
+	"github.com/staykit/staykit/team"
 )
 
 //go:embed openapi.json
@@ -77,6 +78,10 @@ type Options struct {
 	// Reports computes the reports (/reports/...); nil: those routes
 	// answer 503 not_configured.
 	Reports *reports.Service
+	// Team manages the members and invitations (/team/...); nil: those
+	// routes answer 503 not_configured. Dashboard members' roles are
+	// enforced whether or not it is set (roles.go).
+	Team *team.Service
 }
 
 type handler struct {
@@ -91,6 +96,10 @@ type handler struct {
 	channels *host.Channels
 	public   string
 	reports  *reports.Service
+	team     *team.Service
+	// registered lists the routes ("METHOD /path"), for the test that
+	// each has a role.
+	registered []string
 }
 
 // New returns the host API handler. Mount it at Prefix:
@@ -114,7 +123,7 @@ func New(o Options) http.Handler {
 	if h.clock == nil {
 		h.clock = booking.SystemClock{}
 	}
-	h.channels, h.public, h.reports = o.Channels, strings.TrimRight(o.PublicURL, "/"), o.Reports
+	h.channels, h.public, h.reports, h.team = o.Channels, strings.TrimRight(o.PublicURL, "/"), o.Reports, o.Team
 	if h.channels == nil {
 		h.channels = o.Host.Channels(host.ChannelOptions{})
 	}
@@ -161,9 +170,12 @@ var errPanic = booking.Errorf(booking.CodeInternal, "panic")
 
 // handle registers an operation of an organisation behind the host
 // API's middleware: authenticated (who acts, on which organisation, with
-// which body), then idempotent (a POST with an Idempotency-Key).
+// which body), role-checked (a dashboard member's role, roles.go), then
+// idempotent (a POST with an Idempotency-Key).
 func (h *handler) handle(method, path string, fn op) {
-	h.mux.Handle(method+" "+Prefix+"{org_slug}"+path, h.authenticated(h.idempotent(h.operation(fn))))
+	min, _ := minRole(method, path) // unclassified: team.Owner (roles.go)
+	h.registered = append(h.registered, method+" "+path)
+	h.mux.Handle(method+" "+Prefix+"{org_slug}"+path, h.authenticated(h.roleChecked(min, h.idempotent(h.operation(fn)))))
 }
 
 // callKey is the context key of a request's call.

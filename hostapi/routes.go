@@ -48,6 +48,9 @@ func (h *handler) routes() {
 	for _, c := range append(append(h.channelRoutes(), h.reportRoutes()...), h.privacyRoutes()...) {
 		rs = append(rs, rt(c))
 	}
+	for _, c := range h.teamRoutes() {
+		rs = append(rs, rt(c))
+	}
 	allow := map[string][]string{}
 	var paths []string
 	for _, r := range rs {

@@ -229,7 +229,7 @@ func (s *Service) member(ctx context.Context, orgID, userID int64) (*Member, err
 			return &m, nil
 		}
 	}
-	return nil, booking.Errorf(booking.CodeNotFound, "Member not found.")
+	return nil, &booking.Error{Code: booking.CodeNotFound, Message: "Member not found.", Params: map[string]string{booking.ParamSubject: "member"}}
 }
 
 // SetRole changes a member's role. Errors: CodeInvalid (role),

@@ -10,8 +10,13 @@ import (
 	"github.com/staykit/staykit/team"
 )
 
-func memberNotFound() error     { return booking.Errorf(booking.CodeNotFound, "Member not found.") }
-func invitationNotFound() error { return booking.Errorf(booking.CodeNotFound, "Invitation not found.") }
+func memberNotFound() error {
+	return &booking.Error{Code: booking.CodeNotFound, Message: "Member not found.", Params: map[string]string{booking.ParamSubject: "member"}}
+}
+
+func invitationNotFound() error {
+	return &booking.Error{Code: booking.CodeNotFound, Message: "Invitation not found.", Params: map[string]string{booking.ParamSubject: "invitation"}}
+}
 
 func lastOwner() error {
 	return &booking.Error{Code: booking.CodeConflict, Message: "An organisation keeps at least one owner.",
