@@ -155,4 +155,3 @@ type OrgAccess struct {
 	Name  string
 	Role  Role
 }
-
