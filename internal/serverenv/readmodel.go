@@ -11,6 +11,7 @@ import (
 	"github.com/staykit/staykit/store/cache"
 	"github.com/staykit/staykit/store/postgres"
 	"github.com/staykit/staykit/store/sqlite"
+	"github.com/staykit/staykit/team"
 )
 
 // Database is the server's store, a store/sqlite or store/postgres DB, as
@@ -52,6 +53,18 @@ func (db Database) Jobs(o jobs.Options) (*jobs.Workers, error) {
 // (connect.Options.Store); nil when it is neither store/sqlite nor
 // store/postgres.
 func (db Database) Connect() connect.Store {
+	switch {
+	case db.pg != nil:
+		return db.pg
+	case db.lite != nil:
+		return db.lite
+	}
+	return nil
+}
+
+// Team is the database as package team's store (team.Options.Store);
+// nil when it is neither store/sqlite nor store/postgres.
+func (db Database) Team() team.Store {
 	switch {
 	case db.pg != nil:
 		return db.pg
