@@ -3,6 +3,7 @@ package hostweb
 import (
 	"html/template"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/staykit/staykit/booking"
@@ -139,5 +140,5 @@ func (d *Dashboard) acceptInvitation(w http.ResponseWriter, r *http.Request) {
 	}
 	http.SetCookie(w, &http.Cookie{Name: d.cookieName(), Value: token, Path: "/", HttpOnly: true, Secure: d.secure,
 		SameSite: http.SameSiteStrictMode, MaxAge: int(host.SessionTTL.Seconds())})
-	http.Redirect(w, r, "/host/?org="+org.Slug+"&lang="+pageLocale(r), http.StatusSeeOther)
+	http.Redirect(w, r, "/host/?"+url.Values{"org": {org.Slug}, "lang": {pageLocale(r)}}.Encode(), http.StatusSeeOther)
 }
