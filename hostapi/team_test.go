@@ -241,6 +241,19 @@ func TestInviteAcceptChangeRemoveAudited(t *testing.T) {
 			if _, _, err := ts.Accept(ctx, late, "a long enough password"); err == nil {
 				t.Error("Accept of a revoked invitation = nil")
 			}
+			// An invitation expires after team.InvitationTTL.
+			r = do("POST", "/team/invitations", map[string]any{"email": "slow@example.com", "role": "manager"})
+			want(t, r, 201)
+			slow := tokenInMail.FindStringSubmatch(mail.mail[3])[1]
+			e.clock.Advance(team.InvitationTTL)
+			if _, _, err := ts.Accept(ctx, slow, "a long enough password"); err == nil {
+				t.Error("Accept of an expired invitation = nil")
+			}
+			r = do("GET", "/team/invitations", nil)
+			want(t, r, 200)
+			if items := r.data(t)["items"].([]any); items[0].(map[string]any)["status"] != "expired" {
+				t.Errorf("the newest invitation = %v, want expired", items[0])
+			}
 			// Every change is audited under who made it.
 			log, err := e.replicas[0].store.Records.AuditLog(ctx, villa.ID, 0, 50)
 			if err != nil {
@@ -253,6 +266,7 @@ func TestInviteAcceptChangeRemoveAudited(t *testing.T) {
 				}
 			}
 			wantLog := []string{
+				"invitation.create by " + fmt.Sprintf("user:%d member", owner.ID),
 				"invitation.revoke by " + fmt.Sprintf("user:%d member", owner.ID),
 				"invitation.create by " + fmt.Sprintf("user:%d member", owner.ID),
 				"member.remove by " + fmt.Sprintf("user:%d member", owner.ID),

@@ -115,6 +115,9 @@ func TestBrowserTeamInviteHousekeeping(t *testing.T) {
 	if status != "403" {
 		t.Errorf("a housekeeper's GET /bookings = %s, want 403", status)
 	}
+	if got := b.fetchStatus("/api/v1/host/demo/planning?from=2026-05-01&to=2026-05-08"); got != "403" {
+		t.Errorf("GET /planning of an organisation the housekeeper is not a member of = %s, want 403", got)
+	}
 	// The link worked once.
 	b.do("reuse the link", chromedp.Navigate(ts.URL+"/host/invitation?lang=en&token="+token), chromedp.WaitVisible(chromedp.CSS("#invitation-error")))
 	b.checkNoProblems()
