@@ -63,8 +63,9 @@ type Options struct {
 	// Clock defaults to the wall clock (idempotency records).
 	Clock booking.Clock
 	// Session, when set, authenticates requests that carry no API key (the
-	// dashboard's session): it returns the actor and the organisation it
-	// acts for, ok false when the request has no session.
+	// dashboard's session): it returns the actor (Kind "user", with its
+	// Role in the path's organisation, which roles.go enforces) and the
+	// organisation it acts for, ok false when the request has no session.
 	Session func(r *http.Request) (actor host.Actor, orgID int64, ok bool)
 	// Channels manages calendar feeds, export URLs and webhook endpoints;
 	// nil: Host.Channels with the defaults (feeds fetched over https from

@@ -13,8 +13,11 @@
 //	mux.Handle("/host/", dash)
 //	mux.Handle(hostapi.Prefix, hostapi.New(hostapi.Options{Host: hs, Session: dash.Session, ...}))
 //
-// The dashboard serves /host/ (the app), /host/login, /host/logout and
-// /host/assets/. It refuses cross-origin browser requests that change
+// The dashboard serves /host/ (the app), /host/login, /host/logout,
+// /host/invitation (accepting a team invitation, with Options.Team) and
+// /host/assets/. A user who belongs to several organisations picks one
+// (/host/?org=SLUG, kept in OrgCookie) and sees the views of their role
+// there; the host API enforces the role. It refuses cross-origin browser requests that change
 // anything (http.CrossOriginProtection) and any request with several
 // Origin headers; wrap the host API likewise (see OneOrigin). Sign-ins
 // are limited by Options.Limiter (see LoginFailures): give it a shared
