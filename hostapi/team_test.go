@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/hostapi"
 	"github.com/staykit/staykit/reports"
@@ -192,12 +193,18 @@ func TestInviteAcceptChangeRemoveAudited(t *testing.T) {
 			if role, err := ts.Role(ctx, villa.ID, u.ID); err != nil || role != team.Housekeeping {
 				t.Errorf("Role = %q, %v, want housekeeping", role, err)
 			}
-			// An existing user joins another organisation with their password.
+			// An existing user joins another organisation with their password;
+			// a second invitation sent meanwhile is refused once they are in.
 			other := e.orgs["other"]
-			inv, _, err := ts.Invite(ctx, other, "cleaner@example.com", team.Manager, "fr", host.Actor{Kind: "key", ID: 9, Name: "k"})
-			if err != nil {
+			by := host.Actor{Kind: "key", ID: 9, Name: "k"}
+			if _, _, err := ts.Invite(ctx, other, "cleaner@example.com", team.Manager, "fr", by); err != nil {
 				t.Fatal(err)
 			}
+			if _, _, err := ts.Invite(ctx, other, "cleaner@example.com", team.Housekeeping, "en", by); err != nil {
+				t.Fatal(err)
+			}
+			twice := tokenInMail.FindStringSubmatch(mail.mail[2])[1]
+			mail.mail = slices.Delete(mail.mail, 2, 3)
 			token2 := tokenInMail.FindStringSubmatch(mail.mail[1])[1]
 			if !strings.Contains(mail.mail[1], "Invitation à rejoindre") {
 				t.Errorf("French invitation = %q", mail.mail[1])
@@ -208,11 +215,13 @@ func TestInviteAcceptChangeRemoveAudited(t *testing.T) {
 			if _, _, err := ts.Accept(ctx, token2, "a long enough password"); err != nil {
 				t.Fatal(err)
 			}
+			if _, _, err := ts.Accept(ctx, twice, "a long enough password"); booking.ErrorCode(err) != booking.CodeConflict {
+				t.Errorf("Accept of a second invitation of a member = %v, want CodeConflict", err)
+			}
 			access, err := ts.Access(ctx, u.ID)
 			if err != nil || len(access) != 2 || access[0].Slug != "villa" || access[1].Role != team.Manager {
 				t.Errorf("Access = %+v, %v, want villa (housekeeping) and other (manager)", access, err)
 			}
-			_ = inv
 			r = do("GET", "/team/members", nil)
 			want(t, r, 200)
 			if items := r.data(t)["items"].([]any); len(items) != 2 {

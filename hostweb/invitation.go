@@ -38,18 +38,20 @@ var invitationTemplate = template.Must(template.New("invitation").Parse(`<!docty
 `))
 
 type invitationTexts struct {
-	Title, Email, Password, NewPassword, Accept, Intro, Gone, Short, Wrong, Throttled string
-	Roles                                                                             map[team.Role]string
+	Title, Email, Password, NewPassword, Accept, Intro, Gone, Short, Wrong, Throttled, Already string
+	Roles                                                                                      map[team.Role]string
 }
 
 var invitationText = map[string]invitationTexts{
 	"fr": {"Invitation", "Adresse e-mail", "Votre mot de passe actuel", "Choisissez un mot de passe (10 caractères au moins)",
 		"Rejoindre", "Vous êtes invité(e) à rejoindre %s (%s).", "Cette invitation est inconnue, déjà utilisée ou expirée.",
 		"Le mot de passe doit compter au moins 10 caractères.", "Mot de passe incorrect.", "Trop de tentatives. Réessayez dans quelques minutes.",
+		"Vous faites déjà partie de cet établissement : connectez-vous.",
 		map[team.Role]string{team.Owner: "propriétaire", team.Manager: "gestionnaire", team.Housekeeping: "ménage, lecture seule"}},
 	"en": {"Invitation", "E-mail address", "Your current password", "Choose a password (at least 10 characters)",
 		"Join", "You are invited to join %s (%s).", "This invitation is unknown, used or expired.",
 		"The password must have at least 10 characters.", "Wrong password.", "Too many attempts. Please try again in a few minutes.",
+		"You are already a member of this organisation: sign in.",
 		map[team.Role]string{team.Owner: "owner", team.Manager: "manager", team.Housekeeping: "housekeeping, read-only"}},
 }
 
@@ -125,6 +127,9 @@ func (d *Dashboard) acceptInvitation(w http.ResponseWriter, r *http.Request) {
 		return
 	case booking.CodeNotFound:
 		d.renderInvitation(w, r, http.StatusNotFound, "", nil, t.Gone)
+		return
+	case booking.CodeConflict:
+		d.renderInvitation(w, r, http.StatusConflict, "", nil, t.Already)
 		return
 	default:
 		d.log.ErrorContext(r.Context(), "accept invitation", "err", err)

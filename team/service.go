@@ -136,6 +136,11 @@ func invalid(field, code string) error {
 	return f.Err()
 }
 
+func errAlreadyMember() error {
+	return &booking.Error{Code: booking.CodeConflict, Message: "This person is already a member.",
+		Params: map[string]string{booking.ParamReason: "member"}}
+}
+
 // Invite invites email to join org with role, and e-mails the link of the
 // invitation (in lang, "fr" or "en"). sent is false when no e-mail could
 // be sent (no Mailer, or it failed: logged); the invitation stands, and
@@ -155,8 +160,7 @@ func (s *Service) Invite(ctx context.Context, org *booking.Organization, email s
 	}
 	if u, err := s.records.HostUserByEmail(ctx, email); err == nil {
 		if _, err := s.store.Membership(ctx, org.ID, u.ID); err == nil {
-			return nil, false, &booking.Error{Code: booking.CodeConflict, Message: "This person is already a member.",
-				Params: map[string]string{booking.ParamReason: "member"}}
+			return nil, false, errAlreadyMember()
 		}
 	} else if booking.ErrorCode(err) != booking.CodeNotFound {
 		return nil, false, fmt.Errorf("find user: %w", err)
@@ -318,7 +322,8 @@ func (s *Service) Lookup(ctx context.Context, token string) (*Pending, error) {
 // yet, else after password proved theirs. It can succeed once. The
 // audit entry (member.join) names the new member. Errors: CodeNotFound
 // (token), CodeInvalid (password too short), CodeUnauthorized (wrong
-// password of an existing user).
+// password of an existing user), CodeConflict (a member already, through
+// another invitation).
 func (s *Service) Accept(ctx context.Context, token, password string) (*host.User, *booking.Organization, error) {
 	p, err := s.Lookup(ctx, token)
 	if err != nil {
@@ -346,7 +351,12 @@ func (s *Service) Accept(ctx context.Context, token, password string) (*host.Use
 			return err
 		}
 		if p.HasUser {
-			if err := s.store.AddMember(ctx, &Membership{OrgID: p.OrgID, UserID: u.ID, Role: p.Role, CreatedAt: s.clock.Now()}); err != nil {
+			err := s.store.AddMember(ctx, &Membership{OrgID: p.OrgID, UserID: u.ID, Role: p.Role, CreatedAt: s.clock.Now()})
+			if booking.ErrorCode(err) == booking.CodeConflict {
+				// Invited twice, and accepted the other invitation.
+				return errAlreadyMember()
+			}
+			if err != nil {
 				return fmt.Errorf("add member: %w", err)
 			}
 		} else {
