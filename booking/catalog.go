@@ -3,6 +3,7 @@ package booking
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/shopspring/decimal"
 
@@ -78,4 +79,38 @@ func (s *Service) properties(ctx context.Context, resolve orgFunc) ([]Listing, e
 		out = append(out, l)
 	}
 	return out, nil
+}
+
+// PropertiesVersioner is what a read model (package store/cache) may offer
+// beside its CatalogStore so that the properties list is built and encoded
+// once per change rather than per request (OrgService.PropertiesVersion,
+// package httpapi).
+type PropertiesVersioner interface {
+	// PropertiesVersion returns a number that differs whenever
+	// Properties(orgID) or the organisation may answer differently
+	// since; ok is false when it cannot tell.
+	PropertiesVersion(orgID int64) (v uint64, ok bool)
+}
+
+// PropertiesVersion returns a key of what Properties answers now: while
+// the key is the same, so is the answer (the store's version of the
+// catalogue, today's date, and the organisation's fields a listing
+// shows). ok is false when the store cannot tell.
+func (o *OrgService) PropertiesVersion() (string, bool) {
+	vs, ok := o.s.store.CatalogStore.(PropertiesVersioner)
+	if !ok {
+		return "", false
+	}
+	v, ok := vs.PropertiesVersion(o.org.ID)
+	if !ok {
+		return "", false
+	}
+	opt := func(p *int) string {
+		if p == nil {
+			return "-"
+		}
+		return strconv.Itoa(*p)
+	}
+	return strconv.FormatUint(v, 10) + "/" + o.s.today(o.org, o.s.clock.Now()).String() + "/" +
+		o.org.Currency + "/" + opt(o.org.MinStayNights) + "/" + opt(o.org.MaxStayNights), true
 }

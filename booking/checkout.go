@@ -184,6 +184,9 @@ func (s *Service) checkout(ctx context.Context, resolve orgFunc, r CheckoutReque
 	if err := s.checkFree(ctx, p, r.Stay, now); err != nil {
 		return nil, err
 	}
+	if err := s.checkSameDay(ctx, org, p.ID, r.Stay, now); err != nil {
+		return nil, err
+	}
 	q, c, err := s.price(ctx, org, p, QuoteRequest{Stay: r.Stay, CouponCode: r.CouponCode, Locale: r.Locale}, now)
 	if err != nil {
 		return nil, err

@@ -45,6 +45,9 @@ func (s *Service) quote(ctx context.Context, resolve orgFunc, propertyID int64, 
 	if err := s.checkFree(ctx, p, r.Stay, now); err != nil {
 		return nil, err
 	}
+	if err := s.checkSameDay(ctx, org, p.ID, r.Stay, now); err != nil {
+		return nil, err
+	}
 	q, _, err := s.price(ctx, org, p, r, now)
 	if err != nil {
 		return nil, err

@@ -1,10 +1,33 @@
 package booking
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"iter"
+	"slices"
+	"strings"
+	"time"
 
+	"github.com/shopspring/decimal"
+
+	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/pricing"
+)
+
+// SearchSort is the order of a search's results.
+type SearchSort string
+
+// Orders of a search.
+const (
+	// SortID is the order of Properties: by property ID (the default).
+	SortID SearchSort = ""
+	// SortPrice orders by the stay's nightly rates summed — the nights'
+	// prices before length-of-stay discounts, fees, taxes and coupons, as
+	// the calendar shows them — then by ID.
+	SortPrice SearchSort = "price"
+	// SortName orders by name (byte order), then by ID.
+	SortName SearchSort = "name"
 )
 
 // SearchRequest asks which properties are bookable for a stay.
@@ -12,6 +35,15 @@ type SearchRequest struct {
 	Stay
 	// Locale words the quotes' labels, as in QuoteRequest.
 	Locale string
+	// Limit, when above zero, asks for a page of at most Limit results
+	// and the cursor of the next one; zero asks for them all.
+	Limit int
+	// After is the cursor: the ID of the last property of the previous
+	// page, in the order Sort; the page starts after it (0: from the
+	// start).
+	After int64
+	// Sort orders the results; SortID when empty.
+	Sort SearchSort
 }
 
 // SearchResult is a property bookable for the stay searched, and its quote.
@@ -20,38 +52,237 @@ type SearchResult struct {
 	Quote   pricing.Quote
 }
 
+// SearchIndex is what a read model (package store/cache) may offer a
+// search beside the BookingStore it serves: whether a property's nights
+// are taken, and the nightly rates of a stay, from memory, without reading
+// the property's holds and calendar per search. Search uses it when the
+// BookingStore of its Stores implements it, and answers the same from
+// Occupied and CalendarDays otherwise.
+type SearchIndex interface {
+	// Taken reports whether a hold at now takes a night of r on the
+	// property: whether Occupied(r, now) is not empty.
+	Taken(ctx context.Context, propertyID int64, r civil.Range, now time.Time) (bool, error)
+	// StayRate returns the sum of the nightly prices of r at p — each
+	// night's per-day calendar price, else p.Rates.NightPrice — in
+	// millionths (StayRateMicros); ok is false when a price does not fit.
+	StayRate(ctx context.Context, p *Property, r civil.Range) (micros int64, ok bool, err error)
+}
+
+// StayRateMicros returns the sum of prices in millionths of a unit, and
+// whether every price and the sum fit exactly (six decimal places at most,
+// MaxDecimalPlaces, and the sum within int64).
+func StayRateMicros(prices iter.Seq[decimal.Decimal]) (int64, bool) {
+	var sum int64
+	for p := range prices {
+		m, ok := Micros(p)
+		if !ok {
+			return 0, false
+		}
+		sum += m // within int64: |m| <= 2^50, and a stay is at most MaxNights
+	}
+	return sum, true
+}
+
+// maxMicros bounds a price in millionths, so that a few thousand of them
+// add up within int64.
+const maxMicros = 1 << 50
+
+// Micros returns d in millionths of a unit, and whether it is exactly
+// that (at most six decimal places) and within ±2^50.
+func Micros(d decimal.Decimal) (int64, bool) {
+	m := d.Shift(MaxDecimalPlaces)
+	if !m.IsInteger() || m.Abs().GreaterThan(decimal.NewFromInt(maxMicros)) {
+		return 0, false
+	}
+	return m.IntPart(), true
+}
+
 // Search lists the active properties of an organisation that accept a
 // stay — rules, capacity, guest categories, extras and free dates — each
-// with its quote, in the order of Properties. A property that refuses the
-// stay (a 422 of Quote) is left out. Errors: CodeNotFound (organisation),
-// CodeInvalid (dates missing or inverted, guests below one), and the date
-// rules that no property can change (CodeCheckInPast, CodeBeyondHorizon).
-func (s *Service) Search(ctx context.Context, slug string, r SearchRequest) ([]SearchResult, error) {
+// with its quote, in the order of Properties (or r.Sort). A property that
+// refuses the stay (a 422 of Quote) is left out. With r.Limit, it returns
+// one page and the cursor of the next (0 when it is the last): only the
+// page's properties are quoted, the others are tested for free dates and
+// capacity alone (through SearchIndex when the store offers it). Errors:
+// CodeNotFound (organisation), CodeInvalid (dates missing or inverted,
+// guests below one, a sorted search's cursor that is not an active
+// property), and the date rules that no property can change
+// (CodeCheckInPast, CodeBeyondHorizon).
+func (s *Service) Search(ctx context.Context, slug string, r SearchRequest) ([]SearchResult, int64, error) {
 	f := FieldErrors{}
 	r.Stay.validateShape(f)
 	if err := f.Err(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	org, err := s.Organization(ctx, slug)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	if err := checkDates(org, r.Stay, s.today(org, s.clock.Now())); err != nil {
-		return nil, err
+	now := s.clock.Now()
+	if err := checkDates(org, r.Stay, s.today(org, now)); err != nil {
+		return nil, 0, err
 	}
-	listings, err := s.Properties(ctx, slug)
+	listings, err := s.properties(ctx, fixedOrg(org))
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	out := make([]SearchResult, 0, len(listings))
+	ix, ok := s.store.BookingStore.(SearchIndex)
+	if !ok {
+		ix = storeIndex{s}
+	}
+	if listings, err = s.searchOrder(ctx, ix, listings, r); err != nil {
+		return nil, 0, err
+	}
+	var out []SearchResult
+	if r.Limit > 0 {
+		out = make([]SearchResult, 0, r.Limit+1)
+	} else {
+		out = make([]SearchResult, 0, len(listings))
+	}
 	for _, l := range listings {
-		q, err := s.Quote(ctx, slug, l.Property.ID, QuoteRequest{Stay: r.Stay, Locale: r.Locale})
+		if r.Limit > 0 && len(out) > r.Limit {
+			break
+		}
+		// The free dates and capacity first: from memory with an index,
+		// they leave out most refusals without a quote. Quote checks
+		// them again.
+		if r.Guests > l.Property.MaxGuests {
+			continue
+		}
+		gap := l.Property.Rates.Rules.Gap()
+		taken, err := ix.Taken(ctx, l.Property.ID, civil.Range{Start: r.CheckIn.AddDays(-gap), End: r.CheckOut.AddDays(gap)}, now)
+		if err != nil {
+			return nil, 0, fmt.Errorf("search property %d: %w", l.Property.ID, err)
+		}
+		if taken {
+			continue
+		}
+		q, err := s.quote(ctx, fixedOrg(org), l.Property.ID, QuoteRequest{Stay: r.Stay, Locale: r.Locale})
 		switch code := ErrorCode(err); {
 		case err == nil:
 			out = append(out, SearchResult{Listing: l, Quote: *q})
 		case code == CodeInternal || code == CodePaymentUnavailable:
-			return nil, fmt.Errorf("search property %d: %w", l.Property.ID, err)
+			return nil, 0, fmt.Errorf("search property %d: %w", l.Property.ID, err)
 		}
 	}
-	return out, nil
+	if r.Limit > 0 && len(out) > r.Limit {
+		return out[:r.Limit], out[r.Limit-1].Listing.Property.ID, nil
+	}
+	return out, 0, nil
+}
+
+// fixedOrg resolves to org.
+func fixedOrg(org *Organization) orgFunc {
+	return func(context.Context) (*Organization, error) { return org, nil }
+}
+
+// searchOrder returns the listings a search tries, in order: sorted as
+// r.Sort asks, from after its cursor on.
+func (s *Service) searchOrder(ctx context.Context, ix SearchIndex, ls []Listing, r SearchRequest) ([]Listing, error) {
+	switch r.Sort {
+	case SortID:
+		// Listings come by ID.
+		i, _ := slices.BinarySearchFunc(ls, r.After+1, func(l Listing, id int64) int { return cmp.Compare(l.Property.ID, id) })
+		return ls[i:], nil
+	case SortName:
+		slices.SortStableFunc(ls, func(a, b Listing) int {
+			return cmp.Or(strings.Compare(a.Property.Name, b.Property.Name), cmp.Compare(a.Property.ID, b.Property.ID))
+		})
+	case SortPrice:
+		if err := s.sortByRate(ctx, ix, ls, r.Range()); err != nil {
+			return nil, err
+		}
+	default:
+		f := FieldErrors{}
+		f.Add("sort", "invalid")
+		return nil, f.Err()
+	}
+	if r.After == 0 {
+		return ls, nil
+	}
+	i := slices.IndexFunc(ls, func(l Listing) bool { return l.Property.ID == r.After })
+	if i < 0 {
+		f := FieldErrors{}
+		f.Add("cursor", "invalid")
+		return nil, f.Err()
+	}
+	return ls[i+1:], nil
+}
+
+// sortByRate sorts listings by the nightly rates of stay, then by ID.
+func (s *Service) sortByRate(ctx context.Context, ix SearchIndex, ls []Listing, stay civil.Range) error {
+	// Keys and positions are sorted, not the listings (hundreds of bytes
+	// each), which are put in order once at the end.
+	type keyed struct {
+		micros int64
+		id     int64
+		dec    decimal.Decimal
+		at     int
+	}
+	ks := make([]keyed, len(ls))
+	exact := true
+	for i := range ls {
+		m, ok, err := ix.StayRate(ctx, &ls[i].Property, stay)
+		if err != nil {
+			return fmt.Errorf("rates of property %d: %w", ls[i].Property.ID, err)
+		}
+		ks[i] = keyed{micros: m, id: ls[i].Property.ID, at: i}
+		exact = exact && ok
+	}
+	if !exact {
+		// A price beyond millionths: compare the decimals (slow, rare).
+		for i := range ks {
+			p, err := s.withCalendar(ctx, &ls[i].Property, stay.Start, stay.End)
+			if err != nil {
+				return fmt.Errorf("read calendar of property %d: %w", ls[i].Property.ID, err)
+			}
+			sum := decimal.Zero
+			for d := range nightPrices(p, stay) {
+				sum = sum.Add(d)
+			}
+			ks[i].dec = sum
+		}
+	}
+	slices.SortFunc(ks, func(a, b keyed) int {
+		c := cmp.Compare(a.micros, b.micros)
+		if !exact {
+			c = a.dec.Cmp(b.dec)
+		}
+		return cmp.Or(c, cmp.Compare(a.id, b.id))
+	})
+	sorted := make([]Listing, len(ls))
+	for i, k := range ks {
+		sorted[i] = ls[k.at]
+	}
+	copy(ls, sorted)
+	return nil
+}
+
+// storeIndex answers SearchIndex from the store's Occupied and
+// CalendarDays: a search over a store without a read model.
+type storeIndex struct{ s *Service }
+
+func (x storeIndex) Taken(ctx context.Context, propertyID int64, r civil.Range, now time.Time) (bool, error) {
+	taken, err := x.s.store.Occupied(ctx, propertyID, r.Start, r.End, now)
+	return len(taken) > 0, err
+}
+
+func (x storeIndex) StayRate(ctx context.Context, p *Property, r civil.Range) (int64, bool, error) {
+	p, err := x.s.withCalendar(ctx, p, r.Start, r.End)
+	if err != nil {
+		return 0, false, err
+	}
+	m, ok := StayRateMicros(nightPrices(p, r))
+	return m, ok, nil
+}
+
+// nightPrices yields the price of each night of r at p.
+func nightPrices(p *Property, r civil.Range) iter.Seq[decimal.Decimal] {
+	return func(yield func(decimal.Decimal) bool) {
+		for d := r.Start; d.Before(r.End); d = nextDay(d) {
+			if !yield(p.Rates.NightPrice(d)) {
+				return
+			}
+		}
+	}
 }

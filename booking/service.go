@@ -26,6 +26,7 @@ type Service struct {
 	clock    Clock
 	notifier Notifier
 	logger   *slog.Logger
+	sameDay  SameDayGuard
 	// mover is the money I/O (SetMoneyMover); nil until set.
 	mover atomic.Pointer[moneyMover]
 
@@ -53,6 +54,9 @@ type Options struct {
 	// is the platform's own account. Nil is the single-account mode.
 	// Package connect onboards the accounts and keeps them current.
 	Connect payment.Connect
+	// SameDay, when set, may refuse stays arriving today (package
+	// closeout); nil allows them as every other stay.
+	SameDay SameDayGuard
 }
 
 // NewService returns a Service. It panics when Stores has no seam at all or
@@ -61,7 +65,7 @@ func NewService(o Options) *Service {
 	if o.Stores.empty() || o.Payments == nil {
 		panic("booking: NewService needs Stores and a payment Provider")
 	}
-	s := &Service{store: o.Stores, payments: o.Payments, clock: o.Clock, notifier: o.Notifier, logger: o.Logger, connect: o.Connect,
+	s := &Service{store: o.Stores, payments: o.Payments, clock: o.Clock, notifier: o.Notifier, logger: o.Logger, connect: o.Connect, sameDay: o.SameDay,
 		accounts: Accounts{Payments: o.Payments, Connect: o.Connect, Store: o.Stores.PaymentAccountStore}}
 	if s.clock == nil {
 		s.clock = SystemClock{}

@@ -98,6 +98,12 @@ func buildWidget(files fs.FS, stripeKey string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// WidgetGzipBudget is the performance budget of /widget.js: its size
+// gzipped (default level), in bytes, which a test keeps it under. It was
+// 27,276 bytes (98,994 raw) when the budget was set; raise it only on
+// purpose, in the same change as what needs it.
+const WidgetGzipBudget = 32 << 10
+
 // Widget serves /widget.js, which pays with Stripe when stripeKey (the
 // publishable key) is set, else with fake payments. Any site may load it
 // (it holds nothing secret); whether a site may book is the API's

@@ -29,6 +29,10 @@ type Feed struct {
 	// EndIsLastNight is for sources whose DTEND is the last night rather
 	// than the check-out day: one day is added to their end dates.
 	EndIsLastNight bool `json:"end_is_last_night"`
+	// ExportDelay is how long the channel takes, at worst, to show a new
+	// booking in the calendar it exports, as the host sets it; zero: the
+	// known channel's default (ExportDelayOf).
+	ExportDelay time.Duration `json:"export_delay"`
 
 	// What the last fetches left.
 	ETag           string    `json:"-"`
@@ -38,6 +42,13 @@ type Feed struct {
 	LastError      string    `json:"last_error"`
 	EventsImported int       `json:"events_imported"`
 	Conflicts      int       `json:"conflicts"`
+	// LastAdded and LastRemoved count the events the last successful
+	// sync added and removed (both 0 after a 304). ChangedAt is when a
+	// sync last changed the feed's blocks (or, for a feed that never
+	// changed, its first success): the feed has been unchanged since.
+	LastAdded   int       `json:"last_added"`
+	LastRemoved int       `json:"last_removed"`
+	ChangedAt   time.Time `json:"changed_at"`
 	// NextPollAt is when the poller fetches it next; LeaseUntil, when
 	// after now, means a poller (maybe of another replica) has it.
 	NextPollAt time.Time `json:"next_poll_at"`
@@ -65,6 +76,9 @@ func (f Feed) Validate() error {
 	}
 	if f.PropertyID == 0 {
 		fe.Add("property_id", "required")
+	}
+	if f.ExportDelay < 0 || f.ExportDelay > MaxExportDelay {
+		fe.Add("export_delay_seconds", "out_of_range")
 	}
 	return fe.err()
 }
@@ -122,6 +136,9 @@ type Sync struct {
 	NextPollAt   time.Time
 }
 
+// Changes reports whether s changes any of the feed's blocks.
+func (s Sync) Changes() bool { return len(s.Remove)+len(s.Move)+len(s.Add) > 0 }
+
 // SyncResult is what ApplyFeedSync stored.
 type SyncResult struct {
 	// Blocks are the feed's blocks after the sync, by start.
@@ -167,7 +184,8 @@ type FeedStore interface {
 	// ID. Errors: CodeInvalid (f.Validate), CodeNotFound (property not of
 	// f.OrgID).
 	CreateFeed(ctx context.Context, f *Feed, now time.Time) error
-	// UpdateFeed saves f's Name, URL, Active and EndIsLastNight. When the
+	// UpdateFeed saves f's Name, URL, Active, EndIsLastNight and
+	// ExportDelay. When the
 	// URL changes, the stored ETag and LastModified (the old URL's) are
 	// cleared, so that the next fetch of the new URL is unconditional
 	// rather than answered 304 to the old validators, and the lease is
@@ -199,13 +217,16 @@ type FeedStore interface {
 	// ApplyFeedSync applies s in one atomic step: removes, moves and adds
 	// the feed's blocks, except that an added or moved event overlapping a
 	// booking holding dates at s.At becomes a conflict (a moved one loses
-	// its block), replaces the feed's conflicts, records the success and
+	// its block), replaces the feed's conflicts, records the success
+	// (LastAdded and LastRemoved: len(s.Add) and len(s.Remove); ChangedAt
+	// s.At when s changes a block or the feed never changed) and
 	// releases the lease. Errors: CodeNotFound (feed); CodeConflict when
 	// the lease is not s.Lease or a block to move or remove is not the
 	// feed's; CodeInvalid (a range not ending after it starts).
 	ApplyFeedSync(ctx context.Context, s Sync) (*SyncResult, error)
 	// RecordFeedAttempt records a fetch that changed no block and releases
-	// the lease. Errors: CodeNotFound; CodeConflict (lease not a.Lease).
+	// the lease; a not-modified one is a success that added and removed
+	// nothing (ChangedAt set to a.At when the feed never changed). Errors: CodeNotFound; CodeConflict (lease not a.Lease).
 	RecordFeedAttempt(ctx context.Context, a Attempt) error
 
 	// ExportToken finds a property's export token. Errors: CodeNotFound

@@ -60,11 +60,13 @@ func channelNotFound(subject string) error {
 	return &booking.Error{Code: booking.CodeNotFound, Message: msgs[subject], Params: map[string]string{booking.ParamSubject: subject}}
 }
 
-// FeedStatus is a feed with its current conflicts: events not applied
-// because a booking here holds their nights.
+// FeedStatus is a feed with its current conflicts (events not applied
+// because a booking here holds their nights) and its health: how old
+// its news is and its exposure window.
 type FeedStatus struct {
 	feed.Feed
 	ConflictList []feed.Conflict
+	Health       feed.Health
 }
 
 // FeedChange creates or changes a feed: nil fields stay as they are (on
@@ -74,6 +76,9 @@ type FeedChange struct {
 	URL            *string
 	Active         *bool
 	EndIsLastNight *bool
+	// ExportDelay is the channel's export delay (zero: the channel's
+	// default, feed.DefaultExportDelay).
+	ExportDelay *time.Duration
 }
 
 func (c FeedChange) apply(f *feed.Feed) error {
@@ -84,6 +89,7 @@ func (c FeedChange) apply(f *feed.Feed) error {
 	set(&f.URL, c.URL)
 	set(&f.Active, c.Active)
 	set(&f.EndIsLastNight, c.EndIsLastNight)
+	set(&f.ExportDelay, c.ExportDelay)
 	f.Name, f.URL = strings.TrimSpace(f.Name), strings.TrimSpace(f.URL)
 	return booking.Invalid(f.Validate())
 }
@@ -95,10 +101,13 @@ type feedAudit struct {
 	URL            string `json:"url"`
 	Active         bool   `json:"active"`
 	EndIsLastNight bool   `json:"end_is_last_night"`
+	// ExportDelaySeconds: 0 is the channel's default.
+	ExportDelaySeconds int64 `json:"export_delay_seconds"`
 }
 
 func auditOfFeed(f *feed.Feed) feedAudit {
-	return feedAudit{PropertyID: f.PropertyID, Name: f.Name, URL: f.URL, Active: f.Active, EndIsLastNight: f.EndIsLastNight}
+	return feedAudit{PropertyID: f.PropertyID, Name: f.Name, URL: f.URL, Active: f.Active, EndIsLastNight: f.EndIsLastNight,
+		ExportDelaySeconds: int64(f.ExportDelay / time.Second)}
 }
 
 // property checks that a property is org's. Errors: CodeNotFound.
@@ -132,7 +141,40 @@ func (c *Channels) status(ctx context.Context, f *feed.Feed) (*FeedStatus, error
 	if err != nil {
 		return nil, fmt.Errorf("conflicts of feed %d: %w", f.ID, err)
 	}
-	return &FeedStatus{Feed: *f, ConflictList: list}, nil
+	return &FeedStatus{Feed: *f, ConflictList: list, Health: c.sync.Health(*f)}, nil
+}
+
+// Exposure is a property's exposure window (feed.PropertyExposure over
+// its active feeds), with how many of its feeds are stale. Errors:
+// CodeNotFound (property).
+func (c *Channels) Exposure(ctx context.Context, org *booking.Organization, propertyID int64) (*PropertyExposure, error) {
+	if err := c.property(ctx, org, propertyID); err != nil {
+		return nil, err
+	}
+	all, err := c.sync.Feeds(ctx, org.ID)
+	if err != nil {
+		return nil, err
+	}
+	health := make([]feed.Health, len(all))
+	e := &PropertyExposure{}
+	for i := range all {
+		health[i] = c.sync.Health(all[i])
+		if all[i].PropertyID == propertyID && all[i].Active && health[i].Stale {
+			e.StaleFeeds++
+		}
+	}
+	e.Exposure = feed.PropertyExposure(propertyID, all, health)
+	e.PollEvery = c.sync.PollEvery()
+	return e, nil
+}
+
+// PropertyExposure is a property's exposure window and what it rests on.
+type PropertyExposure struct {
+	feed.Exposure
+	// StaleFeeds counts the active feeds unchanged for feed.StaleAfter.
+	StaleFeeds int
+	// PollEvery is the poller's longest time between two polls.
+	PollEvery time.Duration
 }
 
 // Feeds lists a property's feeds by ID, with their status. Errors:

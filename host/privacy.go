@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
@@ -28,6 +29,11 @@ func (s *Service) GuestData(ctx context.Context, org *booking.Organization, id i
 		return nil, err
 	}
 	e := privacy.NewExport(*b, entries)
+	list, err := s.records.BookingNotes(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("notes of booking %d: %w", id, err)
+	}
+	e.AddNotes(list)
 	if err := s.audit(ctx, org, by, "guest.export", target("booking", id), nil, guestAudit{b.Status, e.Booking.Erased}); err != nil {
 		return nil, err
 	}

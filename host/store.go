@@ -6,8 +6,10 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/closeout"
 	"github.com/staykit/staykit/coupon"
 	"github.com/staykit/staykit/feed"
+	"github.com/staykit/staykit/notes"
 	"github.com/staykit/staykit/privacy"
 )
 
@@ -88,6 +90,11 @@ type Store interface {
 	UserStore
 	// EraseGuest anonymises a booking's guest (privacy.Store).
 	privacy.Store
+	// Notes keeps the host's notes on bookings (notes.Store).
+	notes.Store
+	// SyncCloseout keeps the same-day close-out threshold
+	// (closeout.Store).
+	closeout.Store
 }
 
 // UserStore keeps the dashboard's users and their sessions.

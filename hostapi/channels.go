@@ -71,13 +71,65 @@ type feedView struct {
 	Conflicts      []conflictView `json:"conflicts"`
 	NextPollAt     *time.Time     `json:"next_poll_at"`
 	CreatedAt      time.Time      `json:"created_at"`
+	healthView
+}
+
+// healthView is a feed's health: what its last sync did, how long it has
+// been unchanged, and its exposure window.
+type healthView struct {
+	Channel            string     `json:"channel"`
+	ExportDelaySeconds int64      `json:"export_delay_seconds"`
+	ExportDelayDefault bool       `json:"export_delay_default"`
+	LastAdded          int        `json:"last_added"`
+	LastRemoved        int        `json:"last_removed"`
+	UnchangedSince     *time.Time `json:"unchanged_since"`
+	Stale              bool       `json:"stale"`
+	ExposureSeconds    *int64     `json:"exposure_seconds"`
+}
+
+func newHealthView(f *host.FeedStatus) healthView {
+	h := f.Health
+	v := healthView{Channel: h.Channel, ExportDelaySeconds: seconds(h.ExportDelay), ExportDelayDefault: h.ExportDelayDefault,
+		LastAdded: f.LastAdded, LastRemoved: f.LastRemoved, UnchangedSince: optTime(h.UnchangedSince), Stale: h.Stale}
+	if h.Known {
+		s := seconds(h.Exposure)
+		v.ExposureSeconds = &s
+	}
+	return v
+}
+
+// seconds is d in whole seconds, rounded up: an exposure is never
+// understated.
+func seconds(d time.Duration) int64 { return int64((d + time.Second - 1) / time.Second) }
+
+// exposureView is a property's exposure window ("calendar_sync" of GET
+// /properties/{id}).
+type exposureView struct {
+	Feeds            int    `json:"feeds"`
+	ExposureSeconds  *int64 `json:"exposure_seconds"`
+	WorstFeedID      *int64 `json:"worst_feed_id"`
+	StaleFeeds       int    `json:"stale_feeds"`
+	PollEverySeconds int64  `json:"poll_every_seconds"`
+}
+
+func newExposureView(e *host.PropertyExposure) *exposureView {
+	v := &exposureView{Feeds: e.Feeds, StaleFeeds: e.StaleFeeds, PollEverySeconds: seconds(e.PollEvery)}
+	if e.Known {
+		s := seconds(e.Window)
+		v.ExposureSeconds = &s
+	}
+	if e.WorstFeedID != 0 {
+		id := e.WorstFeedID
+		v.WorstFeedID = &id
+	}
+	return v
 }
 
 func newFeedView(f *host.FeedStatus) feedView {
 	v := feedView{ID: f.ID, PropertyID: f.PropertyID, Name: f.Name, URL: f.URL, Active: f.Active,
 		EndIsLastNight: f.EndIsLastNight, LastAttemptAt: optTime(f.LastAttemptAt), LastSuccessAt: optTime(f.LastSuccessAt),
 		EventsImported: f.EventsImported, Conflicts: newConflictViews(f.ConflictList), NextPollAt: optTime(f.NextPollAt),
-		CreatedAt: f.CreatedAt.UTC()}
+		CreatedAt: f.CreatedAt.UTC(), healthView: newHealthView(f)}
 	if f.LastError != "" {
 		v.LastError = &f.LastError
 	}
@@ -117,10 +169,17 @@ type feedBody struct {
 	URL            *string `json:"url"`
 	Active         *bool   `json:"active"`
 	EndIsLastNight *bool   `json:"end_is_last_night"`
+	// ExportDelaySeconds: 0 is the channel's default.
+	ExportDelaySeconds *int64 `json:"export_delay_seconds"`
 }
 
 func (b feedBody) change() host.FeedChange {
-	return host.FeedChange{Name: b.Name, URL: b.URL, Active: b.Active, EndIsLastNight: b.EndIsLastNight}
+	c := host.FeedChange{Name: b.Name, URL: b.URL, Active: b.Active, EndIsLastNight: b.EndIsLastNight}
+	if b.ExportDelaySeconds != nil {
+		d := time.Duration(max(min(*b.ExportDelaySeconds, int64(feed.MaxExportDelay/time.Second)+1), -1)) * time.Second
+		c.ExportDelay = &d
+	}
+	return c
 }
 
 // feedIDs reads the property and feed of the path.

@@ -568,3 +568,96 @@ func TestWebhookPausedShownAndResumed(t *testing.T) {
 		}
 	})
 }
+
+// TestFeedHealthAndExposure: each feed shows what its last sync did, how
+// long it has been unchanged and its exposure window (poll interval with
+// jitter + time since the last success + the channel's export delay);
+// the property shows the worst of its active feeds, unknown while one
+// never synced.
+func TestFeedHealthAndExposure(t *testing.T) {
+	forEachChannelStore(t, func(t *testing.T, e *env) {
+		soleil := e.props["soleil"]
+		propPath := hostPath("villa", fmt.Sprintf("/properties/%d", soleil))
+		feeds := propPath + "/feeds"
+		calendarSync := func() map[string]any {
+			t.Helper()
+			r := e.do("villa", req{method: "GET", path: propPath})
+			want(t, r, http.StatusOK)
+			return r.data(t)["calendar_sync"].(map[string]any)
+		}
+		// PollEvery: 15 minutes and a tenth of it of jitter.
+		const pollEvery = 15*60 + 90
+		if cs := calendarSync(); cs["feeds"] != 0.0 || cs["exposure_seconds"] != nil || cs["poll_every_seconds"] != float64(pollEvery) {
+			t.Errorf("calendar_sync without feeds: %v", cs)
+		}
+
+		src := newFeedServer(t, icsEvents([3]string{"a", "2026-08-09", "2026-08-12"}, [3]string{"b", "2026-08-20", "2026-08-22"}))
+		created := e.do("villa", req{method: "POST", path: feeds, body: map[string]any{"name": "Mine", "url": src.URL, "export_delay_seconds": 1800}})
+		want(t, created, http.StatusCreated)
+		f := created.data(t)
+		first := e.clock.Now()
+		if f["channel"] != "other" || f["export_delay_seconds"] != 1800.0 || f["export_delay_default"] != false ||
+			f["last_added"] != 2.0 || f["last_removed"] != 0.0 || f["stale"] != false ||
+			f["exposure_seconds"] != float64(pollEvery+1800) || f["unchanged_since"] != first.UTC().Format(time.RFC3339) {
+			t.Errorf("new feed's health: %v", f)
+		}
+		feed := fmt.Sprintf("%s/%v", feeds, f["id"])
+
+		// An hour on, the window has grown by the hour.
+		e.clock.Advance(time.Hour)
+		if cs := calendarSync(); cs["feeds"] != 1.0 || cs["exposure_seconds"] != float64(pollEvery+1800+3600) || cs["worst_feed_id"] != f["id"] {
+			t.Errorf("calendar_sync an hour on: %v", cs)
+		}
+		// A sync that removes one: counted, the window shrinks back.
+		src.set(icsEvents([3]string{"a", "2026-08-09", "2026-08-12"}))
+		synced := e.do("villa", req{method: "POST", path: feed + "/sync"})
+		want(t, synced, http.StatusOK)
+		if g := synced.data(t)["feed"].(map[string]any); g["last_added"] != 0.0 || g["last_removed"] != 1.0 ||
+			g["exposure_seconds"] != float64(pollEvery+1800) || g["unchanged_since"] != e.clock.Now().UTC().Format(time.RFC3339) {
+			t.Errorf("feed after removing one: %v", g)
+		}
+		changed := e.clock.Now()
+
+		// Back to the channel's default; an export delay out of range is
+		// refused.
+		patched := e.do("villa", req{method: "PATCH", path: feed, body: map[string]any{"export_delay_seconds": 0}})
+		want(t, patched, http.StatusOK)
+		if p := patched.data(t); p["export_delay_seconds"] != 3600.0 || p["export_delay_default"] != true {
+			t.Errorf("feed back to the default delay: %v", p)
+		}
+		bad := e.do("villa", req{method: "PATCH", path: feed, body: map[string]any{"export_delay_seconds": 8 * 24 * 3600}})
+		want(t, bad, http.StatusUnprocessableEntity, "invalid")
+		if !strings.Contains(string(bad.body), `"export_delay_seconds":["out_of_range"]`) {
+			t.Errorf("export delay of 8 days: %s", bad.body)
+		}
+
+		// Fifteen days of syncs that change nothing: stale, unchanged
+		// since the last change.
+		e.clock.Advance(15 * 24 * time.Hour)
+		synced = e.do("villa", req{method: "POST", path: feed + "/sync"})
+		want(t, synced, http.StatusOK)
+		if g := synced.data(t)["feed"].(map[string]any); g["stale"] != true || g["unchanged_since"] != changed.UTC().Format(time.RFC3339) || g["last_removed"] != 0.0 {
+			t.Errorf("feed unchanged for 15 days: %v", g)
+		}
+		if cs := calendarSync(); cs["stale_feeds"] != 1.0 || cs["exposure_seconds"] != float64(pollEvery+3600) {
+			t.Errorf("calendar_sync with a stale feed: %v", cs)
+		}
+
+		// A second feed that never synced: the window is unknown, and
+		// that feed is named.
+		down := newFeedServer(t, "")
+		second := e.do("villa", req{method: "POST", path: feeds, body: map[string]any{"name": "Down", "url": down.URL}})
+		want(t, second, http.StatusCreated)
+		if s := second.data(t); s["exposure_seconds"] != nil || s["unchanged_since"] != nil || s["last_error"] == nil {
+			t.Errorf("feed that never synced: %v", s)
+		}
+		if cs := calendarSync(); cs["feeds"] != 2.0 || cs["exposure_seconds"] != nil || cs["worst_feed_id"] != second.data(t)["id"] {
+			t.Errorf("calendar_sync with a feed never synced: %v", cs)
+		}
+		// Inactive feeds have no window and do not count.
+		want(t, e.do("villa", req{method: "PATCH", path: fmt.Sprintf("%s/%v", feeds, second.data(t)["id"]), body: map[string]any{"active": false}}), http.StatusOK)
+		if cs := calendarSync(); cs["feeds"] != 1.0 || cs["exposure_seconds"] != float64(pollEvery+3600) {
+			t.Errorf("calendar_sync once the feed that never synced is inactive: %v", cs)
+		}
+	})
+}

@@ -22,7 +22,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
-	"strconv"
 	"strings"
 	"time"
 
@@ -44,6 +43,15 @@ const Prefix = "/api/v1/host/"
 // may make a minute.
 var DefaultAuthFailures = ratelimit.PerMinute(10)
 
+// DefaultKeyRequests is how many requests one credential (an API key, or
+// a dashboard user's session) may make a minute, all routes together,
+// from any number of addresses.
+var DefaultKeyRequests = ratelimit.PerMinute(300)
+
+// NoLimit as Options.KeyRequests turns the per-credential limit off (load
+// tests).
+var NoLimit = ratelimit.Limit{Requests: -1}
+
 // IdempotencyWindow is how long an Idempotency-Key is remembered; the
 // booking sweeper purges older records (booking.Service.PurgeHostRequests).
 const IdempotencyWindow = host.RequestWindow
@@ -58,6 +66,8 @@ type Options struct {
 	Limiter ratelimit.Limiter
 	// AuthFailures overrides DefaultAuthFailures.
 	AuthFailures ratelimit.Limit
+	// KeyRequests overrides DefaultKeyRequests; NoLimit turns it off.
+	KeyRequests ratelimit.Limit
 	// TrustedProxies are the peers whose X-Forwarded-For is believed.
 	TrustedProxies []netip.Prefix
 	// Clock defaults to the wall clock (idempotency records).
@@ -90,6 +100,7 @@ type handler struct {
 	log      *slog.Logger
 	limiter  ratelimit.Limiter
 	failures ratelimit.Limit
+	perKey   ratelimit.Limit
 	proxies  []netip.Prefix
 	clock    booking.Clock
 	session  func(r *http.Request) (host.Actor, int64, bool)
@@ -110,7 +121,7 @@ func New(o Options) http.Handler {
 	if o.Host == nil {
 		panic("hostapi: New needs a host.Service")
 	}
-	h := &handler{host: o.Host, log: o.Logger, limiter: o.Limiter, failures: o.AuthFailures,
+	h := &handler{host: o.Host, log: o.Logger, limiter: o.Limiter, failures: o.AuthFailures, perKey: o.KeyRequests,
 		proxies: o.TrustedProxies, clock: o.Clock, session: o.Session, mux: http.NewServeMux()}
 	if h.log == nil {
 		h.log = slog.Default()
@@ -120,6 +131,12 @@ func New(o Options) http.Handler {
 	}
 	if h.failures.IsZero() {
 		h.failures = DefaultAuthFailures
+	}
+	switch {
+	case h.perKey == NoLimit:
+		h.perKey = ratelimit.Limit{}
+	case h.perKey.IsZero():
+		h.perKey = DefaultKeyRequests
 	}
 	if h.clock == nil {
 		h.clock = booking.SystemClock{}
@@ -197,6 +214,9 @@ func (h *handler) authenticated(next http.Handler) http.Handler {
 			if err != errWritten {
 				messages.WriteError(w, r, h.log, apihttp.Locale(r, ""), err)
 			}
+			return
+		}
+		if !h.allowActor(w, r, actor) {
 			return
 		}
 		org, err := h.host.Organization(ctx, r.PathValue("org_slug"))
@@ -353,11 +373,36 @@ func (h *handler) authenticate(w http.ResponseWriter, r *http.Request) (host.Act
 		return host.Actor{}, 0, err
 	}
 	if !d.Allowed {
-		w.Header().Set("Retry-After", strconv.FormatInt(max(int64((d.RetryAfter+time.Second-1)/time.Second), 1), 10))
+		apihttp.SetRateLimit(w.Header(), d)
 		messages.WriteError(w, r, h.log, apihttp.Locale(r, ""), apihttp.ErrRateLimited())
 		return host.Actor{}, 0, errWritten
 	}
 	return host.Actor{}, 0, err
+}
+
+// allowActor applies the per-credential limit to an authenticated
+// request: every answer carries its RateLimit-* headers; over it the
+// answer is 429 with Retry-After (written, false). The count is the
+// credential's wherever it comes from, so one key spread over many
+// addresses gets no more. A limiter error lets the request through
+// (fail open) and is logged, unless a ratelimit.Breaker logged it once.
+func (h *handler) allowActor(w http.ResponseWriter, r *http.Request, actor host.Actor) bool {
+	if h.perKey.IsZero() {
+		return true
+	}
+	d, err := h.limiter.Allow(r.Context(), "host-key|"+actor.String(), h.perKey)
+	if err != nil {
+		if !errors.Is(err, ratelimit.ErrBreakerOpen) {
+			h.log.ErrorContext(r.Context(), "rate limiter failed; request allowed", "actor", actor.String(), "err", err)
+		}
+		return true
+	}
+	apihttp.SetRateLimit(w.Header(), d)
+	if d.Allowed {
+		return true
+	}
+	messages.WriteError(w, r, h.log, apihttp.Locale(r, ""), apihttp.ErrRateLimited())
+	return false
 }
 
 var errWritten = booking.Errorf(booking.CodeInternal, "response written")

@@ -81,8 +81,8 @@ func TestFailedAuthenticationIsRateLimited(t *testing.T) {
 	}
 	r := e.do("villa", req{method: "GET", path: path, key: "sk_host_guess"})
 	want(t, r, http.StatusTooManyRequests, "rate_limited")
-	if r.header.Get("Retry-After") == "" {
-		t.Error("429 without Retry-After")
+	if r.header.Get("Retry-After") == "" || r.header.Get("RateLimit-Limit") != "10" || r.header.Get("RateLimit-Remaining") != "0" {
+		t.Errorf("429 headers %v, want Retry-After and RateLimit-* of the failures' limit", r.header)
 	}
 	// Valid keys are not counted.
 	e.clock.Advance(2 * 60e9)

@@ -65,6 +65,10 @@ var routeRoles = map[string]team.Role{
 	"POST /webhooks/{id}/resume":                        team.Manager,
 	"GET /webhooks/{id}/deliveries":                     team.Manager,
 	"POST /webhooks/deliveries/{delivery_id}/redeliver": team.Manager,
+	"GET /bookings/{id}/notes":                          team.Manager,
+	"POST /bookings/{id}/notes":                         team.Manager,
+	"GET /settings/sync-closeout":                       team.Manager,
+	"PATCH /settings/sync-closeout":                     team.Manager,
 	"GET /bookings/{id}/guest-data":                     team.Manager,
 	"POST /bookings/{id}/erase-guest":                   team.Manager,
 

@@ -2,6 +2,7 @@ package hostapi
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/staykit/staykit/booking"
@@ -45,7 +46,7 @@ func (h *handler) routes() {
 		{http.MethodGet, "/stripe", h.getStripe},
 		{http.MethodPost, "/stripe/onboarding", h.startOnboarding},
 	}
-	for _, c := range append(append(h.channelRoutes(), h.reportRoutes()...), h.privacyRoutes()...) {
+	for _, c := range slices.Concat(h.channelRoutes(), h.reportRoutes(), h.privacyRoutes(), h.noteRoutes(), h.closeoutRoutes()) {
 		rs = append(rs, rt(c))
 	}
 	for _, c := range h.teamRoutes() {
@@ -143,7 +144,13 @@ func (h *handler) getProperty(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, newPropertyDetailView(d), nil
+	e, err := h.channels.Exposure(r.Context(), c.org, id)
+	if err != nil {
+		return 0, nil, err
+	}
+	v := newPropertyDetailView(d)
+	v.CalendarSync = newExposureView(e)
+	return http.StatusOK, v, nil
 }
 
 func (h *handler) patchProperty(r *http.Request, c *call) (int, any, error) {

@@ -54,6 +54,8 @@ type propertyTermsView struct {
 type propertyDetailView struct {
 	propertyView
 	Terms *propertyTermsView `json:"terms"`
+	// CalendarSync is the property's exposure window (GET only).
+	CalendarSync *exposureView `json:"calendar_sync,omitempty"`
 }
 
 func newPropertyDetailView(d *host.PropertyDetail) propertyDetailView {

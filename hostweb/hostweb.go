@@ -328,6 +328,7 @@ var appTemplate = template.Must(template.New("app").Parse(`<!doctype html>
 <link rel="stylesheet" href="/host/assets/style.css">
 <script src="/host/assets/channels.js" defer></script>
 <script src="/host/assets/rates.js" defer></script>
+<script src="/host/assets/bookingdetail.js" defer></script>
 <script src="/host/assets/compliance.js" defer></script>
 <script src="/host/assets/planning.js" defer></script>
 <script src="/host/assets/reports.js" defer></script>

@@ -97,6 +97,8 @@ type handler struct {
 	origins originRules
 	cors    *cors.Cors
 	mux     *http.ServeMux
+	// lists keeps the encoded properties lists (lists.go).
+	lists lists
 }
 
 // New returns the handler of API v1. Its routes are under /api/v1/, so a

@@ -3,8 +3,6 @@ package httpapi
 import (
 	"errors"
 	"net/http"
-	"strconv"
-	"time"
 
 	"github.com/staykit/staykit/internal/apihttp"
 	"github.com/staykit/staykit/ratelimit"
@@ -29,20 +27,10 @@ func (h *handler) allow(w http.ResponseWriter, r *http.Request, st *reqState, ro
 		}
 		return true
 	}
-	hdr := w.Header()
-	hdr.Set("RateLimit-Limit", strconv.Itoa(d.Limit))
-	hdr.Set("RateLimit-Remaining", strconv.Itoa(max(d.Remaining, 0)))
-	hdr.Set("RateLimit-Reset", strconv.FormatInt(ceilSeconds(d.ResetAfter, 0), 10))
+	apihttp.SetRateLimit(w.Header(), d)
 	if d.Allowed {
 		return true
 	}
-	hdr.Set("Retry-After", strconv.FormatInt(ceilSeconds(d.RetryAfter, 1), 10))
 	h.writeError(w, r, st, apihttp.ErrRateLimited())
 	return false
-}
-
-// ceilSeconds rounds d up to whole seconds, at least floor.
-func ceilSeconds(d time.Duration, floor int64) int64 {
-	s := int64((d + time.Second - 1) / time.Second)
-	return max(s, floor)
 }

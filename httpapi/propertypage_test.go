@@ -73,6 +73,8 @@ func TestPropertiesPages(t *testing.T) {
 	}{
 		{"list", ""},
 		{"search", "check_in=2026-06-15&check_out=2026-06-18&guests_count=2&"},
+		{"search by name", "check_in=2026-06-15&check_out=2026-06-18&guests_count=2&sort=name&"},
+		{"search by price", "check_in=2026-06-15&check_out=2026-06-18&guests_count=2&sort=price&"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			want := all
@@ -121,10 +123,74 @@ func TestPropertiesPages(t *testing.T) {
 		{"cursor=-4", "cursor", "invalid_type"},
 		{"cursor=abc", "cursor", "invalid_type"},
 		{"check_in=2026-06-15&check_out=2026-06-18&limit=0", "limit", "out_of_range"},
+		{"check_in=2026-06-15&check_out=2026-06-18&sort=cheap", "sort", "invalid"},
+		{"check_in=2026-06-15&check_out=2026-06-18&sort=name&cursor=999999", "cursor", "invalid"},
 	} {
 		r := e.do(call{method: "GET", path: list + "?" + tc.query})
 		if r.Status != 422 || r.Env.Code != "invalid" || !slices.Contains(r.Env.FieldCodes[tc.field], tc.code) {
 			t.Errorf("%s: %d %s %v, want 422 invalid with %s: %s", tc.query, r.Status, r.Env.Code, r.Env.FieldCodes, tc.field, tc.code)
 		}
+	}
+}
+
+// TestSearchSorted: a search sorted by name lists the same properties as
+// unsorted, by name; sorted by price, by the stay's nightly prices.
+func TestSearchSorted(t *testing.T) {
+	e := newTestEnv(t)
+	ctx := context.Background()
+	org, err := e.Store.OrganizationBySlug(ctx, "villa")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, rate := range []string{"300", "50", "120"} {
+		p := booking.Property{OrgID: org.ID, Name: []string{"Zèbre", "Abeille", "Moineau"}[i], MaxGuests: 2, Active: true,
+			Rates: pricing.RatePlan{BaseRate: dec(rate)}}
+		if err := e.Store.CreateProperty(ctx, &p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type item struct {
+		ID   int64  `json:"id"`
+		Name string `json:"name"`
+	}
+	search := func(sort string) []item {
+		t.Helper()
+		r := e.do(call{method: "GET", path: "/api/v1/book/villa/properties?check_in=2026-06-15&check_out=2026-06-18&guests_count=2" + sort})
+		if r.Status != 200 {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+		var body struct{ Data []item }
+		if err := json.Unmarshal(r.Body, &body); err != nil {
+			t.Fatal(err)
+		}
+		return body.Data
+	}
+	plain, byName, byPrice := search(""), search("&sort=name"), search("&sort=price")
+	if len(plain) < 4 || len(byName) != len(plain) || len(byPrice) != len(plain) {
+		t.Fatalf("%d, %d and %d properties found", len(plain), len(byName), len(byPrice))
+	}
+	if !slices.IsSortedFunc(byName, func(a, b item) int { return strings.Compare(a.Name, b.Name) }) {
+		t.Errorf("sort=name: %v", byName)
+	}
+	ids := func(l []item) []int64 {
+		var out []int64
+		for _, x := range l {
+			out = append(out, x.ID)
+		}
+		slices.Sort(out)
+		return out
+	}
+	if !slices.Equal(ids(byName), ids(plain)) || !slices.Equal(ids(byPrice), ids(plain)) {
+		t.Errorf("sorted searches find other properties: %v %v, want %v", ids(byName), ids(byPrice), ids(plain))
+	}
+	// The three added differ only by their rates: 50 before 120 before 300.
+	var order []string
+	for _, x := range byPrice {
+		if slices.Contains([]string{"Zèbre", "Abeille", "Moineau"}, x.Name) {
+			order = append(order, x.Name)
+		}
+	}
+	if !slices.Equal(order, []string{"Abeille", "Moineau", "Zèbre"}) {
+		t.Errorf("sort=price puts them %v", order)
 	}
 }

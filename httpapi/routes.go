@@ -38,6 +38,14 @@ func (h *handler) properties(_ http.ResponseWriter, r *http.Request, st *reqStat
 	if err != nil {
 		return 0, nil, err
 	}
+	// The version is read before the list: a list built after it is at
+	// least as new (lists.go).
+	version, keep := o.PropertiesVersion()
+	if keep {
+		if b, ok := h.lists.get(o.Organization().ID, version, pg); ok {
+			return http.StatusOK, b, nil
+		}
+	}
 	ls, err := o.Properties(r.Context())
 	if err != nil {
 		return 0, nil, err
@@ -47,7 +55,11 @@ func (h *handler) properties(_ http.ResponseWriter, r *http.Request, st *reqStat
 		out[i] = newPropertyView(l)
 	}
 	out, next := pg.cut(out)
-	return http.StatusOK, encodePropertiesPage(out, pg, next), nil
+	b := sharedEnvelope(encodePropertiesPage(out, pg, next))
+	if keep {
+		h.lists.put(o.Organization().ID, version, pg, b)
+	}
+	return http.StatusOK, b, nil
 }
 
 // GET /api/v1/book/{org_slug}/properties/{id}/availability?months=&from=YYYY-MM

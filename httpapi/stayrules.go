@@ -169,10 +169,19 @@ func (h *handler) search(r *http.Request, st *reqState) (int, any, error) {
 	}
 	queryParty(q, &req.Stay, errs)
 	pg := readPropertyPage(q, errs)
+	switch v := booking.SearchSort(q.Get("sort")); v {
+	case booking.SortID, booking.SortPrice, booking.SortName:
+		req.Sort = v
+	default:
+		errs.Add("sort", "invalid")
+	}
 	if err := errs.Err(); err != nil {
 		return 0, nil, err
 	}
-	found, err := h.svc.Search(r.Context(), st.slug, req)
+	if pg.on {
+		req.Limit, req.After = pg.limit, pg.after
+	}
+	found, next, err := h.svc.Search(r.Context(), st.slug, req)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -182,6 +191,5 @@ func (h *handler) search(r *http.Request, st *reqState) (int, any, error) {
 		total := newMoney(f.Quote.Total, f.Quote.Currency)
 		out[i].QuoteTotal = &total
 	}
-	out, next := pg.cut(out)
 	return http.StatusOK, encodePropertiesPage(out, pg, next), nil
 }

@@ -1,6 +1,11 @@
 package icalsync_test
 
-import "testing"
+import (
+	"testing"
+	"time"
+
+	"github.com/staykit/staykit/icalsync"
+)
 
 // PollFeed, the job engine's step for one feed, syncs a feed when it is
 // due, and returns its next poll; not before, and never an inactive or
@@ -45,5 +50,28 @@ func TestPollFeedFollowsTheFeedsSchedule(t *testing.T) {
 	}
 	if done, err := e.sync.PollFeed(ctx, e.org.ID, f.ID+1000); err != nil || !done.IsZero() {
 		t.Errorf("PollFeed of no feed = %v, %v; want zero", done, err)
+	}
+}
+
+// The poll interval defaults to 15 minutes and is never under 5: a
+// shorter one is raised to MinInterval. PollEvery adds the jitter.
+func TestPollInterval(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		interval time.Duration
+		jitter   time.Duration
+		want     time.Duration
+	}{
+		{"default", 0, 0, 15*time.Minute + 90*time.Second},
+		{"one minute is raised to five", time.Minute, 0, 5*time.Minute + 30*time.Second},
+		{"five", 5 * time.Minute, time.Minute, 6 * time.Minute},
+		{"an hour", time.Hour, 0, time.Hour + 6*time.Minute},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := icalsync.New(icalsync.Options{Store: newEnv(t).store, Interval: tc.interval, Jitter: tc.jitter})
+			if got := s.PollEvery(); got != tc.want {
+				t.Errorf("PollEvery() = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

@@ -32,9 +32,13 @@ import (
 
 // Defaults of Options.
 const (
-	DefaultInterval = 30 * time.Minute
+	DefaultInterval = 15 * time.Minute
 	DefaultLease    = 2 * time.Minute
 )
+
+// MinInterval is the shortest Options.Interval: a shorter one is raised
+// to it, so that channels are not polled more often than they allow.
+const MinInterval = 5 * time.Minute
 
 // Options configure a Syncer. Store is required.
 type Options struct {
@@ -48,9 +52,9 @@ type Options struct {
 	// Fetcher fetches feeds; nil: a zero Fetcher (https, public
 	// addresses only).
 	Fetcher *Fetcher
-	// Interval between two polls of a feed (default 30 minutes), each
-	// delayed by a random Jitter (default a tenth of Interval) so that
-	// feeds added together do not stay in step.
+	// Interval between two polls of a feed (default 15 minutes, at least
+	// MinInterval), each delayed by a random Jitter (default a tenth of
+	// Interval) so that feeds added together do not stay in step.
 	Interval time.Duration
 	Jitter   time.Duration
 	// Lease is how long a poller holds a feed it fetches (default 2
@@ -96,6 +100,7 @@ func New(o Options) *Syncer {
 	if s.interval <= 0 {
 		s.interval = DefaultInterval
 	}
+	s.interval = max(s.interval, MinInterval)
 	if s.jitter <= 0 {
 		s.jitter = s.interval / 10
 	}
@@ -174,6 +179,15 @@ func (s *Syncer) Poll(ctx context.Context) (int, error) {
 		}
 	}
 	return done, nil
+}
+
+// PollEvery is the longest time between two polls of an active feed:
+// the interval plus its largest jitter.
+func (s *Syncer) PollEvery() time.Duration { return s.interval + s.jitter }
+
+// Health judges a feed now (feed.HealthOf with PollEvery).
+func (s *Syncer) Health(f feed.Feed) feed.Health {
+	return feed.HealthOf(f, s.clock.Now(), s.PollEvery())
 }
 
 // leaseUntil is the end of a lease taken at now, to the millisecond (the

@@ -54,8 +54,9 @@ func TestAirbnbImportBlocksAndRemovalFrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fd.EventsImported != 1 || fd.LastError != "" || !fd.LastSuccessAt.Equal(start) || fd.NextPollAt.Before(start.Add(30*time.Minute)) {
-		t.Errorf("feed status %+v, want 1 event, no error, success now, next poll in 30 minutes or more", fd)
+	if fd.EventsImported != 1 || fd.LastError != "" || !fd.LastSuccessAt.Equal(start) ||
+		fd.NextPollAt.Before(start.Add(15*time.Minute)) || fd.NextPollAt.After(start.Add(16*time.Minute+30*time.Second)) {
+		t.Errorf("feed status %+v, want 1 event, no error, success now, next poll in 15 minutes plus at most 90 s of jitter", fd)
 	}
 	if ua := e.feeds.lastRequest().Header.Get("User-Agent"); !strings.Contains(ua, "staykit") {
 		t.Errorf("User-Agent %q does not name staykit", ua)
@@ -177,13 +178,13 @@ func TestNotModifiedAndPolling(t *testing.T) {
 	if n, _ := e.sync.Poll(t.Context()); n != 0 {
 		t.Fatalf("a second poll at once synced %d feeds, want 0 (not due)", n)
 	}
-	e.clock.Advance(29 * time.Minute)
+	e.clock.Advance(14 * time.Minute)
 	if n, _ := e.sync.Poll(t.Context()); n != 0 {
-		t.Fatalf("a poll after 29 minutes synced %d feeds, want 0", n)
+		t.Fatalf("a poll after 14 minutes synced %d feeds, want 0", n)
 	}
-	e.clock.Advance(5 * time.Minute)
+	e.clock.Advance(3 * time.Minute)
 	if n, _ := e.sync.Poll(t.Context()); n != 1 {
-		t.Fatalf("a poll after 34 minutes synced %d feeds, want 1", n)
+		t.Fatalf("a poll after 17 minutes (15 and at most 1.5 of jitter) synced %d feeds, want 1", n)
 	}
 	if e.feeds.lastRequest().Header.Get("If-None-Match") == "" {
 		t.Error("the second fetch was not conditional")

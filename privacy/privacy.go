@@ -16,6 +16,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/ledger"
+	"github.com/staykit/staykit/notes"
 	"github.com/staykit/staykit/pricing"
 )
 
@@ -26,8 +27,9 @@ type Store interface {
 	// e-mail address, phone number, message) with e's, sets its UpdatedAt
 	// to e.At, and fails the pending deliveries of mail to the guest of
 	// its outbox events, which would otherwise be sent to no one or to an
-	// erased address. Amounts, dates, status and ledger are left as they
-	// are. Errors: booking.CodeNotFound.
+	// erased address; it deletes the host's notes on the booking (package
+	// notes), which may name the guest. Amounts, dates, status and ledger
+	// are left as they are. Errors: booking.CodeNotFound.
 	EraseGuest(ctx context.Context, bookingID int64, e Erasure) error
 }
 
@@ -73,6 +75,23 @@ func Live(b booking.Booking, today civil.Date) bool {
 type Export struct {
 	Booking  ExportedBooking   `json:"booking"`
 	Payments []ExportedPayment `json:"payments"`
+	// Notes are the host's notes on the booking (package notes), which
+	// may name the guest; the caller adds them (AddNotes).
+	Notes []ExportedNote `json:"notes"`
+}
+
+// ExportedNote is a host's note on the booking.
+type ExportedNote struct {
+	Author    string    `json:"author"`
+	Body      string    `json:"body"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// AddNotes adds the host's notes on the booking to the export.
+func (e *Export) AddNotes(list []notes.Note) {
+	for _, n := range list {
+		e.Notes = append(e.Notes, ExportedNote{Author: n.Author, Body: n.Body, CreatedAt: n.CreatedAt.UTC()})
+	}
 }
 
 // ExportedBooking is the booking and the guest's details in it.
@@ -115,7 +134,7 @@ func NewExport(b booking.Booking, entries []ledger.Entry) Export {
 		CheckIn: b.CheckIn, CheckOut: b.CheckOut, Guests: b.Guests, GuestName: b.GuestName, GuestEmail: b.GuestEmail,
 		GuestPhone: b.GuestPhone, Message: b.Message, Locale: b.Locale, CouponCode: b.CouponCode, Currency: b.Currency,
 		TotalAmount: amount(b.TotalAmount, b.Currency), PaidAmount: amount(b.PaidAmount, b.Currency), PaymentIntentID: b.PaymentIntentID,
-		CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt, Erased: Erased(b)}, Payments: []ExportedPayment{}}
+		CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt, Erased: Erased(b)}, Payments: []ExportedPayment{}, Notes: []ExportedNote{}}
 	for _, x := range entries {
 		e.Payments = append(e.Payments, ExportedPayment{ID: x.ID, Kind: string(x.Kind), Status: string(x.Status),
 			Amount: amount(pricing.FromMinor(x.Amount, x.Currency), x.Currency), Currency: x.Currency, ProviderID: x.ProviderID, CreatedAt: x.CreatedAt})

@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -66,6 +68,19 @@ func TestBrowserChannelsPage(t *testing.T) {
 	if !strings.Contains(row, "Airbnb") || !strings.Contains(row, feed.URL) || b.text("tr[data-id] .feed-status") != "OK" {
 		t.Errorf("feed row %q", row)
 	}
+	// Its exposure window: 15 minutes of polling and 1.5 of jitter, the
+	// hour of export delay of a channel not recognised, the seconds
+	// since its sync.
+	exposure := regexp.MustCompile(`^1 h 1[78] min$`)
+	if got := b.text("tr[data-id] .feed-exposure"); !exposure.MatchString(got) {
+		t.Errorf("feed exposure %q, want about 1 h 17 min", got)
+	}
+	if got := b.text("#property-exposure"); !strings.HasPrefix(got, "The property's exposure window: 1 h 1") {
+		t.Errorf("property exposure %q", got)
+	}
+	if got := b.text("tr[data-id] .feed-last-change"); got != "+1 / −0" {
+		t.Errorf("last sync's changes %q, want +1 / −0", got)
+	}
 
 	add("add a web page instead of a calendar", "Vrbo", feed.URL+"/maintenance.html")
 	if flash := b.text("#flash"); !strings.HasPrefix(flash, "Calendar added, but reading it failed:") ||
@@ -79,6 +94,63 @@ func TestBrowserChannelsPage(t *testing.T) {
 	}
 	if n := b.eval(`String(document.querySelectorAll("tr[data-id]").length)`); n != "2" {
 		t.Errorf("%s feeds listed, want the 2 added", n)
+	}
+	// The feed that never read: its window, and so the property's, is
+	// unknown.
+	if got := b.text("#property-exposure"); got != "The property's exposure window: unknown (never synced)" {
+		t.Errorf("property exposure with a feed never synced %q", got)
+	}
+	// The host sets the Airbnb feed's export delay: 30 minutes.
+	// One script finds the field, sets it and tells the page: the list
+	// may be redrawn between two steps of the browser.
+	b.do("set an export delay",
+		chromedp.Poll[chromedp.Void](`(() => {
+			const input = document.querySelector("tr[data-id] .feed-delay");
+			if (!input) return false;
+			document.querySelector("#flash").textContent = "";
+			input.value = "30";
+			input.dispatchEvent(new Event("change"));
+			return true;
+		})()`),
+		chromedp.Poll[chromedp.Void](`document.querySelector("#flash").textContent !== ""`))
+	if got := b.text("tr[data-id] .feed-exposure"); !regexp.MustCompile(`^4[78] min$`).MatchString(got) {
+		t.Errorf("feed exposure with 30 minutes of export delay %q, want about 47 min", got)
+	}
+
+	// The same-day close-out: the Vrbo feed never read, so the property's
+	// window is unknown and, under a threshold, arrivals today close.
+	property := propertyIDs(t, ts, "demo")[0]
+	paris, err := time.LoadLocation("Europe/Paris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	today := time.Now().In(paris)
+	price := fmt.Sprintf("%s/api/v1/book/demo/properties/%d/price?check_in=%s&check_out=%s", ts.URL, property,
+		today.Format(time.DateOnly), today.AddDate(0, 0, 2).Format(time.DateOnly))
+	if r := call(t, "GET", price, nil, nil); r.Status != http.StatusOK {
+		t.Fatalf("today's quote before any close-out: %d %s", r.Status, r.Raw)
+	}
+	if b.visible("#closeout-state") {
+		t.Error("the page says arrivals are closed before any threshold")
+	}
+	b.do("close arrivals today over an hour of exposure",
+		chromedp.SetValue(chromedp.CSS("#closeout-minutes"), "60"),
+		chromedp.Click(chromedp.CSS("#closeout-save")),
+		chromedp.WaitVisible(chromedp.CSS("#closeout-state")))
+	if r := call(t, "GET", price, nil, nil); r.Status != http.StatusUnprocessableEntity || r.Body["code"] != "unavailable" {
+		t.Errorf("today's quote under the close-out: %d %s, want 422 unavailable", r.Status, r.Raw)
+	}
+	tomorrow := fmt.Sprintf("%s/api/v1/book/demo/properties/%d/price?check_in=%s&check_out=%s", ts.URL, property,
+		today.AddDate(0, 0, 1).Format(time.DateOnly), today.AddDate(0, 0, 3).Format(time.DateOnly))
+	if r := call(t, "GET", tomorrow, nil, nil); r.Status != http.StatusOK {
+		t.Errorf("tomorrow's quote under the close-out: %d %s", r.Status, r.Raw)
+	}
+	b.do("remove the close-out",
+		chromedp.SetValue(chromedp.CSS("#closeout-minutes"), ""),
+		chromedp.Click(chromedp.CSS("#closeout-save")),
+		chromedp.Poll[chromedp.Void](`!document.querySelector("#closeout-state") && document.querySelector("#closeout-minutes") && document.querySelector("#closeout-minutes").value === ""`))
+	if r := call(t, "GET", price, nil, nil); r.Status != http.StatusOK {
+		t.Errorf("today's quote after the close-out was removed: %d %s", r.Status, r.Raw)
 	}
 	b.checkNoProblems()
 }

@@ -37,7 +37,7 @@ func (s *server) hostSide(publicURL string) (api, dashboard http.Handler) {
 	apiCSRF := http.NewCrossOriginProtection()
 	apiCSRF.SetDenyHandler(apiDeny)
 	api = hostweb.OneOrigin(apiDeny, apiCSRF.Handler(hostapi.New(hostapi.Options{Host: hs, Logger: s.log, Limiter: s.back.Limiter,
-		TrustedProxies: s.cfg.TrustedProxies, Session: d.Session, PublicURL: publicURL,
+		TrustedProxies: s.cfg.TrustedProxies, Session: d.Session, PublicURL: publicURL, KeyRequests: s.cfg.HostKeyRequests,
 		Channels: hs.Channels(host.ChannelOptions{Syncer: s.calendarSync(), WebhookPolicy: s.cfg.Outbox.WebhookPolicy()}),
 		Reports:  reports.New(reports.Options{Store: s.back.Store.Reports()}), Team: ts})))
 	return api, d

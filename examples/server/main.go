@@ -68,17 +68,18 @@ import (
 	"github.com/staykit/staykit/internal/serverenv"
 )
 
-// defaultGCPercent is the server's GOGC when the environment sets none.
-// Its live heap is a few megabytes (the read model, the pools), so Go's
-// default of 100 collects after every few megabytes of garbage, which a
-// busy server makes in milliseconds: under load that was a fifth of its
-// CPU. 400 trades tens of megabytes of memory for it. GOGC and
-// GOMEMLIMIT in the environment take precedence, as usual.
-const defaultGCPercent = 400
+// defaultMemoryLimit is the server's soft memory limit (GOMEMLIMIT) when
+// the environment sets none: the collector runs at Go's default pace
+// (GOGC=100; the live heap is a few megabytes: the read model, the pools)
+// and, should the heap near this limit (a burst of large lists), more
+// often, rather than letting the resident memory grow with a GOGC
+// multiplier (issue #31). GOGC and GOMEMLIMIT in the environment take
+// precedence, as usual.
+const defaultMemoryLimit = 256 << 20
 
 func main() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(defaultGCPercent)
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(defaultMemoryLimit)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)

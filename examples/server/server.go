@@ -16,6 +16,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/bookingpage"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/closeout"
 	"github.com/staykit/staykit/connect"
 	"github.com/staykit/staykit/hostapi"
 	"github.com/staykit/staykit/httpapi"
@@ -82,9 +83,12 @@ func newServer(ctx context.Context, cfg serverenv.Config, logger *slog.Logger) (
 	}
 	s.fake, s.stripe = fake, fake == nil
 	s.readModel = serverenv.NewReadModel(back.Store, logger)
+	// Guests arriving today are refused while a property's channel
+	// calendars are older than the host's threshold (package closeout).
+	sameDay := &closeout.Guard{Store: back.Store.Records, Feeds: back.Store.FeedStore, PollEvery: s.calendarSync().PollEvery()}
 	s.svc = booking.NewService(booking.Options{
 		Stores: s.readModel.Stores(), Payments: payments, Notifier: serverenv.LogNotifier(logger), Logger: logger,
-		Connect: cfg.Connect(payments),
+		Connect: cfg.Connect(payments), SameDay: sameDay,
 	})
 	s.money = money.New(s.svc, money.Options{
 		Store: s.readModel.Stores(), Payments: payments, Notifier: serverenv.LogNotifier(logger), Logger: logger,

@@ -39,6 +39,38 @@
     },
   }[lang]);
 
+  // Sync health and the exposure window (issue #30).
+  Object.assign(T, {
+    fr: {
+      exposure: "Fenêtre d'exposition", exposureUnknown: "inconnue (jamais synchronisé)",
+      exposureNote: "Le pire délai avant qu'une réservation faite sur un canal soit vue ici : intervalle de synchro + temps depuis le dernier succès + délai d'export du canal.",
+      propertyExposure: "Fenêtre d'exposition du logement : ", noFeedExposure: "aucun calendrier importé",
+      stale: "inchangé depuis 14 jours", lastChange: "Dernière synchro : ", delay: "Délai d'export (min)", delayDefault: "par défaut",
+    },
+    en: {
+      exposure: "Exposure window", exposureUnknown: "unknown (never synced)",
+      exposureNote: "The worst-case time before a booking made on a channel is seen here: poll interval + time since the last success + the channel's export delay.",
+      propertyExposure: "The property's exposure window: ", noFeedExposure: "no imported calendar",
+      stale: "unchanged for 14 days", lastChange: "Last sync: ", delay: "Export delay (min)", delayDefault: "default",
+    },
+  }[lang]);
+  // The same-day close-out (package closeout).
+  Object.assign(T, {
+    fr: {
+      closeoutLabel: "Fermer les arrivées du jour quand la fenêtre dépasse (min, tous les logements ; vide : jamais)",
+      closeoutSave: "Enregistrer", closeoutClosed: "Arrivées d'aujourd'hui fermées pour ce logement : ses calendriers sont trop anciens.",
+    },
+    en: {
+      closeoutLabel: "Close arrivals today when the window exceeds (min, every property; empty: never)",
+      closeoutSave: "Save", closeoutClosed: "Arrivals today are closed at this property: its calendars are too old.",
+    },
+  }[lang]);
+  // duration says a number of seconds as "3 h 07 min".
+  const duration = (s) => {
+    const m = Math.ceil(s / 60), h = Math.floor(m / 60);
+    return h ? h + " h " + String(m % 60).padStart(2, "0") + " min" : m + " min";
+  };
+
   const when = (s) => (s ? s.slice(0, 16).replace("T", " ") : T.never);
 
   views.channels = async function () {
@@ -48,12 +80,37 @@
     const base = "/properties/" + state.property;
     const select = el("select", { id: "ch-property", on: { change: () => { state.property = Number(select.value); show("channels"); } } },
       properties.map((p) => el("option", { value: p.id, selected: p.id === state.property }, p.name)));
-    const [feeds, exp] = await Promise.all([call("GET", base + "/feeds?limit=100"), call("GET", base + "/ical")]);
+    const [feeds, exp, prop, closeout] = await Promise.all([call("GET", base + "/feeds?limit=100"), call("GET", base + "/ical"), call("GET", base),
+      call("GET", "/settings/sync-closeout")]);
+    const cs = prop.calendar_sync;
+    const max = closeout.max_exposure_minutes;
+    // As the API decides it (closeout.Closed): over the threshold, or
+    // unknown with an active feed.
+    const closed = max !== null && cs.feeds > 0 && (cs.exposure_seconds === null || cs.exposure_seconds > max * 60);
+    const minutes = el("input", { id: "closeout-minutes", type: "number", min: "1", max: "10080", step: "1", inputmode: "numeric",
+      value: max === null ? "" : String(max), "aria-label": T.closeoutLabel });
+    const closeoutForm = el("form", { id: "closeout-form", class: "bar", on: { submit: async (ev) => {
+      ev.preventDefault();
+      await call("PATCH", "/settings/sync-closeout", { max_exposure_minutes: minutes.value === "" ? null : Number(minutes.value) });
+      await show("channels");
+      say(T.saved);
+    } } }, el("label", {}, T.closeoutLabel, " ", minutes), el("button", { type: "submit", id: "closeout-save" }, T.closeoutSave));
+    const summary = el("p", { id: "property-exposure", title: T.exposureNote }, T.propertyExposure,
+      el("strong", {}, !cs.feeds ? T.noFeedExposure : cs.exposure_seconds === null ? T.exposureUnknown : duration(cs.exposure_seconds)),
+      cs.stale_feeds ? el("span", { class: "error" }, " — " + cs.stale_feeds + " × " + T.stale) : "");
     const rows = feeds.items.map((f) => el("tr", { "data-id": f.id },
       el("td", {}, f.name, el("br"), el("small", {}, f.url)),
       el("td", { class: "feed-status" }, f.last_error ? el("span", { class: "error" }, T.syncFailed + " : " + f.last_error)
-        : (f.last_success_at ? T.ok : T.never)),
-      el("td", {}, when(f.last_attempt_at)),
+        : (f.last_success_at ? T.ok : T.never), f.stale ? el("div", { class: "feed-stale error" }, T.stale) : ""),
+      el("td", {}, when(f.last_attempt_at), f.last_success_at ? el("div", { class: "feed-last-change" }, "+" + f.last_added + " / −" + f.last_removed) : ""),
+      el("td", { class: "feed-exposure", title: T.exposureNote }, !f.active ? "—" : f.exposure_seconds === null ? T.exposureUnknown : duration(f.exposure_seconds)),
+      el("td", {}, el("input", { class: "feed-delay", type: "number", min: "0", max: "10080", size: "5",
+        value: Math.round(f.export_delay_seconds / 60), title: f.export_delay_default ? T.delayDefault : "",
+        on: { change: async (ev) => {
+          await call("PATCH", base + "/feeds/" + f.id, { export_delay_seconds: Math.round(Number(ev.target.value) * 60) });
+          await show("channels");
+          say(T.saved);
+        } } }), f.export_delay_default ? el("small", {}, " " + T.delayDefault) : ""),
       el("td", { class: "feed-events" }, f.events_imported),
       el("td", { class: "feed-conflicts" }, f.conflicts.length ? f.conflicts.map((c) => el("div", {}, c.start + " → " + c.end + " (#" + c.booking_id + ")")) : "0"),
       el("td", { class: "actions" },
@@ -81,8 +138,9 @@
           say(T.saved);
           show("channels");
         } } }, T.rotate)),
-      el("h3", {}, T.feeds),
-      feeds.items.length ? table([T.name, T.status, T.lastSync, T.events, T.conflicts, T.actions], rows) : el("p", {}, T.none),
+      el("h3", {}, T.feeds), summary,
+      closed ? el("p", { id: "closeout-state", class: "error" }, T.closeoutClosed) : null, closeoutForm,
+      feeds.items.length ? table([T.name, T.status, T.lastSync, T.exposure, T.delay, T.events, T.conflicts, T.actions], rows) : el("p", {}, T.none),
       el("form", { class: "bar", id: "feed-form", on: { submit: async (ev) => {
         ev.preventDefault();
         // A refused URL is said by call (why, field by field); the feed is

@@ -99,13 +99,14 @@ func runICal(ctx context.Context, args []string, open Opener, stdout, stderr io.
 		if err != nil {
 			return err
 		}
-		return printFeeds(ctx, stdout, store, list)
+		return printFeeds(ctx, stdout, store, syncer, list)
 	case "add-feed":
 		f := &feed.Feed{OrgID: o.ID, PropertyID: *property, Name: *feedName, URL: *feedURL, Active: true, EndIsLastNight: *endIsLastNight}
 		if err := syncer.AddFeed(ctx, f); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "feed %d added to property %d; the server fetches it within a minute, then every 30 minutes\n", f.ID, f.PropertyID)
+		fmt.Fprintf(stdout, "feed %d added to property %d; the server fetches it within a minute, then every %s\n", f.ID, f.PropertyID,
+			syncer.PollEvery().Round(time.Minute))
 	case "remove-feed":
 		if err := syncer.RemoveFeed(ctx, o.ID, *feedID); err != nil {
 			return err
@@ -141,9 +142,9 @@ func runICal(ctx context.Context, args []string, open Opener, stdout, stderr io.
 }
 
 // printFeeds writes one line per feed, then its conflicts.
-func printFeeds(ctx context.Context, w io.Writer, store feed.FeedStore, list []feed.Feed) error {
+func printFeeds(ctx context.Context, w io.Writer, store feed.FeedStore, syncer *icalsync.Syncer, list []feed.Feed) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tPROPERTY\tNAME\tACTIVE\tEVENTS\tCONFLICTS\tLAST SUCCESS\tLAST ATTEMPT\tLAST ERROR\tURL")
+	fmt.Fprintln(tw, "ID\tPROPERTY\tNAME\tACTIVE\tEVENTS\tCONFLICTS\tLAST SUCCESS\tLAST ATTEMPT\tLAST ERROR\tEXPOSURE\tURL")
 	when := func(t time.Time) string {
 		if t.IsZero() {
 			return "never"
@@ -151,8 +152,15 @@ func printFeeds(ctx context.Context, w io.Writer, store feed.FeedStore, list []f
 		return t.UTC().Format("2006-01-02 15:04Z")
 	}
 	for _, f := range list {
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%t\t%d\t%d\t%s\t%s\t%s\t%s\n", f.ID, f.PropertyID, cell(f.Name), f.Active, f.EventsImported,
-			f.Conflicts, when(f.LastSuccessAt), when(f.LastAttemptAt), cell(f.LastError), cell(f.URL))
+		h, exposure := syncer.Health(f), "unknown"
+		if h.Known {
+			exposure = h.Exposure.Round(time.Minute).String()
+		}
+		if h.Stale {
+			exposure += " (unchanged 14 days)"
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%t\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", f.ID, f.PropertyID, cell(f.Name), f.Active, f.EventsImported,
+			f.Conflicts, when(f.LastSuccessAt), when(f.LastAttemptAt), cell(f.LastError), exposure, cell(f.URL))
 	}
 	if len(list) == 0 {
 		fmt.Fprintln(tw, "(no feeds)")

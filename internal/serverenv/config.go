@@ -24,6 +24,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/staykit/staykit/hostapi"
 	"github.com/staykit/staykit/httpapi"
 	hostcli "github.com/staykit/staykit/internal/cli"
 	"github.com/staykit/staykit/payment/stripe"
@@ -52,6 +53,10 @@ type Config struct {
 	// where several replicas would each keep their own fake intents.
 	FakePayments bool
 	PlantTokens  []string // bearer tokens of the plant store
+	// HostKeyRequests is the host API's limit per credential
+	// (hostapi.Options.KeyRequests): zero, its default; -no-rate-limits
+	// makes it hostapi.NoLimit.
+	HostKeyRequests ratelimit.Limit
 	// Limits override the API's rate limits; -no-rate-limits turns them
 	// all off, for the load-test harness (examples/loadtest).
 	Limits map[string]ratelimit.Limit
@@ -185,6 +190,7 @@ func Parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 		for route := range httpapi.DefaultLimits() {
 			cfg.Limits[route] = ratelimit.Limit{}
 		}
+		cfg.HostKeyRequests = hostapi.NoLimit
 	}
 	if cfg.PublicURL != "" {
 		if cfg.PublicURL, err = OriginOf(cfg.PublicURL); err != nil {

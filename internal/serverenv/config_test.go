@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/staykit/staykit/hostapi"
+	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/internal/serverenv"
 )
 
@@ -78,6 +80,11 @@ func TestParseConfig(t *testing.T) {
 		{name: "-outbox-every accepted and ignored", args: []string{"-outbox-every", "1h"}, check: func(t *testing.T, c serverenv.Config) {
 			if c.SweepEvery != time.Minute {
 				t.Errorf("SweepEvery = %v, want the default", c.SweepEvery)
+			}
+		}},
+		{name: "no rate limits", args: []string{"-no-rate-limits"}, check: func(t *testing.T, c serverenv.Config) {
+			if c.HostKeyRequests != hostapi.NoLimit || !c.Limits[httpapi.RouteCheckout].IsZero() {
+				t.Errorf("host key limit %v, checkout %v; want both off", c.HostKeyRequests, c.Limits[httpapi.RouteCheckout])
 			}
 		}},
 		{name: "redis address", args: []string{"-redis", "cache:6379"}, check: func(t *testing.T, c serverenv.Config) {

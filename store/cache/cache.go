@@ -121,13 +121,20 @@ type Store struct {
 	orgSlug       map[string]entry[*booking.Organization]
 	orgID         map[int64]entry[*booking.Organization]
 	props         map[int64]entry[[]booking.Property] // by organisation
-	prop          map[[2]int64]entry[*booking.Property]
-	coupons       map[couponKey]entry[*coupon.Coupon]
-	occ           map[int64]occEntry // by property
+	// propsVer numbers each organisation's props entry when stored,
+	// counting with propsSeq (PropertiesVersion).
+	propsVer map[int64]uint64
+	propsSeq uint64
+	prop     map[[2]int64]entry[*booking.Property]
+	coupons  map[couponKey]entry[*coupon.Coupon]
+	occ      map[int64]occEntry // by property
 	// cal and settings are per-day calendars (by property) and saved
 	// settings (by organisation and property), forgotten with the catalog.
 	cal      map[int64]calEntry
 	settings map[[2]int64]entry[settingsEntry]
+	// rates are each property's nightly prices for searches (index.go),
+	// forgotten with the catalogue.
+	rates map[int64]rateEntry
 	// feedProps is the property of each iCal feed seen (feeds never
 	// move), so that a feed's sync forgets only its property's occupancy.
 	feedProps map[int64]int64
@@ -143,12 +150,20 @@ type couponKey struct {
 	code string
 }
 
-// occEntry is a property's holds from a date on, read at an instant.
+// occEntry is a property's holds from a date on, read at an instant, and
+// the index of the nights they take (see Taken).
 type occEntry struct {
 	holds []booking.Hold
 	from  civil.Date
 	now   time.Time // the holds' reading instant (booking time)
 	at    time.Time // when read (cache clock)
+	// taken has a bit per night from from on, set when a lasting hold
+	// (Until zero) takes it, over the nights up to the end of the last
+	// lasting hold, at most maxIndexNights; rest are the holds the bits
+	// do not answer for: pending ones, which lapse, and lasting ones
+	// reaching past the bits.
+	taken []uint64
+	rest  []booking.Hold
 }
 
 // The seams a Store serves.
@@ -237,10 +252,12 @@ func (c *Store) resetCatalog() {
 	c.orgSlug = map[string]entry[*booking.Organization]{}
 	c.orgID = map[int64]entry[*booking.Organization]{}
 	c.props = map[int64]entry[[]booking.Property]{}
+	c.propsVer = map[int64]uint64{}
 	c.prop = map[[2]int64]entry[*booking.Property]{}
 	c.coupons = map[couponKey]entry[*coupon.Coupon]{}
 	c.cal = map[int64]calEntry{}
 	c.settings = map[[2]int64]entry[settingsEntry]{}
+	c.rates = map[int64]rateEntry{}
 }
 
 // forgetOccupancy forgets a property's occupancy, or every property's when
@@ -362,9 +379,25 @@ func (c *Store) Properties(ctx context.Context, orgID int64) ([]booking.Property
 	c.mu.Lock()
 	if c.kept(gen, orgID, ids...) {
 		c.props[orgID] = entry[[]booking.Property]{kept, at}
+		c.propsSeq++
+		c.propsVer[orgID] = c.propsSeq
 	}
 	c.mu.Unlock()
 	return slices.Clone(kept), nil
+}
+
+// PropertiesVersion returns the number of the organisation's properties
+// list in memory (booking.PropertiesVersioner): a list read again, after
+// a write of the organisation or of one of its properties forgot it or
+// once it aged, has another. ok is false when none is in memory.
+func (c *Store) PropertiesVersion(orgID int64) (uint64, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	e, ok := c.props[orgID]
+	if !ok || !c.fresh(e.at) {
+		return 0, false
+	}
+	return c.propsVer[orgID], true
 }
 
 // Property is served from memory when cached.
@@ -423,26 +456,9 @@ func (c *Store) CouponByCode(ctx context.Context, orgID int64, code string) (*co
 // read at or before now and reach back to from; it asks the database for
 // the holds otherwise.
 func (c *Store) Occupied(ctx context.Context, propertyID int64, from, to civil.Date, now time.Time) ([]civil.Range, error) {
-	c.mu.RLock()
-	e, ok := c.occ[propertyID]
-	gen := c.occGen
-	c.mu.RUnlock()
-	if !ok || !c.fresh(e.at) || from.Before(e.from) || now.Before(e.now) {
-		loadFrom := from
-		if ok && e.from.Before(from) && c.fresh(e.at) {
-			loadFrom = e.from // keep the wider reach
-		}
-		at := c.now()
-		holds, err := c.holds.Holds(ctx, propertyID, loadFrom, now)
-		if err != nil {
-			return nil, err
-		}
-		e = occEntry{holds: slices.Clip(holds), from: loadFrom, now: now, at: at}
-		c.mu.Lock()
-		if c.occGen == gen {
-			c.occ[propertyID] = e
-		}
-		c.mu.Unlock()
+	e, err := c.occupancy(ctx, propertyID, from, now)
+	if err != nil {
+		return nil, err
 	}
 	var out []civil.Range
 	for _, h := range e.holds {
@@ -451,6 +467,34 @@ func (c *Store) Occupied(ctx context.Context, propertyID int64, from, to civil.D
 		}
 	}
 	return out, nil
+}
+
+// occupancy returns the property's holds entry that answers for the
+// nights from from on at now, reading them when none cached does.
+func (c *Store) occupancy(ctx context.Context, propertyID int64, from civil.Date, now time.Time) (occEntry, error) {
+	c.mu.RLock()
+	e, ok := c.occ[propertyID]
+	gen := c.occGen
+	c.mu.RUnlock()
+	if ok && c.fresh(e.at) && !from.Before(e.from) && !now.Before(e.now) {
+		return e, nil
+	}
+	loadFrom := from
+	if ok && e.from.Before(from) && c.fresh(e.at) {
+		loadFrom = e.from // keep the wider reach
+	}
+	at := c.now()
+	holds, err := c.holds.Holds(ctx, propertyID, loadFrom, now)
+	if err != nil {
+		return occEntry{}, err
+	}
+	e = newOccEntry(slices.Clip(holds), loadFrom, now, at)
+	c.mu.Lock()
+	if c.occGen == gen {
+		c.occ[propertyID] = e
+	}
+	c.mu.Unlock()
+	return e, nil
 }
 
 // copyOrg copies an organisation's struct; its maps and slices are shared.

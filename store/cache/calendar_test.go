@@ -7,6 +7,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/policy"
 	"github.com/staykit/staykit/store/cache"
 )
@@ -18,6 +19,22 @@ func (e *env) quoteTotal(t *testing.T) string {
 		Stay: booking.Stay{CheckIn: day("2026-06-10"), CheckOut: day("2026-06-12"), Guests: 2}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The search index's rates of those nights are the quote's.
+	p, err := e.cache.Property(t.Context(), e.org.ID, e.prop.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok, err := e.cache.StayRate(t.Context(), p, civil.Range{Start: day("2026-06-10"), End: day("2026-06-12")})
+	if err != nil || !ok {
+		t.Fatalf("StayRate: %v %v", ok, err)
+	}
+	want := decimal.Zero
+	for _, n := range q.NightsDetail {
+		want = want.Add(n.Price)
+	}
+	if !decimal.New(got, -booking.MaxDecimalPlaces).Equal(want) {
+		t.Errorf("index rates %d millionths, quote's nights %s", got, want)
 	}
 	return q.Total.String()
 }

@@ -124,6 +124,11 @@ func (c *Store) forgetCatalog(ch change) {
 				delete(c.settings, k)
 			}
 		}
+		for k, e := range c.rates {
+			if e.org == id {
+				delete(c.rates, k)
+			}
+		}
 	default:
 		id := ch.property
 		c.propForgotten[id] = c.catalogSeq
@@ -138,6 +143,7 @@ func (c *Store) forgetCatalog(ch change) {
 			}
 		}
 		delete(c.cal, id)
+		delete(c.rates, id)
 		for k := range c.settings {
 			if k[1] == id {
 				delete(c.settings, k)

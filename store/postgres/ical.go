@@ -41,9 +41,9 @@ func (db *DB) CreateFeed(ctx context.Context, f *feed.Feed, now time.Time) error
 	}
 	id, err := sqlflow.Get(ctx, db.run, "create feed", func(q querier) (int64, error) {
 		return sqlflow.Value[int64](ctx, q, rowmap.PropertyNotFound(), `INSERT INTO ical_feeds (org_id, property_id, name, url,
-			active, end_is_last_night, next_poll_at, created_at)
-			SELECT $1, id, $3, $4, $5, $6, $7, $8 FROM properties WHERE id = $2 AND org_id = $1 RETURNING id`,
-			c.OrgID, c.PropertyID, c.Name, c.URL, c.Active, c.EndIsLastNight, c.NextPollAt, c.CreatedAt)
+			active, end_is_last_night, next_poll_at, created_at, export_delay_seconds)
+			SELECT $1, id, $3, $4, $5, $6, $7, $8, $9 FROM properties WHERE id = $2 AND org_id = $1 RETURNING id`,
+			c.OrgID, c.PropertyID, c.Name, c.URL, c.Active, c.EndIsLastNight, c.NextPollAt, c.CreatedAt, rowmap.ExportDelayArg(&c))
 	})
 	if err != nil {
 		return err
@@ -62,12 +62,13 @@ func (db *DB) UpdateFeed(ctx context.Context, f *feed.Feed, now time.Time) error
 	}
 	return db.run(ctx, "update feed", func(q querier) error {
 		return sqlflow.Exec(ctx, q, feedNotFound(), `UPDATE ical_feeds SET name = $1, url = $2, active = $3,
-			end_is_last_night = $4,
+			end_is_last_night = $4, export_delay_seconds = $9,
 			etag = CASE WHEN url = $2 THEN etag ELSE '' END,
 			last_modified = CASE WHEN url = $2 THEN last_modified ELSE '' END,
 			lease_until = CASE WHEN url = $2 THEN lease_until ELSE $7 END,
 			next_poll_at = CASE WHEN url = $2 THEN next_poll_at ELSE LEAST(next_poll_at, $8) END
-			WHERE id = $5 AND org_id = $6`, f.Name, f.URL, f.Active, f.EndIsLastNight, f.ID, f.OrgID, noLease, now)
+			WHERE id = $5 AND org_id = $6`, f.Name, f.URL, f.Active, f.EndIsLastNight, f.ID, f.OrgID, noLease, now,
+			rowmap.ExportDelayArg(f))
 	})
 }
 
@@ -242,8 +243,11 @@ func (db *DB) ApplyFeedSync(ctx context.Context, s feed.Sync) (*feed.SyncResult,
 			}
 		}
 		if err := sqlflow.Exec(ctx, q, nil, `UPDATE ical_feeds SET etag = $1, last_modified = $2, last_attempt_at = $3,
-			last_success_at = $3, last_error = '', events_imported = $4, conflicts = $5, next_poll_at = $6, lease_until = $7
-			WHERE id = $8`, s.ETag, s.LastModified, s.At, s.Events, len(res.Conflicts), s.NextPollAt, noLease, s.FeedID); err != nil {
+			last_success_at = $3, last_error = '', events_imported = $4, conflicts = $5, next_poll_at = $6, lease_until = $7,
+			last_added = $9, last_removed = $10,
+			changed_at = CASE WHEN $11 OR changed_at IS NULL THEN $3 ELSE changed_at END
+			WHERE id = $8`, s.ETag, s.LastModified, s.At, s.Events, len(res.Conflicts), s.NextPollAt, noLease, s.FeedID,
+			len(s.Add), len(s.Remove), s.Changes()); err != nil {
 			return nil, err
 		}
 		res.Blocks, err = feedBlocks(ctx, q, s.FeedID)
@@ -283,7 +287,7 @@ func (db *DB) RecordFeedAttempt(ctx context.Context, a feed.Attempt) error {
 		args := []any{a.At, a.Err, a.NextPollAt, noLease, a.FeedID}
 		if a.NotModified {
 			query = `UPDATE ical_feeds SET last_attempt_at = $1, last_success_at = $1, last_error = '', next_poll_at = $2,
-				lease_until = $3 WHERE id = $4`
+				lease_until = $3, last_added = 0, last_removed = 0, changed_at = coalesce(changed_at, $1) WHERE id = $4`
 			args = []any{a.At, a.NextPollAt, noLease, a.FeedID}
 		}
 		return sqlflow.Exec(ctx, q, nil, query, args...)

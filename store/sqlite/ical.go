@@ -44,9 +44,9 @@ func (db *DB) CreateFeed(ctx context.Context, f *feed.Feed, now time.Time) error
 			return 0, rowmap.PropertyNotFound()
 		}
 		return sqlflow.Value[int64](ctx, q, nil, `INSERT INTO ical_feeds (org_id, property_id, name, url, active,
-			end_is_last_night, next_poll_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			end_is_last_night, next_poll_at, created_at, export_delay_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 			c.OrgID, c.PropertyID, c.Name, c.URL, c.Active, c.EndIsLastNight,
-			c.NextPollAt.UnixMilli(), c.CreatedAt.UnixMilli())
+			c.NextPollAt.UnixMilli(), c.CreatedAt.UnixMilli(), rowmap.ExportDelayArg(&c))
 	})
 	if err != nil {
 		return err
@@ -66,11 +66,12 @@ func (db *DB) UpdateFeed(ctx context.Context, f *feed.Feed, now time.Time) error
 	}
 	return db.tx(ctx, "update feed", func(q querier) error {
 		return sqlflow.Exec(ctx, q, feedNotFound(), `UPDATE ical_feeds SET name = ?, url = ?, active = ?, end_is_last_night = ?,
+			export_delay_seconds = ?,
 			etag = CASE WHEN url = ? THEN etag ELSE '' END,
 			last_modified = CASE WHEN url = ? THEN last_modified ELSE '' END,
 			lease_until = CASE WHEN url = ? THEN lease_until ELSE 0 END,
 			next_poll_at = CASE WHEN url = ? THEN next_poll_at ELSE MIN(next_poll_at, ?) END
-			WHERE id = ? AND org_id = ?`, f.Name, f.URL, f.Active, f.EndIsLastNight, f.URL, f.URL, f.URL, f.URL,
+			WHERE id = ? AND org_id = ?`, f.Name, f.URL, f.Active, f.EndIsLastNight, rowmap.ExportDelayArg(f), f.URL, f.URL, f.URL, f.URL,
 			now.UnixMilli(), f.ID, f.OrgID)
 	})
 }
@@ -241,9 +242,10 @@ func (db *DB) ApplyFeedSync(ctx context.Context, s feed.Sync) (*feed.SyncResult,
 			}
 		}
 		if err := sqlflow.Exec(ctx, q, nil, `UPDATE ical_feeds SET etag = ?, last_modified = ?, last_attempt_at = ?,
-			last_success_at = ?, last_error = '', events_imported = ?, conflicts = ?, next_poll_at = ?, lease_until = 0
+			last_success_at = ?, last_error = '', events_imported = ?, conflicts = ?, next_poll_at = ?, lease_until = 0,
+			last_added = ?, last_removed = ?, changed_at = CASE WHEN ? OR changed_at IS NULL THEN ? ELSE changed_at END
 			WHERE id = ?`, s.ETag, s.LastModified, s.At.UnixMilli(), s.At.UnixMilli(), s.Events, len(res.Conflicts),
-			s.NextPollAt.UnixMilli(), s.FeedID); err != nil {
+			s.NextPollAt.UnixMilli(), len(s.Add), len(s.Remove), s.Changes(), s.At.UnixMilli(), s.FeedID); err != nil {
 			return nil, err
 		}
 		res.Blocks, err = feedBlocks(ctx, q, s.FeedID)
@@ -291,8 +293,8 @@ func (db *DB) RecordFeedAttempt(ctx context.Context, a feed.Attempt) error {
 		args := []any{a.At.UnixMilli(), a.Err, a.NextPollAt.UnixMilli(), a.FeedID}
 		if a.NotModified {
 			query = `UPDATE ical_feeds SET last_attempt_at = ?, last_success_at = ?, last_error = '', next_poll_at = ?,
-				lease_until = 0 WHERE id = ?`
-			args = []any{a.At.UnixMilli(), a.At.UnixMilli(), a.NextPollAt.UnixMilli(), a.FeedID}
+				lease_until = 0, last_added = 0, last_removed = 0, changed_at = coalesce(changed_at, ?) WHERE id = ?`
+			args = []any{a.At.UnixMilli(), a.At.UnixMilli(), a.NextPollAt.UnixMilli(), a.At.UnixMilli(), a.FeedID}
 		}
 		return sqlflow.Exec(ctx, q, nil, query, args...)
 	})

@@ -11,12 +11,15 @@ import (
 var _ privacy.Store = (*DB)(nil)
 
 // EraseGuest replaces a booking's guest details and fails the pending
-// mail deliveries to its guest (privacy.Store).
+// mail deliveries to its guest, and deletes its notes (privacy.Store).
 func (db *DB) EraseGuest(ctx context.Context, bookingID int64, e privacy.Erasure) error {
 	return db.tx(ctx, "erase guest", func(q querier) error {
 		if err := sqlflow.Exec(ctx, q, bookingNotFound(), `UPDATE bookings SET guest_name = ?, guest_email = ?,
 			guest_phone = ?, message = ?, updated_at = ? WHERE id = ?`,
 			e.Name, e.Email, e.Phone, e.Message, millis(e.At), bookingID); err != nil {
+			return err
+		}
+		if err := sqlflow.Exec(ctx, q, nil, `DELETE FROM booking_notes WHERE booking_id = ?`, bookingID); err != nil {
 			return err
 		}
 		return sqlflow.Exec(ctx, q, nil, `UPDATE outbox_deliveries SET status = ?, last_error = ?, updated_at = ?

@@ -55,6 +55,84 @@ func occupied(t *testing.T, s Stores, p *booking.Property) []civil.Range {
 }
 
 var feedScenarios = []scenario{
+	{"Feed/HealthAndExportDelay", func(t *testing.T, s Stores) {
+		// A feed's export delay is stored and updated; each sync records
+		// what it added and removed, and ChangedAt moves only when a sync
+		// changes blocks (or on the first success); a 304 adds nothing.
+		w := newWorld(t, s)
+		f := newFeed(t, s, w, "vrbo")
+		f.ExportDelay = 90 * time.Minute
+		must(t, s.UpdateFeed(t.Context(), f, t0))
+		got, err := s.Feed(t.Context(), w.org.ID, f.ID)
+		must(t, err)
+		if got.ExportDelay != 90*time.Minute || !got.ChangedAt.IsZero() || got.LastAdded != 0 {
+			t.Fatalf("stored feed %+v, want export delay 90m, never changed", got)
+		}
+		with := &feed.Feed{OrgID: w.org.ID, PropertyID: w.prop.ID, Name: "set", URL: "https://example.com/set.ics",
+			Active: true, ExportDelay: 2 * time.Hour}
+		must(t, s.CreateFeed(t.Context(), with, t0))
+		if got, err := s.Feed(t.Context(), w.org.ID, with.ID); err != nil || got.ExportDelay != 2*time.Hour {
+			t.Fatalf("created feed %+v, %v: want export delay 2h", got, err)
+		}
+
+		t1, t2, t3, t4 := t0.Add(time.Hour), t0.Add(2*time.Hour), t0.Add(3*time.Hour), t0.Add(4*time.Hour)
+		apply := func(at time.Time, sync feed.Sync) *feed.Feed {
+			t.Helper()
+			sync.FeedID, sync.Lease, sync.At, sync.NextPollAt = f.ID, claim(t, s, f, at), at, at.Add(15*time.Minute)
+			_, err := s.ApplyFeedSync(t.Context(), sync)
+			must(t, err)
+			got, err := s.Feed(t.Context(), w.org.ID, f.ID)
+			must(t, err)
+			return got
+		}
+		// First success with no event: unchanged since then.
+		if got := apply(t1, feed.Sync{}); !got.ChangedAt.Equal(t1) || got.LastAdded != 0 || got.LastRemoved != 0 {
+			t.Fatalf("after an empty first sync %+v, want changed at t1, nothing added", got)
+		}
+		got = apply(t2, feed.Sync{Add: []feed.Block{feedBlock("a", "2026-06-10", "2026-06-12"),
+			feedBlock("b", "2026-06-20", "2026-06-22")}, Events: 2})
+		if !got.ChangedAt.Equal(t2) || got.LastAdded != 2 || got.LastRemoved != 0 || !got.LastSuccessAt.Equal(t2) {
+			t.Fatalf("after adding two %+v, want changed at t2, 2 added", got)
+		}
+		blocks, err := s.FeedBlocks(t.Context(), f.ID)
+		must(t, err)
+		got = apply(t3, feed.Sync{Remove: []int64{blocks[0].ID}, Events: 1})
+		if !got.ChangedAt.Equal(t3) || got.LastAdded != 0 || got.LastRemoved != 1 {
+			t.Fatalf("after removing one %+v, want changed at t3, 1 removed", got)
+		}
+		got = apply(t4, feed.Sync{Events: 1})
+		if !got.ChangedAt.Equal(t3) || got.LastAdded != 0 || got.LastRemoved != 0 || !got.LastSuccessAt.Equal(t4) {
+			t.Fatalf("after a sync that changed nothing %+v, want still changed at t3, success at t4", got)
+		}
+		t5 := t0.Add(5 * time.Hour)
+		must(t, s.RecordFeedAttempt(t.Context(), feed.Attempt{FeedID: f.ID, Lease: claim(t, s, f, t5), At: t5,
+			NotModified: true, NextPollAt: t5.Add(15 * time.Minute)}))
+		got, err = s.Feed(t.Context(), w.org.ID, f.ID)
+		must(t, err)
+		if !got.ChangedAt.Equal(t3) || !got.LastSuccessAt.Equal(t5) || got.LastAdded != 0 {
+			t.Fatalf("after a 304 %+v, want changed at t3, success at t5", got)
+		}
+		// A 304 first success of a new feed starts its unchanged time.
+		must(t, s.RecordFeedAttempt(t.Context(), feed.Attempt{FeedID: with.ID, Lease: claim(t, s, with, t5), At: t5,
+			NotModified: true, NextPollAt: t5.Add(15 * time.Minute)}))
+		if got, err := s.Feed(t.Context(), w.org.ID, with.ID); err != nil || !got.ChangedAt.Equal(t5) {
+			t.Fatalf("new feed after a 304 %+v, %v: want changed at t5", got, err)
+		}
+		// A failure changes none of it.
+		t6 := t0.Add(6 * time.Hour)
+		must(t, s.RecordFeedAttempt(t.Context(), feed.Attempt{FeedID: f.ID, Lease: claim(t, s, f, t6), At: t6,
+			Err: "fetch: HTTP status 500", NextPollAt: t6.Add(15 * time.Minute)}))
+		got, err = s.Feed(t.Context(), w.org.ID, f.ID)
+		must(t, err)
+		if !got.ChangedAt.Equal(t3) || !got.LastSuccessAt.Equal(t5) || got.LastError == "" {
+			t.Fatalf("after a failure %+v, want changed at t3, success at t5, the error", got)
+		}
+		// An export delay out of range is refused.
+		f.ExportDelay = -time.Minute
+		wantCode(t, s.UpdateFeed(t.Context(), f, t0), booking.CodeInvalid)
+		f.ExportDelay = feed.MaxExportDelay + time.Second
+		wantCode(t, s.UpdateFeed(t.Context(), f, t0), booking.CodeInvalid)
+	}},
 	{"Feed/CreateListUpdateDelete", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		f := newFeed(t, s, w, "airbnb")

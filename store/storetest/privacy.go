@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/notes"
 	"github.com/staykit/staykit/outbox"
 	"github.com/staykit/staykit/privacy"
 )
@@ -88,6 +89,38 @@ var privacyScenarios = []scenario{
 			if len(ds) != 2 {
 				t.Errorf("event %d: %d deliveries, want 2", i, len(ds))
 			}
+		}
+	}},
+	{"Notes/InOrderAndErasedWithTheGuest", func(t *testing.T, s Stores) {
+		w := newWorld(t, s)
+		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
+		other := newPending(t, s, w.prop, "2026-07-01", "2026-07-04", t0.Add(time.Hour))
+		r := records(t, s)
+		add := func(id int64, body string, at time.Time) *notes.Note {
+			n := &notes.Note{BookingID: id, Author: "host@example.com", Body: body, CreatedAt: at}
+			must(t, r.AddNote(t.Context(), n))
+			if n.ID == 0 {
+				t.Fatalf("AddNote left the ID 0")
+			}
+			return n
+		}
+		first := add(b.ID, "late arrival", t0.Add(2*time.Hour))
+		add(other.ID, "other stay", t0.Add(2*time.Hour))
+		second := add(b.ID, "cot\nfor the baby", t0.Add(3*time.Hour))
+		wantCode(t, r.AddNote(t.Context(), &notes.Note{BookingID: b.ID + other.ID + 1000, Author: "x", Body: "x", CreatedAt: t0}),
+			booking.CodeNotFound)
+
+		got, err := r.BookingNotes(t.Context(), b.ID)
+		must(t, err)
+		if len(got) != 2 || got[0] != *first || got[1] != *second {
+			t.Fatalf("BookingNotes = %+v, want %+v then %+v", got, *first, *second)
+		}
+		must(t, r.EraseGuest(t.Context(), b.ID, privacy.Anonymous(t0.Add(4*time.Hour))))
+		if got, err := r.BookingNotes(t.Context(), b.ID); err != nil || len(got) != 0 {
+			t.Errorf("after the erasure: %d notes, %v", len(got), err)
+		}
+		if got, err := r.BookingNotes(t.Context(), other.ID); err != nil || len(got) != 1 || got[0].Body != "other stay" {
+			t.Errorf("another booking's notes after the erasure: %+v, %v", got, err)
 		}
 	}},
 }

@@ -123,6 +123,7 @@ func Run(t *testing.T, newStore func(t *testing.T) Stores, opts ...Option) {
 		claimGuardRaceScenarios,
 		reportScenarios,
 		privacyScenarios,
+		closeoutScenarios,
 		teamScenarios,
 	}
 	ran := 0

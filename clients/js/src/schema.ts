@@ -1356,8 +1356,10 @@ export interface operations {
                 extras?: string;
                 /** @description Page size (issue #31): with `limit` or `cursor`, the answer is a page of the list, in the same order, and carries `next_cursor`. Without either, the whole list, as before. Out of range: 422 with `out_of_range`. */
                 limit?: number;
-                /** @description The `next_cursor` of the previous page: the page starts after it. Not a positive integer: 422 with `invalid_type`. */
+                /** @description The `next_cursor` of the previous page: the page starts after it. Not a positive integer: 422 with `invalid_type`; in a search sorted by `sort`, not an active property: 422 with `invalid`. */
                 cursor?: string;
+                /** @description Order of a search (with `check_in` and `check_out`; ignored without them), issue #31: `price` by the stay's nightly prices summed (the nights as the availability calendar prices them, before length-of-stay discounts, fees, taxes and coupons), `name` by name (byte order); ties by property ID. Without it, by property ID. Pages (`limit`, `cursor`) follow the order. Any other value: 422 with `invalid`. */
+                sort?: "price" | "name";
             };
             header?: {
                 /**

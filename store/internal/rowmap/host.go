@@ -1,6 +1,9 @@
 package rowmap
 
-import "github.com/staykit/staykit/host"
+import (
+	"github.com/staykit/staykit/host"
+	"github.com/staykit/staykit/notes"
+)
 
 // APIKeyColumns are the columns of api_keys, in the order ScanAPIKey reads
 // them.
@@ -74,4 +77,17 @@ func ScanHostSession(c Codec, s Scanner) (*HostSession, error) {
 		return nil, err
 	}
 	return &h, nil
+}
+
+// NoteColumns are the columns of booking_notes, in the order ScanNote
+// reads them.
+const NoteColumns = `id, booking_id, author, body, created_at`
+
+// ScanNote reads a row of NoteColumns.
+func ScanNote(c Codec, s Scanner) (*notes.Note, error) {
+	var n notes.Note
+	if err := Scan(s, &n.ID, &n.BookingID, &n.Author, &n.Body, c.Instant(&n.CreatedAt)); err != nil {
+		return nil, err
+	}
+	return &n, nil
 }

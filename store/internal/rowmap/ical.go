@@ -6,22 +6,28 @@ import (
 	"github.com/staykit/staykit/feed"
 )
 
+// ExportDelayArg is the export_delay_seconds column of a feed.
+func ExportDelayArg(f *feed.Feed) int64 { return int64(f.ExportDelay / time.Second) }
+
 // FeedColumns are the columns of ical_feeds, in the order ScanFeed reads
 // them.
 const FeedColumns = `id, org_id, property_id, name, url, active, end_is_last_night, etag,
 	last_modified, last_attempt_at, last_success_at, last_error, events_imported, conflicts,
-	next_poll_at, lease_until, created_at`
+	next_poll_at, lease_until, created_at, export_delay_seconds, last_added, last_removed, changed_at`
 
 // ScanFeed reads a row of FeedColumns. Both stores write the lease_until
 // of a feed no poller holds as the Unix epoch; it reads as the zero time.
 func ScanFeed(c Codec, s Scanner) (*feed.Feed, error) {
 	var f feed.Feed
+	var delay int64
 	if err := Scan(s, &f.ID, &f.OrgID, &f.PropertyID, &f.Name, &f.URL, &f.Active,
 		&f.EndIsLastNight, &f.ETag, &f.LastModified, c.Instant(&f.LastAttemptAt),
 		c.Instant(&f.LastSuccessAt), &f.LastError, &f.EventsImported, &f.Conflicts,
-		c.Time(&f.NextPollAt), c.Time(&f.LeaseUntil), c.Time(&f.CreatedAt)); err != nil {
+		c.Time(&f.NextPollAt), c.Time(&f.LeaseUntil), c.Time(&f.CreatedAt), &delay,
+		&f.LastAdded, &f.LastRemoved, c.Instant(&f.ChangedAt)); err != nil {
 		return nil, err
 	}
+	f.ExportDelay = time.Duration(delay) * time.Second
 	if f.LeaseUntil.Equal(time.Unix(0, 0)) {
 		f.LeaseUntil = time.Time{}
 	}
