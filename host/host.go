@@ -34,6 +34,10 @@ type Actor struct {
 	Kind string
 	ID   int64
 	Name string
+	// Role is a dashboard user's role in the organisation it acts for
+	// (package team: "owner", "manager", "housekeeping"), which the host
+	// API enforces; "" for an API key.
+	Role string
 }
 
 // KeyActor is the actor of an API key.

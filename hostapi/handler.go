@@ -31,6 +31,7 @@ import (
 	"github.com/staykit/staykit/internal/apihttp"
 	"github.com/staykit/staykit/ratelimit"
 	"github.com/staykit/staykit/reports"
+	"github.com/staykit/staykit/team"
 )
 
 //go:embed openapi.json
@@ -73,8 +74,9 @@ type Options struct {
 	// Clock defaults to the wall clock (idempotency records).
 	Clock booking.Clock
 	// Session, when set, authenticates requests that carry no API key (the
-	// dashboard's session): it returns the actor and the organisation it
-	// acts for, ok false when the request has no session.
+	// dashboard's session): it returns the actor (Kind "user", with its
+	// Role in the path's organisation, which roles.go enforces) and the
+	// organisation it acts for, ok false when the request has no session.
 	Session func(r *http.Request) (actor host.Actor, orgID int64, ok bool)
 	// Channels manages calendar feeds, export URLs and webhook endpoints;
 	// nil: Host.Channels with the defaults (feeds fetched over https from
@@ -95,6 +97,10 @@ type Options struct {
 	// (Host.Mail); nil: Host.Mail without a secrets key (the SMTP
 	// settings routes answer 503 not_configured).
 	Mail *host.Mail
+	// Team manages the members and invitations (/team/...); nil: those
+	// routes answer 503 not_configured. Dashboard members' roles are
+	// enforced whether or not it is set (roles.go).
+	Team *team.Service
 }
 
 type handler struct {
@@ -112,6 +118,10 @@ type handler struct {
 	reports  *reports.Service
 	events   *eventfeed.Service
 	mail     *host.Mail
+	team     *team.Service
+	// registered lists the routes ("METHOD /path"), for the test that
+	// each has a role.
+	registered []string
 }
 
 // New returns the host API handler. Mount it at Prefix:
@@ -142,6 +152,7 @@ func New(o Options) http.Handler {
 		h.clock = booking.SystemClock{}
 	}
 	h.channels, h.public, h.reports, h.events = o.Channels, strings.TrimRight(o.PublicURL, "/"), o.Reports, o.Events
+	h.team = o.Team
 	if h.channels == nil {
 		h.channels = o.Host.Channels(host.ChannelOptions{})
 	}
@@ -191,9 +202,12 @@ var errPanic = booking.Errorf(booking.CodeInternal, "panic")
 
 // handle registers an operation of an organisation behind the host
 // API's middleware: authenticated (who acts, on which organisation, with
-// which body), then idempotent (a POST with an Idempotency-Key).
+// which body), role-checked (a dashboard member's role, roles.go), then
+// idempotent (a POST with an Idempotency-Key).
 func (h *handler) handle(method, path string, fn op) {
-	h.mux.Handle(method+" "+Prefix+"{org_slug}"+path, h.authenticated(h.idempotent(h.operation(fn))))
+	min, _ := minRole(method, path) // unclassified: team.Owner (roles.go)
+	h.registered = append(h.registered, method+" "+path)
+	h.mux.Handle(method+" "+Prefix+"{org_slug}"+path, h.authenticated(h.roleChecked(min, h.idempotent(h.operation(fn)))))
 }
 
 // callKey is the context key of a request's call.

@@ -6,6 +6,7 @@ import (
 	"github.com/staykit/staykit/internal/apihttp"
 	"github.com/staykit/staykit/registration"
 	"github.com/staykit/staykit/reports"
+	"github.com/staykit/staykit/team"
 )
 
 // Messages of the host API's codes and reasons, in both locales, ahead of
@@ -17,8 +18,17 @@ var (
 			{When: apihttp.Equals(booking.ParamReason, booking.ReasonCrossOrigin), Text: apihttp.Text{
 				FR: "Requête d'un autre site refusée : les modifications ne sont acceptées que depuis les pages de ce serveur, ou de scripts avec une clé d'API.",
 				EN: "Cross-origin request refused: changes are accepted only from this server's own pages, or from scripts with an API key."}},
+			{When: apihttp.Equals(booking.ParamReason, team.ReasonRole), Text: apihttp.Text{
+				FR: "Votre rôle dans cet établissement ne permet pas cette action.",
+				EN: "Your role in this organisation does not allow this."}},
 		},
 		booking.CodeNotFound: {
+			{When: apihttp.Equals(booking.ParamSubject, "member"), Text: apihttp.Text{
+				FR: "Cette personne ne fait pas partie de l'équipe.",
+				EN: "This person is not a member of the team."}},
+			{When: apihttp.Equals(booking.ParamSubject, "invitation"), Text: apihttp.Text{
+				FR: "Cette invitation n'existe pas ou n'est plus en attente.",
+				EN: "This invitation does not exist or is no longer pending."}},
 			{When: apihttp.Equals(booking.ParamSubject, "coupon"), Text: apihttp.Text{
 				FR: "Ce code promo n'existe pas.",
 				EN: "This coupon does not exist."}},
@@ -42,6 +52,12 @@ var (
 			{When: apihttp.Equals(booking.ParamReason, host.ReasonLive), Text: apihttp.Text{
 				FR: "Ce séjour est en cours ou à venir : les données du voyageur pourront être effacées une fois la réservation terminée ou annulée.",
 				EN: "This stay is under way or ahead: the guest's data can be erased once the booking has ended or been cancelled."}},
+			{When: apihttp.Equals(booking.ParamReason, team.ReasonLastOwner), Text: apihttp.Text{
+				FR: "L'établissement doit garder au moins un propriétaire.",
+				EN: "The organisation must keep at least one owner."}},
+			{When: apihttp.Equals(booking.ParamReason, "member"), Text: apihttp.Text{
+				FR: "Cette personne fait déjà partie de l'équipe.",
+				EN: "This person is already a member of the team."}},
 			{When: apihttp.Equals(booking.ParamReason, "code_taken"), Text: apihttp.Text{
 				FR: "Un code promo avec ce code existe déjà.",
 				EN: "A coupon with this code exists already."}},
@@ -56,6 +72,9 @@ var (
 			{When: apihttp.Equals(booking.ParamReason, ReasonReports), Text: apihttp.Text{
 				FR: "Les rapports ne sont pas activés sur ce serveur. Demandez à son administrateur de les configurer.",
 				EN: "Reports are not set up on this server. Ask its operator to set them up."}},
+			{When: apihttp.Equals(booking.ParamReason, ReasonTeam), Text: apihttp.Text{
+				FR: "La gestion de l'équipe n'est pas activée sur ce serveur.",
+				EN: "Team management is not set up on this server."}},
 		},
 	}
 	hostReasons = map[string]apihttp.Text{

@@ -50,6 +50,9 @@ func (h *handler) routes() {
 	for _, c := range slices.Concat(h.channelRoutes(), h.reportRoutes(), h.privacyRoutes(), h.noteRoutes(), h.closeoutRoutes(), h.eventRoutes(), h.mailRoutes()) {
 		rs = append(rs, rt(c))
 	}
+	for _, c := range h.teamRoutes() {
+		rs = append(rs, rt(c))
+	}
 	allow := map[string][]string{}
 	var paths []string
 	for _, r := range rs {

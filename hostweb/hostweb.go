@@ -13,8 +13,11 @@
 //	mux.Handle("/host/", dash)
 //	mux.Handle(hostapi.Prefix, hostapi.New(hostapi.Options{Host: hs, Session: dash.Session, ...}))
 //
-// The dashboard serves /host/ (the app), /host/login, /host/logout and
-// /host/assets/. It refuses cross-origin browser requests that change
+// The dashboard serves /host/ (the app), /host/login, /host/logout,
+// /host/invitation (accepting a team invitation, with Options.Team) and
+// /host/assets/. A user who belongs to several organisations picks one
+// (/host/?org=SLUG, kept in OrgCookie) and sees the views of their role
+// there; the host API enforces the role. It refuses cross-origin browser requests that change
 // anything (http.CrossOriginProtection) and any request with several
 // Origin headers; wrap the host API likewise (see OneOrigin). Sign-ins
 // are limited by Options.Limiter (see LoginFailures): give it a shared
@@ -36,6 +39,7 @@ import (
 	"github.com/staykit/staykit/internal/apihttp"
 	"github.com/staykit/staykit/policy"
 	"github.com/staykit/staykit/ratelimit"
+	"github.com/staykit/staykit/team"
 )
 
 // assetFS holds the dashboard's assets.
@@ -66,6 +70,11 @@ type Options struct {
 	// SecureCookies marks the session cookie Secure (with the __Host-
 	// prefix): set it when the dashboard is reached over https.
 	SecureCookies bool
+	// Team is the organisations' members and invitations (package team):
+	// a user opens each organisation they belong to, with its role, and
+	// accepts invitations at /host/invitation. Nil: each user is the
+	// owner of its own organisation (User.OrgID) alone, as before teams.
+	Team *team.Service
 }
 
 // Dashboard is the host dashboard, an http.Handler for /host/. Its
@@ -76,6 +85,7 @@ type Dashboard struct {
 	limiter ratelimit.Limiter
 	proxies []netip.Prefix
 	secure  bool
+	team    *team.Service
 	handler http.Handler
 }
 
@@ -85,7 +95,7 @@ func New(o Options) *Dashboard {
 	if o.Host == nil {
 		panic("hostweb: New needs the host use cases (Options.Host)")
 	}
-	d := &Dashboard{host: o.Host, log: o.Logger, limiter: o.Limiter, proxies: o.TrustedProxies, secure: o.SecureCookies}
+	d := &Dashboard{host: o.Host, log: o.Logger, limiter: o.Limiter, proxies: o.TrustedProxies, secure: o.SecureCookies, team: o.Team}
 	if d.limiter == nil {
 		d.limiter = ratelimit.NewMemory(ratelimit.MemoryOptions{})
 	}
@@ -136,6 +146,8 @@ func (d *Dashboard) routes() http.Handler {
 	mux.HandleFunc("GET /host/login", d.loginPage)
 	mux.HandleFunc("POST /host/login", d.login)
 	mux.HandleFunc("POST /host/logout", d.logout)
+	mux.HandleFunc("GET /host/invitation", d.invitationPage)
+	mux.HandleFunc("POST /host/invitation", d.acceptInvitation)
 	mux.HandleFunc("GET /host/{$}", d.app)
 	mux.HandleFunc("/host/", func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) })
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -149,14 +161,34 @@ func (d *Dashboard) routes() http.Handler {
 }
 
 // Session is the host API's Session hook (hostapi.Options.Session): the
-// dashboard user of the request's session cookie, as an actor, and the
-// user's organisation.
+// dashboard user of the request's session cookie, as an actor with its
+// role in the organisation of the request's path ({org_slug}), and that
+// organisation when the user is a member of it (else 0: the host API
+// answers 403). Without Options.Team, the user's own organisation, as
+// its owner.
 func (d *Dashboard) Session(r *http.Request) (host.Actor, int64, bool) {
 	u := d.user(r)
 	if u == nil {
 		return host.Actor{}, 0, false
 	}
-	return host.UserActor(u), u.OrgID, true
+	actor := host.UserActor(u)
+	if d.team == nil {
+		actor.Role = string(team.Owner)
+		return actor, u.OrgID, true
+	}
+	org, err := d.host.Organization(r.Context(), r.PathValue("org_slug"))
+	if err != nil {
+		return actor, 0, true
+	}
+	role, err := d.team.Role(r.Context(), org.ID, u.ID)
+	if err != nil {
+		if booking.ErrorCode(err) != booking.CodeNotFound {
+			d.log.ErrorContext(r.Context(), "read membership", "err", err)
+		}
+		return actor, 0, true
+	}
+	actor.Role = string(role)
+	return actor, org.ID, true
 }
 
 func (d *Dashboard) user(r *http.Request) *host.User {
@@ -206,15 +238,15 @@ var loginTemplate = template.Must(template.New("login").Parse(`<!doctype html>
 </html>
 `))
 
-type loginTexts struct{ Title, Email, Password, Submit, Wrong, Throttled, Busy string }
+type loginTexts struct{ Title, Email, Password, Submit, Wrong, Throttled, Busy, NoOrg string }
 
 var loginText = map[string]loginTexts{
 	"fr": {"Espace hôte", "Adresse e-mail", "Mot de passe", "Se connecter",
 		"Adresse e-mail ou mot de passe incorrect.", "Trop de tentatives. Réessayez dans quelques minutes.",
-		"Le serveur est occupé. Réessayez dans un instant."},
+		"Le serveur est occupé. Réessayez dans un instant.", "Vous ne faites plus partie d'aucun établissement."},
 	"en": {"Host dashboard", "E-mail address", "Password", "Sign in",
 		"Wrong e-mail address or password.", "Too many attempts. Please try again in a few minutes.",
-		"The server is busy. Please try again in a moment."},
+		"The server is busy. Please try again in a moment.", "You no longer belong to any organisation."},
 }
 
 func (d *Dashboard) renderLogin(w http.ResponseWriter, r *http.Request, status int, email, problem string) {
@@ -301,9 +333,10 @@ var appTemplate = template.Must(template.New("app").Parse(`<!doctype html>
 <script src="/host/assets/mail.js" defer></script>
 <script src="/host/assets/planning.js" defer></script>
 <script src="/host/assets/reports.js" defer></script>
+<script src="/host/assets/team.js" defer></script>
 <script src="/host/assets/app.js" defer></script>
 </head>
-<body data-org="{{.Org}}" data-lang="{{.Lang}}" data-user="{{.Email}}" data-policies="{{.Policies}}">
+<body data-org="{{.Org}}" data-lang="{{.Lang}}" data-user="{{.Email}}" data-policies="{{.Policies}}" data-role="{{.Role}}" data-orgs="{{.Orgs}}">
 <header>
 <strong id="org-name">{{.Org}}</strong>
 <nav id="nav"></nav>
@@ -333,14 +366,26 @@ var presetPolicies = func() string {
 	return string(b)
 }()
 
-// app serves the dashboard's page to a signed-in user.
+// app serves the dashboard's page to a signed-in user, for one of their
+// organisations (chooseOrg) and with their role there.
 func (d *Dashboard) app(w http.ResponseWriter, r *http.Request) {
 	u := d.user(r)
 	if u == nil {
 		http.Redirect(w, r, "/host/login?lang="+pageLocale(r), http.StatusSeeOther)
 		return
 	}
-	org, err := d.host.OrganizationByID(r.Context(), u.OrgID)
+	access, err := d.access(r, u)
+	if err != nil {
+		d.log.ErrorContext(r.Context(), "dashboard organisations", "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	if len(access) == 0 {
+		http.Error(w, loginText[pageLocale(r)].NoOrg, http.StatusForbidden)
+		return
+	}
+	cur := d.chooseOrg(w, r, u, access)
+	org, err := d.host.OrganizationByID(r.Context(), cur.OrgID)
 	if err != nil {
 		d.log.ErrorContext(r.Context(), "dashboard organisation", "err", err)
 		http.Error(w, "internal error", http.StatusInternalServerError)
@@ -350,8 +395,69 @@ func (d *Dashboard) app(w http.ResponseWriter, r *http.Request) {
 	if lang != "fr" && lang != "en" {
 		lang = apihttp.Locale(r, org.DefaultLocale)
 	}
+	type orgItem struct {
+		Slug string    `json:"slug"`
+		Name string    `json:"name"`
+		Role team.Role `json:"role"`
+	}
+	items := make([]orgItem, len(access))
+	for i, a := range access {
+		items[i] = orgItem{a.Slug, a.Name, a.Role}
+	}
+	orgs, err := json.Marshal(items)
+	if err != nil {
+		panic(err) // strings only
+	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	if err := appTemplate.Execute(w, struct{ Org, Lang, Email, Policies string }{org.Slug, lang, u.Email, presetPolicies}); err != nil {
+	if err := appTemplate.Execute(w, struct{ Org, Lang, Email, Policies, Role, Orgs string }{org.Slug, lang, u.Email, presetPolicies,
+		string(cur.Role), string(orgs)}); err != nil {
 		d.log.ErrorContext(r.Context(), "render dashboard", "err", err)
 	}
+}
+
+// access lists the organisations u may open; without Options.Team, its
+// own, as its owner.
+func (d *Dashboard) access(r *http.Request, u *host.User) ([]team.OrgAccess, error) {
+	if d.team == nil {
+		org, err := d.host.OrganizationByID(r.Context(), u.OrgID)
+		if err != nil {
+			return nil, err
+		}
+		return []team.OrgAccess{{OrgID: org.ID, Slug: org.Slug, Name: org.Name, Role: team.Owner}}, nil
+	}
+	return d.team.Access(r.Context(), u.ID)
+}
+
+// OrgCookie names the cookie that keeps the organisation a user last
+// opened (its slug; the host API checks the membership on every request).
+const OrgCookie = "staykit_host_org"
+
+// chooseOrg picks the organisation to show: ?org=SLUG (the switcher's
+// choice, then kept in OrgCookie), else the cookie's, else the user's
+// own, else the first of access.
+func (d *Dashboard) chooseOrg(w http.ResponseWriter, r *http.Request, u *host.User, access []team.OrgAccess) team.OrgAccess {
+	find := func(slug string) (team.OrgAccess, bool) {
+		for _, a := range access {
+			if a.Slug == slug {
+				return a, true
+			}
+		}
+		return team.OrgAccess{}, false
+	}
+	if a, ok := find(r.URL.Query().Get("org")); ok {
+		http.SetCookie(w, &http.Cookie{Name: OrgCookie, Value: a.Slug, Path: "/host/", HttpOnly: true, Secure: d.secure,
+			SameSite: http.SameSiteStrictMode, MaxAge: int(host.SessionTTL.Seconds())})
+		return a
+	}
+	if c, err := r.Cookie(OrgCookie); err == nil {
+		if a, ok := find(c.Value); ok {
+			return a
+		}
+	}
+	for _, a := range access {
+		if a.OrgID == u.OrgID {
+			return a
+		}
+	}
+	return access[0]
 }

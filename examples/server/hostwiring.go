@@ -1,6 +1,10 @@
 package main
 
 import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"html"
 	"net/http"
 	"strings"
 
@@ -9,7 +13,9 @@ import (
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/hostapi"
 	"github.com/staykit/staykit/hostweb"
+	"github.com/staykit/staykit/notify"
 	"github.com/staykit/staykit/reports"
+	"github.com/staykit/staykit/team"
 )
 
 // hostSide returns the host API (package hostapi), mounted at
@@ -24,8 +30,10 @@ import (
 // URLs are built on it, never on a request's Host header.
 func (s *server) hostSide(publicURL string) (api, dashboard http.Handler) {
 	hs := host.New(host.Options{Stores: s.back.Store.Through(s.readModel), Units: s.readModel.Units(s.back.Store.Records), Bookings: s.svc, Connect: s.connect, Logger: s.log, Clock: s.clock})
+	ts := team.New(team.Options{Host: hs, Records: s.back.Store.Records, Store: s.back.Store.Team(), Mailer: s.teamMailer(),
+		PublicURL: publicURL, Logger: s.log})
 	d := hostweb.New(hostweb.Options{Host: hs, Logger: s.log, Limiter: s.back.Limiter, TrustedProxies: s.cfg.TrustedProxies,
-		SecureCookies: strings.HasPrefix(s.cfg.PublicURL, "https://")})
+		SecureCookies: strings.HasPrefix(s.cfg.PublicURL, "https://"), Team: ts})
 	apiDeny := hostapi.Deny(s.log, errCrossOrigin())
 	apiCSRF := http.NewCrossOriginProtection()
 	apiCSRF.SetDenyHandler(apiDeny)
@@ -33,7 +41,7 @@ func (s *server) hostSide(publicURL string) (api, dashboard http.Handler) {
 		TrustedProxies: s.cfg.TrustedProxies, Session: d.Session, PublicURL: publicURL, KeyRequests: s.cfg.HostKeyRequests,
 		Channels: hs.Channels(host.ChannelOptions{Syncer: s.calendarSync(), WebhookPolicy: s.cfg.Outbox.WebhookPolicy()}),
 		Reports:  reports.New(reports.Options{Store: s.back.Store.Reports(), Clock: s.clock}),
-		Clock:    s.clock, Events: s.eventFeed(publicURL), Mail: s.hostMail(hs, publicURL)})))
+		Clock:    s.clock, Events: s.eventFeed(publicURL), Mail: s.hostMail(hs, publicURL), Team: ts})))
 	return api, d
 }
 
@@ -47,6 +55,33 @@ func (s *server) eventFeed(publicURL string) *eventfeed.Service {
 	}
 	return &eventfeed.Service{Store: store, Payloads: s.back.Store.Booking(),
 		Source: func(org *booking.Organization) string { return publicURL + hostapi.Prefix + org.Slug }}
+}
+
+// teamMailer sends the team's invitations straight through the SMTP
+// server of -smtp-host (not the outbox, which would keep the link's
+// single-use token in the database); nil without one: an invitation is
+// then created unsent (mail_sent false), since the log must not carry its
+// link.
+func (s *server) teamMailer() team.Mailer {
+	if s.cfg.Outbox.SMTP.Host == "" {
+		return nil
+	}
+	m, err := notify.NewSMTPMailer(s.cfg.Outbox.SMTP)
+	if err != nil {
+		s.log.Error("team invitations: SMTP mailer", "err", err)
+		return nil
+	}
+	return invitationMailer{m}
+}
+
+// invitationMailer is a notify.Mailer as a team.Mailer.
+type invitationMailer struct{ m notify.Mailer }
+
+func (i invitationMailer) Send(ctx context.Context, to, subject, text string) error {
+	id := make([]byte, 12)
+	rand.Read(id)
+	return i.m.Send(ctx, notify.Mail{ID: "invitation-" + hex.EncodeToString(id), Kind: "team.invitation", To: to, Subject: subject,
+		Text: text, HTML: "<pre>" + html.EscapeString(text) + "</pre>", Private: []string{text}})
 }
 
 // errCrossOrigin is the host API's refusal of a cross-origin browser

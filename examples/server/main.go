@@ -32,7 +32,7 @@
 //	go run ./examples/server decline -org demo-request -token T
 //	go run ./examples/server cancel -org demo -token T [-refund]
 //	go run ./examples/server ical feeds|add-feed|remove-feed|sync-now|export-url|rotate-token ...
-//	go run ./examples/server user create -org demo -email E   # a dashboard user (password: prompt or STAYKIT_PASSWORD)
+//	go run ./examples/server user create -org demo -email E   # a dashboard user, an owner (password: prompt or STAYKIT_PASSWORD)
 //	go run ./examples/server apikey create -org demo -name NAME   # a host API key
 //	go run ./examples/server apikey list -org demo
 //	go run ./examples/server apikey revoke -org demo -id ID

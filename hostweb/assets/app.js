@@ -6,6 +6,8 @@
   const body = document.body;
   const org = body.dataset.org;
   const lang = body.dataset.lang === "en" ? "en" : "fr";
+  // The member's role here (team.js): owner, manager or housekeeping.
+  const role = body.dataset.role || "owner";
   const api = "/api/v1/host/" + encodeURIComponent(org);
 
   const T = {
@@ -622,6 +624,7 @@
   // stripeStep is the "connect your Stripe account" step, shown when the
   // server pays each organisation into its own Stripe account.
   async function stripeStep() {
+    if (role !== "owner") return;
     const st = await call("GET", "/stripe");
     if (!st.connect) return;
     const box = el("section", { id: "stripe-step" }, el("h2", {}, T.stripe));
@@ -675,10 +678,16 @@
   }
 
   // Pages kept in their own files (channels.js) register here.
-  for (const page of window.staykitHostPages || []) page({ views, T, lang, el, call, say, show, table, loadProperties, main, propertySections, bookingSections, moneyText, todayISO, addDays });
+  for (const page of window.staykitHostPages || []) page({ views, role, T, lang, el, call, say, show, table, loadProperties, main, propertySections, bookingSections, moneyText, todayISO, addDays });
+
+  // A member sees the views of their role (team.js; the host API refuses
+  // the rest): a housekeeping member the rota alone, a manager all but the
+  // API keys.
+  if (role !== "owner") delete views.keys;
+  if (role === "housekeeping") for (const v of Object.keys(views)) if (v !== "rota") delete views[v];
 
   // The planning of every property (planning.js) is the home screen.
-  const home = Object.hasOwn(views, "planning") ? "planning" : "today";
+  const home = role === "housekeeping" ? "rota" : Object.hasOwn(views, "planning") ? "planning" : "today";
   const nav = document.getElementById("nav");
   for (const v of [home, ...Object.keys(views).filter((v) => v !== home)]) {
     nav.append(el("button", { type: "button", id: "nav-" + v, "data-view": v, on: { click: () => { flash.hidden = true; flash.textContent = ""; show(v); } } }, T[v]));

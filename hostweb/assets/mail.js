@@ -6,7 +6,7 @@
 // Loaded before app.js, which runs it.
 "use strict";
 
-(window.staykitHostPages = window.staykitHostPages || []).push(function ({ views, T, lang, el, call, say, main, bookingSections }) {
+(window.staykitHostPages = window.staykitHostPages || []).push(function ({ views, role, T, lang, el, call, say, main, bookingSections }) {
   Object.assign(T, {
     fr: {
       smtpTitle: "Serveur d'envoi des e-mails (SMTP)",
@@ -155,7 +155,9 @@
   const settings = views.settings;
   views.settings = async function () {
     await settings();
-    main.append(await smtpSection(), previewSection(0));
+    // The SMTP server's credentials are the owner's, as the API keys.
+    if (role === "owner") main.append(await smtpSection());
+    main.append(previewSection(0));
   };
 
   bookingSections.push(function (b) {

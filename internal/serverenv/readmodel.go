@@ -12,6 +12,7 @@ import (
 	"github.com/staykit/staykit/store/cache"
 	"github.com/staykit/staykit/store/postgres"
 	"github.com/staykit/staykit/store/sqlite"
+	"github.com/staykit/staykit/team"
 )
 
 // Database is the server's store, a store/sqlite or store/postgres DB, as
@@ -49,10 +50,9 @@ func (db Database) Jobs(o jobs.Options) (*jobs.Workers, error) {
 	return nil, errors.New("jobs: the database is neither store/sqlite nor store/postgres")
 }
 
-// Connect is the database as package connect's store
-// (connect.Options.Store); nil when it is neither store/sqlite nor
-// store/postgres.
-func (db Database) Connect() connect.Store {
+// native is the database itself, *postgres.DB or *sqlite.DB, which serves
+// every capability's store; nil when it is neither.
+func (db Database) native() any {
 	switch {
 	case db.pg != nil:
 		return db.pg
@@ -62,17 +62,25 @@ func (db Database) Connect() connect.Store {
 	return nil
 }
 
+// nativeAs is the database as a capability's store S; the zero S (nil)
+// when it is neither store/sqlite nor store/postgres.
+func nativeAs[S any](db Database) S {
+	s, _ := db.native().(S)
+	return s
+}
+
+// Connect is the database as package connect's store
+// (connect.Options.Store); nil when it is neither store/sqlite nor
+// store/postgres.
+func (db Database) Connect() connect.Store { return nativeAs[connect.Store](db) }
+
 // Events is the database as the event feed's store (package eventfeed);
 // nil when it is neither store/sqlite nor store/postgres.
-func (db Database) Events() eventfeed.Store {
-	switch {
-	case db.pg != nil:
-		return db.pg
-	case db.lite != nil:
-		return db.lite
-	}
-	return nil
-}
+func (db Database) Events() eventfeed.Store { return nativeAs[eventfeed.Store](db) }
+
+// Team is the database as package team's store (team.Options.Store);
+// nil when it is neither store/sqlite nor store/postgres.
+func (db Database) Team() team.Store { return nativeAs[team.Store](db) }
 
 // Booking is the seams of the booking engine (booking.Options.Stores).
 func (db Database) Booking() booking.Stores { return db.Stores.Stores }

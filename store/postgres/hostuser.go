@@ -10,9 +10,10 @@ import (
 	"github.com/staykit/staykit/store/internal/sqlflow"
 )
 
-// CreateHostUser stores a dashboard user and sets its ID.
+// CreateHostUser stores a dashboard user, an owner of its organisation
+// (team.Store), and sets its ID.
 func (db *DB) CreateHostUser(ctx context.Context, u *host.User) error {
-	id, err := sqlflow.Get(ctx, db.run, "create host user", func(q querier) (int64, error) {
+	id, err := sqlflow.Get(ctx, db.tx, "create host user", func(q querier) (int64, error) {
 		id, err := sqlflow.Value[int64](ctx, q, nil, `INSERT INTO host_users (org_id, email, password_hash, created_at)
 			VALUES ($1, $2, $3, $4) RETURNING id`, u.OrgID, u.Email, u.PasswordHash, instant(u.CreatedAt))
 		switch sqlState(err) {
@@ -21,7 +22,11 @@ func (db *DB) CreateHostUser(ctx context.Context, u *host.User) error {
 		case uniqueViolation:
 			return 0, booking.Errorf(booking.CodeConflict, "A user with this e-mail address exists already.")
 		}
-		return id, err
+		if err != nil {
+			return 0, err
+		}
+		return id, sqlflow.Exec(ctx, q, nil, `INSERT INTO host_memberships (org_id, user_id, role, created_at) VALUES ($1, $2, 'owner', $3)`,
+			u.OrgID, id, instant(u.CreatedAt))
 	})
 	if err != nil {
 		return err

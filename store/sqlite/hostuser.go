@@ -10,7 +10,8 @@ import (
 	"github.com/staykit/staykit/store/internal/sqlflow"
 )
 
-// CreateHostUser stores a dashboard user and sets its ID.
+// CreateHostUser stores a dashboard user, an owner of its organisation
+// (team.Store), and sets its ID.
 func (db *DB) CreateHostUser(ctx context.Context, u *host.User) error {
 	id, err := sqlflow.Get(ctx, db.tx, "create host user", func(q querier) (int64, error) {
 		id, err := sqlflow.Value[int64](ctx, q, nil, `INSERT INTO host_users (org_id, email, password_hash, created_at)
@@ -21,7 +22,11 @@ func (db *DB) CreateHostUser(ctx context.Context, u *host.User) error {
 		case isUniqueViolation(err):
 			return 0, booking.Errorf(booking.CodeConflict, "A user with this e-mail address exists already.")
 		}
-		return id, err
+		if err != nil {
+			return 0, err
+		}
+		return id, sqlflow.Exec(ctx, q, nil, `INSERT INTO host_memberships (org_id, user_id, role, created_at) VALUES (?, ?, 'owner', ?)`,
+			u.OrgID, id, u.CreatedAt.UnixMilli())
 	})
 	if err != nil {
 		return err

@@ -143,6 +143,7 @@ func Run(t *testing.T, newStore func(t *testing.T) Stores, opts ...Option) {
 		closeoutScenarios,
 		eventFeedScenarios,
 		mailSettingsScenarios,
+		teamScenarios,
 	}
 	ran := 0
 	for _, g := range groups {
