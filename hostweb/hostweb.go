@@ -326,6 +326,7 @@ var appTemplate = template.Must(template.New("app").Parse(`<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>staykit</title>
 <link rel="stylesheet" href="/host/assets/style.css">
+<script src="/host/assets/events.js" defer></script>
 <script src="/host/assets/channels.js" defer></script>
 <script src="/host/assets/rates.js" defer></script>
 <script src="/host/assets/bookingdetail.js" defer></script>

@@ -168,6 +168,7 @@
       } } }, T.redeliver))));
     main.append(el("h2", {}, T.deliveries + " — " + w.url),
       el("p", {}, el("button", { type: "button", id: "deliveries-back", on: { click: () => show("webhooks") } }, T.back)),
+      window.staykitReplayForm ? window.staykitReplayForm(w.id, () => deliveries(w)) : null,
       list.length ? table([T.kind, T.status, T.attempts, T.http, T.lastSync, T.error, ""], rows) : el("p", {}, T.none));
   }
 
