@@ -17,7 +17,7 @@ type closeoutAudit struct {
 // SyncCloseout returns org's same-day close-out threshold (package
 // closeout); 0: none.
 func (s *Service) SyncCloseout(ctx context.Context, org *booking.Organization) (time.Duration, error) {
-	d, err := s.records.SyncCloseout(ctx, org.ID)
+	d, err := s.closeout.SyncCloseout(ctx, org.ID)
 	if err != nil {
 		return 0, fmt.Errorf("sync close-out of %s: %w", org.Slug, err)
 	}
@@ -38,7 +38,7 @@ func (s *Service) SetSyncCloseout(ctx context.Context, org *booking.Organization
 		return 0, err
 	}
 	err = s.atomically(ctx, func(ctx context.Context) error {
-		if err := s.records.SetSyncCloseout(ctx, org.ID, max); err != nil {
+		if err := s.closeout.SetSyncCloseout(ctx, org.ID, max); err != nil {
 			return fmt.Errorf("set sync close-out of %s: %w", org.Slug, err)
 		}
 		return s.audit(ctx, org, by, "settings.sync_closeout", target("organization", org.ID),

@@ -21,7 +21,10 @@ import (
 	"strconv"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/closeout"
 	"github.com/staykit/staykit/connect"
+	"github.com/staykit/staykit/mailsettings"
+	"github.com/staykit/staykit/notes"
 )
 
 // ReasonBooked is the booking.ParamReason of the CodeConflict returned when
@@ -47,8 +50,13 @@ func (a Actor) String() string { return a.Kind + ":" + strconv.FormatInt(a.ID, 1
 
 // Service runs the host's use cases. It is safe for concurrent use.
 type Service struct {
-	store    Stores
-	records  Store
+	store   Stores
+	records Store
+	// notes, closeout and mail are the capabilities' stores (Stores);
+	// nil when the database serves none.
+	notes    notes.Store
+	closeout closeout.Store
+	mail     mailsettings.Store
 	units    Atomic
 	bookings *booking.Service
 	connect  *connect.Service
@@ -112,7 +120,10 @@ func New(o Options) *Service {
 		o.Connect = &connect.Service{}
 	}
 	s := &Service{store: o.Stores, records: o.Stores.Records, units: units, bookings: o.Bookings, connect: o.Connect, clock: o.Clock,
-		log: o.Logger, hashSlots: make(chan struct{}, o.MaxConcurrentHashes)}
+		log: o.Logger, hashSlots: make(chan struct{}, o.MaxConcurrentHashes),
+		notes:    capability(o.Stores.Notes, o.Stores.Records),
+		closeout: capability(o.Stores.Closeout, o.Stores.Records),
+		mail:     capability(o.Stores.Mail, o.Stores.Records)}
 	if s.clock == nil {
 		s.clock = booking.SystemClock{}
 	}

@@ -74,7 +74,7 @@ func (m *Mail) SMTP(ctx context.Context, org *booking.Organization) (*mailsettin
 	if m.o.Key == nil {
 		return nil, errNoSecretsKey()
 	}
-	st, err := m.s.records.SMTPSettings(ctx, org.ID)
+	st, err := m.s.mail.SMTPSettings(ctx, org.ID)
 	if booking.ErrorCode(err) == booking.CodeNotFound {
 		return nil, nil
 	}
@@ -129,7 +129,7 @@ func (m *Mail) SaveSMTP(ctx context.Context, org *booking.Organization, in mails
 		after.Password = "changed"
 	}
 	err = m.s.atomically(ctx, func(ctx context.Context) error {
-		if err := m.s.records.SaveSMTPSettings(ctx, st); err != nil {
+		if err := m.s.mail.SaveSMTPSettings(ctx, st); err != nil {
 			return notFoundAs(err, "organization", "save smtp settings")
 		}
 		return m.s.audit(ctx, org, by, "settings.smtp", target("organization", org.ID), auditOfSMTP(before), after)
@@ -149,7 +149,7 @@ func (m *Mail) DeleteSMTP(ctx context.Context, org *booking.Organization, by Act
 		return err
 	}
 	return m.s.atomically(ctx, func(ctx context.Context) error {
-		if err := m.s.records.DeleteSMTPSettings(ctx, org.ID); err != nil {
+		if err := m.s.mail.DeleteSMTPSettings(ctx, org.ID); err != nil {
 			return fmt.Errorf("delete smtp settings: %w", err)
 		}
 		return m.s.audit(ctx, org, by, "settings.smtp_delete", target("organization", org.ID), auditOfSMTP(before), nil)
@@ -295,7 +295,7 @@ func (m *Mail) ResendEmail(ctx context.Context, org *booking.Organization, booki
 		return nil, &booking.Error{Code: booking.CodeConflict, Message: "The guest's data was erased: there is no address to send to.",
 			Params: map[string]string{booking.ParamReason: ReasonGuestErased}}
 	}
-	d, err := m.s.records.LatestGuestMail(ctx, bookingID)
+	d, err := m.s.mail.LatestGuestMail(ctx, bookingID)
 	if booking.ErrorCode(err) == booking.CodeNotFound {
 		return nil, &booking.Error{Code: booking.CodeConflict, Message: "This booking has sent no e-mail to its guest yet.",
 			Params: map[string]string{booking.ParamReason: ReasonNoGuestMail}}

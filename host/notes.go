@@ -32,7 +32,7 @@ func (s *Service) AddNote(ctx context.Context, org *booking.Organization, bookin
 		n.Author = by.String()
 	}
 	err = s.atomically(ctx, func(ctx context.Context) error {
-		if err := s.records.AddNote(ctx, n); err != nil {
+		if err := s.notes.AddNote(ctx, n); err != nil {
 			return notFoundAs(err, "booking", "add note")
 		}
 		return s.audit(ctx, org, by, "booking.note", target("booking", bookingID), nil,
@@ -50,7 +50,7 @@ func (s *Service) BookingNotes(ctx context.Context, org *booking.Organization, b
 	if _, err := s.booking(ctx, org, bookingID); err != nil {
 		return nil, err
 	}
-	list, err := s.records.BookingNotes(ctx, bookingID)
+	list, err := s.notes.BookingNotes(ctx, bookingID)
 	if err != nil {
 		return nil, fmt.Errorf("notes of booking %d: %w", bookingID, err)
 	}

@@ -29,7 +29,7 @@ func (s *Service) GuestData(ctx context.Context, org *booking.Organization, id i
 		return nil, err
 	}
 	e := privacy.NewExport(*b, entries)
-	list, err := s.records.BookingNotes(ctx, id)
+	list, err := s.notes.BookingNotes(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("notes of booking %d: %w", id, err)
 	}

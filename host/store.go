@@ -29,6 +29,22 @@ type Stores struct {
 	// Records keeps the host's API keys, audit log, request records and
 	// users, and runs units of work: the database itself.
 	Records Store
+	// Notes, Closeout and Mail keep what the capabilities the host side
+	// fronts need (packages notes, closeout and mailsettings); nil means
+	// Records, when it serves them too (a database serves every seam).
+	Notes    notes.Store
+	Closeout closeout.Store
+	Mail     mailsettings.Store
+}
+
+// capability is the store given, else records when it serves S too; nil
+// when neither.
+func capability[S any](given S, records Store) S {
+	if any(given) != nil {
+		return given
+	}
+	s, _ := records.(S)
+	return s
 }
 
 // Store keeps what the host side needs beyond the booking engine's store
@@ -91,13 +107,6 @@ type Store interface {
 	UserStore
 	// EraseGuest anonymises a booking's guest (privacy.Store).
 	privacy.Store
-	// Notes keeps the host's notes on bookings (notes.Store).
-	notes.Store
-	// SyncCloseout keeps the same-day close-out threshold
-	// (closeout.Store).
-	closeout.Store
-	// SMTP settings and the guest's e-mails to send again (mailsettings.Store).
-	mailsettings.Store
 }
 
 // UserStore keeps the dashboard's users and their sessions.

@@ -106,7 +106,7 @@ func TestSMTPSettings(t *testing.T) {
 		if len(raw) <= len(secret) || bytes.Contains(raw, []byte(secret)) {
 			t.Fatalf("the database holds %q: not sealed", raw)
 		}
-		st, err := e.replicas[0].store.Records.SMTPSettings(t.Context(), orgID)
+		st, err := e.replicas[0].store.Records.(mailsettings.Store).SMTPSettings(t.Context(), orgID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -199,7 +199,7 @@ func TestSMTPSettingsWithoutKey(t *testing.T) {
 			}
 		})
 	}
-	if _, err := e.replicas[0].store.Records.SMTPSettings(t.Context(), e.orgs["villa"].ID); booking.ErrorCode(err) != booking.CodeNotFound {
+	if _, err := e.replicas[0].store.Records.(mailsettings.Store).SMTPSettings(t.Context(), e.orgs["villa"].ID); booking.ErrorCode(err) != booking.CodeNotFound {
 		t.Fatalf("settings stored without a key: %v", err)
 	}
 }
@@ -514,7 +514,7 @@ func TestOrganisationMailer(t *testing.T) {
 	e := newEnv(t, backends(t)["sqlite"](t, 1))
 	server := &countingMailer{}
 	worker := &notify.Worker{Store: e.replicas[0].store, Clock: e.clock, Mailer: server,
-		Mailers: mailsettings.Resolver{Store: e.replicas[0].store.Records, Key: testSecretsKey(t)},
+		Mailers: mailsettings.Resolver{Store: e.replicas[0].store.Records.(mailsettings.Store), Key: testSecretsKey(t)},
 		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil))}
 	want(t, e.do("villa", req{method: "PUT", path: hostPath("villa", "/settings/smtp"), body: map[string]any{
 		"host": sinkHost, "port": json.Number(sinkPort), "tls": "none", "from": "villa@example.com"}}), http.StatusOK)

@@ -100,7 +100,7 @@ func newServer(ctx context.Context, cfg serverenv.Config, logger *slog.Logger) (
 	s.readModel = serverenv.NewReadModel(back.Store, logger)
 	// Guests arriving today are refused while a property's channel
 	// calendars are older than the host's threshold (package closeout).
-	sameDay := &closeout.Guard{Store: back.Store.Records, Feeds: back.Store.FeedStore, PollEvery: s.calendarSync().PollEvery()}
+	sameDay := &closeout.Guard{Store: back.Store.Closeout(), Feeds: back.Store.FeedStore, PollEvery: s.calendarSync().PollEvery()}
 	s.svc = booking.NewService(booking.Options{
 		Stores: s.readModel.Stores(), Payments: payments, Notifier: serverenv.LogNotifier(logger), Logger: logger,
 		Connect: cfg.Connect(payments), SameDay: sameDay, Clock: s.clock,

@@ -62,7 +62,7 @@ func (s *server) outboxWorker(publicURL string) (*notify.Worker, error) {
 	w := &notify.Worker{Store: s.back.Store.Booking(), Mailer: mailer, Templates: tpl, Logger: s.log, Clock: s.clock,
 		SignClock: booking.SystemClock{},
 		// An organisation with its own SMTP settings sends through them.
-		Mailers:    mailsettings.Resolver{Store: s.back.Store.Records, Key: c.SecretsKey},
+		Mailers:    mailsettings.Resolver{Store: s.back.Store.MailSettings(), Key: c.SecretsKey},
 		Webhooks:   notify.NewWebhookClient(notify.WebhookOptions{Policy: c.WebhookPolicy()}),
 		BookingURL: bookingURL(publicURL), HostBookingURL: hostBookingURL(publicURL)}
 	if c.ReminderDays > 0 {

@@ -5,10 +5,12 @@ import (
 	"log/slog"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/closeout"
 	"github.com/staykit/staykit/connect"
 	"github.com/staykit/staykit/eventfeed"
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/jobs"
+	"github.com/staykit/staykit/mailsettings"
 	"github.com/staykit/staykit/store/cache"
 	"github.com/staykit/staykit/store/postgres"
 	"github.com/staykit/staykit/store/sqlite"
@@ -77,6 +79,14 @@ func (db Database) Connect() connect.Store { return nativeAs[connect.Store](db) 
 // Events is the database as the event feed's store (package eventfeed);
 // nil when it is neither store/sqlite nor store/postgres.
 func (db Database) Events() eventfeed.Store { return nativeAs[eventfeed.Store](db) }
+
+// Closeout is the database as package closeout's store; nil when it is
+// neither store/sqlite nor store/postgres.
+func (db Database) Closeout() closeout.Store { return nativeAs[closeout.Store](db) }
+
+// MailSettings is the database as package mailsettings' store; nil when
+// it is neither store/sqlite nor store/postgres.
+func (db Database) MailSettings() mailsettings.Store { return nativeAs[mailsettings.Store](db) }
 
 // Team is the database as package team's store (team.Options.Store);
 // nil when it is neither store/sqlite nor store/postgres.

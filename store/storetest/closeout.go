@@ -11,10 +11,7 @@ var closeoutScenarios = []scenario{
 	{"Closeout/ThresholdPerOrganisation", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		other := newOrg(t, s, "other-closeout")
-		c, ok := s.Records.(closeout.Store)
-		if !ok {
-			t.Fatalf("Records (%T) is no closeout.Store", s.Records)
-		}
+		c := capabilityOf[closeout.Store](t, s)
 		want := func(orgID int64, d time.Duration) {
 			t.Helper()
 			got, err := c.SyncCloseout(t.Context(), orgID)

@@ -287,3 +287,15 @@ func records(t *testing.T, s Stores) host.Store {
 	}
 	return s.Records
 }
+
+// capabilityOf is the store under test as a capability's store S (notes,
+// closeout, mailsettings…): Records, which a database fills.
+func capabilityOf[S any](t *testing.T, s Stores) S {
+	t.Helper()
+	c, ok := records(t, s).(S)
+	if !ok {
+		var zero S
+		t.Fatalf("Records (%T) is no %T", s.Records, &zero)
+	}
+	return c
+}

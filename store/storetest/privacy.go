@@ -96,30 +96,31 @@ var privacyScenarios = []scenario{
 		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
 		other := newPending(t, s, w.prop, "2026-07-01", "2026-07-04", t0.Add(time.Hour))
 		r := records(t, s)
+		n := capabilityOf[notes.Store](t, s)
 		add := func(id int64, body string, at time.Time) *notes.Note {
-			n := &notes.Note{BookingID: id, Author: "host@example.com", Body: body, CreatedAt: at}
-			must(t, r.AddNote(t.Context(), n))
-			if n.ID == 0 {
+			note := &notes.Note{BookingID: id, Author: "host@example.com", Body: body, CreatedAt: at}
+			must(t, n.AddNote(t.Context(), note))
+			if note.ID == 0 {
 				t.Fatalf("AddNote left the ID 0")
 			}
-			return n
+			return note
 		}
 		first := add(b.ID, "late arrival", t0.Add(2*time.Hour))
 		add(other.ID, "other stay", t0.Add(2*time.Hour))
 		second := add(b.ID, "cot\nfor the baby", t0.Add(3*time.Hour))
-		wantCode(t, r.AddNote(t.Context(), &notes.Note{BookingID: b.ID + other.ID + 1000, Author: "x", Body: "x", CreatedAt: t0}),
+		wantCode(t, n.AddNote(t.Context(), &notes.Note{BookingID: b.ID + other.ID + 1000, Author: "x", Body: "x", CreatedAt: t0}),
 			booking.CodeNotFound)
 
-		got, err := r.BookingNotes(t.Context(), b.ID)
+		got, err := n.BookingNotes(t.Context(), b.ID)
 		must(t, err)
 		if len(got) != 2 || got[0] != *first || got[1] != *second {
 			t.Fatalf("BookingNotes = %+v, want %+v then %+v", got, *first, *second)
 		}
 		must(t, r.EraseGuest(t.Context(), b.ID, privacy.Anonymous(t0.Add(4*time.Hour))))
-		if got, err := r.BookingNotes(t.Context(), b.ID); err != nil || len(got) != 0 {
+		if got, err := n.BookingNotes(t.Context(), b.ID); err != nil || len(got) != 0 {
 			t.Errorf("after the erasure: %d notes, %v", len(got), err)
 		}
-		if got, err := r.BookingNotes(t.Context(), other.ID); err != nil || len(got) != 1 || got[0].Body != "other stay" {
+		if got, err := n.BookingNotes(t.Context(), other.ID); err != nil || len(got) != 1 || got[0].Body != "other stay" {
 			t.Errorf("another booking's notes after the erasure: %+v, %v", got, err)
 		}
 	}},
