@@ -647,6 +647,9 @@
   // the host where they were. route is the view of the address; current
   // is the route shown, so that setting the address does not show it twice.
   let current = null;
+  // shown is the route on screen: a view whose data came back after the
+  // host moved on draws nothing (views check it after their requests).
+  const shown = () => current;
   function setRoute(r) {
     current = r;
     for (const b of document.querySelectorAll("#nav button")) {
@@ -678,7 +681,7 @@
   }
 
   // Pages kept in their own files (channels.js) register here.
-  for (const page of window.staykitHostPages || []) page({ views, role, T, lang, el, call, say, show, table, loadProperties, main, propertySections, bookingSections, moneyText, todayISO, addDays });
+  for (const page of window.staykitHostPages || []) page({ views, role, T, lang, el, call, say, show, shown, table, loadProperties, main, propertySections, bookingSections, moneyText, todayISO, addDays });
 
   // A member sees the views of their role (team.js; the host API refuses
   // the rest): a housekeeping member the rota alone, a manager all but the

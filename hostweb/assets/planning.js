@@ -9,7 +9,7 @@
 // helpers.
 "use strict";
 
-(window.staykitHostPages = window.staykitHostPages || []).push(function ({ views, T, lang, el, call, say, loadProperties, main, moneyText, todayISO, addDays }) {
+(window.staykitHostPages = window.staykitHostPages || []).push(function ({ views, T, lang, el, call, say, shown, loadProperties, main, moneyText, todayISO, addDays }) {
   Object.assign(T, {
     fr: {
       planning: "Planning", window: "jours", earlier: "‹ Avant", later: "Après ›", fromToday: "Aujourd'hui",
@@ -57,6 +57,8 @@
       Promise.all(props.map((p) => call("GET", "/properties/" + p.id + "/calendar?from=" + from + "&to=" + to))),
       call("GET", "/bookings?status=pending,requested,confirmed&from=" + from + "&to=" + to + "&limit=100"),
     ]);
+    // The host went to another view meanwhile: it is on screen, not this.
+    if (shown() !== "planning") return;
     const guest = new Map(bookings.items.map((b) => [b.id, b.guest_name]));
 
     // The selection: "propertyID|date" keys; anchor is the last day

@@ -12,7 +12,7 @@
 // the width they are given, so their text stays legible on a phone.
 "use strict";
 
-(window.staykitHostPages = window.staykitHostPages || []).push(function ({ views, T, lang, el, call, show, table, main, moneyText }) {
+(window.staykitHostPages = window.staykitHostPages || []).push(function ({ views, T, lang, el, call, show, shown, table, main, moneyText }) {
   // R are this page's words; T (the dashboard's) gets the menu's label
   // only, so that no word of another page changes.
   const R = {
@@ -133,6 +133,7 @@
     const [rep, taxes, moves, props] = await Promise.all([
       call("GET", "/reports/monthly?" + q), call("GET", "/reports/taxes?" + q), call("GET", "/reports/movements?days=7"),
       call("GET", "/properties?limit=100")]);
+    if (shown() !== "reports") return; // the host moved on meanwhile
     state.from = rep.from;
     state.to = rep.to;
     const cur = rep.currency;
