@@ -10,19 +10,6 @@ import (
 	"github.com/staykit/staykit/team"
 )
 
-func memberNotFound() error {
-	return &booking.Error{Code: booking.CodeNotFound, Message: "Member not found.", Params: map[string]string{booking.ParamSubject: "member"}}
-}
-
-func invitationNotFound() error {
-	return &booking.Error{Code: booking.CodeNotFound, Message: "Invitation not found.", Params: map[string]string{booking.ParamSubject: "invitation"}}
-}
-
-func lastOwner() error {
-	return &booking.Error{Code: booking.CodeConflict, Message: "An organisation keeps at least one owner.",
-		Params: map[string]string{booking.ParamReason: team.ReasonLastOwner}}
-}
-
 // Memberships lists a user's memberships.
 func (db *DB) Memberships(ctx context.Context, userID int64) ([]team.Membership, error) {
 	return sqlflow.Get(ctx, db.run, "memberships", func(q querier) ([]team.Membership, error) {
@@ -42,7 +29,7 @@ func (db *DB) Members(ctx context.Context, orgID int64) ([]team.Member, error) {
 // Membership finds a user's membership of an organisation.
 func (db *DB) Membership(ctx context.Context, orgID, userID int64) (*team.Membership, error) {
 	return sqlflow.Get(ctx, db.run, "membership", func(q querier) (*team.Membership, error) {
-		return sqlflow.One(ctx, q, rowmap.ScanMembership, memberNotFound(), `SELECT `+rowmap.MembershipColumns+`
+		return sqlflow.One(ctx, q, rowmap.ScanMembership, rowmap.MemberNotFound(), `SELECT `+rowmap.MembershipColumns+`
 			FROM host_memberships WHERE org_id = $1 AND user_id = $2`, orgID, userID)
 	})
 }
@@ -66,10 +53,10 @@ func (db *DB) AddMember(ctx context.Context, m *team.Membership) error {
 // members run one after another, reads a membership and refuses
 // to take the organisation's last owner away when keepsOwner is false.
 func memberChange(ctx context.Context, q querier, orgID, userID int64, keepsOwner bool) (*team.Membership, error) {
-	if err := sqlflow.Exec(ctx, q, memberNotFound(), `SELECT id FROM organizations WHERE id = $1 FOR UPDATE`, orgID); err != nil {
+	if err := sqlflow.Exec(ctx, q, rowmap.MemberNotFound(), `SELECT id FROM organizations WHERE id = $1 FOR UPDATE`, orgID); err != nil {
 		return nil, err
 	}
-	m, err := sqlflow.One(ctx, q, rowmap.ScanMembership, memberNotFound(), `SELECT `+rowmap.MembershipColumns+`
+	m, err := sqlflow.One(ctx, q, rowmap.ScanMembership, rowmap.MemberNotFound(), `SELECT `+rowmap.MembershipColumns+`
 		FROM host_memberships WHERE org_id = $1 AND user_id = $2`, orgID, userID)
 	if err != nil {
 		return nil, err
@@ -80,7 +67,7 @@ func memberChange(ctx context.Context, q querier, orgID, userID int64, keepsOwne
 			return nil, err
 		}
 		if n <= 1 {
-			return nil, lastOwner()
+			return nil, rowmap.LastOwner()
 		}
 	}
 	return m, nil
@@ -137,7 +124,7 @@ func (db *DB) Invitations(ctx context.Context, orgID int64) ([]team.Invitation, 
 // InvitationByHash finds an invitation by its token's hash.
 func (db *DB) InvitationByHash(ctx context.Context, hash string) (*team.Invitation, error) {
 	return sqlflow.Get(ctx, db.run, "invitation", func(q querier) (*team.Invitation, error) {
-		return sqlflow.One(ctx, q, rowmap.ScanInvitation, invitationNotFound(), `SELECT `+rowmap.InvitationColumns+`
+		return sqlflow.One(ctx, q, rowmap.ScanInvitation, rowmap.InvitationNotFound(), `SELECT `+rowmap.InvitationColumns+`
 			FROM host_invitations WHERE hash = $1`, hash)
 	})
 }
@@ -145,7 +132,7 @@ func (db *DB) InvitationByHash(ctx context.Context, hash string) (*team.Invitati
 // AcceptInvitation accepts a pending invitation, once.
 func (db *DB) AcceptInvitation(ctx context.Context, id int64, at time.Time) (*team.Invitation, error) {
 	return sqlflow.Get(ctx, db.tx, "accept invitation", func(q querier) (*team.Invitation, error) {
-		return sqlflow.One(ctx, q, rowmap.ScanInvitation, invitationNotFound(), `UPDATE host_invitations SET accepted_at = $1
+		return sqlflow.One(ctx, q, rowmap.ScanInvitation, rowmap.InvitationNotFound(), `UPDATE host_invitations SET accepted_at = $1
 			WHERE id = $2 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > $3 RETURNING `+rowmap.InvitationColumns,
 			instant(at), id, instant(at))
 	})
@@ -154,7 +141,7 @@ func (db *DB) AcceptInvitation(ctx context.Context, id int64, at time.Time) (*te
 // RevokeInvitation revokes an organisation's open invitation.
 func (db *DB) RevokeInvitation(ctx context.Context, orgID, id int64, at time.Time) (*team.Invitation, error) {
 	return sqlflow.Get(ctx, db.tx, "revoke invitation", func(q querier) (*team.Invitation, error) {
-		return sqlflow.One(ctx, q, rowmap.ScanInvitation, invitationNotFound(), `UPDATE host_invitations SET revoked_at = $1
+		return sqlflow.One(ctx, q, rowmap.ScanInvitation, rowmap.InvitationNotFound(), `UPDATE host_invitations SET revoked_at = $1
 			WHERE id = $2 AND org_id = $3 AND accepted_at IS NULL AND revoked_at IS NULL RETURNING `+rowmap.InvitationColumns,
 			instant(at), id, orgID)
 	})

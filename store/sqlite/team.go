@@ -10,19 +10,6 @@ import (
 	"github.com/staykit/staykit/team"
 )
 
-func memberNotFound() error {
-	return &booking.Error{Code: booking.CodeNotFound, Message: "Member not found.", Params: map[string]string{booking.ParamSubject: "member"}}
-}
-
-func invitationNotFound() error {
-	return &booking.Error{Code: booking.CodeNotFound, Message: "Invitation not found.", Params: map[string]string{booking.ParamSubject: "invitation"}}
-}
-
-func lastOwner() error {
-	return &booking.Error{Code: booking.CodeConflict, Message: "An organisation keeps at least one owner.",
-		Params: map[string]string{booking.ParamReason: team.ReasonLastOwner}}
-}
-
 // Memberships lists a user's memberships.
 func (db *DB) Memberships(ctx context.Context, userID int64) ([]team.Membership, error) {
 	return sqlflow.Get(ctx, db.run, "memberships", func(q querier) ([]team.Membership, error) {
@@ -42,7 +29,7 @@ func (db *DB) Members(ctx context.Context, orgID int64) ([]team.Member, error) {
 // Membership finds a user's membership of an organisation.
 func (db *DB) Membership(ctx context.Context, orgID, userID int64) (*team.Membership, error) {
 	return sqlflow.Get(ctx, db.run, "membership", func(q querier) (*team.Membership, error) {
-		return sqlflow.One(ctx, q, rowmap.ScanMembership, memberNotFound(), `SELECT `+rowmap.MembershipColumns+`
+		return sqlflow.One(ctx, q, rowmap.ScanMembership, rowmap.MemberNotFound(), `SELECT `+rowmap.MembershipColumns+`
 			FROM host_memberships WHERE org_id = ? AND user_id = ?`, orgID, userID)
 	})
 }
@@ -66,7 +53,7 @@ func (db *DB) AddMember(ctx context.Context, m *team.Membership) error {
 // writes are serialised: nobody changes the members meanwhile) and refuses
 // to take the organisation's last owner away when keepsOwner is false.
 func memberChange(ctx context.Context, q querier, orgID, userID int64, keepsOwner bool) (*team.Membership, error) {
-	m, err := sqlflow.One(ctx, q, rowmap.ScanMembership, memberNotFound(), `SELECT `+rowmap.MembershipColumns+`
+	m, err := sqlflow.One(ctx, q, rowmap.ScanMembership, rowmap.MemberNotFound(), `SELECT `+rowmap.MembershipColumns+`
 		FROM host_memberships WHERE org_id = ? AND user_id = ?`, orgID, userID)
 	if err != nil {
 		return nil, err
@@ -77,7 +64,7 @@ func memberChange(ctx context.Context, q querier, orgID, userID int64, keepsOwne
 			return nil, err
 		}
 		if n <= 1 {
-			return nil, lastOwner()
+			return nil, rowmap.LastOwner()
 		}
 	}
 	return m, nil
@@ -134,7 +121,7 @@ func (db *DB) Invitations(ctx context.Context, orgID int64) ([]team.Invitation, 
 // InvitationByHash finds an invitation by its token's hash.
 func (db *DB) InvitationByHash(ctx context.Context, hash string) (*team.Invitation, error) {
 	return sqlflow.Get(ctx, db.run, "invitation", func(q querier) (*team.Invitation, error) {
-		return sqlflow.One(ctx, q, rowmap.ScanInvitation, invitationNotFound(), `SELECT `+rowmap.InvitationColumns+`
+		return sqlflow.One(ctx, q, rowmap.ScanInvitation, rowmap.InvitationNotFound(), `SELECT `+rowmap.InvitationColumns+`
 			FROM host_invitations WHERE hash = ?`, hash)
 	})
 }
@@ -142,7 +129,7 @@ func (db *DB) InvitationByHash(ctx context.Context, hash string) (*team.Invitati
 // AcceptInvitation accepts a pending invitation, once.
 func (db *DB) AcceptInvitation(ctx context.Context, id int64, at time.Time) (*team.Invitation, error) {
 	return sqlflow.Get(ctx, db.tx, "accept invitation", func(q querier) (*team.Invitation, error) {
-		return sqlflow.One(ctx, q, rowmap.ScanInvitation, invitationNotFound(), `UPDATE host_invitations SET accepted_at = ?
+		return sqlflow.One(ctx, q, rowmap.ScanInvitation, rowmap.InvitationNotFound(), `UPDATE host_invitations SET accepted_at = ?
 			WHERE id = ? AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ? RETURNING `+rowmap.InvitationColumns,
 			at.UnixMilli(), id, at.UnixMilli())
 	})
@@ -151,7 +138,7 @@ func (db *DB) AcceptInvitation(ctx context.Context, id int64, at time.Time) (*te
 // RevokeInvitation revokes an organisation's open invitation.
 func (db *DB) RevokeInvitation(ctx context.Context, orgID, id int64, at time.Time) (*team.Invitation, error) {
 	return sqlflow.Get(ctx, db.tx, "revoke invitation", func(q querier) (*team.Invitation, error) {
-		return sqlflow.One(ctx, q, rowmap.ScanInvitation, invitationNotFound(), `UPDATE host_invitations SET revoked_at = ?
+		return sqlflow.One(ctx, q, rowmap.ScanInvitation, rowmap.InvitationNotFound(), `UPDATE host_invitations SET revoked_at = ?
 			WHERE id = ? AND org_id = ? AND accepted_at IS NULL AND revoked_at IS NULL RETURNING `+rowmap.InvitationColumns,
 			at.UnixMilli(), id, orgID)
 	})

@@ -1,6 +1,9 @@
 package rowmap
 
-import "github.com/staykit/staykit/team"
+import (
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/team"
+)
 
 // MembershipColumns are the columns of host_memberships, in the order
 // ScanMembership reads them.
@@ -37,4 +40,21 @@ func ScanInvitation(c Codec, s Scanner) (*team.Invitation, error) {
 		return nil, err
 	}
 	return &i, nil
+}
+
+// MemberNotFound is the error of a membership that does not exist.
+func MemberNotFound() error {
+	return &booking.Error{Code: booking.CodeNotFound, Message: "Member not found.", Params: map[string]string{booking.ParamSubject: "member"}}
+}
+
+// InvitationNotFound is the error of an invitation that does not exist.
+func InvitationNotFound() error {
+	return &booking.Error{Code: booking.CodeNotFound, Message: "Invitation not found.", Params: map[string]string{booking.ParamSubject: "invitation"}}
+}
+
+// LastOwner is the conflict of a change that would leave an organisation
+// without an owner.
+func LastOwner() error {
+	return &booking.Error{Code: booking.CodeConflict, Message: "An organisation keeps at least one owner.",
+		Params: map[string]string{booking.ParamReason: team.ReasonLastOwner}}
 }
