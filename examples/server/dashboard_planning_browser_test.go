@@ -50,6 +50,13 @@ func TestBrowserPlanning(t *testing.T) {
 	if got := b.eval(`location.hash + ' ' + document.querySelector('#nav button').id`); got != "#planning nav-planning" {
 		t.Errorf("home = %q, want the planning, first in the menu", got)
 	}
+	// A head per day (28), each a date; no markup leaked as text.
+	if got := b.eval(`String(document.querySelectorAll('#planning > .head').length)`); got != "28" {
+		t.Errorf("%s day heads, want 28", got)
+	}
+	if got := b.text("#planning"); strings.Contains(got, "[object") {
+		t.Errorf("the planning shows %q", got)
+	}
 	bar := `#planning .bar.booking.st-requested`
 	if got := b.text(bar); got != "Ada Lovelace" {
 		t.Errorf("the booking's bar says %q, want its guest", got)

@@ -68,7 +68,7 @@
     const grid = el("div", { class: "planning", id: "planning", "aria-label": T.planning });
     grid.style.setProperty("--days", String(DAYS));
     grid.append(el("div", { class: "corner" }, monthFormat.format(new Date(from + "T00:00:00Z"))),
-      dates.map((d, i) => at(el("div", { class: "head" + (new Date(d + "T00:00:00Z").getUTCDay() % 6 === 0 ? " weekend" : ""),
+      ...dates.map((d, i) => at(el("div", { class: "head" + (new Date(d + "T00:00:00Z").getUTCDay() % 6 === 0 ? " weekend" : ""),
         "aria-hidden": "true" }, headFormat.format(new Date(d + "T00:00:00Z"))), 1, i + 2)));
     props.forEach((p, row) => {
       const gridRow = row + 2;
