@@ -26,6 +26,7 @@ import (
 	"github.com/staykit/staykit/internal/testenv"
 	"github.com/staykit/staykit/mailsettings"
 	"github.com/staykit/staykit/notify"
+	"github.com/staykit/staykit/notify/notifytest"
 )
 
 // testSecretsKey is the secrets key of the test handlers.
@@ -413,37 +414,12 @@ func TestMailPreview(t *testing.T) {
 	}
 }
 
-// countingMailer counts the e-mails sent, per recipient.
-type countingMailer struct {
-	mu   sync.Mutex
-	sent []notify.Mail
-}
-
-func (m *countingMailer) Send(_ context.Context, mail notify.Mail) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.sent = append(m.sent, mail)
-	return nil
-}
-
-func (m *countingMailer) to(addr string) []notify.Mail {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var out []notify.Mail
-	for _, s := range m.sent {
-		if s.To == addr {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 // TestResendEmail: resending a booking's e-mail makes the worker send the
 // guest its latest e-mail exactly once more, audited; a booking that has
 // mailed nothing yet, or whose guest was erased, is a conflict.
 func TestResendEmail(t *testing.T) {
 	forEachStore(t, func(t *testing.T, e *env) {
-		mailer := &countingMailer{}
+		mailer := &notifytest.Mailer{}
 		worker := &notify.Worker{Store: e.replicas[0].store, Clock: e.clock, Mailer: mailer,
 			Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 		resend := func(org string, id int64) response {
@@ -454,7 +430,7 @@ func TestResendEmail(t *testing.T) {
 		if _, err := worker.Process(t.Context()); err != nil {
 			t.Fatal(err)
 		}
-		before := mailer.to("ana@example.com")
+		before := mailer.To("ana@example.com")
 		if len(before) == 0 {
 			t.Fatal("the booking mailed its guest nothing")
 		}
@@ -468,14 +444,14 @@ func TestResendEmail(t *testing.T) {
 		if _, err := worker.Process(t.Context()); err != nil {
 			t.Fatal(err)
 		}
-		after := mailer.to("ana@example.com")
+		after := mailer.To("ana@example.com")
 		if len(after) != len(before)+1 || after[len(after)-1].Kind != last.Kind || after[len(after)-1].ID != last.ID {
 			t.Fatalf("after a resend: %d e-mails to the guest, want %d (one more %s)", len(after), len(before)+1, last.Kind)
 		}
 		if _, err := worker.Process(t.Context()); err != nil {
 			t.Fatal(err)
 		}
-		if n := len(mailer.to("ana@example.com")); n != len(after) {
+		if n := len(mailer.To("ana@example.com")); n != len(after) {
 			t.Fatalf("the resend was sent %d times", n-len(before))
 		}
 		log, err := e.replicas[0].store.Records.AuditLog(t.Context(), e.orgs["villa"].ID, 0, 100)
@@ -512,7 +488,7 @@ func TestOrganisationMailer(t *testing.T) {
 	}
 	sinkHost, sinkPort, _ := net.SplitHostPort(smtpAddr)
 	e := newEnv(t, backends(t)["sqlite"](t, 1))
-	server := &countingMailer{}
+	server := &notifytest.Mailer{}
 	worker := &notify.Worker{Store: e.replicas[0].store, Clock: e.clock, Mailer: server,
 		Mailers: mailsettings.Resolver{Store: e.replicas[0].store.Records.(mailsettings.Store), Key: testSecretsKey(t)},
 		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil))}
@@ -538,7 +514,7 @@ func TestOrganisationMailer(t *testing.T) {
 	if _, err := worker.Process(ctx); err != nil {
 		t.Fatal(err)
 	}
-	viaServer, viaOwn := len(server.to(guest)), len(sinkMails(t, api, guest))
+	viaServer, viaOwn := len(server.To(guest)), len(sinkMails(t, api, guest))
 	if viaServer == 0 || viaOwn != viaServer {
 		t.Fatalf("%d e-mails through the server's mailer (other), %d through villa's SMTP server; want the same, not 0", viaServer, viaOwn)
 	}

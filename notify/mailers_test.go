@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/staykit/staykit/notify"
+	"github.com/staykit/staykit/notify/notifytest"
 	"github.com/staykit/staykit/outbox"
 )
 
@@ -28,23 +29,13 @@ func (m mailers) MailerFor(_ context.Context, orgID int64) (notify.Mailer, error
 // server's: its e-mail fails and is retried.
 func TestOrganisationMailers(t *testing.T) {
 	e := newEnv(t)
-	server, own := &recordingMailer{}, &recordingMailer{}
+	server, own := &notifytest.Mailer{}, &notifytest.Mailer{}
 	e.worker.Mailer = server
 	e.worker.Mailers = mailers{own: map[int64]notify.Mailer{e.orgs["demo"]: own}, broken: e.orgs["demo-request"]}
 	e.bookAs(t, "demo", "fr", "own@example.com")
 	e.bookAs(t, "demo-request", "en", "broken@example.com")
 	e.process(t)
-	to := func(m *recordingMailer, addr string) int {
-		m.mu.Lock()
-		defer m.mu.Unlock()
-		n := 0
-		for _, s := range m.sent {
-			if s.To == addr {
-				n++
-			}
-		}
-		return n
-	}
+	to := func(m *notifytest.Mailer, addr string) int { return len(m.To(addr)) }
 	if to(own, "own@example.com") == 0 || to(server, "own@example.com") != 0 {
 		t.Errorf("demo's guest: %d e-mails through its own mailer, %d through the server's; want all through its own",
 			to(own, "own@example.com"), to(server, "own@example.com"))

@@ -21,6 +21,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/eventfeed"
 	"github.com/staykit/staykit/notify"
+	"github.com/staykit/staykit/notify/notifytest"
 	"github.com/staykit/staykit/outbound"
 	"github.com/staykit/staykit/outbox"
 )
@@ -236,31 +237,6 @@ func TestWebhookRetriedWithSameIDUntilAccepted(t *testing.T) {
 	}
 }
 
-// recordingMailer keeps the e-mails sent.
-type recordingMailer struct {
-	mu   sync.Mutex
-	sent []notify.Mail
-}
-
-func (m *recordingMailer) Send(_ context.Context, mail notify.Mail) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.sent = append(m.sent, mail)
-	return nil
-}
-
-func (m *recordingMailer) ofKind(kind string) []notify.Mail {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var out []notify.Mail
-	for _, mail := range m.sent {
-		if mail.Kind == kind {
-			out = append(out, mail)
-		}
-	}
-	return out
-}
-
 // TestDeadEndpointPausedHostToldResumeReplays: an endpoint whose attempts
 // all fail is paused once PauseFailures of them in a row span PauseSpan
 // (about four hours of retries of one delivery, not five deliveries of a
@@ -269,7 +245,7 @@ func (m *recordingMailer) ofKind(kind string) []notify.Mail {
 // endpoint gets each of them once.
 func TestDeadEndpointPausedHostToldResumeReplays(t *testing.T) {
 	e := newEnv(t)
-	mailer := &recordingMailer{}
+	mailer := &notifytest.Mailer{}
 	e.worker.Mailer = mailer
 	if err := e.store.SetContactEmail(context.Background(), e.orgs["demo"], "host@example.com"); err != nil {
 		t.Fatal(err)
@@ -295,7 +271,7 @@ func TestDeadEndpointPausedHostToldResumeReplays(t *testing.T) {
 		t.Errorf("paused %v after the first failure, want between PauseSpan and five hours", took)
 	}
 	e.process(t) // the event telling the host is dispatched and mailed
-	told := mailer.ofKind(outbox.KindEndpointPaused)
+	told := mailer.OfKind(outbox.KindEndpointPaused)
 	if len(told) != 1 || told[0].To != "host@example.com" || !strings.Contains(told[0].Text, ep.URL) ||
 		!strings.Contains(told[0].Text, "/resume") || !strings.Contains(told[0].Text, "503") {
 		t.Fatalf("host told %+v, want one e-mail naming the endpoint, its last error and how to resume", told)
@@ -318,8 +294,8 @@ func TestDeadEndpointPausedHostToldResumeReplays(t *testing.T) {
 			t.Errorf("delivery %+v while paused, want held (failed, saying the endpoint is paused)", d)
 		}
 	}
-	if len(mailer.ofKind(outbox.KindEndpointPaused)) != 1 {
-		t.Errorf("the host was told %d times of one pause", len(mailer.ofKind(outbox.KindEndpointPaused)))
+	if len(mailer.OfKind(outbox.KindEndpointPaused)) != 1 {
+		t.Errorf("the host was told %d times of one pause", len(mailer.OfKind(outbox.KindEndpointPaused)))
 	}
 
 	// The receiver is back: resumed with a replay, it gets both events once.
