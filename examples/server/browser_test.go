@@ -113,6 +113,18 @@ func (b *browser) do(step string, actions ...chromedp.Action[chromedp.Void]) {
 	}
 }
 
+// signIn opens the dashboard's sign-in page at loginURL, signs in with
+// email and password, and waits until the selector after is visible.
+func (b *browser) signIn(loginURL, email, password, after string) {
+	b.t.Helper()
+	b.do("sign in", chromedp.Navigate(loginURL),
+		chromedp.WaitVisible(chromedp.CSS("#email")),
+		chromedp.SendKeys(chromedp.CSS("#email"), email),
+		chromedp.SendKeys(chromedp.CSS("#password"), password),
+		chromedp.Click(chromedp.CSS("#login")),
+		chromedp.WaitVisible(chromedp.CSS(after)))
+}
+
 // text returns the visible text of the element sel.
 func (b *browser) text(sel string) string {
 	b.t.Helper()

@@ -35,12 +35,7 @@ func TestBrowserChannelsPage(t *testing.T) {
 	ts := startServer(t, nil, "-outbound-allow", strings.TrimPrefix(feed.URL, "http://"))
 	newHostUser(t, ts, "demo", "host@example.com", "a long enough password")
 	b := newBrowser(t)
-	b.do("sign in", chromedp.Navigate(ts.URL+"/host/login?lang=en"),
-		chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), "host@example.com"),
-		chromedp.SendKeys(chromedp.CSS("#password"), "a long enough password"),
-		chromedp.Click(chromedp.CSS("#login")),
-		chromedp.WaitVisible(chromedp.CSS("#nav-channels")))
+	b.signIn(ts.URL+"/host/login?lang=en", "host@example.com", "a long enough password", "#nav-channels")
 	b.do("open the Channels page", chromedp.Click(chromedp.CSS("#nav-channels")),
 		chromedp.WaitVisible(chromedp.CSS("#export-url")))
 	exportURL := b.eval(`document.querySelector("#export-url").value`)
@@ -175,12 +170,7 @@ func TestBrowserWebhooksPausedEndpoint(t *testing.T) {
 		}
 	}
 	b := newBrowser(t)
-	b.do("sign in", chromedp.Navigate(ts.URL+"/host/login?lang=en"),
-		chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), "host@example.com"),
-		chromedp.SendKeys(chromedp.CSS("#password"), "a long enough password"),
-		chromedp.Click(chromedp.CSS("#login")),
-		chromedp.WaitVisible(chromedp.CSS("#nav-webhooks")))
+	b.signIn(ts.URL+"/host/login?lang=en", "host@example.com", "a long enough password", "#nav-webhooks")
 	b.do("open the Webhooks page", chromedp.Click(chromedp.CSS("#nav-webhooks")),
 		chromedp.WaitVisible(chromedp.CSS("tr[data-id] .webhook-state")))
 	b.shot("webhooks-paused")

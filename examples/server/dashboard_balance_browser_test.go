@@ -22,12 +22,7 @@ func TestBrowserHostSeesTheBalance(t *testing.T) {
 	}
 	b := newBrowser(t)
 	row := fmt.Sprintf(`tr[data-token=%q]`, token)
-	b.do("sign in", chromedp.Navigate(ts.URL+"/host/login?lang=en"),
-		chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), "host@example.com"),
-		chromedp.SendKeys(chromedp.CSS("#password"), "a long enough password"),
-		chromedp.Click(chromedp.CSS("#login")),
-		chromedp.WaitVisible(chromedp.CSS("#nav-bookings")))
+	b.signIn(ts.URL+"/host/login?lang=en", "host@example.com", "a long enough password", "#nav-bookings")
 	b.do("open the booking", chromedp.Click(chromedp.CSS("#nav-bookings")),
 		chromedp.WaitVisible(chromedp.CSS(row+" button.details")),
 		chromedp.Click(chromedp.CSS(row+" button.details")),

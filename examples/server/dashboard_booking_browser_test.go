@@ -18,12 +18,7 @@ func TestBrowserBookingHistoryAndNotes(t *testing.T) {
 	newHostUser(t, ts, "demo-deposit", "host@example.com", "a long enough password")
 	token := paidBooking(t, ts, "demo-deposit", 90)
 	b := newBrowser(t)
-	b.do("sign in", chromedp.Navigate(ts.URL+"/host/login?lang=en"),
-		chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), "host@example.com"),
-		chromedp.SendKeys(chromedp.CSS("#password"), "a long enough password"),
-		chromedp.Click(chromedp.CSS("#login")),
-		chromedp.WaitVisible(chromedp.CSS("#nav-bookings")))
+	b.signIn(ts.URL+"/host/login?lang=en", "host@example.com", "a long enough password", "#nav-bookings")
 	row := fmt.Sprintf(`tr[data-token=%q]`, token)
 	b.do("the booking's page", chromedp.Click(chromedp.CSS("#nav-bookings")),
 		chromedp.WaitVisible(chromedp.CSS(row+" button.details")),

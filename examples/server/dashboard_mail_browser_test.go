@@ -34,12 +34,7 @@ func TestBrowserSettingsSMTP(t *testing.T) {
 	token := paidBooking(t, ts, "demo-deposit", 60)
 	const secret = "browser-Secret-42"
 	b := newBrowser(t)
-	b.do("sign in", chromedp.Navigate(ts.URL+"/host/login?lang=en"),
-		chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), "host@example.com"),
-		chromedp.SendKeys(chromedp.CSS("#password"), "a long enough password"),
-		chromedp.Click(chromedp.CSS("#login")),
-		chromedp.WaitVisible(chromedp.CSS("#nav-settings")))
+	b.signIn(ts.URL+"/host/login?lang=en", "host@example.com", "a long enough password", "#nav-settings")
 	b.do("open Settings", chromedp.Click(chromedp.CSS("#nav-settings")), chromedp.WaitVisible(chromedp.CSS("#smtp-form")))
 	if got := b.text("#smtp-status"); !strings.Contains(got, "staykit's server") {
 		t.Errorf("status before = %q", got)

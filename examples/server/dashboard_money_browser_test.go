@@ -62,12 +62,7 @@ func TestBrowserDashboardShowsExactAmounts(t *testing.T) {
 	}
 
 	b := newBrowser(t)
-	b.do("sign in", chromedp.Navigate(ts.URL+"/host/login?lang=en"),
-		chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), "host@example.com"),
-		chromedp.SendKeys(chromedp.CSS("#password"), "a long enough password"),
-		chromedp.Click(chromedp.CSS("#login")),
-		chromedp.WaitVisible(chromedp.CSS("#nav-bookings")))
+	b.signIn(ts.URL+"/host/login?lang=en", "host@example.com", "a long enough password", "#nav-bookings")
 	b.do("the booking's page", chromedp.Click(chromedp.CSS("#nav-bookings")),
 		chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`tr[data-token=%q] button.details`, token))),
 		chromedp.Click(chromedp.CSS(fmt.Sprintf(`tr[data-token=%q] button.details`, token))),

@@ -18,12 +18,7 @@ func TestBrowserDashboardOnAPhone(t *testing.T) {
 	property := propertyIDs(t, ts, "demo-request")[0]
 	token := requestedBooking(t, ts, property, 3, 2)
 	b := newBrowser(t)
-	b.do("sign in", chromedp.Navigate(ts.URL+"/host/login?lang=en"),
-		chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), "host@example.com"),
-		chromedp.SendKeys(chromedp.CSS("#password"), "a long enough password"),
-		chromedp.Click(chromedp.CSS("#login")),
-		chromedp.WaitVisible(chromedp.CSS("#nav-bookings")))
+	b.signIn(ts.URL+"/host/login?lang=en", "host@example.com", "a long enough password", "#nav-bookings")
 	views := strings.Fields(b.eval(`[...document.querySelectorAll('#nav button')].map((b) => b.dataset.view).join(' ')`))
 	if len(views) < 8 {
 		t.Fatalf("menu = %v, want every view", views)

@@ -41,12 +41,7 @@ func TestBrowserPlanning(t *testing.T) {
 		t.Fatalf("add the channel's calendar: %d %s", r.Status, r.Raw)
 	}
 	b := newBrowser(t)
-	b.do("sign in", chromedp.Navigate(ts.URL+"/host/login?lang=en"),
-		chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), "host@example.com"),
-		chromedp.SendKeys(chromedp.CSS("#password"), "a long enough password"),
-		chromedp.Click(chromedp.CSS("#login")),
-		chromedp.WaitVisible(chromedp.CSS("#planning .bar.booking")))
+	b.signIn(ts.URL+"/host/login?lang=en", "host@example.com", "a long enough password", "#planning .bar.booking")
 	if got := b.eval(`location.hash + ' ' + document.querySelector('#nav button').id`); got != "#planning nav-planning" {
 		t.Errorf("home = %q, want the planning, first in the menu", got)
 	}

@@ -43,12 +43,7 @@ func TestBrowserHostPolicyAndCancelWithRefund(t *testing.T) {
 		t.Fatalf("quote's policy before the change = %q, want flexible", got)
 	}
 
-	b.do("sign in", chromedp.Navigate(ts.URL+"/host/login?lang=en"),
-		chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), "host@example.com"),
-		chromedp.SendKeys(chromedp.CSS("#password"), "a long enough password"),
-		chromedp.Click(chromedp.CSS("#login")),
-		chromedp.WaitVisible(chromedp.CSS("#nav-settings")))
+	b.signIn(ts.URL+"/host/login?lang=en", "host@example.com", "a long enough password", "#nav-settings")
 	b.do("open the settings", chromedp.Click(chromedp.CSS("#nav-settings")), chromedp.WaitVisible(chromedp.CSS("#set-policy")))
 	if got := b.text("#set-policy-tiers"); !strings.Contains(got, "at least 1 day(s) before arrival") {
 		t.Errorf("flexible's tiers shown = %q", got)

@@ -55,12 +55,7 @@ func TestBrowserEventsAndReplay(t *testing.T) {
 	waitUntil("the confirmation delivered", func() bool { return confirmed() == 1 })
 
 	b := newBrowser(t)
-	b.do("sign in", chromedp.Navigate(ts.URL+"/host/login?lang=en"),
-		chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), "host@example.com"),
-		chromedp.SendKeys(chromedp.CSS("#password"), "a long enough password"),
-		chromedp.Click(chromedp.CSS("#login")),
-		chromedp.WaitVisible(chromedp.CSS("#nav-events")))
+	b.signIn(ts.URL+"/host/login?lang=en", "host@example.com", "a long enough password", "#nav-events")
 	b.do("open Events", chromedp.Click(chromedp.CSS("#nav-events")), chromedp.WaitVisible(chromedp.CSS("#events-ack-all")))
 	types := b.eval(`[...document.querySelectorAll('tr[data-id] td:first-child')].map((td) => td.textContent).join(' ')`)
 	if !strings.Contains(types, "booking.confirmed") {

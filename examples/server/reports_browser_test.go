@@ -63,12 +63,7 @@ func TestBrowserDashboardReports(t *testing.T) {
 	}
 
 	b := newBrowser(t)
-	b.do("sign in", chromedp.Navigate(ts.URL+"/host/login?lang=en"),
-		chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), "host@example.com"),
-		chromedp.SendKeys(chromedp.CSS("#password"), "a long enough password"),
-		chromedp.Click(chromedp.CSS("#login")),
-		chromedp.WaitVisible(chromedp.CSS("#nav-reports")))
+	b.signIn(ts.URL+"/host/login?lang=en", "host@example.com", "a long enough password", "#nav-reports")
 
 	for _, width := range []int64{390, 1280} {
 		b.do(fmt.Sprint("viewport ", width), chromedp.EmulateViewport(width, 844))

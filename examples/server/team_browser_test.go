@@ -65,12 +65,7 @@ func TestBrowserTeamInviteHousekeeping(t *testing.T) {
 
 	b := newBrowser(t)
 	b.do("viewport", chromedp.EmulateViewport(390, 844))
-	b.do("sign in", chromedp.Navigate(ts.URL+"/host/login?lang=en"),
-		chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), "owner@example.com"),
-		chromedp.SendKeys(chromedp.CSS("#password"), "a long enough password"),
-		chromedp.Click(chromedp.CSS("#login")),
-		chromedp.WaitVisible(chromedp.CSS("#nav-team")))
+	b.signIn(ts.URL+"/host/login?lang=en", "owner@example.com", "a long enough password", "#nav-team")
 	b.do("invite", chromedp.Click(chromedp.CSS("#nav-team")),
 		chromedp.WaitVisible(chromedp.CSS("#invite-email")),
 		chromedp.SendKeys(chromedp.CSS("#invite-email"), cleaner),
@@ -142,12 +137,7 @@ func TestBrowserTeamSwitcher(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := newBrowser(t)
-	b.do("sign in", chromedp.Navigate(ts.URL+"/host/login?lang=en"),
-		chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), "host@example.com"),
-		chromedp.SendKeys(chromedp.CSS("#password"), "a long enough password"),
-		chromedp.Click(chromedp.CSS("#login")),
-		chromedp.WaitVisible(chromedp.CSS("#org-switch")))
+	b.signIn(ts.URL+"/host/login?lang=en", "host@example.com", "a long enough password", "#org-switch")
 	if got := b.eval(`document.body.dataset.org + ' ' + String(!!document.querySelector('#nav-team'))`); got != "demo-request true" {
 		t.Errorf("after sign-in: %q, want the user's own organisation, as owner", got)
 	}
