@@ -22,6 +22,9 @@ func (db *DB) EraseGuest(ctx context.Context, bookingID int64, e privacy.Erasure
 		if err := sqlflow.Exec(ctx, q, nil, `DELETE FROM booking_notes WHERE booking_id = $1`, bookingID); err != nil {
 			return err
 		}
+		if err := sqlflow.Exec(ctx, q, nil, `DELETE FROM reviews WHERE booking_id = $1`, bookingID); err != nil {
+			return err
+		}
 		return sqlflow.Exec(ctx, q, nil, `UPDATE outbox_deliveries SET status = $1, last_error = $2, updated_at = $3
 			WHERE status = $4 AND channel = $5 AND recipient = $6
 			AND event_id IN (SELECT id FROM outbox_events WHERE booking_id = $7)`,

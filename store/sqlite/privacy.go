@@ -22,6 +22,9 @@ func (db *DB) EraseGuest(ctx context.Context, bookingID int64, e privacy.Erasure
 		if err := sqlflow.Exec(ctx, q, nil, `DELETE FROM booking_notes WHERE booking_id = ?`, bookingID); err != nil {
 			return err
 		}
+		if err := sqlflow.Exec(ctx, q, nil, `DELETE FROM reviews WHERE booking_id = ?`, bookingID); err != nil {
+			return err
+		}
 		return sqlflow.Exec(ctx, q, nil, `UPDATE outbox_deliveries SET status = ?, last_error = ?, updated_at = ?
 			WHERE status = ? AND channel = ? AND recipient = ?
 			AND event_id IN (SELECT id FROM outbox_events WHERE booking_id = ?)`,
