@@ -31,9 +31,9 @@ func TestBrowserGuestReviewsTheStay(t *testing.T) {
 
 	for _, tc := range []struct {
 		lang, token, query string
-		click             int // the star clicked, 0: the link's
-		rating            string
-		thanks            string
+		click              int // the star clicked, 0: the link's
+		rating             string
+		thanks             string
 	}{
 		{"fr", fr, "&rate=4", 0, "4", "Merci ! Votre note : 4/5."},
 		{"en", en, "", 2, "2", "Thank you! Your rating: 2/5."},
