@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/review"
@@ -33,11 +32,11 @@ func (h *handler) reviewRoutes() []route {
 // publicReviewView is a published review: the guest's first name and the
 // month of the stay, never more of the guest.
 type publicReviewView struct {
-	Rating      int       `json:"rating"`
-	Comment     string    `json:"comment"`
-	Author      string    `json:"author"`
-	StayMonth   string    `json:"stay_month"`
-	PublishedAt time.Time `json:"published_at"`
+	Rating      int     `json:"rating"`
+	Comment     string  `json:"comment"`
+	Author      string  `json:"author"`
+	StayMonth   string  `json:"stay_month"`
+	PublishedAt optTime `json:"published_at"`
 }
 
 type reviewsView struct {
@@ -91,7 +90,7 @@ func (h *handler) propertyReviews(_ http.ResponseWriter, r *http.Request, st *re
 	}
 	for i, rv := range p.Reviews {
 		v.Items[i] = publicReviewView{Rating: rv.Rating, Comment: rv.Comment, Author: rv.Author,
-			StayMonth: rv.CheckIn.String()[:7], PublishedAt: rv.PublishedAt}
+			StayMonth: rv.CheckIn.String()[:7], PublishedAt: optTime(rv.PublishedAt)}
 	}
 	if p.Next != 0 {
 		s := strconv.FormatInt(p.Next, 10)
@@ -102,10 +101,10 @@ func (h *handler) propertyReviews(_ http.ResponseWriter, r *http.Request, st *re
 
 // guestReviewView is the booking's review as its guest sees it.
 type guestReviewView struct {
-	Rating    int       `json:"rating"`
-	Comment   string    `json:"comment"`
-	CreatedAt time.Time `json:"created_at"`
-	Published bool      `json:"published"`
+	Rating    int     `json:"rating"`
+	Comment   string  `json:"comment"`
+	CreatedAt optTime `json:"created_at"`
+	Published bool    `json:"published"`
 }
 
 type bookingReviewView struct {
@@ -118,7 +117,7 @@ func newGuestReviewView(r *review.Review) *guestReviewView {
 	if r == nil {
 		return nil
 	}
-	return &guestReviewView{Rating: r.Rating, Comment: r.Comment, CreatedAt: r.CreatedAt, Published: r.Published()}
+	return &guestReviewView{Rating: r.Rating, Comment: r.Comment, CreatedAt: optTime(r.CreatedAt), Published: r.Published()}
 }
 
 // GET /api/v1/book/{org_slug}/booking/{token}/review

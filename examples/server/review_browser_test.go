@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -71,6 +72,56 @@ func TestBrowserGuestReviewsTheStay(t *testing.T) {
 				t.Error("a reviewed stay offers the form again")
 			}
 		})
+	}
+	b.checkNoProblems()
+}
+
+// TestBrowserHostPublishesAReview: the host finds a guest's review on the
+// Reviews page, publishes it, and the property's public reviews show it
+// with the guest's first name only; withdrawn, they show none again.
+func TestBrowserHostPublishesAReview(t *testing.T) {
+	ts := startServer(t, nil, "-sandbox")
+	newHostUser(t, ts, "demo", "host@example.com", "a long enough password")
+	token := paidBooking(t, ts, "demo", 5)
+	if r := sandboxCall(t, ts, http.MethodPost, "/api/v1/sandbox/clock", map[string]string{"advance": "P10D"}); r.Status != http.StatusOK {
+		t.Fatalf("advance the clock: %d %s", r.Status, r.Raw)
+	}
+	if r := call(t, http.MethodPost, ts.URL+"/api/v1/book/demo/booking/"+token+"/review",
+		map[string]any{"rating": 5, "comment": "Une vue superbe"}, nil); r.Status != http.StatusCreated {
+		t.Fatalf("review: %d %s", r.Status, r.Raw)
+	}
+	public := func() map[string]any {
+		t.Helper()
+		r := call(t, http.MethodGet, ts.URL+"/api/v1/book/demo/properties/"+fmt.Sprint(propertyIDs(t, ts, "demo")[0])+"/reviews", nil, nil)
+		if r.Status != http.StatusOK {
+			t.Fatalf("public reviews: %d %s", r.Status, r.Raw)
+		}
+		return r.data(t)
+	}
+	if n := num(public(), "reviews_count"); n != "0" {
+		t.Fatalf("before publication: %s public reviews", n)
+	}
+
+	b := newBrowser(t)
+	b.signIn(ts.URL+"/host/login?lang=en", "host@example.com", "a long enough password", "#nav-reviews")
+	b.do("open Reviews", chromedp.Click(chromedp.CSS("#nav-reviews")), chromedp.WaitVisible(chromedp.CSS(`tr[data-published="false"] button.publish`)))
+	if got := b.text(`tr[data-published="false"] td.comment`); got != "Une vue superbe" {
+		t.Errorf("comment shown = %q", got)
+	}
+	if got := b.text(`tr[data-published="false"] td.rating`); got != "★★★★★" {
+		t.Errorf("rating shown = %q", got)
+	}
+	b.do("publish", chromedp.Click(chromedp.CSS(`button.publish`)), chromedp.WaitVisible(chromedp.CSS(`tr[data-published="true"] button.unpublish`)))
+	b.shot("review-published")
+	got := public()
+	items, _ := got["items"].([]any)
+	if num(got, "reviews_count") != "1" || num(got, "rating") != "5.0" || len(items) != 1 ||
+		str(items[0].(map[string]any), "author") != "Ada" || str(items[0].(map[string]any), "comment") != "Une vue superbe" {
+		t.Fatalf("after publication: %v", got)
+	}
+	b.do("withdraw", chromedp.Click(chromedp.CSS(`button.unpublish`)), chromedp.WaitVisible(chromedp.CSS(`tr[data-published="false"] button.publish`)))
+	if n := num(public(), "reviews_count"); n != "0" {
+		t.Errorf("after the withdrawal: %s public reviews", n)
 	}
 	b.checkNoProblems()
 }
