@@ -177,9 +177,12 @@ func (s *Service) checkout(ctx context.Context, resolve orgFunc, r CheckoutReque
 	if err != nil {
 		return nil, err
 	}
-	// What checkFree checks, CreateBooking checks again in its atomic
-	// step: the store is the authority, checkFree the early answer (which
-	// spares the provider an intent for dates already taken).
+	// What checkFree checks for a quote, CreateBooking checks in its
+	// atomic step, the authority: a checkout does not read the
+	// occupancy before (the guest's quote and calendar gave the early
+	// answer), it checks only the closed nights of the calendar it reads
+	// for the price. Dates taken since the quote are refused by the write,
+	// after the intent was created: hold cancels it.
 	guard := freeGuard(p, now)
 	if p, err = s.withCalendar(ctx, p, r.CheckIn, r.CheckOut.AddDays(1)); err != nil {
 		return nil, fmt.Errorf("read calendar of property %d: %w", p.ID, err)
@@ -187,7 +190,7 @@ func (s *Service) checkout(ctx context.Context, resolve orgFunc, r CheckoutReque
 	if err := checkRules(org, p, r.Stay, s.ruleChecker(org, p, now)); err != nil {
 		return nil, err
 	}
-	if err := s.checkFree(ctx, p, r.Stay, now); err != nil {
+	if err := checkOpen(p, r.Stay); err != nil {
 		return nil, err
 	}
 	if err := s.checkSameDay(ctx, org, p.ID, r.Stay, now); err != nil {

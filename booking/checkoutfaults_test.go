@@ -268,3 +268,30 @@ func TestCheckoutSameKeyTogether(t *testing.T) {
 		t.Errorf("a replay created an intent (%d in all)", n)
 	}
 }
+
+// TestCheckoutDatesAlreadyTaken: a checkout reads no occupancy before its
+// write (the quote did), so for dates taken since the quote the write
+// refuses, and the intent created for it is cancelled at once.
+func TestCheckoutDatesAlreadyTaken(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	first, err := e.svc.Checkout(ctx, "demo", e.order("demo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.svc.Checkout(ctx, "demo", lastOrder(e))
+	wantCode(t, err, booking.CodeUnavailable)
+	orphans := unpayable(t, e)
+	if len(orphans) != 1 || orphans[0].Status != payment.StatusCanceled {
+		t.Fatalf("orphans %v, want the refused checkout's intent, cancelled", orphans)
+	}
+	if all, _ := e.svc.Bookings(ctx, "demo"); len(all) != 1 || all[0].Token != first.Booking.Token {
+		t.Fatalf("bookings %v, want the first alone", all)
+	}
+	// The coupon the refused checkout asked for is still free.
+	r := lastOrder(e)
+	r.CheckIn, r.CheckOut = r.CheckOut, r.CheckOut.AddDays(3)
+	if res, err := e.svc.Checkout(ctx, "demo", r); err != nil || res.Booking.CouponCode != "LAST1" {
+		t.Fatalf("the coupon stayed held: %v", err)
+	}
+}
