@@ -125,6 +125,10 @@ type Store struct {
 	// counting with propsSeq (PropertiesVersion).
 	propsVer map[int64]uint64
 	propsSeq uint64
+	// entrySeq counts the entries a calendar is computed from (a
+	// property's prop, cal and occ entries) as they are stored, so that
+	// a newer entry always has a greater number (CalendarVersion).
+	entrySeq uint64
 	prop     map[[2]int64]entry[*booking.Property]
 	coupons  map[couponKey]entry[*coupon.Coupon]
 	occ      map[int64]occEntry // by property
@@ -143,6 +147,8 @@ type Store struct {
 type entry[T any] struct {
 	v  T
 	at time.Time
+	// seq numbers the entries of properties when stored (stamp).
+	seq uint64
 }
 
 type couponKey struct {
@@ -164,6 +170,7 @@ type occEntry struct {
 	// reaching past the bits.
 	taken []uint64
 	rest  []booking.Hold
+	seq   uint64 // stamp
 }
 
 // The seams a Store serves.
@@ -328,7 +335,7 @@ func (c *Store) OrganizationBySlug(ctx context.Context, slug string) (*booking.O
 	}
 	c.mu.Lock()
 	if c.kept(gen, o.ID) {
-		c.orgSlug[slug] = entry[*booking.Organization]{copyOrg(o), at}
+		c.orgSlug[slug] = entry[*booking.Organization]{v: copyOrg(o), at: at}
 	}
 	c.mu.Unlock()
 	return o, nil
@@ -350,7 +357,7 @@ func (c *Store) OrganizationByID(ctx context.Context, id int64) (*booking.Organi
 	}
 	c.mu.Lock()
 	if c.kept(gen, id) {
-		c.orgID[id] = entry[*booking.Organization]{copyOrg(o), at}
+		c.orgID[id] = entry[*booking.Organization]{v: copyOrg(o), at: at}
 	}
 	c.mu.Unlock()
 	return o, nil
@@ -378,7 +385,7 @@ func (c *Store) Properties(ctx context.Context, orgID int64) ([]booking.Property
 	}
 	c.mu.Lock()
 	if c.kept(gen, orgID, ids...) {
-		c.props[orgID] = entry[[]booking.Property]{kept, at}
+		c.props[orgID] = entry[[]booking.Property]{v: kept, at: at}
 		c.propsSeq++
 		c.propsVer[orgID] = c.propsSeq
 	}
@@ -419,7 +426,7 @@ func (c *Store) Property(ctx context.Context, orgID, propertyID int64) (*booking
 	kept := clipProperty(*p)
 	c.mu.Lock()
 	if c.kept(gen, orgID, propertyID) {
-		c.prop[key] = entry[*booking.Property]{&kept, at}
+		c.prop[key] = entry[*booking.Property]{v: &kept, at: at, seq: c.stamp()}
 	}
 	c.mu.Unlock()
 	out := kept
@@ -446,7 +453,7 @@ func (c *Store) CouponByCode(ctx context.Context, orgID int64, code string) (*co
 	kept := *cp
 	c.mu.Lock()
 	if c.kept(gen, orgID) {
-		c.coupons[key] = entry[*coupon.Coupon]{&kept, at}
+		c.coupons[key] = entry[*coupon.Coupon]{v: &kept, at: at}
 	}
 	c.mu.Unlock()
 	return cp, nil
@@ -491,6 +498,7 @@ func (c *Store) occupancy(ctx context.Context, propertyID int64, from civil.Date
 	e = newOccEntry(slices.Clip(holds), loadFrom, now, at)
 	c.mu.Lock()
 	if c.occGen == gen {
+		e.seq = c.stamp()
 		c.occ[propertyID] = e
 	}
 	c.mu.Unlock()
