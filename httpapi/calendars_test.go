@@ -215,4 +215,3 @@ func TestAvailabilityNotModifiedWhenKept(t *testing.T) {
 		t.Fatalf("with the ETag: %d %q, want 304 without a body", r.Status, r.Body)
 	}
 }
-
