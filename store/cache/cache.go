@@ -142,6 +142,25 @@ type Store struct {
 	// feedProps is the property of each iCal feed seen (feeds never
 	// move), so that a feed's sync forgets only its property's occupancy.
 	feedProps map[int64]int64
+	// propOrg is the organisation of each property seen (properties
+	// never move), so that a search refreshes its organisation's holds
+	// at once (orgholds.go).
+	propOrg map[int64]int64
+	// orgProps are the properties of each organisation in propOrg.
+	orgProps map[int64]map[int64]struct{}
+	// occAllForgotten and occForgotten are occGen at the last forgetting
+	// of every property's occupancy and of each property's, so that an
+	// organisation's holds read while another property's were forgotten
+	// are still kept.
+	occAllForgotten uint64
+	occForgotten    map[int64]uint64
+	// refreshing are the organisations whose holds are being read, each
+	// with a channel closed when done.
+	refreshing map[int64]chan struct{}
+	// orgHeld is when each organisation's holds were last read at once
+	// (cache clock): until it ages, a property's missing holds were
+	// forgotten by a write since, and are read alone.
+	orgHeld map[int64]time.Time
 }
 
 type entry[T any] struct {
@@ -200,6 +219,11 @@ func New(s booking.Stores, holds booking.ReadModelStore, o Options) *Store {
 	c.orgForgotten, c.propForgotten = map[int64]uint64{}, map[int64]uint64{}
 	c.occ = map[int64]occEntry{}
 	c.feedProps = map[int64]int64{}
+	c.propOrg = map[int64]int64{}
+	c.orgProps = map[int64]map[int64]struct{}{}
+	c.occForgotten = map[int64]uint64{}
+	c.refreshing = map[int64]chan struct{}{}
+	c.orgHeld = map[int64]time.Time{}
 	return c
 }
 
@@ -274,8 +298,12 @@ func (c *Store) forgetOccupancy(id int64) {
 	c.occGen++
 	if id == 0 {
 		c.occ = map[int64]occEntry{}
+		c.occAllForgotten = c.occGen
+		clear(c.occForgotten)
+		clear(c.orgHeld)
 	} else {
 		delete(c.occ, id)
+		c.occForgotten[id] = c.occGen
 	}
 	c.mu.Unlock()
 }
@@ -389,6 +417,9 @@ func (c *Store) Properties(ctx context.Context, orgID int64) ([]booking.Property
 		c.propsSeq++
 		c.propsVer[orgID] = c.propsSeq
 	}
+	for _, id := range ids {
+		c.seeProperty(orgID, id)
+	}
 	c.mu.Unlock()
 	return slices.Clone(kept), nil
 }
@@ -428,6 +459,7 @@ func (c *Store) Property(ctx context.Context, orgID, propertyID int64) (*booking
 	if c.kept(gen, orgID, propertyID) {
 		c.prop[key] = entry[*booking.Property]{v: &kept, at: at, seq: c.stamp()}
 	}
+	c.seeProperty(orgID, propertyID)
 	c.mu.Unlock()
 	out := kept
 	return &out, nil

@@ -70,7 +70,7 @@ func (c *Store) Taken(ctx context.Context, propertyID int64, r civil.Range, now 
 	if !r.Start.Before(r.End) {
 		return false, nil
 	}
-	e, err := c.occupancy(ctx, propertyID, r.Start, now)
+	e, err := c.searchOccupancy(ctx, propertyID, r.Start, now)
 	if err != nil {
 		return false, err
 	}

@@ -28,6 +28,16 @@ func ScanHold(c Codec, s Scanner) (*booking.Hold, error) {
 	return &h, nil
 }
 
+// ScanPropertyHold reads a row of a property's hold: the property, then
+// the columns of ScanHold.
+func ScanPropertyHold(c Codec, s Scanner) (*booking.PropertyHold, error) {
+	var h booking.PropertyHold
+	if err := Scan(s, &h.PropertyID, c.Day(&h.Start), c.Day(&h.End), c.Instant(&h.Until)); err != nil {
+		return nil, err
+	}
+	return &h, nil
+}
+
 // CalendarDayColumns are the columns of calendar_days after property_id,
 // in the order ScanCalendarDay reads them.
 const CalendarDayColumns = `day, price, closed, min_stay_nights, max_stay_nights,
