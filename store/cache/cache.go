@@ -161,6 +161,10 @@ type Store struct {
 	// (cache clock): until it ages, a property's missing holds were
 	// forgotten by a write since, and are read alone.
 	orgHeld map[int64]time.Time
+	// calRefreshing and orgCal are refreshing and orgHeld of the
+	// organisations' per-day calendars (orgholds.go).
+	calRefreshing map[int64]chan struct{}
+	orgCal        map[int64]time.Time
 }
 
 type entry[T any] struct {
@@ -224,6 +228,8 @@ func New(s booking.Stores, holds booking.ReadModelStore, o Options) *Store {
 	c.occForgotten = map[int64]uint64{}
 	c.refreshing = map[int64]chan struct{}{}
 	c.orgHeld = map[int64]time.Time{}
+	c.calRefreshing = map[int64]chan struct{}{}
+	c.orgCal = map[int64]time.Time{}
 	return c
 }
 

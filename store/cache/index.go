@@ -122,6 +122,9 @@ func (c *Store) StayRate(ctx context.Context, p *booking.Property, r civil.Range
 	if end.Before(r.End) {
 		end = r.End
 	}
+	if err := c.searchCalendar(ctx, cur.OrgID, p.ID, r.Start, end); err != nil {
+		return 0, false, err
+	}
 	days, err := c.CalendarDays(ctx, p.ID, r.Start, end)
 	if err != nil {
 		return 0, false, err

@@ -118,3 +118,76 @@ func (c *Store) seeProperty(org, id int64) {
 	}
 	c.orgProps[org][id] = struct{}{}
 }
+
+// searchCalendar makes sure, for a search, that the property's per-day
+// calendar over [from, to) is in memory: on a miss, those of every
+// property of its organisation are read at once when the database can
+// (booking.OrgCalendarStore), over orgHoldsReach days before now's UTC
+// date to calendarReach days after (and at least to to). Otherwise, or
+// when the organisation's were read within MaxAge (a write forgot the
+// property's since), CalendarDays reads the property's alone.
+func (c *Store) searchCalendar(ctx context.Context, org, propertyID int64, from, to civil.Date) error {
+	c.mu.RLock()
+	e, ok := c.cal[propertyID]
+	held, recent := c.orgCal[org]
+	_, known := c.orgProps[org][propertyID]
+	c.mu.RUnlock()
+	if ok && c.fresh(e.at) && !from.Before(e.from) && !e.to.Before(to) {
+		return nil
+	}
+	ocs, bulk := c.CalendarStore.(booking.OrgCalendarStore)
+	if !bulk || !known || (recent && c.fresh(held)) {
+		return nil
+	}
+	c.mu.Lock()
+	if done, ok := c.calRefreshing[org]; ok {
+		c.mu.Unlock()
+		select {
+		case <-done:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	done := make(chan struct{})
+	c.calRefreshing[org] = done
+	gen := c.catalogSeq
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		delete(c.calRefreshing, org)
+		c.mu.Unlock()
+		close(done)
+	}()
+
+	lo := civil.Of(c.now().UTC()).AddDays(-orgHoldsReach)
+	if from.Before(lo) {
+		lo = from
+	}
+	hi := lo.AddDays(calendarReach)
+	if hi.Before(to) {
+		hi = to
+	}
+	at := c.now()
+	days, err := ocs.OrgCalendarDays(ctx, org, lo, hi)
+	if err != nil {
+		return err
+	}
+	byProp := map[int64][]booking.CalendarDay{}
+	for _, d := range days {
+		byProp[d.PropertyID] = append(byProp[d.PropertyID], d.CalendarDay)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.orgCal[org] = at
+	for id := range c.orgProps[org] {
+		if !c.kept(gen, org, id) {
+			continue
+		}
+		if e, ok := c.cal[id]; ok && c.fresh(e.at) && !lo.Before(e.from) && !e.to.Before(hi) {
+			continue // the same days, and their entry's number
+		}
+		c.cal[id] = calEntry{days: slices.Clip(byProp[id]), from: lo, to: hi, at: at, seq: c.stamp()}
+	}
+	return nil
+}

@@ -2,10 +2,13 @@ package cache_test
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
@@ -135,4 +138,104 @@ func TestSearchReadsTheOrganisationsHoldsOnce(t *testing.T) {
 	if taken, err := c.Taken(ctx, other.p1.ID, june, start); err != nil || !taken {
 		t.Errorf("the other organisation's property: %v %v, want taken", taken, err)
 	}
+}
+
+// countingCalendars is the database's per-day calendars, counting its
+// queries, with a hook run inside each organisation's query.
+type countingCalendars struct {
+	booking.CalendarStore
+	db            *sqlite.DB
+	days, orgWide atomic.Int64
+	during        func()
+}
+
+func (s *countingCalendars) CalendarDays(ctx context.Context, propertyID int64, from, to civil.Date) ([]booking.CalendarDay, error) {
+	s.days.Add(1)
+	return s.db.CalendarDays(ctx, propertyID, from, to)
+}
+
+func (s *countingCalendars) OrgCalendarDays(ctx context.Context, orgID int64, from, to civil.Date) ([]booking.PropertyCalendarDay, error) {
+	s.orgWide.Add(1)
+	days, err := s.db.OrgCalendarDays(ctx, orgID, from, to)
+	if s.during != nil {
+		s.during()
+	}
+	return days, err
+}
+
+// TestSortByPriceReadsTheOrganisationsCalendarsOnce: the rates of a search
+// sorted by price read the per-day calendars of every property of the
+// organisation in one query, and answer as the database's days say; a
+// property whose days a write changed while they were read is read again
+// alone, with the write.
+func TestSortByPriceReadsTheOrganisationsCalendarsOnce(t *testing.T) {
+	ctx := t.Context()
+	db := openSQLite(t)
+	stores := db.Stores()
+	counted := &countingCalendars{CalendarStore: stores.CalendarStore, db: db}
+	stores.CalendarStore = counted
+	now := start
+	c := cache.New(stores, db, cache.Options{MaxAge: time.Minute, Now: func() time.Time { return now }})
+	a := newTenant(t, c, "alpha")
+	props := []*booking.Property{a.p1, a.p2}
+	for range 4 {
+		p := &booking.Property{OrgID: a.org.ID, Name: "More", MaxGuests: 2, Active: true, Rates: a.p1.Rates}
+		if err := c.CreateProperty(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		props = append(props, p)
+	}
+	for i, p := range props {
+		price := decimal.NewFromInt(int64(50 + 10*i))
+		if err := c.SetCalendarDays(ctx, p.ID, []booking.CalendarDay{{Date: day("2026-06-11"), Price: &price}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stay := civil.Range{Start: day("2026-06-10"), End: day("2026-06-13")}
+	rates := func(step string, want func(i int) int64) {
+		t.Helper()
+		list, err := c.Properties(ctx, a.org.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, p := range props {
+			j := slices.IndexFunc(list, func(q booking.Property) bool { return q.ID == p.ID })
+			m, exact, err := c.StayRate(ctx, &list[j], stay)
+			if err != nil || !exact {
+				t.Fatalf("%s: %v %v", step, exact, err)
+			}
+			if m != want(i)*1_000_000 {
+				t.Errorf("%s: property %d rate %d, want %d", step, p.ID, m/1_000_000, want(i))
+			}
+		}
+	}
+	counts := func(step string, days, orgWide int64) {
+		t.Helper()
+		if d, o := counted.days.Load(), counted.orgWide.Load(); d != days || o != orgWide {
+			t.Errorf("%s: %d queries of a property's days and %d of the organisation's, want %d and %d", step, d, o, days, orgWide)
+		}
+	}
+	rates("first", func(i int) int64 { return 100 + 50 + int64(10*i) + 100 })
+	counts("first", 0, 1)
+
+	rates("again", func(i int) int64 { return 100 + 50 + int64(10*i) + 100 })
+	counts("again", 0, 1)
+
+	// Once aged, one query again; a price set while it runs: its
+	// property is read again alone, with the price.
+	now = now.Add(2 * time.Minute)
+	counted.during = func() {
+		counted.during = nil
+		price := decimal.NewFromInt(500)
+		if err := c.SetCalendarDays(ctx, a.p2.ID, []booking.CalendarDay{{Date: day("2026-06-11"), Price: &price}}); err != nil {
+			t.Error(err)
+		}
+	}
+	rates("with a write during the read", func(i int) int64 {
+		if i == 1 {
+			return 100 + 500 + 100
+		}
+		return 100 + 50 + int64(10*i) + 100
+	})
+	counts("with a write during the read", 1, 2)
 }
