@@ -105,6 +105,8 @@ type handler struct {
 	reviews *review.Service
 	// lists keeps the encoded properties lists (lists.go).
 	lists lists
+	// calendars keeps the encoded availability calendars (calendars.go).
+	calendars calendars
 }
 
 // New returns the handler of API v1. Its routes are under /api/v1/, so a
@@ -227,6 +229,10 @@ func (h *handler) serve(rt route) http.Handler {
 			return
 		}
 		if policy := cacheControl[rt.name]; policy != "" && status == http.StatusOK {
+			if k, ok := data.(*keptBody); ok {
+				writeTagged(w, r, policy, k.body, k.etag)
+				return
+			}
 			b, err := encodeData(data)
 			if err != nil {
 				h.writeError(w, r, st, err)
