@@ -29,7 +29,7 @@ type sesPeticion struct {
 }
 
 type sesSolicitud struct {
-	CodigoEstablecimiento string           `xml:"codigoEstablecimiento"`
+	CodigoEstablecimiento string            `xml:"codigoEstablecimiento"`
 	Comunicacion          []sesComunicacion `xml:"comunicacion"`
 }
 

@@ -144,6 +144,7 @@ func Run(t *testing.T, newStore func(t *testing.T) Stores, opts ...Option) {
 		eventFeedScenarios,
 		mailSettingsScenarios,
 		teamScenarios,
+		checkinScenarios,
 	}
 	ran := 0
 	for _, g := range groups {
