@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/checkin"
@@ -308,4 +309,56 @@ func (s *Service) SubmitCheckinFile(ctx context.Context, org *booking.Organizati
 		}
 	}
 	return rc, nil
+}
+
+// RetentionActor is the actor of the retention job's deletions.
+var RetentionActor = Actor{Kind: "system", Name: "retention"}
+
+// CheckinRetention deletes the check-ins whose keeping period has passed
+// (package jobs runs it periodically).
+type CheckinRetention struct {
+	s *Service
+	r checkin.Retention
+}
+
+// CheckinRetention returns the retention of check-ins by r's periods
+// (nil: checkin.DefaultRetention).
+func (s *Service) CheckinRetention(r checkin.Retention) *CheckinRetention {
+	if r == nil {
+		r = checkin.DefaultRetention
+	}
+	return &CheckinRetention{s: s, r: r}
+}
+
+// PurgeCheckins deletes, on the clock's day (UTC), every check-in past the
+// keeping period of its country, each deletion audited as
+// "checkin.purge" on its booking in the same unit of work (the country
+// only), and returns how many it deleted.
+func (c *CheckinRetention) PurgeCheckins(ctx context.Context) (int, error) {
+	store, err := c.s.checkinStore()
+	if err != nil {
+		return 0, err
+	}
+	today := civil.Today(c.s.clock.Now(), time.UTC)
+	n := 0
+	for _, cut := range c.r.Cutoffs(today) {
+		err := c.s.atomically(ctx, func(ctx context.Context) error {
+			gone, err := store.DeleteCheckins(ctx, cut)
+			if err != nil {
+				return fmt.Errorf("delete check-ins: %w", err)
+			}
+			for _, d := range gone {
+				if err := c.s.audit(ctx, &booking.Organization{ID: d.OrgID}, RetentionActor, "checkin.purge",
+					target("booking", d.BookingID), nil, map[string]string{"country": d.Country}); err != nil {
+					return err
+				}
+			}
+			n += len(gone)
+			return nil
+		})
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/icalsync"
 	"github.com/staykit/staykit/internal/serverenv"
+	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/jobs"
 	"github.com/staykit/staykit/mailsettings"
 	"github.com/staykit/staykit/notify"
@@ -25,8 +26,12 @@ func (s *server) startWorkers(publicURL string) (stop func(), err error) {
 	if err != nil {
 		return nil, err
 	}
+	// The guests' check-ins are deleted once their country's keeping
+	// period has passed (checkin.DefaultRetention), audited.
+	retention := host.New(host.Options{Stores: s.back.Store.Through(s.readModel), Units: s.readModel.Units(s.back.Store.Records),
+		Bookings: s.svc, Logger: s.log, Clock: s.clock}).CheckinRetention(nil)
 	workers, err := s.back.Store.Jobs(jobs.Options{Bookings: s.svc, Money: s.money, Outbox: worker, Feeds: s.calendarSync(),
-		Every: s.cfg.SweepEvery, Logger: s.log, Clock: s.clock})
+		Checkins: retention, Every: s.cfg.SweepEvery, Logger: s.log, Clock: s.clock})
 	if err != nil {
 		return nil, err
 	}
