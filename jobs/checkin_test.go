@@ -114,4 +114,3 @@ func TestCheckinRetention(t *testing.T) {
 		t.Errorf("log:\n%s", logs.String())
 	}
 }
-

@@ -8,9 +8,9 @@ import (
 	"sync"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/icalsync"
 	"github.com/staykit/staykit/internal/serverenv"
-	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/jobs"
 	"github.com/staykit/staykit/mailsettings"
 	"github.com/staykit/staykit/notify"
