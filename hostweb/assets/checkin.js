@@ -10,7 +10,7 @@
   Object.assign(T, {
     fr: {
       checkinTitle: "Enregistrement des voyageurs", checkinOf: (c) => `${c.valid} voyageur(s) sur ${c.expected} complet(s)` + (c.entered > c.valid ? `, ${c.entered - c.valid} incomplet(s)` : ""),
-      checkinComplete: "Complet.", checkinOpen: "Voir ou remplir les pièces d'identité", checkinSave: "Enregistrer",
+      checkinComplete: "✓", checkinOpen: "Voir ou remplir les pièces d'identité", checkinSave: "Enregistrer",
       checkinAdd: "Ajouter un voyageur", checkinGuest: (n) => `Voyageur ${n}`, checkinSaved: "Enregistrement sauvegardé.",
       checkinFile: "Télécharger le fichier pour les autorités", checkinCode: "Code d'établissement SES.HOSPEDAJES",
       checkinNone: "Pas de fichier pour les autorités de ce pays.", checkinRead: "Chaque lecture est inscrite au journal.",
@@ -18,7 +18,7 @@
     },
     en: {
       checkinTitle: "Guest check-in", checkinOf: (c) => `${c.valid} of ${c.expected} guest(s) complete` + (c.entered > c.valid ? `, ${c.entered - c.valid} incomplete` : ""),
-      checkinComplete: "Complete.", checkinOpen: "Show or fill in the identity data", checkinSave: "Save",
+      checkinComplete: "✓", checkinOpen: "Show or fill in the identity data", checkinSave: "Save",
       checkinAdd: "Add a guest", checkinGuest: (n) => `Guest ${n}`, checkinSaved: "Check-in saved.",
       checkinFile: "Download the file for the authorities", checkinCode: "SES.HOSPEDAJES establishment code",
       checkinNone: "No authority file for this country.", checkinRead: "Every read is written to the audit log.",
