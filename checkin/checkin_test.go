@@ -453,3 +453,21 @@ func TestCredentialsNeverPrinted(t *testing.T) {
 		}
 	}
 }
+
+// Every field a country's rules require of some guest is on its form.
+func TestFormFieldsCoverTheRules(t *testing.T) {
+	child := spanish()
+	child.BirthDate = civil.MustParse("2018-01-01")
+	italianBorn := german()
+	italianBorn.BirthCountry, italianBorn.DocumentCountry = "IT", "IT"
+	for _, country := range []string{"ES", "IT", "FR", "DE", "US"} {
+		form := checkin.FormFields(country)
+		for _, g := range []checkin.Guest{{}, {AddressCountry: "ES", Nationality: "XX"}, child, italianBorn, {DocumentType: checkin.DocumentIDCard, DocumentCountry: "ES"}} {
+			for field := range checkin.RulesFor(country).Problems(g, arrival) {
+				if !slices.Contains(form, field) {
+					t.Errorf("%s: %s is required of %+v but not on the form %v", country, field, g, form)
+				}
+			}
+		}
+	}
+}

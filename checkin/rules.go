@@ -392,3 +392,34 @@ func validSpanishID(s, kind string) bool {
 	n, _ := strconv.Atoi(body)
 	return s[8] == "TRWAGMYFPDXBNJZSQVHLCKE"[n%23]
 }
+
+// FormFields are the fields a check-in form shows for a property in
+// country, in the order of Guest: those its rules may ask for.
+func FormFields(country string) []string {
+	switch strings.ToUpper(country) {
+	case "ES":
+		return []string{"given_names", "surname", "second_surname", "sex", "birth_date", "nationality", "document_type",
+			"document_number", "document_support", "document_country", "address", "postal_code", "city", "municipality_code",
+			"address_country", "phone", "email", "relationship"}
+	case "IT":
+		return []string{"given_names", "surname", "sex", "birth_date", "birth_country", "birth_municipality_code", "birth_province",
+			"nationality", "document_type", "document_number", "document_country", "document_issue_place_code"}
+	case "FR":
+		return []string{"given_names", "surname", "birth_date", "birth_place", "birth_country", "nationality", "address",
+			"postal_code", "city", "address_country", "phone", "email"}
+	case "DE":
+		return []string{"given_names", "surname", "birth_date", "nationality", "document_type", "document_number",
+			"document_country", "address", "postal_code", "city", "address_country"}
+	}
+	return []string{"given_names", "surname", "birth_date", "nationality"}
+}
+
+// Status is how far a booking's check-in is, without its data: what the
+// guest's booking page shows.
+type Status struct {
+	Country      string
+	Authority    string
+	Completeness Completeness
+	// Fields are the form's fields (FormFields).
+	Fields []string
+}

@@ -125,19 +125,23 @@ func (s *Service) SaveCheckin(ctx context.Context, org *booking.Organization, bo
 }
 
 // SaveGuestCheckin is SaveCheckin by the guest of the booking whose token
-// is token. Errors: as SaveCheckin.
-func (s *Service) SaveGuestCheckin(ctx context.Context, org *booking.Organization, token string, guests []checkin.Guest) (*CheckinView, error) {
+// is token; the answer holds no data. Errors: as SaveCheckin.
+func (s *Service) SaveGuestCheckin(ctx context.Context, org *booking.Organization, token string, guests []checkin.Guest) (*checkin.Status, error) {
 	b, err := s.store.BookingByToken(ctx, org.ID, token)
 	if err != nil {
 		return nil, notFoundAs(err, "booking", "find booking")
 	}
-	return s.saveCheckin(ctx, org, b, guests, GuestActor)
+	v, err := s.saveCheckin(ctx, org, b, guests, GuestActor)
+	if err != nil {
+		return nil, err
+	}
+	return v.status(), nil
 }
 
 // GuestCheckinStatus is the completeness of the check-in of the booking
 // whose token is token, for its guest (no data read out). Errors:
 // CodeNotFound.
-func (s *Service) GuestCheckinStatus(ctx context.Context, org *booking.Organization, token string) (*CheckinView, error) {
+func (s *Service) GuestCheckinStatus(ctx context.Context, org *booking.Organization, token string) (*checkin.Status, error) {
 	b, err := s.store.BookingByToken(ctx, org.ID, token)
 	if err != nil {
 		return nil, notFoundAs(err, "booking", "find booking")
@@ -146,8 +150,12 @@ func (s *Service) GuestCheckinStatus(ctx context.Context, org *booking.Organizat
 	if err != nil {
 		return nil, err
 	}
-	v.Record = nil
-	return v, nil
+	return v.status(), nil
+}
+
+// status is v without its data.
+func (v *CheckinView) status() *checkin.Status {
+	return &checkin.Status{Country: v.Country, Authority: v.Authority, Completeness: v.Completeness, Fields: checkin.FormFields(v.Country)}
 }
 
 func (s *Service) saveCheckin(ctx context.Context, org *booking.Organization, b *booking.Booking, guests []checkin.Guest, by Actor) (*CheckinView, error) {

@@ -317,6 +317,8 @@ func TestOpenAPIDocumentsEveryRoute(t *testing.T) {
 		"GET /api/v1/book/{org_slug}/booking/{token}/cancellation",
 		"POST /api/v1/book/{org_slug}/booking/{token}/cancel",
 		"POST /api/v1/book/{org_slug}/booking/{token}/balance",
+		"GET /api/v1/book/{org_slug}/booking/{token}/checkin",
+		"POST /api/v1/book/{org_slug}/booking/{token}/checkin",
 		"POST /api/v1/webhooks/stripe",
 		"POST /api/v1/webhooks/stripe-connect",
 		"GET /api/v1/openapi.json",

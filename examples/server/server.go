@@ -138,6 +138,7 @@ func (s *server) handler(publicURL string, origins []string) http.Handler {
 		ServiceDomain:  s.cfg.ServiceDomain,
 		PreviewDomains: s.cfg.PreviewDomains,
 		ExtraOrigins:   origins,
+		Checkin:        s.guestHost(),
 	})
 	plants := plantstore.New(plantstore.Options{Store: s.back.Plants, Tokens: s.cfg.PlantTokens, Logger: s.log})
 

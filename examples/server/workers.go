@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/staykit/staykit/booking"
-	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/icalsync"
 	"github.com/staykit/staykit/internal/serverenv"
 	"github.com/staykit/staykit/jobs"
@@ -28,8 +27,7 @@ func (s *server) startWorkers(publicURL string) (stop func(), err error) {
 	}
 	// The guests' check-ins are deleted once their country's keeping
 	// period has passed (checkin.DefaultRetention), audited.
-	retention := host.New(host.Options{Stores: s.back.Store.Through(s.readModel), Units: s.readModel.Units(s.back.Store.Records),
-		Bookings: s.svc, Logger: s.log, Clock: s.clock}).CheckinRetention(nil)
+	retention := s.guestHost().CheckinRetention(nil)
 	workers, err := s.back.Store.Jobs(jobs.Options{Bookings: s.svc, Money: s.money, Outbox: worker, Feeds: s.calendarSync(),
 		Checkins: retention, Every: s.cfg.SweepEvery, Logger: s.log, Clock: s.clock})
 	if err != nil {
