@@ -60,3 +60,65 @@ func TestBrowserDashboardCheckin(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserGuestCheckin: on the booking page of a confirmed French
+// stay for two, the guest opens the online check-in, which asks France's
+// fields; a guest sent without e-mail address is refused naming the guest
+// and the field; both sent complete, the page says so, and the host's
+// API reads the two guests (the guest's page never reads them back).
+func TestBrowserGuestCheckin(t *testing.T) {
+	ts := startServer(t, nil)
+	token := paidBooking(t, ts, "demo", 45)
+	b := newBrowser(t)
+	b.do("the booking page", chromedp.Navigate(ts.URL+"/?org=demo&lang=en&booking="+token),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="checkin-summary"]`)))
+	if got := b.text(`[data-testid="checkin-summary"]`); got != "0 of 2 guest(s) checked in" {
+		t.Errorf("summary before = %q", got)
+	}
+	b.do("open the form", chromedp.Click(chromedp.CSS(`[data-testid="checkin-open"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="checkin-form"]`)))
+	names := b.eval(`[...document.querySelectorAll('[data-testid="checkin-guest"]')[0].querySelectorAll('input, select')].map((i) => i.name).join(',')`)
+	if names != "given_names,surname,birth_date,birth_place,birth_country,nationality,address,postal_code,city,address_country,phone,email" {
+		t.Errorf("France's fields = %s", names)
+	}
+	fill := func(i int, email string) {
+		b.eval(fmt.Sprintf(`(() => {
+			const g = {given_names: "Guest%d", surname: "Müller", birth_date: "1980-11-20", birth_place: "Hamburg", birth_country: "de", nationality: "de",
+			  address: "Unter den Linden 5", postal_code: "10117", city: "Berlin", address_country: "de", phone: "+4915112345678", email: %q};
+			const fs = document.querySelectorAll('[data-testid="checkin-guest"]')[%d];
+			for (const [k, v] of Object.entries(g)) fs.querySelector('[name="' + k + '"]').value = v;
+			return "";
+		})()`, i, email, i))
+	}
+	fill(0, "jonas@example.com")
+	fill(1, "")
+	b.do("send without an e-mail", chromedp.Click(chromedp.CSS(`[data-testid="checkin-save"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="checkin-error"]`)))
+	if got := b.text(`[data-testid="checkin-error"]`); !strings.Contains(got, "Guest 2 — E-mail") {
+		t.Errorf("error = %q, want it to name guest 2's e-mail", got)
+	}
+	fill(1, "lena@example.com")
+	b.do("send", chromedp.Click(chromedp.CSS(`[data-testid="checkin-save"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="checkin-summary"][data-complete="true"]`)))
+	if got := b.text(`[data-testid="checkin-summary"]`); !strings.Contains(got, "complete") {
+		t.Errorf("summary after = %q", got)
+	}
+	b.shot("guest-checkin")
+	b.checkNoProblems()
+
+	key := hostKey(t, ts, "demo")
+	var id string
+	for _, bk := range call(t, "GET", ts.URL+"/api/v1/host/demo/bookings?limit=100", nil, key).data(t)["items"].([]any) {
+		if m := bk.(map[string]any); m["token"] == token {
+			id = fmt.Sprint(m["id"])
+		}
+	}
+	r := call(t, "GET", ts.URL+"/api/v1/host/demo/bookings/"+id+"/checkin", nil, key).data(t)
+	guests := r["guests"].([]any)
+	if len(guests) != 2 || guests[1].(map[string]any)["email"] != "lena@example.com" || guests[0].(map[string]any)["nationality"] != "DE" {
+		t.Errorf("the host reads %v", guests)
+	}
+	if r["updated_by"] != "guest" {
+		t.Errorf("updated_by = %v, want guest", r["updated_by"])
+	}
+}
