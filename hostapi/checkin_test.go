@@ -122,8 +122,16 @@ func TestBookingCheckin(t *testing.T) {
 			t.Errorf("audit entries %v, want 2 saves, 3 reads, 2 files", counts)
 		}
 
+		export := e.do("villa", req{method: "GET", path: hostPath("villa", fmt.Sprintf("/bookings/%d/guest-data", id))})
+		want(t, export, http.StatusOK)
+		if got := export.data(t)["checkin"].([]any); len(got) != 2 || got[0].(map[string]any)["document_number"] != "12345678Z" {
+			t.Errorf("the guest's data export carries the check-in %v", got)
+		}
 		want(t, e.do("villa", req{method: "POST", path: hostPath("villa", fmt.Sprintf("/bookings/%d/cancel", id)), body: map[string]any{"refund": "none"}}), http.StatusOK)
 		want(t, e.do("villa", req{method: "POST", path: hostPath("villa", fmt.Sprintf("/bookings/%d/erase-guest", id))}), http.StatusOK)
+		if got := e.do("villa", req{method: "GET", path: hostPath("villa", fmt.Sprintf("/bookings/%d/guest-data", id))}).data(t)["checkin"].([]any); len(got) != 0 {
+			t.Errorf("the export after the erasure carries %v", got)
+		}
 		after := e.do("villa", req{method: "GET", path: path("villa", "")})
 		want(t, after, http.StatusOK)
 		if g := after.data(t)["guests"].([]any); len(g) != 0 {
