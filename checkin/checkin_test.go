@@ -463,11 +463,26 @@ func TestFormFieldsCoverTheRules(t *testing.T) {
 	for _, country := range []string{"ES", "IT", "FR", "DE", "US"} {
 		form := checkin.FormFields(country)
 		for _, g := range []checkin.Guest{{}, {AddressCountry: "ES", Nationality: "XX"}, child, italianBorn, {DocumentType: checkin.DocumentIDCard, DocumentCountry: "ES"}} {
-			for field := range checkin.RulesFor(country).Problems(g, arrival) {
+			for field := range checkin.RulesFor(country).Problems(g, arrival, true) {
 				if !slices.Contains(form, field) {
 					t.Errorf("%s: %s is required of %+v but not on the form %v", country, field, g, form)
 				}
 			}
 		}
+	}
+}
+
+// In Italy only the first guest of a stay (the capo gruppo) shows a
+// document; the others give names, sex, birth and citizenship.
+func TestItalyDocumentOfTheFirstGuestOnly(t *testing.T) {
+	member := german()
+	member.DocumentType, member.DocumentNumber, member.DocumentCountry = "", "", ""
+	if _, err := checkin.Validate("IT", arrival, []checkin.Guest{german(), member}); err != nil {
+		t.Errorf("a member without document: %v", err)
+	}
+	got := fieldsOf(t, func() error { _, err := checkin.Validate("IT", arrival, []checkin.Guest{member, german()}); return err }())
+	want := booking.FieldErrors{"guests.0.document_type": {"required"}, "guests.0.document_number": {"required"}, "guests.0.document_country": {"required"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("a first guest without document: %v, want %v", got, want)
 	}
 }

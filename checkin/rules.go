@@ -53,8 +53,9 @@ type Rules struct {
 	Country string
 	// Basis names the law the rules follow.
 	Basis string
-	// required lists the fields g must have, adult or not.
-	required func(g Guest, adult bool) []string
+	// required lists the fields g must have, adult or not, the stay's
+	// first guest (lead) or not.
+	required func(g Guest, adult, lead bool) []string
 	// limits are fields' longest lengths, in characters, beyond
 	// defaultLimit.
 	limits map[string]int
@@ -76,7 +77,7 @@ var countryRules = map[string]Rules{
 	// (MIR-HOSPE-DSI-WS "Servicio de Hospedajes – Comunicaciones" v3.1.3,
 	// altaParteHospedaje.xsd and §3.1.1.1).
 	"ES": {Country: "ES", Basis: "Real Decreto 933/2021, anexo I; SES.HOSPEDAJES v3.1.3",
-		required: func(g Guest, adult bool) []string {
+		required: func(g Guest, adult, lead bool) []string {
 			f := append([]string{"sex"}, personal...)
 			f = append(f, address...)
 			if g.AddressCountry == "ES" {
@@ -101,16 +102,18 @@ var countryRules = map[string]Rules{
 		limits: map[string]int{"given_names": 50, "surname": 50, "second_surname": 50, "document_number": 15,
 			"document_support": 9, "postal_code": 20, "phone": 20, "email": 250}},
 	// Italy: art. 109 TULPS and the decreto of the Ministero dell'Interno
-	// of 7 January 2013 (allegato tecnico); the Alloggiati Web record
-	// (MANUALEWS Rev. 01 of 24/01/2022, Tabella 1) carries the document of
-	// the first guest only (ospite singolo, capo famiglia, capo gruppo).
+	// of 7 January 2013 (allegato tecnico: for a family or a group, the
+	// others' names, sex, birth and citizenship only); the Alloggiati Web
+	// record (MANUALEWS Rev. 01 of 24/01/2022, Tabella 1) carries the
+	// document of the first guest only (ospite singolo, capo famiglia,
+	// capo gruppo).
 	"IT": {Country: "IT", Basis: "art. 109 TULPS; DM Interno 7 gennaio 2013; Alloggiati Web tracciato record",
-		required: func(g Guest, adult bool) []string {
+		required: func(g Guest, adult, lead bool) []string {
 			f := append([]string{"sex", "birth_country"}, personal...)
 			if g.BirthCountry == "IT" {
 				f = append(f, "birth_municipality_code", "birth_province")
 			}
-			if adult {
+			if lead {
 				f = append(f, document...)
 				if g.DocumentCountry == "IT" {
 					f = append(f, "document_issue_place_code")
@@ -125,7 +128,7 @@ var countryRules = map[string]Rules{
 	// guest's names, birth date and place, nationality, usual residence,
 	// mobile phone and e-mail address. French nationals fill in none.
 	"FR": {Country: "FR", Basis: "CESEDA art. R. 814-1; arrêté du 1er octobre 2015",
-		required: func(g Guest, adult bool) []string {
+		required: func(g Guest, adult, lead bool) []string {
 			f := []string{"given_names", "surname", "nationality"}
 			if g.Nationality == "FR" {
 				return f
@@ -140,7 +143,7 @@ var countryRules = map[string]Rules{
 	// Germany: Bundesmeldegesetz §§ 29-30 (Meldeschein): names, birth
 	// date, nationality, address; a foreign guest's passport number.
 	"DE": {Country: "DE", Basis: "Bundesmeldegesetz §§ 29-30",
-		required: func(g Guest, adult bool) []string {
+		required: func(g Guest, adult, lead bool) []string {
 			f := append([]string{}, personal...)
 			if adult {
 				f = append(f, address...)
@@ -154,7 +157,7 @@ var countryRules = map[string]Rules{
 
 // defaultRules are the rules of any other country: the guest's names,
 // birth date and nationality.
-var defaultRules = Rules{Basis: "staykit default", required: func(Guest, bool) []string { return personal }}
+var defaultRules = Rules{Basis: "staykit default", required: func(Guest, bool, bool) []string { return personal }}
 
 // RulesFor returns the rules of a property's country.
 func RulesFor(country string) Rules {
@@ -188,13 +191,14 @@ func Normalize(g Guest) Guest {
 	return g
 }
 
-// Problems returns what the rules find wrong with g (normalised), by
-// field: required fields missing, values too long or malformed.
-func (r Rules) Problems(g Guest, arrival civil.Date) booking.FieldErrors {
+// Problems returns what the rules find wrong with g (normalised), the
+// stay's first guest when lead, by field: required fields missing, values
+// too long or malformed.
+func (r Rules) Problems(g Guest, arrival civil.Date, lead bool) booking.FieldErrors {
 	f := booking.FieldErrors{}
 	adult := Adult(g, arrival)
 	values := fields(g)
-	for _, name := range r.required(g, adult) {
+	for _, name := range r.required(g, adult, lead) {
 		if values[name] == "" {
 			f.Add(name, ReasonRequired)
 		}
@@ -298,7 +302,7 @@ func Validate(country string, arrival civil.Date, guests []Guest) ([]Guest, erro
 	all := booking.FieldErrors{}
 	for i, g := range guests {
 		out[i] = Normalize(g)
-		for name, reasons := range r.Problems(out[i], arrival) {
+		for name, reasons := range r.Problems(out[i], arrival, i == 0) {
 			all["guests."+strconv.Itoa(i)+"."+name] = reasons
 		}
 	}
@@ -327,8 +331,8 @@ func Assess(r *Record, country string, arrival civil.Date, expected int) Complet
 	}
 	rules := RulesFor(country)
 	c.Entered = len(r.Guests)
-	for _, g := range r.Guests {
-		if len(rules.Problems(Normalize(g), arrival)) == 0 {
+	for i, g := range r.Guests {
+		if len(rules.Problems(Normalize(g), arrival, i == 0)) == 0 {
 			c.Valid++
 		}
 	}
