@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3filter"
 )
@@ -162,4 +163,51 @@ func TestCheckinIsNotForHousekeeping(t *testing.T) {
 				header: map[string]string{"X-Test-Member": "7:" + tt.role}}), tt.status)
 		})
 	}
+}
+
+// TestCheckinFilesPerCountry: an Italian and a French property's stays of
+// two adults give their authority files through the host API: Alloggiati
+// Web's records (text) and the fiches de police (HTML), each documented.
+func TestCheckinFilesPerCountry(t *testing.T) {
+	forEachStore(t, func(t *testing.T, e *env) {
+		german := map[string]any{"given_names": "Jonas", "surname": "Müller", "sex": "M", "birth_date": "1980-11-20",
+			"birth_place": "Hamburg", "birth_country": "DE", "nationality": "DE", "document_type": "passport",
+			"document_number": "C01X00T47", "document_country": "DE", "address": "Unter den Linden 5", "postal_code": "10117",
+			"city": "Berlin", "address_country": "DE", "phone": "+4915112345678", "email": "jonas@example.com"}
+		second := map[string]any{}
+		for k, v := range german {
+			second[k] = v
+		}
+		second["given_names"], second["sex"] = "Lena", "F"
+		for _, tt := range []struct {
+			country, in, contentType, name string
+			check                          func(body string) bool
+		}{
+			{"IT", "2026-06-10", "text/plain; charset=utf-8", ".txt", func(b string) bool {
+				lines := strings.Split(b, "\r\n")
+				return len(lines) == 2 && len([]rune(lines[0])) == 168 && strings.HasPrefix(lines[0], "18") && strings.HasPrefix(lines[1], "20") &&
+					strings.Contains(lines[0], "100000216100000216PASOR")
+			}},
+			{"FR", "2026-06-20", "text/html; charset=utf-8", ".html", func(b string) bool {
+				return strings.Count(b, `<section class="fiche">`) == 2 && strings.Contains(b, "Lena") && strings.Contains(b, "jonas@example.com")
+			}},
+		} {
+			t.Run(tt.country, func(t *testing.T) {
+				want(t, e.do("villa", req{method: "PATCH", path: hostPath("villa", fmt.Sprintf("/properties/%d", e.props["soleil"])),
+					body: map[string]any{"country": tt.country}}), http.StatusOK)
+				out, _ := time.Parse(time.DateOnly, tt.in)
+				id := e.paidBooking("villa", "soleil", tt.in, out.AddDate(0, 0, 3).Format(time.DateOnly))
+				want(t, e.do("villa", req{method: "PUT", path: hostPath("villa", fmt.Sprintf("/bookings/%d/checkin", id)),
+					body: map[string]any{"guests": []any{german, second}}}), http.StatusOK)
+				f := e.do("villa", req{method: "GET", path: hostPath("villa", fmt.Sprintf("/bookings/%d/checkin/file", id))})
+				want(t, f, http.StatusOK)
+				if ct := f.header.Get("Content-Type"); ct != tt.contentType || !strings.Contains(f.header.Get("Content-Disposition"), tt.name) {
+					t.Errorf("headers %v", f.header)
+				}
+				if !tt.check(string(f.body)) {
+					t.Errorf("file:\n%s", f.body)
+				}
+			})
+		}
+	})
 }
