@@ -3,6 +3,7 @@ package checkin_test
 import (
 	"encoding/xml"
 	"fmt"
+	"log/slog"
 	"reflect"
 	"slices"
 	"strings"
@@ -382,7 +383,11 @@ func TestAlloggiatiTwoAdults(t *testing.T) {
 	}
 }
 
-func fmtV(c checkin.Credentials) string { return fmt.Sprintf("%v %+v", c, c) }
+func fmtV(c checkin.Credentials) string {
+	var logged strings.Builder
+	slog.New(slog.NewTextHandler(&logged, nil)).Info("submit", "credentials", c)
+	return fmt.Sprintf("%v %+v %#v %s", c, c, c, logged.String())
+}
 
 func pad(s string, n int) string { return s + strings.Repeat(" ", n-len([]rune(s))) }
 

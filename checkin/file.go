@@ -3,6 +3,7 @@ package checkin
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -125,8 +126,14 @@ type Credentials struct {
 	Key      string
 }
 
-// String hides the credentials from logs and %v.
+// String hides the credentials from %v and %s.
 func (Credentials) String() string { return "checkin.Credentials{…}" }
+
+// GoString hides them from %#v.
+func (c Credentials) GoString() string { return c.String() }
+
+// LogValue hides them from slog.
+func (c Credentials) LogValue() slog.Value { return slog.StringValue(c.String()) }
 
 // Receipt is an authority's answer to a submission.
 type Receipt struct {
