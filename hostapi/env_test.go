@@ -28,6 +28,7 @@ import (
 	"github.com/staykit/staykit/coupon"
 	"github.com/staykit/staykit/eventfeed"
 	"github.com/staykit/staykit/host"
+	"github.com/staykit/staykit/invoice"
 	"github.com/staykit/staykit/hostapi"
 	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/internal/testenv"
@@ -52,6 +53,9 @@ type replica struct {
 	money  *money.Service
 	host   *host.Service
 	server http.Handler
+	// invoices issues and reads invoices; nil when Records is no
+	// database.
+	invoices *invoice.Service
 }
 
 // env is an organisation "villa" (full mode, property "soleil" at 100 a
@@ -134,8 +138,14 @@ func newEnv(t *testing.T, stores []host.Stores, opts ...func(*booking.Options)) 
 		}); ok {
 			events = &eventfeed.Service{Store: db, Payloads: db}
 		}
+		if db, ok := st.Records.(interface {
+			invoice.Store
+			invoice.Reader
+		}); ok {
+			r.invoices = invoice.New(invoice.Options{Store: db, Reader: db, Clock: e.clock})
+		}
 		mux.Handle(hostapi.Prefix, hostapi.New(hostapi.Options{Host: r.host, Logger: logger, Limiter: limiter, Clock: e.clock, Reports: rs, Events: events,
-			Mail: r.host.Mail(host.MailOptions{Key: testSecretsKey(t)})}))
+			Mail: r.host.Mail(host.MailOptions{Key: testSecretsKey(t)}), Invoices: r.invoices}))
 		r.server = mux
 		e.replicas = append(e.replicas, r)
 	}

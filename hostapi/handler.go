@@ -28,6 +28,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/eventfeed"
 	"github.com/staykit/staykit/host"
+	"github.com/staykit/staykit/invoice"
 	"github.com/staykit/staykit/internal/apihttp"
 	"github.com/staykit/staykit/ratelimit"
 	"github.com/staykit/staykit/reports"
@@ -101,6 +102,10 @@ type Options struct {
 	// routes answer 503 not_configured. Dashboard members' roles are
 	// enforced whether or not it is set (roles.go).
 	Team *team.Service
+	// Invoices lists the invoices and credit notes and draws them as PDF
+	// (/invoices/..., /bookings/{id}/invoices); nil: those routes answer
+	// 503 not_configured.
+	Invoices *invoice.Service
 }
 
 type handler struct {
@@ -119,6 +124,7 @@ type handler struct {
 	events   *eventfeed.Service
 	mail     *host.Mail
 	team     *team.Service
+	invoices *invoice.Service
 	// registered lists the routes ("METHOD /path"), for the test that
 	// each has a role.
 	registered []string
@@ -153,6 +159,7 @@ func New(o Options) http.Handler {
 	}
 	h.channels, h.public, h.reports, h.events = o.Channels, strings.TrimRight(o.PublicURL, "/"), o.Reports, o.Events
 	h.team = o.Team
+	h.invoices = o.Invoices
 	if h.channels == nil {
 		h.channels = o.Host.Channels(host.ChannelOptions{})
 	}

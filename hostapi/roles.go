@@ -79,6 +79,13 @@ var routeRoles = map[string]team.Role{
 	"POST /webhooks/{id}/replay":       team.Manager,
 	"GET /mail-templates/preview":      team.Manager,
 	"POST /bookings/{id}/resend-email": team.Manager,
+	// Invoices and credit notes (package invoice).
+	"GET /invoices":               team.Manager,
+	"GET /invoices/{id}/pdf":      team.Manager,
+	"GET /bookings/{id}/invoices": team.Manager,
+	"GET /settings/invoicing":     team.Manager,
+	// The seller's legal details, which every invoice prints.
+	"PUT /settings/invoicing": team.Owner,
 
 	// The organisation's own SMTP server: credentials, like the keys.
 	"GET /settings/smtp":            team.Owner,

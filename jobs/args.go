@@ -79,6 +79,9 @@ const (
 	TaskExpireHolds       = "expire_holds"
 	TaskPurgeHostRequests = "purge_host_requests"
 	TaskReminders         = "reminders"
+	// TaskInvoices issues the invoices and credit notes owed
+	// (invoice.Service.IssueDue).
+	TaskInvoices = "invoices"
 	// TaskSweep enqueues the due rows that have no job.
 	TaskSweep = "sweep"
 )

@@ -13,7 +13,7 @@
 //   - each active iCal feed is a job (FeedPollArgs), one per feed, that
 //     polls it when due (icalsync.Syncer.PollFeed);
 //   - periodic jobs expire lapsed holds, purge old host requests, queue
-//     reminders and sweep for due rows that have no job (rows written
+//     reminders, issue the invoices owed (package invoice) and sweep for due rows that have no job (rows written
 //     before the engine ran, or by a store without the hook).
 //
 // The ledger, outbox and feed rows stay the business records hosts read:
@@ -100,6 +100,9 @@ type Options struct {
 	Outbox *notify.Worker
 	// Feeds polls iCal feeds; nil: feeds are not polled.
 	Feeds *icalsync.Syncer
+	// Invoices issues the invoices and credit notes owed every Every
+	// (invoice.Service); nil: none are issued.
+	Invoices Invoicer
 	// Every is the interval of the periodic jobs (hold expiry, host
 	// request purge, reminders, safety-net sweep); default a minute.
 	Every time.Duration
@@ -135,6 +138,12 @@ func (o *Options) defaults() error {
 		o.Logger = slog.Default()
 	}
 	return nil
+}
+
+// Invoicer issues the documents owed: invoice.Service. Issuing is
+// idempotent per booking and per refund, so replicas may run it at once.
+type Invoicer interface {
+	IssueDue(ctx context.Context) (int, error)
 }
 
 // Queues of the jobs.
@@ -232,7 +241,7 @@ func newWorkers(store DueWorkStore, o Options) (*Workers, *river.Config, error) 
 	river.AddWorker(workers, &periodicWorker{w: w})
 	every := river.PeriodicInterval(o.Every)
 	var periodic []*river.PeriodicJob
-	for _, task := range []string{TaskExpireHolds, TaskPurgeHostRequests, TaskReminders, TaskSweep} {
+	for _, task := range []string{TaskExpireHolds, TaskPurgeHostRequests, TaskReminders, TaskInvoices, TaskSweep} {
 		periodic = append(periodic, river.NewPeriodicJob(every, func() (river.JobArgs, *river.InsertOpts) {
 			return PeriodicArgs{Task: task}, nil
 		}, &river.PeriodicJobOpts{ID: task, RunOnStart: true}))

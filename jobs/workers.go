@@ -147,6 +147,16 @@ func (w *Workers) runTask(ctx context.Context, task string) error {
 				return fmt.Errorf("queue reminders: %w", err)
 			}
 		}
+	case TaskInvoices:
+		if w.opts.Invoices != nil {
+			n, err := w.opts.Invoices.IssueDue(ctx)
+			if n > 0 {
+				log.InfoContext(ctx, "issued invoices", "count", n)
+			}
+			if err != nil {
+				return fmt.Errorf("issue invoices: %w", err)
+			}
+		}
 	case TaskSweep:
 		return w.sweep(ctx)
 	default:
