@@ -156,11 +156,7 @@ type sellerView struct {
 }
 
 func (h *handler) getSeller(r *http.Request, c *call) (int, any, error) {
-	svc, err := h.invoiceService()
-	if err != nil {
-		return 0, nil, err
-	}
-	s, err := svc.Seller(r.Context(), c.org.ID)
+	s, err := h.host.InvoiceSeller(r.Context(), c.org)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -168,16 +164,13 @@ func (h *handler) getSeller(r *http.Request, c *call) (int, any, error) {
 }
 
 func (h *handler) putSeller(r *http.Request, c *call) (int, any, error) {
-	svc, err := h.invoiceService()
-	if err != nil {
-		return 0, nil, err
-	}
 	var v sellerView
 	if err := decode(c.body, &v); err != nil {
 		return 0, nil, err
 	}
-	if err := svc.SetSeller(r.Context(), c.org.ID, invoice.Seller(v)); err != nil {
+	s, err := h.host.SetInvoiceSeller(r.Context(), c.org, invoice.Seller(v), c.actor)
+	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, v, nil
+	return http.StatusOK, sellerView(s), nil
 }

@@ -188,17 +188,14 @@ func (s *Service) Seller(ctx context.Context, orgID int64) (Seller, error) {
 	return s.store.InvoiceSeller(ctx, orgID)
 }
 
-// SetSeller checks and saves an organisation's seller details: each
-// field at most 500 characters. Errors: CodeInvalid, CodeNotFound.
-func (s *Service) SetSeller(ctx context.Context, orgID int64, v Seller) error {
+// CheckSeller checks an organisation's seller details: each field at
+// most 500 characters. Errors: CodeInvalid.
+func CheckSeller(v Seller) error {
 	f := booking.FieldErrors{}
 	for name, val := range map[string]string{"legal_name": v.LegalName, "legal_form": v.LegalForm, "address": v.Address, "vat_id": v.VATID} {
 		if len([]rune(val)) > 500 {
 			f.Add(name, "too_long")
 		}
 	}
-	if err := f.Err(); err != nil {
-		return err
-	}
-	return s.store.SetInvoiceSeller(ctx, orgID, v)
+	return f.Err()
 }
