@@ -1,0 +1,63 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/staykit/staykit/payment/paymenttest"
+)
+
+// The guest's booking page offers the booking's invoice and, after a
+// refund, its credit note, as PDF downloads that the booking's token
+// alone opens: another booking's token gets a 404 for them.
+func TestBrowserOffersTheInvoices(t *testing.T) {
+	ts := startServer(t, nil)
+	ctx := context.Background()
+	book := func(daysAhead int) string {
+		co := checkout(t, ts, "demo", propertyIDs(t, ts, "demo")[0], daysAhead, 2, 2)
+		if r := call(t, "POST", ts.URL+"/fakepay/intents/"+intentOf(str(co, "client_secret")), map[string]string{"card_number": paymenttest.CardSucceeds}, nil); r.Status != 200 {
+			t.Fatalf("pay: %d %s", r.Status, r.Raw)
+		}
+		token := str(co, "booking_token")
+		if r := call(t, "POST", ts.URL+"/api/v1/book/demo/booking/"+token+"/confirm", map[string]string{}, nil); r.Status != 200 {
+			t.Fatalf("confirm: %d %s", r.Status, r.Raw)
+		}
+		return token
+	}
+	token, other := book(30), book(60)
+	var out, errOut bytes.Buffer
+	if err := run(ctx, []string{"cancel", "-org", "demo", "-token", token, "-refund", "-db", ts.dbPath}, func(string) string { return "" }, &out, &errOut); err != nil {
+		t.Fatalf("cancel -refund: %v\n%s%s", err, out.String(), errOut.String())
+	}
+	// The job engine's task, run now rather than within the minute.
+	if _, err := ts.srv.back.Store.Invoices(ts.srv.clock).IssueDue(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	b := newBrowser(t)
+	b.do("open the cancelled booking",
+		chromedp.Navigate(ts.URL+"/?org=demo&lang=fr&booking="+token),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="status-invoices"] a`)),
+	)
+	b.shot("invoices-fr")
+	if got := b.eval(`[...document.querySelectorAll('[data-testid="status-invoices"] a')].map(a => a.textContent).join('|')`); got != "Facture n° 000001 (PDF)|Avoir n° 000003 (PDF)" {
+		t.Errorf("invoice links %q", got)
+	}
+	href := b.attr(`[data-testid="status-invoices"] a`, "href")
+	r := call(t, "GET", href, nil, nil)
+	if r.Status != 200 || !strings.HasPrefix(r.Raw, "%PDF-") {
+		t.Fatalf("the invoice link %s answers %d %.40q", href, r.Status, r.Raw)
+	}
+	// The same document through another booking's token: not found.
+	if r := call(t, "GET", strings.Replace(href, token, other, 1), nil, nil); r.Status != 404 {
+		t.Errorf("another booking's token opens the invoice: %d", r.Status)
+	}
+	if r := call(t, "GET", ts.URL+"/guest-invoices/demo/nope", nil, nil); r.Status != 404 {
+		t.Errorf("an unknown token lists invoices: %d", r.Status)
+	}
+	b.checkNoProblems()
+}
