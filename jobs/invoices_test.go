@@ -22,7 +22,9 @@ import (
 // failingInvoicer is an Invoicer whose database is down.
 type failingInvoicer struct{}
 
-func (failingInvoicer) IssueDue(context.Context) (int, error) { return 0, errors.New("database is down") }
+func (failingInvoicer) IssueDue(context.Context) (int, error) {
+	return 0, errors.New("database is down")
+}
 
 // The periodic invoices task issues the invoice of a confirmed booking
 // once, whether run by RunDue or by its job, and logs it; a failing run
