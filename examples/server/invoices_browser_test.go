@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -58,6 +59,34 @@ func TestBrowserOffersTheInvoices(t *testing.T) {
 	}
 	if r := call(t, "GET", ts.URL+"/guest-invoices/demo/nope", nil, nil); r.Status != 404 {
 		t.Errorf("an unknown token lists invoices: %d", r.Status)
+	}
+	b.checkNoProblems()
+}
+
+// The dashboard's booking page lists the booking's invoice with a link to
+// its PDF, which the signed-in host's session downloads.
+func TestBrowserDashboardListsTheInvoices(t *testing.T) {
+	ts := startServer(t, nil)
+	newHostUser(t, ts, "demo", "host@example.com", "a long enough password")
+	token := paidBooking(t, ts, "demo", 40)
+	if _, err := ts.srv.back.Store.Invoices(ts.srv.clock).IssueDue(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	b := newBrowser(t)
+	b.signIn(ts.URL+"/host/login?lang=fr", "host@example.com", "a long enough password", "#nav-bookings")
+	row := fmt.Sprintf(`tr[data-token=%q]`, token)
+	b.do("the booking's page", chromedp.Click(chromedp.CSS("#nav-bookings")),
+		chromedp.WaitVisible(chromedp.CSS(row+" button.details")),
+		chromedp.Click(chromedp.CSS(row+" button.details")),
+		chromedp.WaitVisible(chromedp.CSS(`#invoices-list li.invoice a`)))
+	b.shot("dashboard-invoices-fr")
+	if got := b.text(`#invoices-list li.invoice`); !strings.Contains(got, "Facture n° 000001") || !strings.Contains(got, "€") {
+		t.Errorf("invoice line %q", got)
+	}
+	// The link works with the session alone, as the CSV download does.
+	got, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`fetch(document.querySelector('#invoices-list a').href, {credentials: 'same-origin'}).then(async (r) => r.status + ' ' + r.headers.get('Content-Type') + ' ' + (await r.text()).slice(0, 5))`, chromedp.EvalAwaitPromise))
+	if err != nil || got != "200 application/pdf %PDF-" {
+		t.Errorf("the PDF link answers %q (%v)", got, err)
 	}
 	b.checkNoProblems()
 }
