@@ -49,6 +49,8 @@ var routeRoles = map[string]team.Role{
 	"GET /audit-log":                            team.Manager,
 	"GET /reports/monthly":                      team.Manager,
 	"GET /reports/taxes":                        team.Manager,
+	"GET /reports/tourist-tax":                  team.Manager,
+	"GET /reports/vat":                          team.Manager,
 	// The channels (calendar feeds, the calendar export, webhooks) and the
 	// guests' privacy requests.
 	"GET /properties/{id}/feeds":                        team.Manager,
