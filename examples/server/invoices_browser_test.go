@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -87,6 +88,39 @@ func TestBrowserDashboardListsTheInvoices(t *testing.T) {
 	got, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`fetch(document.querySelector('#invoices-list a').href, {credentials: 'same-origin'}).then(async (r) => r.status + ' ' + r.headers.get('Content-Type') + ' ' + (await r.text()).slice(0, 5))`, chromedp.EvalAwaitPromise))
 	if err != nil || got != "200 application/pdf %PDF-" {
 		t.Errorf("the PDF link answers %q (%v)", got, err)
+	}
+	b.checkNoProblems()
+}
+
+// An owner sets the legal details invoices print in Settings, and a
+// property's commune on its page; the host API then says the same.
+func TestBrowserInvoicingSettings(t *testing.T) {
+	ts := startServer(t, nil)
+	newHostUser(t, ts, "demo", "host@example.com", "a long enough password")
+	key := hostKey(t, ts, "demo")
+	id := propertyIDs(t, ts, "demo")[0]
+	b := newBrowser(t)
+	b.signIn(ts.URL+"/host/login?lang=fr", "host@example.com", "a long enough password", "#nav-bookings")
+	b.do("settings", chromedp.Navigate(ts.URL+"/host/?lang=fr#settings"), chromedp.WaitVisible(chromedp.CSS("#invoice-seller")))
+	b.do("fill the seller", chromedp.SendKeys(chromedp.CSS("#seller-legal-name"), "SARL Riviera Séjours"),
+		chromedp.SendKeys(chromedp.CSS("#seller-address"), "12 chemin des Pins\n06600 Antibes"),
+		chromedp.SendKeys(chromedp.CSS("#seller-vat-id"), "FR12123456789"),
+		chromedp.Click(chromedp.CSS("#seller-save")), chromedp.WaitVisible(chromedp.CSS("#flash.ok")))
+	b.shot("seller-fr")
+	s := call(t, http.MethodGet, ts.URL+"/api/v1/host/demo/settings/invoicing", nil, key).data(t)
+	if s["legal_name"] != "SARL Riviera Séjours" || s["address"] != "12 chemin des Pins\n06600 Antibes" || s["vat_id"] != "FR12123456789" {
+		t.Errorf("saved seller: %v", s)
+	}
+
+	b.do("the property's page", chromedp.Navigate(ts.URL+fmt.Sprintf("/host/?lang=fr#properties/%d", id)),
+		chromedp.WaitVisible(chromedp.CSS("#prop-municipality-code")))
+	b.do("its commune", clearInput("#prop-country"), chromedp.SendKeys(chromedp.CSS("#prop-country"), "FR"),
+		chromedp.SendKeys(chromedp.CSS("#prop-postal-code"), "06600"),
+		chromedp.SendKeys(chromedp.CSS("#prop-municipality-code"), "06004"),
+		chromedp.Click(chromedp.CSS("#property-save")), chromedp.WaitVisible(chromedp.CSS("#flash.ok")))
+	p := call(t, http.MethodGet, ts.URL+fmt.Sprintf("/api/v1/host/demo/properties/%d", id), nil, key).data(t)
+	if p["postal_code"] != "06600" || p["municipality_code"] != "06004" {
+		t.Errorf("saved property: postal code %v, municipality code %v", p["postal_code"], p["municipality_code"])
 	}
 	b.checkNoProblems()
 }
