@@ -106,3 +106,25 @@ func pdfText(t *testing.T, pdf []byte) string {
 	}
 	return strings.NewReplacer("\u202f", " ", "\u00a0", " ").Replace(string(out))
 }
+
+// TestInvoiceAndCreditNoteInOneRun: a booking confirmed and refunded
+// before the invoices task ran gets its invoice and its credit note from
+// one run, in that order.
+func TestInvoiceAndCreditNoteInOneRun(t *testing.T) {
+	forEachStore(t, func(t *testing.T, e *env) {
+		id := e.paidBooking("villa", "soleil", "2026-06-10", "2026-06-12")
+		want(t, e.do("villa", req{method: "POST", path: hostPath("villa", fmt.Sprintf("/bookings/%d/cancel", id)), body: map[string]any{"refund": "full"}}), http.StatusOK)
+		n, err := e.replicas[0].invoices.IssueDue(t.Context())
+		if err != nil || n != 2 {
+			t.Fatalf("one run issued %d (%v), want the invoice and the credit note", n, err)
+		}
+		list, err := e.replicas[0].invoices.BookingInvoices(t.Context(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(list) != 2 || list[0].Number != 1 || list[0].Kind != "invoice" || list[1].Number != 2 || list[1].Kind != "credit_note" ||
+			!list[1].Total.Equal(list[0].Total.Neg()) {
+			t.Fatalf("documents: %+v", list)
+		}
+	})
+}

@@ -84,7 +84,9 @@ func (s *Service) IssueDue(ctx context.Context) (int, error) {
 				issued++
 			}
 		}
-		if !progress || len(due) < dueBatch {
+		// Again while a pass did something: the credit notes of refunds
+		// whose invoice this pass issued are due now.
+		if !progress {
 			return issued, errors.Join(errs...)
 		}
 	}

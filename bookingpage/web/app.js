@@ -1041,8 +1041,11 @@ function staykitFlow(root, widget) {
   // showInvoices adds the booking's invoice and credit notes, once issued
   // (a confirmed booking's invoice comes within a minute), as download
   // links: the booking's token authorises them as it does this page.
-  // Nothing is shown when there are none or they cannot be read.
+  // Nothing is shown when there are none or they cannot be read, nor in
+  // the widget: on the host's site, the server's /guest-invoices/ is
+  // another origin, which answers no cross-origin read.
   async function showInvoices(token) {
+    if (widget) return;
     let got;
     try {
       got = await request(serverBase + '/guest-invoices/' + encodeURIComponent(state.org) + '/' + encodeURIComponent(token),
