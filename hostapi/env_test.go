@@ -38,6 +38,7 @@ import (
 	"github.com/staykit/staykit/pricing"
 	"github.com/staykit/staykit/ratelimit"
 	"github.com/staykit/staykit/reports"
+	"github.com/staykit/staykit/review"
 	"github.com/staykit/staykit/store/postgres"
 	"github.com/staykit/staykit/store/sqlite/sqlitetest"
 )
@@ -48,11 +49,14 @@ var testNow = time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
 // replica is one server process: its own store handle, services and
 // handlers (host API and public API on one mux).
 type replica struct {
-	store  host.Stores
-	svc    *booking.Service
-	money  *money.Service
-	host   *host.Service
-	server http.Handler
+	store host.Stores
+	svc   *booking.Service
+	money *money.Service
+	host  *host.Service
+	// reviews are the guests' reviews, on the database (nil on a faulty
+	// wrapper of it).
+	reviews *review.Service
+	server  http.Handler
 	// invoices issues and reads invoices; nil when Records is no
 	// database.
 	invoices *invoice.Service
@@ -125,8 +129,11 @@ func newEnv(t *testing.T, stores []host.Stores, opts ...func(*booking.Options)) 
 			cs = connect.New(connect.Options{Store: st.Records.(connect.Store), Platform: bo.Connect, Events: r.money, Clock: e.clock})
 		}
 		r.host = host.New(host.Options{Stores: st, Bookings: r.svc, Connect: cs, Clock: e.clock, Logger: logger})
+		if db, ok := st.Records.(review.Store); ok {
+			r.reviews = review.New(review.Options{Store: db, Records: st.Records, Clock: e.clock})
+		}
 		mux := http.NewServeMux()
-		mux.Handle("/api/", httpapi.New(httpapi.Options{Service: r.svc, Money: r.money, Connect: cs, Logger: logger, Limiter: limiter}))
+		mux.Handle("/api/", httpapi.New(httpapi.Options{Service: r.svc, Money: r.money, Connect: cs, Logger: logger, Limiter: limiter, Reviews: r.reviews}))
 		var rs *reports.Service // on the database, when Records is it (not a faulty wrapper)
 		if db, ok := st.Records.(reports.Store); ok {
 			rs = reports.New(reports.Options{Store: db, Clock: e.clock})
@@ -145,7 +152,7 @@ func newEnv(t *testing.T, stores []host.Stores, opts ...func(*booking.Options)) 
 			r.invoices = invoice.New(invoice.Options{Store: db, Reader: db, Clock: e.clock})
 		}
 		mux.Handle(hostapi.Prefix, hostapi.New(hostapi.Options{Host: r.host, Logger: logger, Limiter: limiter, Clock: e.clock, Reports: rs, Events: events,
-			Mail: r.host.Mail(host.MailOptions{Key: testSecretsKey(t)}), Invoices: r.invoices}))
+			Mail: r.host.Mail(host.MailOptions{Key: testSecretsKey(t)}), Reviews: r.reviews, Invoices: r.invoices}))
 		r.server = mux
 		e.replicas = append(e.replicas, r)
 	}

@@ -32,6 +32,7 @@ import (
 	"github.com/staykit/staykit/invoice"
 	"github.com/staykit/staykit/ratelimit"
 	"github.com/staykit/staykit/reports"
+	"github.com/staykit/staykit/review"
 	"github.com/staykit/staykit/team"
 )
 
@@ -102,6 +103,9 @@ type Options struct {
 	// routes answer 503 not_configured. Dashboard members' roles are
 	// enforced whether or not it is set (roles.go).
 	Team *team.Service
+	// Reviews lists the guests' reviews and publishes them (/reviews/...);
+	// nil: those routes answer 503 not_configured.
+	Reviews *review.Service
 	// Invoices lists the invoices and credit notes and draws them as PDF
 	// (/invoices/..., /bookings/{id}/invoices); nil: those routes answer
 	// 503 not_configured.
@@ -124,6 +128,7 @@ type handler struct {
 	events   *eventfeed.Service
 	mail     *host.Mail
 	team     *team.Service
+	reviews  *review.Service
 	invoices *invoice.Service
 	// registered lists the routes ("METHOD /path"), for the test that
 	// each has a role.
@@ -158,7 +163,7 @@ func New(o Options) http.Handler {
 		h.clock = booking.SystemClock{}
 	}
 	h.channels, h.public, h.reports, h.events = o.Channels, strings.TrimRight(o.PublicURL, "/"), o.Reports, o.Events
-	h.team = o.Team
+	h.team, h.reviews = o.Team, o.Reviews
 	h.invoices = o.Invoices
 	if h.channels == nil {
 		h.channels = o.Host.Channels(host.ChannelOptions{})

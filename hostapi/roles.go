@@ -75,11 +75,15 @@ var routeRoles = map[string]team.Role{
 	"GET /bookings/{id}/guest-data":                     team.Manager,
 	"POST /bookings/{id}/erase-guest":                   team.Manager,
 	// The event feed and its acknowledgements, as the webhooks.
-	"GET /events":                      team.Manager,
-	"POST /events/ack":                 team.Manager,
-	"POST /events/{id}/ack":            team.Manager,
-	"POST /webhooks/{id}/replay":       team.Manager,
-	"GET /mail-templates/preview":      team.Manager,
+	"GET /events":                 team.Manager,
+	"POST /events/ack":            team.Manager,
+	"POST /events/{id}/ack":       team.Manager,
+	"POST /webhooks/{id}/replay":  team.Manager,
+	"GET /mail-templates/preview": team.Manager,
+	// The guests' reviews and their publication on the properties.
+	"GET /reviews":                     team.Manager,
+	"POST /reviews/{id}/publish":       team.Manager,
+	"POST /reviews/{id}/unpublish":     team.Manager,
 	"POST /bookings/{id}/resend-email": team.Manager,
 	// Invoices and credit notes (package invoice).
 	"GET /invoices":               team.Manager,

@@ -27,6 +27,7 @@ import (
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/pricing"
 	"github.com/staykit/staykit/ratelimit"
+	"github.com/staykit/staykit/review"
 	"github.com/staykit/staykit/store/sqlite"
 	"github.com/staykit/staykit/store/sqlite/sqlitetest"
 )
@@ -116,6 +117,7 @@ func newTestEnv(t testing.TB, opts ...envOption) *testEnv {
 		ServiceDomain:  "staykit.app",
 		PreviewDomains: []string{"vercel.app"},
 		ExtraOrigins:   []string{"http://127.0.0.1:8080"},
+		Reviews:        review.New(review.Options{Store: db, Records: db, Clock: e.Clock}),
 	}
 	for _, opt := range opts {
 		opt(&o)

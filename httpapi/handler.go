@@ -14,6 +14,7 @@ import (
 	"github.com/staykit/staykit/internal/apihttp"
 	moneyio "github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/ratelimit"
+	"github.com/staykit/staykit/review"
 )
 
 // Route names, the keys of Options.Limits and the "route" of log lines.
@@ -48,6 +49,7 @@ func DefaultLimits() map[string]ratelimit.Limit {
 		RouteConfirm:        ratelimit.PerMinute(10),
 		RouteCancel:         ratelimit.PerMinute(10),
 		RouteBalancePayment: ratelimit.PerMinute(10),
+		RouteReview:         ratelimit.PerMinute(10),
 	}
 }
 
@@ -62,6 +64,9 @@ type Options struct {
 	// platform (connect.New); nil means it is not one, and the route
 	// refuses every payload.
 	Connect *connect.Service
+	// Reviews serves the guests' reviews (the property's reviews, the
+	// booking's review); nil: those routes are not served (404).
+	Reviews *review.Service
 	// Logger receives one line per request and the details of server
 	// errors; nil means slog.Default().
 	Logger *slog.Logger
@@ -97,6 +102,7 @@ type handler struct {
 	origins originRules
 	cors    *cors.Cors
 	mux     *http.ServeMux
+	reviews *review.Service
 	// lists keeps the encoded properties lists (lists.go).
 	lists lists
 }
@@ -113,6 +119,7 @@ func New(o Options) http.Handler {
 		svc:     o.Service,
 		money:   o.Money,
 		connect: o.Connect,
+		reviews: o.Reviews,
 		log:     o.Logger,
 		limiter: o.Limiter,
 		limits:  DefaultLimits(),
@@ -170,6 +177,9 @@ func (h *handler) routes() {
 		{RouteWebhook, http.MethodPost, "/api/v1/webhooks/stripe", false, h.webhook},
 		{RouteOpenAPI, http.MethodGet, "/api/v1/openapi.json", false, h.openAPI},
 		{RouteConnectWebhook, http.MethodPost, "/api/v1/webhooks/stripe-connect", false, h.connectWebhook},
+	}
+	if h.reviews != nil {
+		rs = append(rs, h.reviewRoutes()...)
 	}
 	// Each path also gets a pattern without a method, so that the mux never
 	// answers 405 itself: that handler serves preflights and writes the JSON
@@ -236,7 +246,8 @@ func (h *handler) serve(rt route) http.Handler {
 		next = h.originGate(h.cors.Handler(next))
 	}
 	private := rt.name == RouteCheckout || rt.name == RouteBooking || rt.name == RouteConfirm ||
-		rt.name == RouteCancellation || rt.name == RouteCancel || rt.name == RouteBalancePayment
+		rt.name == RouteCancellation || rt.name == RouteCancel || rt.name == RouteBalancePayment ||
+		rt.name == RouteBookingReview || rt.name == RouteReview
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		st := stateOf(r)
 		st.route = rt.name

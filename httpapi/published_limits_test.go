@@ -30,7 +30,8 @@ func TestPublishedLimitsAreTheDefaults(t *testing.T) {
 		} `json:"x-ratelimit"`
 	}
 	routeOf := map[string]string{"checkout": httpapi.RouteCheckout, "validateCoupon": httpapi.RouteValidateCoupon,
-		"confirmBooking": httpapi.RouteConfirm, "cancelBooking": httpapi.RouteCancel, "payBalance": httpapi.RouteBalancePayment}
+		"confirmBooking": httpapi.RouteConfirm, "cancelBooking": httpapi.RouteCancel, "payBalance": httpapi.RouteBalancePayment,
+		"reviewBooking": httpapi.RouteReview}
 	published := map[string]bool{}
 	for path, ops := range doc.Paths {
 		for method, raw := range ops {

@@ -28,10 +28,11 @@ type Store interface {
 	// to e.At, and fails the pending deliveries of mail to the guest of
 	// its outbox events, which would otherwise be sent to no one or to an
 	// erased address; it deletes the host's notes on the booking (package
-	// notes), which may name the guest, and replaces the buyer of its
-	// invoices and credit notes (package invoice) with e.Name and no
-	// address, keeping their numbers and amounts. Amounts, dates, status
-	// and ledger are left as they are. Errors: booking.CodeNotFound.
+	// notes) and the guest's review (package review), which may name the
+	// guest, and replaces the buyer of its invoices and credit notes
+	// (package invoice) with e.Name and no address, keeping their numbers
+	// and amounts. Amounts, dates, status and ledger are left as they
+	// are. Errors: booking.CodeNotFound.
 	EraseGuest(ctx context.Context, bookingID int64, e Erasure) error
 }
 

@@ -27,6 +27,7 @@ import (
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/payment/paymenttest/fakepay"
 	"github.com/staykit/staykit/plantstore"
+	"github.com/staykit/staykit/review"
 	"github.com/staykit/staykit/sandbox"
 	"github.com/staykit/staykit/store/cache"
 )
@@ -58,6 +59,9 @@ type server struct {
 	// connect is the Stripe Connect onboarding and webhook (the zero
 	// connect.Service when the server is no platform).
 	connect *connect.Service
+	// reviews are the guests' reviews (package review); nil when the
+	// database keeps none.
+	reviews *review.Service
 	fake    *paymenttest.Provider // nil with Stripe
 	stripe  bool
 
@@ -113,6 +117,9 @@ func newServer(ctx context.Context, cfg serverenv.Config, logger *slog.Logger) (
 	if platform := cfg.Connect(payments); platform != nil {
 		s.connect = connect.New(connect.Options{Store: back.Store.Connect(), Platform: platform, Events: s.money})
 	}
+	if store := back.Store.Reviews(); store != nil {
+		s.reviews = review.New(review.Options{Store: store, Records: back.Store.Records, Clock: s.clock})
+	}
 	if err := serverenv.ApplyPlatformFee(ctx, cfg, s.connect, s.readModel); err != nil {
 		back.Close()
 		return nil, err
@@ -138,6 +145,7 @@ func (s *server) handler(publicURL string, origins []string) http.Handler {
 		ServiceDomain:  s.cfg.ServiceDomain,
 		PreviewDomains: s.cfg.PreviewDomains,
 		ExtraOrigins:   origins,
+		Reviews:        s.reviews,
 	})
 	plants := plantstore.New(plantstore.Options{Store: s.back.Plants, Tokens: s.cfg.PlantTokens, Logger: s.log})
 

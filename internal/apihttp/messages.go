@@ -62,6 +62,9 @@ var byCode = map[string][]Variant{
 		{When: Equals(booking.ParamSubject, "property"), Text: Text{
 			FR: "Ce logement n'existe pas.",
 			EN: "This property does not exist."}},
+		{When: Equals(booking.ParamSubject, "review"), Text: Text{
+			FR: "Cet avis n'existe pas.",
+			EN: "This review does not exist."}},
 		{When: Equals(booking.ParamSubject, "booking"), Text: Text{
 			FR: "Cette réservation n'existe pas.",
 			EN: "This booking does not exist."}},
@@ -118,6 +121,9 @@ var byCode = map[string][]Variant{
 		FR: "Cet hôte ne peut pas encore recevoir de paiements en ligne. Veuillez réessayer plus tard ou contacter l'hôte.",
 		EN: "This host cannot take online payments yet. Please try again later or contact the host."}}},
 	booking.CodeBookingClosed: {
+		{When: Equals(booking.ParamReason, "stay_not_over"), Text: Text{
+			FR: "Vous pourrez donner votre avis sur ce séjour une fois qu'il sera terminé.",
+			EN: "You can review this stay once it is over."}},
 		{When: Equals("action", "cancelled"), Text: Text{
 			FR: "Cette réservation ne peut pas (ou plus) être annulée.",
 			EN: "This booking cannot be cancelled (any more)."}},
@@ -138,6 +144,9 @@ var byCode = map[string][]Variant{
 		{When: Equals(booking.ParamReason, "key_reused"), Text: Text{
 			FR: "Cette clé Idempotency-Key a déjà servi pour une requête différente.",
 			EN: "This Idempotency-Key was already used with a different request."}},
+		{When: Equals(booking.ParamReason, "already_reviewed"), Text: Text{
+			FR: "Vous avez déjà donné votre avis sur ce séjour.",
+			EN: "You have already reviewed this stay."}},
 		{When: Equals(booking.ParamReason, "in_progress"), Text: Text{
 			FR: "Une requête avec cette clé Idempotency-Key est encore en cours de traitement.",
 			EN: "A request with this Idempotency-Key is still being processed."}},

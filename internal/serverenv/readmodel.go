@@ -12,6 +12,7 @@ import (
 	"github.com/staykit/staykit/invoice"
 	"github.com/staykit/staykit/jobs"
 	"github.com/staykit/staykit/mailsettings"
+	"github.com/staykit/staykit/review"
 	"github.com/staykit/staykit/store/cache"
 	"github.com/staykit/staykit/store/postgres"
 	"github.com/staykit/staykit/store/sqlite"
@@ -92,6 +93,10 @@ func (db Database) MailSettings() mailsettings.Store { return nativeAs[mailsetti
 // Team is the database as package team's store (team.Options.Store);
 // nil when it is neither store/sqlite nor store/postgres.
 func (db Database) Team() team.Store { return nativeAs[team.Store](db) }
+
+// Reviews is the database as package review's store; nil when it is
+// neither store/sqlite nor store/postgres.
+func (db Database) Reviews() review.Store { return nativeAs[review.Store](db) }
 
 // Invoices is package invoice's Service on the database (its documents
 // and the bookings, properties and ledger they are made of, read

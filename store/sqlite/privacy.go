@@ -23,6 +23,9 @@ func (db *DB) EraseGuest(ctx context.Context, bookingID int64, e privacy.Erasure
 		if err := sqlflow.Exec(ctx, q, nil, `DELETE FROM booking_notes WHERE booking_id = ?`, bookingID); err != nil {
 			return err
 		}
+		if err := sqlflow.Exec(ctx, q, nil, `DELETE FROM reviews WHERE booking_id = ?`, bookingID); err != nil {
+			return err
+		}
 		// Invoices keep their numbers and amounts; their buyer is erased.
 		if err := sqlflow.Exec(ctx, q, nil, `UPDATE invoices SET buyer_name = ?, buyer_address = '' WHERE booking_id = ?`,
 			e.Name, bookingID); err != nil {

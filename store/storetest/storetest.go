@@ -145,6 +145,7 @@ func Run(t *testing.T, newStore func(t *testing.T) Stores, opts ...Option) {
 		eventFeedScenarios,
 		mailSettingsScenarios,
 		teamScenarios,
+		reviewScenarios,
 	}
 	ran := 0
 	for _, g := range groups {

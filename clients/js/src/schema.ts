@@ -495,6 +495,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/book/{org_slug}/properties/{id}/reviews": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Language of `message` and `errors`: `fr` or `en` (a region such as `en-GB` is accepted). Other values are ignored. Wins over `Accept-Language`.
+                 * @example en
+                 */
+                locale?: components["parameters"]["Locale"];
+            };
+            header?: {
+                /**
+                 * @description Language of `message` and `errors` when `locale` is not given: the supported language with the highest quality.
+                 * @example en-GB,en;q=0.9,fr;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Sent by browsers. When present it must be allowed for the organisation (see CORS), else the request is refused with 403.
+                 * @example https://www.villa-soleil.fr
+                 */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /**
+                 * @description Slug of the organisation.
+                 * @example villa
+                 */
+                org_slug: components["parameters"]["OrgSlug"];
+                /**
+                 * @description Identifier of a property of the organisation.
+                 * @example 1
+                 */
+                id: components["parameters"]["PropertyID"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Published reviews of a property
+         * @description The reviews the host chose to publish, newest first, with the property's mean rating over all its published reviews (`rating`, one decimal, null without any) and their count. A review shows the guest's first name and the month of the stay, nothing more of the guest. Only guests of a stay that is over can review it, once.
+         */
+        get: operations["listPropertyReviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/book/{org_slug}/booking/{token}/review": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Language of `message` and `errors`: `fr` or `en` (a region such as `en-GB` is accepted). Other values are ignored. Wins over `Accept-Language`.
+                 * @example en
+                 */
+                locale?: components["parameters"]["Locale"];
+            };
+            header?: {
+                /**
+                 * @description Language of `message` and `errors` when `locale` is not given: the supported language with the highest quality.
+                 * @example en-GB,en;q=0.9,fr;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Sent by browsers. When present it must be allowed for the organisation (see CORS), else the request is refused with 403.
+                 * @example https://www.villa-soleil.fr
+                 */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /**
+                 * @description Slug of the organisation.
+                 * @example villa
+                 */
+                org_slug: components["parameters"]["OrgSlug"];
+                /** @description The `booking_token` returned by checkout. */
+                token: components["parameters"]["BookingToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The guest's review of the stay
+         * @description Whether the stay can be reviewed now (`reviewable`: a confirmed booking whose check-out date has come, not yet reviewed) and the guest's review once written, with whether the host published it.
+         */
+        get: operations["getBookingReview"];
+        put?: never;
+        /**
+         * Review the stay as its guest
+         * @description Rates the stay from 1 to 5 with an optional comment (at most 2,000 characters). Only a confirmed booking whose check-out date has come in the organisation's time zone can be reviewed (422 `booking_closed`), once (409 `conflict`; of two requests at once, one is stored). The host decides whether to publish it. Rate limit: 10 requests a minute.
+         */
+        post: operations["reviewBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks/stripe": {
         parameters: {
             query?: never;
@@ -1007,6 +1104,53 @@ export interface components {
             /** @description Secret of the open balance payment while `status` is `action_required`, else null. */
             client_secret: string | null;
             payment_public_key: string;
+        };
+        ReviewsResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["Reviews"];
+        };
+        Reviews: {
+            /** @description Mean of the published ratings, one decimal; null without any. */
+            rating: number | null;
+            reviews_count: number;
+            items: components["schemas"]["PublishedReview"][];
+            /** @description Cursor of the next page; null on the last. */
+            next_cursor: string | null;
+        };
+        PublishedReview: {
+            rating: number;
+            /** @description "" for a rating alone. */
+            comment: string;
+            /** @description The guest's first name. */
+            author: string;
+            /** @description Month of the stay's arrival. */
+            stay_month: string;
+            /** Format: date-time */
+            published_at: string;
+        };
+        BookingReviewResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["BookingReview"];
+        };
+        BookingReview: {
+            /** @description The stay is over and not yet reviewed. */
+            reviewable: boolean;
+            review: null | {
+                rating: number;
+                comment: string;
+                /** Format: date-time */
+                created_at: string;
+                /** @description The host published it on the property. */
+                published: boolean;
+            };
+        };
+        ReviewRequest: {
+            rating: number;
+            comment?: string;
         };
         WebhookResponse: {
             /** @constant */
@@ -2007,6 +2151,190 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPropertyReviews: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Language of `message` and `errors`: `fr` or `en` (a region such as `en-GB` is accepted). Other values are ignored. Wins over `Accept-Language`.
+                 * @example en
+                 */
+                locale?: components["parameters"]["Locale"];
+                /** @description Most reviews in the page. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: {
+                /**
+                 * @description Language of `message` and `errors` when `locale` is not given: the supported language with the highest quality.
+                 * @example en-GB,en;q=0.9,fr;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Sent by browsers. When present it must be allowed for the organisation (see CORS), else the request is refused with 403.
+                 * @example https://www.villa-soleil.fr
+                 */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /**
+                 * @description Slug of the organisation.
+                 * @example villa
+                 */
+                org_slug: components["parameters"]["OrgSlug"];
+                /**
+                 * @description Identifier of a property of the organisation.
+                 * @example 1
+                 */
+                id: components["parameters"]["PropertyID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the property's published reviews. */
+            200: {
+                headers: {
+                    "X-Service-API-Version": components["headers"]["APIVersion"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewsResponse"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBookingReview: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Language of `message` and `errors`: `fr` or `en` (a region such as `en-GB` is accepted). Other values are ignored. Wins over `Accept-Language`.
+                 * @example en
+                 */
+                locale?: components["parameters"]["Locale"];
+            };
+            header?: {
+                /**
+                 * @description Language of `message` and `errors` when `locale` is not given: the supported language with the highest quality.
+                 * @example en-GB,en;q=0.9,fr;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Sent by browsers. When present it must be allowed for the organisation (see CORS), else the request is refused with 403.
+                 * @example https://www.villa-soleil.fr
+                 */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /**
+                 * @description Slug of the organisation.
+                 * @example villa
+                 */
+                org_slug: components["parameters"]["OrgSlug"];
+                /** @description The `booking_token` returned by checkout. */
+                token: components["parameters"]["BookingToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The booking's review. */
+            200: {
+                headers: {
+                    "X-Service-API-Version": components["headers"]["APIVersion"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "X-Content-Type-Options": components["headers"]["NoSniff"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingReviewResponse"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reviewBooking: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Language of `message` and `errors`: `fr` or `en` (a region such as `en-GB` is accepted). Other values are ignored. Wins over `Accept-Language`.
+                 * @example en
+                 */
+                locale?: components["parameters"]["Locale"];
+            };
+            header?: {
+                /**
+                 * @description Language of `message` and `errors` when `locale` is not given: the supported language with the highest quality.
+                 * @example en-GB,en;q=0.9,fr;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Sent by browsers. When present it must be allowed for the organisation (see CORS), else the request is refused with 403.
+                 * @example https://www.villa-soleil.fr
+                 */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /**
+                 * @description Slug of the organisation.
+                 * @example villa
+                 */
+                org_slug: components["parameters"]["OrgSlug"];
+                /** @description The `booking_token` returned by checkout. */
+                token: components["parameters"]["BookingToken"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {
+                 *       "rating": 5,
+                 *       "comment": "A lovely house, quiet and spotless."
+                 *     } */
+                "application/json": components["schemas"]["ReviewRequest"];
+            };
+        };
+        responses: {
+            /** @description The review is stored. */
+            201: {
+                headers: {
+                    "X-Service-API-Version": components["headers"]["APIVersion"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "X-Content-Type-Options": components["headers"]["NoSniff"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingReviewResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
