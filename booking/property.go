@@ -22,6 +22,12 @@ type Property struct {
 	// as a short-term rental (Regulation (EU) 2024/1028), shown on every
 	// listing; "" when it has none (package registration checks it).
 	RegistrationNumber string `json:"registration_number,omitempty"`
+	// PostalCode and MunicipalityCode say where the property is for the
+	// tourist tax, which is declared per commune (package reports):
+	// MunicipalityCode is the municipality's official code (the INSEE
+	// code of a French commune, five characters). "" when unknown.
+	PostalCode       string `json:"postal_code,omitempty"`
+	MunicipalityCode string `json:"municipality_code,omitempty"`
 	// MinStayNights and MaxStayNights override the organisation's when set.
 	MinStayNights *int `json:"min_stay_nights,omitempty"`
 	MaxStayNights *int `json:"max_stay_nights,omitempty"`

@@ -24,6 +24,7 @@ import (
 	"github.com/staykit/staykit/checkin"
 	"github.com/staykit/staykit/closeout"
 	"github.com/staykit/staykit/connect"
+	"github.com/staykit/staykit/invoice"
 	"github.com/staykit/staykit/mailsettings"
 	"github.com/staykit/staykit/notes"
 )
@@ -53,12 +54,13 @@ func (a Actor) String() string { return a.Kind + ":" + strconv.FormatInt(a.ID, 1
 type Service struct {
 	store   Stores
 	records Store
-	// notes, closeout and mail are the capabilities' stores (Stores);
-	// nil when the database serves none.
+	// notes, closeout, mail, checkin and invoices are the capabilities'
+	// stores (Stores); nil when the database serves none.
 	notes    notes.Store
 	closeout closeout.Store
 	mail     mailsettings.Store
 	checkin  checkin.Store
+	invoices invoice.Store
 	units    Atomic
 	bookings *booking.Service
 	connect  *connect.Service
@@ -126,7 +128,8 @@ func New(o Options) *Service {
 		notes:    capability(o.Stores.Notes, o.Stores.Records),
 		closeout: capability(o.Stores.Closeout, o.Stores.Records),
 		mail:     capability(o.Stores.Mail, o.Stores.Records),
-		checkin:  capability(o.Stores.Checkin, o.Stores.Records)}
+		checkin:  capability(o.Stores.Checkin, o.Stores.Records),
+		invoices: capability(o.Stores.Invoices, o.Stores.Records)}
 	if s.clock == nil {
 		s.clock = booking.SystemClock{}
 	}

@@ -35,6 +35,10 @@ type PropertyChange struct {
 	// RegistrationNumber is checked against the property's country
 	// (registration.Check); "" removes it.
 	RegistrationNumber *string
+	// PostalCode and MunicipalityCode locate the property for the
+	// tourist tax report (checkLocality); "" removes them.
+	PostalCode       *string
+	MunicipalityCode *string
 }
 
 func (c PropertyChange) apply(p *booking.Property) error {
@@ -78,10 +82,47 @@ func (c PropertyChange) apply(p *booking.Property) error {
 		}
 		p.RegistrationNumber = number
 	}
+	set(&p.PostalCode, c.PostalCode)
+	set(&p.MunicipalityCode, c.MunicipalityCode)
+	p.PostalCode, p.MunicipalityCode = strings.TrimSpace(p.PostalCode), strings.ToUpper(strings.TrimSpace(p.MunicipalityCode))
+	checkLocality(f, p)
 	if err := f.Err(); err != nil {
 		return err
 	}
 	return p.Validate()
+}
+
+// checkLocality records a problem with p's postal code (at most 12
+// letters, digits, spaces or hyphens) or municipality code (at most 12
+// letters and digits; in France the commune's INSEE code: five
+// characters, digits but for Corsica's 2A and 2B).
+func checkLocality(f booking.FieldErrors, p *booking.Property) {
+	if len(p.PostalCode) > 12 || strings.ContainsFunc(p.PostalCode, func(r rune) bool {
+		return !(r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r == ' ' || r == '-')
+	}) {
+		f.Add("postal_code", registration.ReasonInvalidFormat)
+	}
+	code := p.MunicipalityCode
+	bad := len(code) > 12 || strings.ContainsFunc(code, func(r rune) bool { return !(r >= '0' && r <= '9' || r >= 'A' && r <= 'Z') })
+	if !bad && code != "" && strings.EqualFold(p.Country, "FR") {
+		bad = !inseeCode(code)
+	}
+	if bad {
+		f.Add("municipality_code", registration.ReasonInvalidFormat)
+	}
+}
+
+// inseeCode reports whether code is shaped as a French commune's INSEE
+// code: five digits, or 2A/2B and three digits (Corsica).
+func inseeCode(code string) bool {
+	if len(code) != 5 {
+		return false
+	}
+	rest := code
+	if code[:2] == "2A" || code[:2] == "2B" {
+		rest = code[2:]
+	}
+	return !strings.ContainsFunc(rest, func(r rune) bool { return r < '0' || r > '9' })
 }
 
 // checkPhoto records a problem unless s is an http(s) URL or a path on

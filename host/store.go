@@ -10,6 +10,7 @@ import (
 	"github.com/staykit/staykit/closeout"
 	"github.com/staykit/staykit/coupon"
 	"github.com/staykit/staykit/feed"
+	"github.com/staykit/staykit/invoice"
 	"github.com/staykit/staykit/mailsettings"
 	"github.com/staykit/staykit/notes"
 	"github.com/staykit/staykit/privacy"
@@ -30,7 +31,7 @@ type Stores struct {
 	// Records keeps the host's API keys, audit log, request records and
 	// users, and runs units of work: the database itself.
 	Records Store
-	// Notes, Closeout and Mail keep what the capabilities the host side
+	// Notes, Closeout, Mail and Invoices keep what the capabilities the host side
 	// fronts need (packages notes, closeout and mailsettings); nil means
 	// Records, when it serves them too (a database serves every seam).
 	Notes    notes.Store
@@ -39,6 +40,9 @@ type Stores struct {
 	// Checkin keeps the guests' check-ins (package checkin); nil means
 	// Records, when it serves it too.
 	Checkin checkin.Store
+	// Invoices keeps the seller's details invoices print (package
+	// invoice); nil means Records, when it serves them too.
+	Invoices invoice.Store
 }
 
 // capability is the store given, else records when it serves S too; nil

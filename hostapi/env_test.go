@@ -31,6 +31,7 @@ import (
 	"github.com/staykit/staykit/hostapi"
 	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/internal/testenv"
+	"github.com/staykit/staykit/invoice"
 	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/notify"
 	"github.com/staykit/staykit/payment/paymenttest"
@@ -56,6 +57,9 @@ type replica struct {
 	// wrapper of it).
 	reviews *review.Service
 	server  http.Handler
+	// invoices issues and reads invoices; nil when Records is no
+	// database.
+	invoices *invoice.Service
 }
 
 // env is an organisation "villa" (full mode, property "soleil" at 100 a
@@ -141,8 +145,14 @@ func newEnv(t *testing.T, stores []host.Stores, opts ...func(*booking.Options)) 
 		}); ok {
 			events = &eventfeed.Service{Store: db, Payloads: db}
 		}
+		if db, ok := st.Records.(interface {
+			invoice.Store
+			invoice.Reader
+		}); ok {
+			r.invoices = invoice.New(invoice.Options{Store: db, Reader: db, Clock: e.clock})
+		}
 		mux.Handle(hostapi.Prefix, hostapi.New(hostapi.Options{Host: r.host, Logger: logger, Limiter: limiter, Clock: e.clock, Reports: rs, Events: events,
-			Mail: r.host.Mail(host.MailOptions{Key: testSecretsKey(t)}), Reviews: r.reviews}))
+			Mail: r.host.Mail(host.MailOptions{Key: testSecretsKey(t)}), Reviews: r.reviews, Invoices: r.invoices}))
 		r.server = mux
 		e.replicas = append(e.replicas, r)
 	}

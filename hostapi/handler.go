@@ -29,6 +29,7 @@ import (
 	"github.com/staykit/staykit/eventfeed"
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/internal/apihttp"
+	"github.com/staykit/staykit/invoice"
 	"github.com/staykit/staykit/ratelimit"
 	"github.com/staykit/staykit/reports"
 	"github.com/staykit/staykit/review"
@@ -105,6 +106,10 @@ type Options struct {
 	// Reviews lists the guests' reviews and publishes them (/reviews/...);
 	// nil: those routes answer 503 not_configured.
 	Reviews *review.Service
+	// Invoices lists the invoices and credit notes and draws them as PDF
+	// (/invoices/..., /bookings/{id}/invoices); nil: those routes answer
+	// 503 not_configured.
+	Invoices *invoice.Service
 }
 
 type handler struct {
@@ -124,6 +129,7 @@ type handler struct {
 	mail     *host.Mail
 	team     *team.Service
 	reviews  *review.Service
+	invoices *invoice.Service
 	// registered lists the routes ("METHOD /path"), for the test that
 	// each has a role.
 	registered []string
@@ -158,6 +164,7 @@ func New(o Options) http.Handler {
 	}
 	h.channels, h.public, h.reports, h.events = o.Channels, strings.TrimRight(o.PublicURL, "/"), o.Reports, o.Events
 	h.team, h.reviews = o.Team, o.Reviews
+	h.invoices = o.Invoices
 	if h.channels == nil {
 		h.channels = o.Host.Channels(host.ChannelOptions{})
 	}

@@ -59,6 +59,15 @@ func TestGuestDataAndErasure(t *testing.T) {
 			})
 		}
 		want(t, e.do("villa", req{method: "POST", path: bookingPath(cancelled, "/cancel"), body: map[string]any{"refund": "none"}}), http.StatusOK)
+		// Both stays were confirmed: each has its invoice, naming the guest.
+		if _, err := e.replicas[0].invoices.IssueDue(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range []int64{cancelled, ended} {
+			if got := holds(e.do("villa", req{method: "GET", path: bookingPath(id, "/invoices")}).body); len(got) != 1 {
+				t.Fatalf("booking %d's invoices before the erasure name %v, want the guest", id, got)
+			}
+		}
 		// The clock passes the other stay's check-out: over, it may be erased.
 		e.clock.Set(testNow.AddDate(0, 0, 5))
 		revenue := report()
@@ -74,6 +83,7 @@ func TestGuestDataAndErasure(t *testing.T) {
 				"erase answer": r.body,
 				"host view":    e.do("villa", req{method: "GET", path: bookingPath(id, "")}).body,
 				"export":       e.do("villa", req{method: "GET", path: bookingPath(id, "/guest-data")}).body,
+				"invoices":     e.do("villa", req{method: "GET", path: bookingPath(id, "/invoices")}).body,
 			} {
 				if got := holds(body); len(got) > 0 {
 					t.Errorf("booking %d, %s after the erasure holds %v: %s", id, what, got, body)
@@ -89,6 +99,17 @@ func TestGuestDataAndErasure(t *testing.T) {
 			if !privacy.Erased(*b) || b.GuestEmail != "" || b.Message != "" {
 				t.Errorf("stored booking %d: %q %q %q", id, b.GuestName, b.GuestEmail, b.GuestPhone)
 			}
+			// The invoice keeps its number and amount, not the guest.
+			invs, err := e.replicas[0].invoices.BookingInvoices(t.Context(), id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(invs) != 1 || invs[0].Number == 0 || !invs[0].Total.Equal(b.TotalAmount) || invs[0].Snapshot.Buyer.Name != privacy.ErasedName {
+				t.Errorf("stored invoices of booking %d after the erasure: %+v", id, invs)
+			}
+		}
+		if got := holds(e.do("villa", req{method: "GET", path: hostPath("villa", "/invoices")}).body); len(got) > 0 {
+			t.Errorf("the invoice list after the erasures holds %v", got)
 		}
 		if got := report(); !bytes.Equal(got, revenue) {
 			t.Errorf("revenue report changed by the erasures:\nbefore %s\nafter  %s", revenue, got)

@@ -20,6 +20,8 @@ func (h *handler) reportRoutes() []channelRoute {
 	return []channelRoute{
 		{http.MethodGet, "/reports/monthly", h.monthlyReport},
 		{http.MethodGet, "/reports/taxes", h.taxReport},
+		{http.MethodGet, "/reports/tourist-tax", h.touristTaxReport},
+		{http.MethodGet, "/reports/vat", h.vatReport},
 		{http.MethodGet, "/reports/movements", h.movements},
 	}
 }

@@ -49,6 +49,8 @@ var routeRoles = map[string]team.Role{
 	"GET /audit-log":                            team.Manager,
 	"GET /reports/monthly":                      team.Manager,
 	"GET /reports/taxes":                        team.Manager,
+	"GET /reports/tourist-tax":                  team.Manager,
+	"GET /reports/vat":                          team.Manager,
 	// The channels (calendar feeds, the calendar export, webhooks) and the
 	// guests' privacy requests.
 	"GET /properties/{id}/feeds":                        team.Manager,
@@ -89,6 +91,13 @@ var routeRoles = map[string]team.Role{
 	"POST /reviews/{id}/publish":       team.Manager,
 	"POST /reviews/{id}/unpublish":     team.Manager,
 	"POST /bookings/{id}/resend-email": team.Manager,
+	// Invoices and credit notes (package invoice).
+	"GET /invoices":               team.Manager,
+	"GET /invoices/{id}/pdf":      team.Manager,
+	"GET /bookings/{id}/invoices": team.Manager,
+	"GET /settings/invoicing":     team.Manager,
+	// The seller's legal details, which every invoice prints.
+	"PUT /settings/invoicing": team.Owner,
 
 	// The organisation's own SMTP server: credentials, like the keys.
 	"GET /settings/smtp":            team.Owner,

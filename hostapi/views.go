@@ -130,13 +130,17 @@ type propertyView struct {
 	Blocks        []blockView        `json:"blocks"`
 	// RegistrationNumber: issue #29; "" when the property has none.
 	RegistrationNumber string `json:"registration_number"`
+	// PostalCode and MunicipalityCode locate it for the tourist tax
+	// report; "" when unknown.
+	PostalCode       string `json:"postal_code"`
+	MunicipalityCode string `json:"municipality_code"`
 }
 
 func newPropertyView(p *booking.Property) propertyView {
 	v := propertyView{ID: p.ID, Name: p.Name, Description: p.Description, Photos: orEmpty(p.Photos), City: p.City,
 		Country: p.Country, MaxGuests: p.MaxGuests, Bedrooms: p.Bedrooms, MinStayNights: p.MinStayNights,
 		MaxStayNights: p.MaxStayNights, Active: p.Active, Rates: p.Rates, Fees: p.Fees, Tax: p.Tax, Blocks: []blockView{},
-		RegistrationNumber: p.RegistrationNumber}
+		RegistrationNumber: p.RegistrationNumber, PostalCode: p.PostalCode, MunicipalityCode: p.MunicipalityCode}
 	for _, b := range p.Blocks {
 		v.Blocks = append(v.Blocks, newBlockView(b))
 	}
@@ -161,13 +165,15 @@ type propertyBody struct {
 	// Terms is the property's own cancellation policy and deposit.
 	Terms              *termsBody `json:"terms"`
 	RegistrationNumber *string    `json:"registration_number"`
+	PostalCode         *string    `json:"postal_code"`
+	MunicipalityCode   *string    `json:"municipality_code"`
 }
 
 func (b propertyBody) change() host.PropertyChange {
 	return host.PropertyChange{Name: b.Name, Description: b.Description, Photos: b.Photos, City: b.City,
 		Country: b.Country, MaxGuests: b.MaxGuests, Bedrooms: b.Bedrooms, MinStayNights: b.MinStayNights,
 		MaxStayNights: b.MaxStayNights, Active: b.Active, Rates: b.Rates, Fees: b.Fees, Tax: b.Tax,
-		RegistrationNumber: b.RegistrationNumber}
+		RegistrationNumber: b.RegistrationNumber, PostalCode: b.PostalCode, MunicipalityCode: b.MunicipalityCode}
 }
 
 // calendarBody is POST /properties/{id}/calendar.

@@ -82,6 +82,9 @@ const (
 	// TaskPurgeCheckins deletes the check-ins past their keeping
 	// (Options.Checkins).
 	TaskPurgeCheckins = "purge_checkins"
+	// TaskInvoices issues the invoices and credit notes owed
+	// (invoice.Service.IssueDue).
+	TaskInvoices = "invoices"
 	// TaskSweep enqueues the due rows that have no job.
 	TaskSweep = "sweep"
 )

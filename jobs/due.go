@@ -16,7 +16,8 @@ const dueRounds = 8
 // the periodic tasks (hold expiry, host request purge, reminders, check-in
 // retention) once,
 // then each due ledger entry, outbox event and delivery, pass after pass
-// until a pass finds nothing due (at most a few passes). It is the
+// until a pass finds nothing due (at most a few passes), and last the
+// invoices and credit notes owed (TaskInvoices). It is the
 // sandbox's step after its clock moved (package sandbox): River schedules
 // jobs on the wall clock, so the jobs of rows due at the sandbox's time
 // would wait for real time to catch up. Each row is worked through the
@@ -52,6 +53,11 @@ func (w *Workers) RunDue(ctx context.Context) error {
 		if !progress {
 			break
 		}
+	}
+	// Last, the invoices owed, the credit notes of the refunds just
+	// sent included.
+	if err := w.runTask(ctx, TaskInvoices); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }

@@ -14,7 +14,8 @@
 //     polls it when due (icalsync.Syncer.PollFeed);
 //   - periodic jobs expire lapsed holds, purge old host requests, queue
 //     reminders, delete the guests' check-ins past their keeping period
-//     (Options.Checkins) and sweep for due rows that have no job (rows written
+//     (Options.Checkins), issue the invoices owed (package invoice) and
+//     sweep for due rows that have no job (rows written
 //     before the engine ran, or by a store without the hook).
 //
 // The ledger, outbox and feed rows stay the business records hosts read:
@@ -104,6 +105,9 @@ type Options struct {
 	// Checkins deletes the guests' check-ins past their keeping period
 	// (host.Service.CheckinRetention); nil: none are deleted.
 	Checkins CheckinPurger
+	// Invoices issues the invoices and credit notes owed every Every
+	// (invoice.Service); nil: none are issued.
+	Invoices Invoicer
 	// Every is the interval of the periodic jobs (hold expiry, host
 	// request purge, reminders, safety-net sweep); default a minute.
 	Every time.Duration
@@ -145,6 +149,12 @@ func (o *Options) defaults() error {
 // how many (host.CheckinRetention).
 type CheckinPurger interface {
 	PurgeCheckins(ctx context.Context) (int, error)
+}
+
+// Invoicer issues the documents owed: invoice.Service. Issuing is
+// idempotent per booking and per refund, so replicas may run it at once.
+type Invoicer interface {
+	IssueDue(ctx context.Context) (int, error)
 }
 
 // Queues of the jobs.
@@ -242,7 +252,7 @@ func newWorkers(store DueWorkStore, o Options) (*Workers, *river.Config, error) 
 	river.AddWorker(workers, &periodicWorker{w: w})
 	every := river.PeriodicInterval(o.Every)
 	var periodic []*river.PeriodicJob
-	for _, task := range []string{TaskExpireHolds, TaskPurgeHostRequests, TaskReminders, TaskPurgeCheckins, TaskSweep} {
+	for _, task := range []string{TaskExpireHolds, TaskPurgeHostRequests, TaskReminders, TaskPurgeCheckins, TaskInvoices, TaskSweep} {
 		periodic = append(periodic, river.NewPeriodicJob(every, func() (river.JobArgs, *river.InsertOpts) {
 			return PeriodicArgs{Task: task}, nil
 		}, &river.PeriodicJobOpts{ID: task, RunOnStart: true}))

@@ -158,6 +158,16 @@ func (w *Workers) runTask(ctx context.Context, task string) error {
 		if n > 0 {
 			log.InfoContext(ctx, "deleted check-ins past their keeping period", "count", n)
 		}
+	case TaskInvoices:
+		if w.opts.Invoices != nil {
+			n, err := w.opts.Invoices.IssueDue(ctx)
+			if n > 0 {
+				log.InfoContext(ctx, "issued invoices", "count", n)
+			}
+			if err != nil {
+				return fmt.Errorf("issue invoices: %w", err)
+			}
+		}
 	case TaskSweep:
 		return w.sweep(ctx)
 	default:

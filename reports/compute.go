@@ -198,6 +198,7 @@ func Compute(in Input) (*Report, error) {
 	for _, k := range totalOrder {
 		r.TaxTotals = append(r.TaxTotals, *totals[k])
 	}
+	r.TouristTax, r.VAT = declarations(in)
 	return r, nil
 }
 

@@ -68,4 +68,28 @@
 // taxes (pricing.PercentTax: VAT and the like, exclusive or inclusive)
 // of each confirmed booking's stored quote, spread evenly over its nights
 // and counted per month like revenue. A cancelled booking owes no tax.
+//
+// # Declarations
+//
+// The same taxes, grouped as the authorities ask for them
+// (Report.TouristTax, Report.VAT, and their CSV):
+//
+// Tourist tax per month and municipality: the properties of one
+// municipality (booking.Property.MunicipalityCode, the INSEE code of a
+// French commune, in its country; without one, its postal code and city)
+// are declared together. Per month: the stays with a night in it and
+// those nights; the stays arriving in it (check-in), their guests (adults
+// and children: infants and pets are no guests) and how many of those
+// the property exempts (pricing.TouristTax.Exempt, as it is when the
+// report is made); the guest-nights ("nuitées": each night times its
+// stay's guests) and the exempt ones (exempt guests' nights, and every
+// guest-night past the property's pricing.TouristTax.MaxNights); and the
+// tourist tax collected, spread over the nights as above, so that its
+// sum is the tax report's.
+//
+// Percentage taxes per month and rate: each tax code at each rate (the
+// property's pricing.PercentTax of the code, as it is when the report is
+// made; none when the property no longer has it), inclusive or not, with
+// its amount and the base it was charged on (amount × 100 / rate,
+// rounded to minor units: the prices net of the tax).
 package reports

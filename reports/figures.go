@@ -113,4 +113,9 @@ type Report struct {
 	Total      Figures
 	Taxes      []TaxRow
 	TaxTotals  []TaxLine
+	// TouristTax is the tourist tax per month and municipality, VAT the
+	// percentage taxes per month and rate: what the host declares
+	// (TouristTaxRow, VATRow).
+	TouristTax []TouristTaxRow
+	VAT        []VATRow
 }

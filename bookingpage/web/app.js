@@ -71,6 +71,7 @@ function staykitFlow(root, widget) {
       st_expired: 'Expirée', st_declined: 'Déclinée', st_cancelled: 'Annulée',
       property: 'Logement', nights: 'Nuits', guest: 'Voyageur principal', paid: 'Payé',
       refunded: 'Remboursé', refund_pending: 'Remboursement en cours',
+      invoices: 'Factures', invoice_n: 'Facture n° {number} (PDF)', credit_note_n: 'Avoir n° {number} (PDF)',
       network_error: 'Le serveur ne répond pas. Vérifiez votre connexion et réessayez.',
       generic_error: 'Une erreur est survenue. Veuillez réessayer.',
       no_org: "Aucune organisation n'accepte de réservations en ligne sur ce serveur.",
@@ -150,6 +151,7 @@ function staykitFlow(root, widget) {
       st_expired: 'Expired', st_declined: 'Declined', st_cancelled: 'Cancelled',
       property: 'Property', nights: 'Nights', guest: 'Lead guest', paid: 'Paid',
       refunded: 'Refunded', refund_pending: 'Refund on its way',
+      invoices: 'Invoices', invoice_n: 'Invoice no. {number} (PDF)', credit_note_n: 'Credit note no. {number} (PDF)',
       network_error: 'The server does not answer. Check your connection and try again.',
       generic_error: 'Something went wrong. Please try again.',
       no_org: 'No organisation takes online bookings on this server.',
@@ -1060,6 +1062,7 @@ function staykitFlow(root, widget) {
     const resumable = b.status === 'pending' && state.checkout && state.checkout.booking_token === b.booking_token && state.checkout.client_secret;
     $('#status-pay').hidden = !resumable;
     renderCheckin(b);
+    showInvoices(state.statusToken);
   }
 
   // ---- Online check-in ----------------------------------------------------
@@ -1154,6 +1157,32 @@ function staykitFlow(root, widget) {
       return el('label', {}, el('span', { text: t('cf_' + name) }), input);
     });
     return el('fieldset', { 'data-testid': 'checkin-guest' }, el('legend', { text: t('checkin_guest', { n }) }), ...inputs);
+  }
+
+  // showInvoices adds the booking's invoice and credit notes, once issued
+  // (a confirmed booking's invoice comes within a minute), as download
+  // links: the booking's token authorises them as it does this page.
+  // Nothing is shown when there are none or they cannot be read, nor in
+  // the widget: on the host's site, the server's /guest-invoices/ is
+  // another origin, which answers no cross-origin read.
+  async function showInvoices(token) {
+    if (widget) return;
+    let got;
+    try {
+      got = await request(serverBase + '/guest-invoices/' + encodeURIComponent(state.org) + '/' + encodeURIComponent(token),
+        { headers: { Accept: 'application/json' } });
+    } catch (e) { return; }
+    const items = got.res.ok && got.body && Array.isArray(got.body.items) ? got.body.items : [];
+    if (!items.length || state.statusToken !== token || state.view !== 'step-status') return;
+    const dl = $('#status-details');
+    const old = dl.querySelector('[data-testid="status-invoices"]');
+    if (old) old.parentElement.remove();
+    const links = el('dd', { 'data-testid': 'status-invoices' });
+    for (const inv of items) {
+      const label = t(inv.kind === 'credit_note' ? 'credit_note_n' : 'invoice_n', { number: inv.number });
+      links.append(el('a', { href: serverBase + inv.url, download: '', class: 'invoice-link', text: label }));
+    }
+    dl.append(el('div', {}, el('dt', { text: t('invoices') }), links));
   }
 
   // ---- Wiring -------------------------------------------------------------

@@ -141,6 +141,16 @@ func TestBrowserDashboardReports(t *testing.T) {
 	if !strings.HasPrefix(csv, "month,property_id,property,tax,label,inclusive,amount,currency") {
 		t.Errorf("CSV = %q, want the taxes' header first", csv)
 	}
+	// And the declarations: tourist tax per municipality, VAT per rate.
+	for id, header := range map[string]string{
+		"tourist-tax-csv": "month,country,municipality_code,postal_code,city,stays,nights,arrivals,guests,exempt_guests,guest_nights,exempt_guest_nights,amount,currency",
+		"vat-csv":         "month,tax,label,rate,inclusive,base,amount,currency",
+	} {
+		got, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](fmt.Sprintf(`fetch(document.getElementById(%q).href).then((r) => r.text())`, id), chromedp.EvalAwaitPromise))
+		if err != nil || !strings.HasPrefix(got, header+"\n") {
+			t.Errorf("%s downloads %q (%v), want its header first", id, got, err)
+		}
+	}
 	// The address names the view: a reload stays on Reports.
 	b.do("reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#revenue-chart")))
 

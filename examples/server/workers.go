@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/staykit/staykit/invoice"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -29,7 +30,7 @@ func (s *server) startWorkers(publicURL string) (stop func(), err error) {
 	// period has passed (checkin.DefaultRetention), audited.
 	retention := s.guestHost().CheckinRetention(nil)
 	workers, err := s.back.Store.Jobs(jobs.Options{Bookings: s.svc, Money: s.money, Outbox: worker, Feeds: s.calendarSync(),
-		Checkins: retention, Every: s.cfg.SweepEvery, Logger: s.log, Clock: s.clock})
+		Checkins: retention, Invoices: invoicer(s.back.Store.Invoices(s.clock)), Every: s.cfg.SweepEvery, Logger: s.log, Clock: s.clock})
 	if err != nil {
 		return nil, err
 	}
@@ -106,4 +107,13 @@ func (s *server) calendarSync() *icalsync.Syncer {
 // calendarHandler serves GET /ical/{token}.ics.
 func (s *server) calendarHandler() http.Handler {
 	return &icalsync.Handler{Store: s.back.Store.Stores, Logger: s.log}
+}
+
+// invoicer is svc as the job engine's Invoicer; nil (no invoices
+// issued) when the database serves none.
+func invoicer(svc *invoice.Service) jobs.Invoicer {
+	if svc == nil {
+		return nil
+	}
+	return svc
 }

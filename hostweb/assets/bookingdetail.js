@@ -4,6 +4,7 @@
 // dispute from the ledger — with what is still to come (the balance
 // charged on its due date); and the host's private notes on the stay,
 // written by a member of the team or an API key, never shown to the guest.
+// The booking's invoice and credit notes (issue #29), each with its PDF.
 // Loaded before app.js, which adds the sections to the booking page.
 "use strict";
 
@@ -14,12 +15,16 @@
       tlBalanceDue: "Solde prélevé sur la carte", tlBalanceManual: "Solde à encaisser par l'hôte",
       notesTitle: "Notes internes", notesHint: "Visibles par l'équipe seulement, jamais par le voyageur.",
       noteLabel: "Nouvelle note", addNote: "Ajouter la note", noNotes: "Aucune note.", noteSaved: "Note ajoutée.",
+      invoicesTitle: "Factures", noInvoices: "Aucune facture pour l'instant : elle est émise dans la minute qui suit la confirmation.",
+      invoiceKind: { invoice: "Facture", credit_note: "Avoir" }, pdf: "PDF",
     },
     en: {
       historyTitle: "History", upcoming: "upcoming", tlCreated: "Booking made", tlConfirmed: "Booking confirmed",
       tlBalanceDue: "Balance charged to the card", tlBalanceManual: "Balance to be collected by the host",
       notesTitle: "Internal notes", notesHint: "Seen by the team only, never by the guest.",
       noteLabel: "New note", addNote: "Add the note", noNotes: "No notes.", noteSaved: "Note added.",
+      invoicesTitle: "Invoices", noInvoices: "No invoice yet: it is issued within a minute of the confirmation.",
+      invoiceKind: { invoice: "Invoice", credit_note: "Credit note" }, pdf: "PDF",
     },
   }[lang]);
 
@@ -83,5 +88,19 @@
     } } }, text, el("p", { class: "bar" }, submit));
     load();
     return el("section", { id: "booking-notes" }, el("h3", {}, T.notesTitle), el("p", { class: "hint" }, T.notesHint), list, form);
+  });
+
+  bookingSections.push(function (b) {
+    const list = el("ul", { id: "invoices-list", class: "invoices" });
+    const pdf = (id) => "/api/v1/host/" + encodeURIComponent(document.body.dataset.org) + "/invoices/" + id + "/pdf";
+    (async () => {
+      const items = (await call("GET", "/bookings/" + b.id + "/invoices", undefined, true)).items;
+      list.replaceChildren(...items.map((inv) => el("li", { class: "invoice", "data-kind": inv.kind, "data-number": inv.number },
+        T.invoiceKind[inv.kind] + " n° " + inv.number + " — " + dayFormat.format(new Date(inv.issue_date + "T00:00:00Z")) +
+        " — " + moneyText(inv.total, inv.currency) + " ",
+        el("a", { href: pdf(inv.id), download: "" }, T.pdf))));
+      if (!items.length) list.append(el("li", { class: "hint" }, T.noInvoices));
+    })().catch(() => list.replaceChildren());
+    return el("section", { id: "booking-invoices" }, el("h3", {}, T.invoicesTitle), list);
   });
 });

@@ -1,7 +1,8 @@
 // The dashboard's Reports page: revenue booked and collected, occupancy,
 // ADR and RevPAR per month (GET /reports/monthly) as hand-made SVG bar
-// charts and a table per property, the taxes of the period with a CSV
-// download (GET /reports/taxes), and the arrivals and departures of the
+// charts and a table per property, the taxes of the period with CSV
+// downloads (GET /reports/taxes, /reports/tourist-tax per municipality,
+// /reports/vat per rate), and the arrivals and departures of the
 // coming week (GET /reports/movements). Loaded before app.js, which calls
 // each registered page with its helpers.
 //
@@ -24,6 +25,7 @@
       totalRow: "Total", taxesTitle: "Taxes de la période", tax: "Taxe", included: "Incluse dans les prix", addedOn: "Ajoutée au prix",
       csv: "Télécharger les taxes (CSV)", movementsTitle: "Arrivées et départs des 7 prochains jours", arrival: "Arrivée", departure: "Départ",
       movement: "Mouvement", taxMode: "Application", noTaxes: "Aucune taxe sur la période.",
+      touristCsv: "Taxe de séjour par commune (CSV)", vatCsv: "TVA par taux (CSV)",
       help: "CA réservé : nuits des séjours confirmés (hors taxes) et ce que les annulations ont conservé. Encaissé : paiements reçus moins remboursements, le mois où l'argent a bougé. Occupation : nuits réservées sur nuits non fermées.",
     },
     en: {
@@ -34,6 +36,7 @@
       totalRow: "Total", taxesTitle: "Taxes of the period", tax: "Tax", included: "Included in prices", addedOn: "Added to prices",
       csv: "Download the taxes (CSV)", movementsTitle: "Arrivals and departures in the next 7 days", arrival: "Arrival", departure: "Departure",
       movement: "Movement", taxMode: "Applies", noTaxes: "No tax in the period.",
+      touristCsv: "Tourist tax per municipality (CSV)", vatCsv: "VAT per rate (CSV)",
       help: "Revenue booked: nights of confirmed stays (taxes excluded) and what cancellations kept. Collected: payments received less refunds, in the month the money moved. Occupancy: booked nights over nights not closed.",
     },
   }[lang];
@@ -184,12 +187,17 @@
       main.append(el("h3", {}, p.name), el("div", { class: "report-property", "data-property": p.property_id }, table(figureHead(), rows)));
     }
 
-    const csv = "/api/v1/host/" + encodeURIComponent(document.body.dataset.org) + "/reports/taxes?" +
+    // The CSV downloads of the period: the taxes per property, and the
+    // declarations (tourist tax per municipality, VAT per rate).
+    const csvOf = (report) => "/api/v1/host/" + encodeURIComponent(document.body.dataset.org) + "/reports/" + report + "?" +
       new URLSearchParams([...q.entries(), ["from", rep.from], ["to", rep.to], ["format", "csv"], ["locale", lang]]);
+    const csv = csvOf("taxes");
     const taxRows = taxes.totals.map((x) => el("tr", { "data-code": x.code, "data-inclusive": String(x.inclusive) },
       el("td", {}, x.label), el("td", {}, x.inclusive ? R.included : R.addedOn), el("td", { class: "amt" }, money(x.amount, cur))));
     main.append(el("h3", {}, R.taxesTitle), taxRows.length ? table([R.tax, R.taxMode, T.amount], taxRows) : el("p", {}, R.noTaxes),
-      el("p", {}, el("a", { id: "taxes-csv", href: csv, download: "" }, R.csv)));
+      el("p", {}, el("a", { id: "taxes-csv", href: csv, download: "" }, R.csv)),
+      el("p", {}, el("a", { id: "tourist-tax-csv", href: csvOf("tourist-tax"), download: "" }, R.touristCsv)),
+      el("p", {}, el("a", { id: "vat-csv", href: csvOf("vat"), download: "" }, R.vatCsv)));
 
     const moveRows = [...moves.arrivals.map((s) => [s, R.arrival]), ...moves.departures.map((s) => [s, R.departure])]
       .sort((a, b) => a[0].date.localeCompare(b[0].date))

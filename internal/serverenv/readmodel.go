@@ -9,6 +9,7 @@ import (
 	"github.com/staykit/staykit/connect"
 	"github.com/staykit/staykit/eventfeed"
 	"github.com/staykit/staykit/host"
+	"github.com/staykit/staykit/invoice"
 	"github.com/staykit/staykit/jobs"
 	"github.com/staykit/staykit/mailsettings"
 	"github.com/staykit/staykit/review"
@@ -96,6 +97,17 @@ func (db Database) Team() team.Store { return nativeAs[team.Store](db) }
 // Reviews is the database as package review's store; nil when it is
 // neither store/sqlite nor store/postgres.
 func (db Database) Reviews() review.Store { return nativeAs[review.Store](db) }
+
+// Invoices is package invoice's Service on the database (its documents
+// and the bookings, properties and ledger they are made of, read
+// directly); nil when it is neither store/sqlite nor store/postgres.
+func (db Database) Invoices(clock booking.Clock) *invoice.Service {
+	st, rd := nativeAs[invoice.Store](db), nativeAs[invoice.Reader](db)
+	if st == nil || rd == nil {
+		return nil
+	}
+	return invoice.New(invoice.Options{Store: st, Reader: rd, Clock: clock})
+}
 
 // Booking is the seams of the booking engine (booking.Options.Stores).
 func (db Database) Booking() booking.Stores { return db.Stores.Stores }

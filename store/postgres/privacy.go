@@ -11,8 +11,8 @@ import (
 var _ privacy.Store = (*DB)(nil)
 
 // EraseGuest replaces a booking's guest details and fails the pending
-// mail deliveries to its guest, and deletes its notes and its check-in
-// (privacy.Store).
+// mail deliveries to its guest, deletes its notes, review and check-in,
+// and erases the buyer of its invoices (privacy.Store).
 func (db *DB) EraseGuest(ctx context.Context, bookingID int64, e privacy.Erasure) error {
 	return db.tx(ctx, "erase guest", func(q querier) error {
 		if err := sqlflow.Exec(ctx, q, bookingNotFound(), `UPDATE bookings SET guest_name = $1, guest_email = $2,
@@ -26,6 +26,11 @@ func (db *DB) EraseGuest(ctx context.Context, bookingID int64, e privacy.Erasure
 			if err := sqlflow.Exec(ctx, q, nil, `DELETE FROM `+table+` WHERE booking_id = $1`, bookingID); err != nil {
 				return err
 			}
+		}
+		// Invoices keep their numbers and amounts; their buyer is erased.
+		if err := sqlflow.Exec(ctx, q, nil, `UPDATE invoices SET buyer_name = $1, buyer_address = '' WHERE booking_id = $2`,
+			e.Name, bookingID); err != nil {
+			return err
 		}
 		return sqlflow.Exec(ctx, q, nil, `UPDATE outbox_deliveries SET status = $1, last_error = $2, updated_at = $3
 			WHERE status = $4 AND channel = $5 AND recipient = $6

@@ -11,8 +11,8 @@ import (
 var _ privacy.Store = (*DB)(nil)
 
 // EraseGuest replaces a booking's guest details and fails the pending
-// mail deliveries to its guest, and deletes its notes and its check-in
-// (privacy.Store).
+// mail deliveries to its guest, deletes its notes, review and check-in,
+// and erases the buyer of its invoices (privacy.Store).
 func (db *DB) EraseGuest(ctx context.Context, bookingID int64, e privacy.Erasure) error {
 	return db.tx(ctx, "erase guest", func(q querier) error {
 		if err := sqlflow.Exec(ctx, q, bookingNotFound(), `UPDATE bookings SET guest_name = ?, guest_email = ?,
@@ -26,6 +26,11 @@ func (db *DB) EraseGuest(ctx context.Context, bookingID int64, e privacy.Erasure
 			if err := sqlflow.Exec(ctx, q, nil, `DELETE FROM `+table+` WHERE booking_id = ?`, bookingID); err != nil {
 				return err
 			}
+		}
+		// Invoices keep their numbers and amounts; their buyer is erased.
+		if err := sqlflow.Exec(ctx, q, nil, `UPDATE invoices SET buyer_name = ?, buyer_address = '' WHERE booking_id = ?`,
+			e.Name, bookingID); err != nil {
+			return err
 		}
 		return sqlflow.Exec(ctx, q, nil, `UPDATE outbox_deliveries SET status = ?, last_error = ?, updated_at = ?
 			WHERE status = ? AND channel = ? AND recipient = ?

@@ -123,6 +123,7 @@ func Run(t *testing.T, newStore func(t *testing.T) Stores, opts ...Option) {
 		idempotencyScenarios,
 		ledgerScenarios,
 		raceScenarios,
+		invoiceScenarios,
 		ledgerRaceScenarios,
 		feedScenarios,
 		feedRaceScenarios,

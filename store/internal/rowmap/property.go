@@ -9,7 +9,8 @@ import (
 // PropertyColumns are the columns of properties, in the order
 // ScanProperty reads them.
 const PropertyColumns = `id, org_id, name, description, photos, city, country, max_guests,
-	bedrooms, min_stay_nights, max_stay_nights, active, rates, fees, tax, registration_number`
+	bedrooms, min_stay_nights, max_stay_nights, active, rates, fees, tax, registration_number,
+	postal_code, municipality_code`
 
 // PropertyDataColumns are PropertyColumns after id and org_id, in the
 // order of PropertyArgs.
@@ -23,7 +24,8 @@ func PropertyArgs(c Codec, p *booking.Property) ([]any, error) {
 		return nil, err
 	}
 	return []any{p.Name, p.Description, j[0], p.City, p.Country, p.MaxGuests, p.Bedrooms,
-		NullInt(p.MinStayNights), NullInt(p.MaxStayNights), p.Active, j[1], j[2], j[3], p.RegistrationNumber}, nil
+		NullInt(p.MinStayNights), NullInt(p.MaxStayNights), p.Active, j[1], j[2], j[3], p.RegistrationNumber,
+		p.PostalCode, p.MunicipalityCode}, nil
 }
 
 // ScanProperty reads a row of PropertyColumns. Its blocks are not read.
@@ -32,7 +34,7 @@ func ScanProperty(c Codec, s Scanner) (*booking.Property, error) {
 	if err := Scan(s, &p.ID, &p.OrgID, &p.Name, &p.Description, JSON(c, &p.Photos), &p.City,
 		&p.Country, &p.MaxGuests, &p.Bedrooms, c.OptInt(&p.MinStayNights),
 		c.OptInt(&p.MaxStayNights), &p.Active, JSON(c, &p.Rates), JSON(c, &p.Fees),
-		JSON(c, &p.Tax), &p.RegistrationNumber); err != nil {
+		JSON(c, &p.Tax), &p.RegistrationNumber, &p.PostalCode, &p.MunicipalityCode); err != nil {
 		return nil, err
 	}
 	return &p, nil

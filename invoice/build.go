@@ -1,0 +1,158 @@
+package invoice
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/ledger"
+	"github.com/staykit/staykit/pricing"
+)
+
+// Locale is the language a document is drawn in: "fr" for a French
+// guest, else "en".
+func Locale(guestLocale string) string {
+	if strings.HasPrefix(strings.ToLower(guestLocale), "fr") {
+		return "fr"
+	}
+	return "en"
+}
+
+// Source is what a document is made of, read when it is issued.
+type Source struct {
+	Org      booking.Organization
+	Seller   Seller
+	Property booking.Property
+	Booking  booking.Booking
+	// IssueDate is today in the organisation's zone.
+	IssueDate civil.Date
+}
+
+// NewInvoice is the invoice of src's booking: its stored quote's lines,
+// VAT per rate (the rate read from the property's pricing.PercentTax of
+// the same code), tourist tax and total.
+func NewInvoice(src Source) Invoice {
+	b, q := src.Booking, src.Booking.Quote
+	loc := Locale(b.Locale)
+	s := header(src, loc)
+	s.Lines = append(s.Lines, Line{Code: pricing.LineAccommodation, Label: accommodationLabel(loc, q.Nights),
+		Quantity: q.Nights, Amount: q.Accommodation})
+	for _, d := range q.Discounts {
+		s.Lines = append(s.Lines, Line{Code: d.Code, Label: label(d, loc), Amount: d.Amount.Neg()})
+	}
+	for _, f := range q.Fees {
+		s.Lines = append(s.Lines, Line{Code: f.Code, Label: label(f, loc), Quantity: f.Quantity, Amount: f.Amount})
+	}
+	s.Subtotal = decimal.Zero
+	for _, l := range s.Lines {
+		s.Subtotal = s.Subtotal.Add(l.Amount)
+	}
+	s.TouristTax = decimal.Zero
+	rates := map[string]decimal.Decimal{}
+	for _, t := range src.Property.Fees.Taxes {
+		rates[t.Code] = t.Percent
+	}
+	add := func(t pricing.Line, inclusive bool) {
+		rate, known := rates[t.Code]
+		tax := Tax{Code: t.Code, Label: label(t, loc), Rate: rate, Inclusive: inclusive, Amount: t.Amount, Base: decimal.Zero}
+		if known && rate.IsPositive() {
+			tax.Base = pricing.Round(t.Amount.Mul(decimal.NewFromInt(100)).Div(rate), b.Currency)
+		}
+		s.Taxes = append(s.Taxes, tax)
+	}
+	for _, t := range q.Taxes {
+		if t.Code == pricing.LineTouristTax {
+			s.TouristTax = s.TouristTax.Add(t.Amount)
+			continue
+		}
+		add(t, false)
+	}
+	for _, t := range q.IncludedTaxes {
+		add(t, true)
+	}
+	s.Total = q.Total
+	s.Paid = b.PaidAmount
+	return Invoice{OrgID: b.OrgID, BookingID: b.ID, Kind: KindInvoice, Currency: b.Currency, Total: s.Total, Snapshot: s}
+}
+
+// NewCreditNote is the credit note of the refund entry of src's booking,
+// which the invoice inv billed: one negative line of the refunded amount,
+// and the invoice's taxes in proportion (refund / invoice total), each
+// rounded to minor units.
+func NewCreditNote(src Source, inv Invoice, refund ledger.Entry) Invoice {
+	b := src.Booking
+	loc := Locale(b.Locale)
+	s := header(src, loc)
+	s.Corrects = inv.Number
+	amount := pricing.FromMinor(refund.Amount, refund.Currency)
+	word := map[string]string{"fr": "Remboursement — facture n° ", "en": "Refund — invoice no. "}[loc]
+	s.Lines = []Line{{Code: "refund", Label: word + inv.Display(), Amount: amount.Neg()}}
+	s.TouristTax = decimal.Zero
+	s.Paid = decimal.Zero
+	ratio := decimal.Zero
+	if t := inv.Snapshot.Total; t.IsPositive() {
+		ratio = amount.Div(t)
+	}
+	var exclusive decimal.Decimal
+	for _, t := range inv.Snapshot.Taxes {
+		share := Tax{Code: t.Code, Label: t.Label, Rate: t.Rate, Inclusive: t.Inclusive,
+			Base:   pricing.Round(t.Base.Mul(ratio), b.Currency).Neg(),
+			Amount: pricing.Round(t.Amount.Mul(ratio), b.Currency).Neg()}
+		s.Taxes = append(s.Taxes, share)
+		if !t.Inclusive {
+			exclusive = exclusive.Add(share.Amount)
+		}
+	}
+	s.TouristTax = pricing.Round(inv.Snapshot.TouristTax.Mul(ratio), b.Currency).Neg()
+	// The refund is the total: what the lines carry is the rest once
+	// the taxes' shares are set apart.
+	s.Total = amount.Neg()
+	s.Subtotal = s.Total.Sub(exclusive).Sub(s.TouristTax)
+	s.Lines[0].Amount = s.Subtotal
+	return Invoice{OrgID: b.OrgID, BookingID: b.ID, Kind: KindCreditNote, LedgerEntryID: refund.ID,
+		Currency: b.Currency, Total: s.Total, Snapshot: s}
+}
+
+// header fills what every document of src shows.
+func header(src Source, loc string) Snapshot {
+	b, p := src.Booking, src.Property
+	seller := src.Seller
+	if seller.LegalName == "" {
+		seller.LegalName = src.Org.Name
+	}
+	var place []string
+	for _, part := range []string{strings.TrimSpace(p.PostalCode + " " + p.City), p.Country} {
+		if part != "" {
+			place = append(place, part)
+		}
+	}
+	return Snapshot{Locale: loc, IssueDate: src.IssueDate, Seller: seller,
+		Buyer: Buyer{Name: b.GuestName}, Property: p.Name, PropertyAddress: strings.Join(place, ", "),
+		BookingRef: strconv.FormatInt(b.ID, 10), CheckIn: b.CheckIn, CheckOut: b.CheckOut, Nights: b.Nights(),
+		Guests: b.Guests, Currency: b.Currency, Subtotal: decimal.Zero, TouristTax: decimal.Zero,
+		Total: decimal.Zero, Paid: decimal.Zero, Taxes: []Tax{}}
+}
+
+// label is a quote line's label in loc, else its own.
+func label(l pricing.Line, loc string) string {
+	if s := l.Labels[loc]; s != "" {
+		return s
+	}
+	return l.Label
+}
+
+func accommodationLabel(loc string, nights int) string {
+	if loc == "fr" {
+		if nights > 1 {
+			return "Hébergement, " + strconv.Itoa(nights) + " nuits"
+		}
+		return "Hébergement, 1 nuit"
+	}
+	if nights > 1 {
+		return "Accommodation, " + strconv.Itoa(nights) + " nights"
+	}
+	return "Accommodation, 1 night"
+}

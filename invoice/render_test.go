@@ -1,0 +1,156 @@
+package invoice_test
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/invoice"
+	"github.com/staykit/staykit/ledger"
+	"github.com/staykit/staykit/pricing"
+)
+
+// keepPNG writes the rendered pages to this directory, to look at them.
+var keepPNG = flag.String("png", "", "directory to write the rendered invoice pages to")
+
+func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+
+// source is a booking of three nights at a French villa with a coupon,
+// cleaning, an extra, 10 % VAT included in the accommodation and a
+// tourist tax.
+func source(locale string) invoice.Source {
+	q := pricing.Quote{
+		CheckIn: civil.MustParse("2026-07-10"), CheckOut: civil.MustParse("2026-07-13"), Nights: 3, Guests: 3,
+		Currency: "EUR", Accommodation: dec("1200.00"),
+		Discounts: []pricing.Line{{Code: pricing.LineCoupon, Label: "Coupon ETE", Labels: map[string]string{"fr": "Code promo ÉTÉ", "en": "Coupon SUMMER"}, Amount: dec("120.00")}},
+		Fees: []pricing.Line{
+			{Code: pricing.LineCleaningFee, Label: "Cleaning", Labels: map[string]string{"fr": "Ménage", "en": "Cleaning"}, Amount: dec("80.00")},
+			{Code: "breakfast", Label: "Breakfast", Labels: map[string]string{"fr": "Petit-déjeuner", "en": "Breakfast"}, Quantity: 2, Amount: dec("30.00")},
+		},
+		Taxes:         []pricing.Line{{Code: pricing.LineTouristTax, Label: "Tourist tax", Amount: dec("13.20")}},
+		IncludedTaxes: []pricing.Line{{Code: "vat", Label: "VAT", Labels: map[string]string{"fr": "TVA", "en": "VAT"}, Amount: dec("98.18")}},
+		Party:         pricing.Party{Adults: 2, Children: 1},
+		Total:         dec("1203.20"),
+	}
+	return invoice.Source{
+		Org:    booking.Organization{ID: 1, Name: "Villa Soleil"},
+		Seller: invoice.Seller{LegalName: "SARL Villa Soleil", LegalForm: "SARL au capital de 10 000 €, RCS Nice 123 456 789", Address: "12 chemin des Pins\n06600 Antibes\nFrance", VATID: "FR12123456789"},
+		Property: booking.Property{ID: 2, Name: "Villa Éden", City: "Antibes", PostalCode: "06600", Country: "FR",
+			Fees: pricing.Fees{Taxes: []pricing.PercentTax{{Code: "vat", Percent: dec("10"), Inclusive: true}}}},
+		Booking: booking.Booking{ID: 42, OrgID: 1, PropertyID: 2, GuestName: "Zoë Müller-Éluard", Locale: locale, Currency: "EUR",
+			CheckIn: q.CheckIn, CheckOut: q.CheckOut, Guests: 3, Quote: q, TotalAmount: q.Total, PaidAmount: q.Total},
+		IssueDate: civil.MustParse("2026-06-01"),
+	}
+}
+
+// text renders inv and returns its text (pdftotext) and first page as PNG
+// (pdftoppm).
+func text(t *testing.T, inv invoice.Invoice, name string) string {
+	t.Helper()
+	for _, tool := range []string{"pdftotext", "pdftoppm"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s (poppler-utils) is needed: %v", tool, err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := invoice.Render(&buf, inv); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	pdf := filepath.Join(dir, name+".pdf")
+	if err := os.WriteFile(pdf, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("pdftotext", "-layout", pdf, "-").CombinedOutput()
+	if err != nil {
+		t.Fatalf("pdftotext: %v: %s", err, out)
+	}
+	pngDir := dir
+	if *keepPNG != "" {
+		pngDir = *keepPNG
+	}
+	if msg, err := exec.Command("pdftoppm", "-png", "-r", "80", "-f", "1", "-l", "1", pdf, filepath.Join(pngDir, name)).CombinedOutput(); err != nil {
+		t.Fatalf("pdftoppm: %v: %s", err, msg)
+	}
+	pngs, _ := filepath.Glob(filepath.Join(pngDir, name+"*.png"))
+	if len(pngs) == 0 {
+		t.Fatalf("pdftoppm made no page of %s", name)
+	}
+	if st, err := os.Stat(pngs[0]); err != nil || st.Size() < 10_000 {
+		t.Fatalf("page %s is empty or missing: %v", pngs[0], err)
+	}
+	// Spaces as pdftotext gives them: no-break ones become plain.
+	return strings.NewReplacer("\u202f", " ", "\u00a0", " ").Replace(string(out))
+}
+
+func wantText(t *testing.T, got string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("the PDF lacks %q; its text:\n%s", w, got)
+		}
+	}
+}
+
+func TestRenderFrench(t *testing.T) {
+	inv := invoice.NewInvoice(source("fr-FR"))
+	inv.Number, inv.IssuedAt = 7, time.Date(2026, 6, 1, 10, 0, 0, 0, time.UTC)
+	got := text(t, inv, "invoice-fr")
+	wantText(t, got, "FACTURE", "N° 000007", "SARL Villa Soleil", "N° TVA intracommunautaire : FR12123456789",
+		"Zoë Müller-Éluard", "Villa Éden", "06600 Antibes, FR", "Du 10/07/2026 au 13/07/2026, 3 nuit(s)",
+		"Hébergement, 3 nuits", "1 200,00 €", "Code promo ÉTÉ", "-120,00 €", "Ménage", "Petit-déjeuner",
+		"Taxe de séjour (hors TVA)", "13,20 €", "Total TTC", "1 203,20 €", "dont TVA 10 % incluse", "98,18 €",
+		"Récapitulatif des taxes", "981,80 €")
+}
+
+func TestRenderEnglish(t *testing.T) {
+	inv := invoice.NewInvoice(source("en"))
+	inv.Number = 12
+	got := text(t, inv, "invoice-en")
+	wantText(t, got, "INVOICE", "No. 000012", "VAT number: FR12123456789", "From 10 July 2026 to 13 July 2026",
+		"Accommodation, 3 nights", "€1,200.00", "Coupon SUMMER", "-€120.00", "Tourist tax (outside VAT)",
+		"Total incl. taxes", "€1,203.20", "of which VAT 10% included")
+}
+
+func TestRenderCreditNote(t *testing.T) {
+	src := source("fr")
+	inv := invoice.NewInvoice(src)
+	inv.Number = 7
+	refund := ledger.Entry{ID: 9, Kind: ledger.KindRefund, Status: ledger.StatusSucceeded, Amount: 60160, Currency: "EUR"}
+	note := invoice.NewCreditNote(src, inv, refund)
+	note.Number = 8
+	if !note.Total.Equal(dec("-601.60")) || note.LedgerEntryID != 9 || note.Snapshot.Corrects != 7 {
+		t.Fatalf("credit note total %s, entry %d, corrects %d", note.Total, note.LedgerEntryID, note.Snapshot.Corrects)
+	}
+	// Half the invoice refunded: half its VAT and tourist tax.
+	if got := note.Snapshot.Taxes[0].Amount; !got.Equal(dec("-49.09")) {
+		t.Errorf("VAT share %s, want -49.09", got)
+	}
+	if got := note.Snapshot.TouristTax; !got.Equal(dec("-6.60")) {
+		t.Errorf("tourist tax share %s, want -6.60", got)
+	}
+	if sum := note.Snapshot.Subtotal.Add(note.Snapshot.TouristTax); !sum.Equal(note.Total) {
+		t.Errorf("subtotal %s + tourist tax %s ≠ total %s", note.Snapshot.Subtotal, note.Snapshot.TouristTax, note.Total)
+	}
+	got := text(t, note, "credit-fr")
+	wantText(t, got, "AVOIR", "N° 000008", "Avoir sur la facture n° 000007", "Remboursement — facture n° 000007", "-601,60 €")
+}
+
+func TestRenderNoVATNumber(t *testing.T) {
+	src := source("en")
+	src.Seller = invoice.Seller{}
+	inv := invoice.NewInvoice(src)
+	if inv.Snapshot.Seller.LegalName != "Villa Soleil" {
+		t.Errorf("seller without a legal name: %q, want the organisation's name", inv.Snapshot.Seller.LegalName)
+	}
+	wantText(t, text(t, inv, "novat"), "VAT not applicable (art. 293 B of the French tax code)")
+}

@@ -1,0 +1,152 @@
+package sqlite
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/invoice"
+	"github.com/staykit/staykit/store/internal/rowmap"
+	"github.com/staykit/staykit/store/internal/sqlflow"
+)
+
+var _ invoice.Store = (*DB)(nil)
+
+// IssueInvoice stores a document with its organisation's next number, or
+// returns the one its booking or refund has (invoice.Store). BEGIN
+// IMMEDIATE serialises the writers: the counter's read and move, the
+// check for an existing document and the insert are one step.
+func (db *DB) IssueInvoice(ctx context.Context, inv *invoice.Invoice) (*invoice.Invoice, bool, error) {
+	snapshot, err := json.Marshal(inv.Snapshot)
+	if err != nil {
+		return nil, false, fmt.Errorf("issue invoice: %w", err)
+	}
+	var (
+		stored  *invoice.Invoice
+		created bool
+	)
+	err = db.tx(ctx, "issue invoice", func(q querier) error {
+		if ok, err := sqlflow.Exists(ctx, q, `SELECT 1 FROM bookings WHERE id = ? AND org_id = ?`, inv.BookingID, inv.OrgID); err != nil {
+			return err
+		} else if !ok {
+			return bookingNotFound()
+		}
+		if inv.LedgerEntryID != 0 {
+			if ok, err := sqlflow.Exists(ctx, q, `SELECT 1 FROM ledger_entries WHERE id = ? AND booking_id = ?`, inv.LedgerEntryID, inv.BookingID); err != nil {
+				return err
+			} else if !ok {
+				return booking.Errorf(booking.CodeNotFound, "Ledger entry not found.")
+			}
+		}
+		if stored, err = existingInvoice(ctx, q, inv); err != nil || stored != nil {
+			return err
+		}
+		counter, err := sqlflow.One(ctx, q, scanCounter, nil, `INSERT INTO invoice_counters (org_id, last_number, last_issued_at) VALUES (?, 1, ?)
+			ON CONFLICT (org_id) DO UPDATE SET last_number = last_number + 1, last_issued_at = max(last_issued_at, excluded.last_issued_at)
+			RETURNING last_number, last_issued_at`, inv.OrgID, millis(inv.IssuedAt))
+		if err != nil {
+			return err
+		}
+		last := counter[1]
+		inv.Number = counter[0]
+		inv.IssuedAt = time.UnixMilli(last).UTC()
+		inv.ID, err = sqlflow.Value[int64](ctx, q, nil, `INSERT INTO invoices (org_id, booking_id, kind, number, ledger_entry_id,
+			currency, total, buyer_name, buyer_address, snapshot, issued_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			inv.OrgID, inv.BookingID, string(inv.Kind), inv.Number, rowmap.NullID(inv.LedgerEntryID), inv.Currency,
+			inv.Total.String(), inv.Snapshot.Buyer.Name, inv.Snapshot.Buyer.Address, string(snapshot), last)
+		created = err == nil
+		return err
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	if stored == nil {
+		c := *inv
+		stored = &c
+	}
+	return stored, created, nil
+}
+
+// existingInvoice is the document inv's booking (an invoice) or refund (a
+// credit note) has already, or nil.
+func existingInvoice(ctx context.Context, q querier, inv *invoice.Invoice) (*invoice.Invoice, error) {
+	if inv.Kind == invoice.KindInvoice {
+		return sqlflow.One(ctx, q, rowmap.ScanInvoice, nil, `SELECT `+rowmap.InvoiceColumns+` FROM invoices
+			WHERE booking_id = ? AND kind = 'invoice'`, inv.BookingID)
+	}
+	return sqlflow.One(ctx, q, rowmap.ScanInvoice, nil, `SELECT `+rowmap.InvoiceColumns+` FROM invoices
+		WHERE ledger_entry_id = ?`, inv.LedgerEntryID)
+}
+
+// Invoices lists an organisation's documents by number (invoice.Store).
+func (db *DB) Invoices(ctx context.Context, orgID, after int64, limit int) ([]invoice.Invoice, error) {
+	return sqlflow.Get(ctx, db.run, "invoices", func(q querier) ([]invoice.Invoice, error) {
+		return sqlflow.All(ctx, q, rowmap.ScanInvoice, `SELECT `+rowmap.InvoiceColumns+` FROM invoices
+			WHERE org_id = ? AND number > ? ORDER BY number LIMIT ?`, orgID, after, limit)
+	})
+}
+
+// BookingInvoices lists a booking's documents by number (invoice.Store).
+func (db *DB) BookingInvoices(ctx context.Context, bookingID int64) ([]invoice.Invoice, error) {
+	return sqlflow.Get(ctx, db.run, "booking invoices", func(q querier) ([]invoice.Invoice, error) {
+		return sqlflow.All(ctx, q, rowmap.ScanInvoice, `SELECT `+rowmap.InvoiceColumns+` FROM invoices
+			WHERE booking_id = ? ORDER BY number`, bookingID)
+	})
+}
+
+// Invoice finds a document of an organisation (invoice.Store).
+func (db *DB) Invoice(ctx context.Context, orgID, id int64) (*invoice.Invoice, error) {
+	return sqlflow.Get(ctx, db.run, "invoice", func(q querier) (*invoice.Invoice, error) {
+		return sqlflow.One(ctx, q, rowmap.ScanInvoice, rowmap.InvoiceNotFound(), `SELECT `+rowmap.InvoiceColumns+`
+			FROM invoices WHERE org_id = ? AND id = ?`, orgID, id)
+	})
+}
+
+// InvoicesDue lists the documents owed (invoice.Store).
+func (db *DB) InvoicesDue(ctx context.Context, limit int) ([]invoice.Due, error) {
+	return sqlflow.Get(ctx, db.run, "invoices due", func(q querier) ([]invoice.Due, error) {
+		return sqlflow.All(ctx, q, rowmap.ScanInvoiceDue, `SELECT kind, org_id, booking_id, entry_id FROM (
+			SELECT 'invoice' AS kind, 0 AS step, b.org_id, b.id AS booking_id, 0 AS entry_id FROM bookings b
+			WHERE b.confirmed_at IS NOT NULL AND b.status IN ('confirmed', 'cancelled')
+			AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.booking_id = b.id AND i.kind = 'invoice')
+			UNION ALL
+			SELECT 'credit_note', 1, b.org_id, b.id, e.id FROM ledger_entries e JOIN bookings b ON b.id = e.booking_id
+			WHERE e.kind = 'refund' AND e.status = 'succeeded'
+			AND EXISTS (SELECT 1 FROM invoices i WHERE i.booking_id = b.id AND i.kind = 'invoice')
+			AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.ledger_entry_id = e.id)
+		) ORDER BY step, booking_id, entry_id LIMIT ?`, limit)
+	})
+}
+
+// InvoiceSeller returns an organisation's seller details (invoice.Store).
+func (db *DB) InvoiceSeller(ctx context.Context, orgID int64) (invoice.Seller, error) {
+	s, err := sqlflow.Get(ctx, db.run, "invoice seller", func(q querier) (*invoice.Seller, error) {
+		return sqlflow.One(ctx, q, rowmap.ScanSeller, nil, `SELECT legal_name, legal_form, address, vat_id
+			FROM invoice_sellers WHERE org_id = ?`, orgID)
+	})
+	if err != nil || s == nil {
+		return invoice.Seller{}, err
+	}
+	return *s, nil
+}
+
+// SetInvoiceSeller saves an organisation's seller details (invoice.Store).
+func (db *DB) SetInvoiceSeller(ctx context.Context, orgID int64, s invoice.Seller) error {
+	return db.tx(ctx, "set invoice seller", func(q querier) error {
+		return sqlflow.Exec(ctx, q, rowmap.OrganizationNotFound(), `INSERT INTO invoice_sellers (org_id, legal_name, legal_form, address, vat_id)
+			SELECT id, ?, ?, ?, ? FROM organizations WHERE id = ?
+			ON CONFLICT (org_id) DO UPDATE SET legal_name = excluded.legal_name, legal_form = excluded.legal_form,
+			address = excluded.address, vat_id = excluded.vat_id`, s.LegalName, s.LegalForm, s.Address, s.VATID, orgID)
+	})
+}
+
+// scanCounter reads a counter's last number and last issue time.
+func scanCounter(_ rowmap.Codec, s rowmap.Scanner) (*[2]int64, error) {
+	var v [2]int64
+	if err := rowmap.Scan(s, &v[0], &v[1]); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
