@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/staykit/staykit/internal/testenv"
 )
 
 // TestInvoices: a confirmed booking gets its invoice and a refund its
@@ -93,14 +95,12 @@ func TestInvoices(t *testing.T) {
 // pdfText is a PDF's text (pdftotext, poppler-utils).
 func pdfText(t *testing.T, pdf []byte) string {
 	t.Helper()
-	if _, err := exec.LookPath("pdftotext"); err != nil {
-		t.Fatalf("pdftotext (poppler-utils) is needed: %v", err)
-	}
+	pdftotext := testenv.Program(t, "pdftotext") // poppler-utils
 	path := filepath.Join(t.TempDir(), "doc.pdf")
 	if err := os.WriteFile(path, pdf, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command("pdftotext", "-layout", path, "-").CombinedOutput()
+	out, err := exec.Command(pdftotext, "-layout", path, "-").CombinedOutput()
 	if err != nil {
 		t.Fatalf("pdftotext: %v: %s", err, out)
 	}

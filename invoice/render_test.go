@@ -14,6 +14,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/internal/testenv"
 	"github.com/staykit/staykit/invoice"
 	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/pricing"
@@ -56,11 +57,7 @@ func source(locale string) invoice.Source {
 // (pdftoppm).
 func text(t *testing.T, inv invoice.Invoice, name string) string {
 	t.Helper()
-	for _, tool := range []string{"pdftotext", "pdftoppm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Fatalf("%s (poppler-utils) is needed: %v", tool, err)
-		}
-	}
+	pdftotext, pdftoppm := testenv.Program(t, "pdftotext"), testenv.Program(t, "pdftoppm") // poppler-utils
 	var buf bytes.Buffer
 	if err := invoice.Render(&buf, inv); err != nil {
 		t.Fatal(err)
@@ -70,7 +67,7 @@ func text(t *testing.T, inv invoice.Invoice, name string) string {
 	if err := os.WriteFile(pdf, buf.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command("pdftotext", "-layout", pdf, "-").CombinedOutput()
+	out, err := exec.Command(pdftotext, "-layout", pdf, "-").CombinedOutput()
 	if err != nil {
 		t.Fatalf("pdftotext: %v: %s", err, out)
 	}
@@ -78,7 +75,7 @@ func text(t *testing.T, inv invoice.Invoice, name string) string {
 	if *keepPNG != "" {
 		pngDir = *keepPNG
 	}
-	if msg, err := exec.Command("pdftoppm", "-png", "-r", "80", "-f", "1", "-l", "1", pdf, filepath.Join(pngDir, name)).CombinedOutput(); err != nil {
+	if msg, err := exec.Command(pdftoppm, "-png", "-r", "80", "-f", "1", "-l", "1", pdf, filepath.Join(pngDir, name)).CombinedOutput(); err != nil {
 		t.Fatalf("pdftoppm: %v: %s", err, msg)
 	}
 	pngs, _ := filepath.Glob(filepath.Join(pngDir, name+"*.png"))

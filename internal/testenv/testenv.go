@@ -75,6 +75,18 @@ func Chromium(t TB) string {
 	return lookup(t, ChromiumVar, DefaultChromium, "Chromium", nil)
 }
 
+// Program returns the path of a command-line program the tests run (say
+// "pdftotext" of poppler-utils) found on the PATH; without it t skips, or
+// fails when RequireVar is "1" (.ci/run installs every one).
+func Program(t TB, name string) string {
+	t.Helper()
+	if path, err := exec.LookPath(name); err == nil {
+		return path
+	}
+	absent(t, fmt.Sprintf("the program %s is absent from the PATH", name))
+	return ""
+}
+
 // lookup returns the value of variable env when set; else def when present
 // reports it answers (or, with a nil present, when def is a program found
 // on the PATH, whose path it returns); else it skips t, or fails it when
@@ -91,13 +103,19 @@ func lookup(t TB, env, def, service string, present func(string) bool) string {
 	} else if present(def) {
 		return def
 	}
-	msg := fmt.Sprintf("%s is absent: %s is unset and %s does not answer", service, env, def)
+	absent(t, fmt.Sprintf("%s is absent: %s is unset and %s does not answer", service, env, def))
+	return ""
+}
+
+// absent skips t for what msg says is missing, or fails it when
+// RequireVar is "1".
+func absent(t TB, msg string) {
+	t.Helper()
 	if os.Getenv(RequireVar) == "1" {
 		t.Fatalf("%s, and %s=1 requires it", msg, RequireVar)
-		return ""
+		return
 	}
 	t.Skipf("%s (set %s=1 to fail instead)", msg, RequireVar)
-	return ""
 }
 
 // dial reports whether something accepts TCP connections at addr.

@@ -100,6 +100,19 @@ func TestLookupProgram(t *testing.T) {
 	if got := testenv.Lookup(&f, env, "staykit-no-such-program", "Nothing", nil); got != "" || f.failed == "" {
 		t.Errorf("Lookup(missing) = %q (fail %q), want \"\" and a failure", got, f.failed)
 	}
+	f = fakeTB{}
+	if got := testenv.Program(&f, "sh"); got != sh || f.skipped != "" || f.failed != "" {
+		t.Errorf("Program(sh) = %q (skip %q, fail %q), want %q", got, f.skipped, f.failed, sh)
+	}
+	f = fakeTB{}
+	if got := testenv.Program(&f, "staykit-no-such-program"); got != "" || f.failed == "" || f.skipped != "" {
+		t.Errorf("Program(missing) with %s=1 = %q (skip %q, fail %q), want a failure", testenv.RequireVar, got, f.skipped, f.failed)
+	}
+	t.Setenv(testenv.RequireVar, "")
+	f = fakeTB{}
+	if got := testenv.Program(&f, "staykit-no-such-program"); got != "" || f.skipped == "" || f.failed != "" {
+		t.Errorf("Program(missing) = %q (skip %q, fail %q), want a skip", got, f.skipped, f.failed)
+	}
 }
 
 // TestHelpersFindLocalServices runs the real helpers: with
