@@ -31,6 +31,29 @@ type Source struct {
 	IssueDate civil.Date
 }
 
+// taxBase is what a percentage tax on the lines on applies to, as
+// pricing computes it: the accommodation net of every discount, and the
+// fees of those codes. Taken from the quote's lines, it is exact, where
+// the tax's amount divided by its rate would carry the tax's rounding.
+func taxBase(q pricing.Quote, on []string) decimal.Decimal {
+	base := decimal.Zero
+	for _, code := range on {
+		if code == pricing.LineAccommodation {
+			base = base.Add(q.Accommodation)
+			for _, d := range q.Discounts {
+				base = base.Sub(d.Amount)
+			}
+			continue
+		}
+		for _, f := range q.Fees {
+			if f.Code == code {
+				base = base.Add(f.Amount)
+			}
+		}
+	}
+	return base
+}
+
 // NewInvoice is the invoice of src's booking: its stored quote's lines,
 // VAT per rate (the rate read from the property's pricing.PercentTax of
 // the same code), tourist tax and total.
@@ -51,15 +74,18 @@ func NewInvoice(src Source) Invoice {
 		s.Subtotal = s.Subtotal.Add(l.Amount)
 	}
 	s.TouristTax = decimal.Zero
-	rates := map[string]decimal.Decimal{}
+	settings := map[string]pricing.PercentTax{}
 	for _, t := range src.Property.Fees.Taxes {
-		rates[t.Code] = t.Percent
+		settings[t.Code] = t
 	}
 	add := func(t pricing.Line, inclusive bool) {
-		rate, known := rates[t.Code]
-		tax := Tax{Code: t.Code, Label: label(t, loc), Rate: rate, Inclusive: inclusive, Amount: t.Amount, Base: decimal.Zero}
-		if known && rate.IsPositive() {
-			tax.Base = pricing.Round(t.Amount.Mul(decimal.NewFromInt(100)).Div(rate), b.Currency)
+		set, known := settings[t.Code]
+		tax := Tax{Code: t.Code, Label: label(t, loc), Rate: set.Percent, Inclusive: inclusive, Amount: t.Amount, Base: decimal.Zero}
+		if known {
+			tax.Base = taxBase(q, set.On)
+			if inclusive {
+				tax.Base = tax.Base.Sub(t.Amount) // the lines' price net of the tax
+			}
 		}
 		s.Taxes = append(s.Taxes, tax)
 	}

@@ -46,7 +46,7 @@ func source(locale string) invoice.Source {
 		Org:    booking.Organization{ID: 1, Name: "Villa Soleil"},
 		Seller: invoice.Seller{LegalName: "SARL Villa Soleil", LegalForm: "SARL au capital de 10 000 €, RCS Nice 123 456 789", Address: "12 chemin des Pins\n06600 Antibes\nFrance", VATID: "FR12123456789"},
 		Property: booking.Property{ID: 2, Name: "Villa Éden", City: "Antibes", PostalCode: "06600", Country: "FR",
-			Fees: pricing.Fees{Taxes: []pricing.PercentTax{{Code: "vat", Percent: dec("10"), Inclusive: true}}}},
+			Fees: pricing.Fees{Taxes: []pricing.PercentTax{{Code: "vat", Percent: dec("10"), Inclusive: true, On: []string{pricing.LineAccommodation}}}}},
 		Booking: booking.Booking{ID: 42, OrgID: 1, PropertyID: 2, GuestName: "Zoë Müller-Éluard", Locale: locale, Currency: "EUR",
 			CheckIn: q.CheckIn, CheckOut: q.CheckOut, Guests: 3, Quote: q, TotalAmount: q.Total, PaidAmount: q.Total},
 		IssueDate: civil.MustParse("2026-06-01"),
@@ -106,7 +106,35 @@ func TestRenderFrench(t *testing.T) {
 		"Zoë Müller-Éluard", "Villa Éden", "06600 Antibes, FR", "Du 10/07/2026 au 13/07/2026, 3 nuit(s)",
 		"Hébergement, 3 nuits", "1 200,00 €", "Code promo ÉTÉ", "-120,00 €", "Ménage", "Petit-déjeuner",
 		"Taxe de séjour (hors TVA)", "13,20 €", "Total TTC", "1 203,20 €", "dont TVA 10 % incluse", "98,18 €",
-		"Récapitulatif des taxes", "981,80 €")
+		"Récapitulatif des taxes", "981,82 €")
+}
+
+// TestTaxBase: a tax's base is the lines it applies to (the accommodation
+// net of its discounts, the fees named), not its rounded amount divided by
+// its rate, so that base and tax add up to what the guest paid for those
+// lines: 1 080.00 = 981.82 + 98.18 (98.18 / 10 % would say 981.80).
+func TestTaxBase(t *testing.T) {
+	src := source("fr")
+	inv := invoice.NewInvoice(src)
+	vat := inv.Snapshot.Taxes[0]
+	if !vat.Base.Equal(dec("981.82")) || !vat.Base.Add(vat.Amount).Equal(dec("1080.00")) {
+		t.Errorf("inclusive VAT: base %s + %s, want 981.82 + 98.18 = 1080.00", vat.Base, vat.Amount)
+	}
+	// An exclusive tax on the cleaning and the breakfast: its base is
+	// those fees, 110.00, whatever its amount's rounding.
+	src.Property.Fees.Taxes = append(src.Property.Fees.Taxes, pricing.PercentTax{Code: "svc", Percent: dec("5.5"),
+		On: []string{pricing.LineCleaningFee, "breakfast"}})
+	src.Booking.Quote.Taxes = append(src.Booking.Quote.Taxes, pricing.Line{Code: "svc", Label: "Service tax", Amount: dec("6.05")})
+	inv = invoice.NewInvoice(src)
+	var svc invoice.Tax
+	for _, x := range inv.Snapshot.Taxes {
+		if x.Code == "svc" {
+			svc = x
+		}
+	}
+	if !svc.Base.Equal(dec("110.00")) || svc.Inclusive || !svc.Rate.Equal(dec("5.5")) {
+		t.Errorf("exclusive tax: %+v, want 5.5 %% on 110.00", svc)
+	}
 }
 
 func TestRenderEnglish(t *testing.T) {
