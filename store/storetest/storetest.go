@@ -145,6 +145,7 @@ func Run(t *testing.T, newStore func(t *testing.T) Stores, opts ...Option) {
 		mailSettingsScenarios,
 		teamScenarios,
 		reviewScenarios,
+		scheduleScenarios,
 	}
 	ran := 0
 	for _, g := range groups {
