@@ -79,6 +79,9 @@ const (
 	TaskExpireHolds       = "expire_holds"
 	TaskPurgeHostRequests = "purge_host_requests"
 	TaskReminders         = "reminders"
+	// TaskMessages records the scheduled messages that are due
+	// (notify.Worker.QueueMessages).
+	TaskMessages = "messages"
 	// TaskSweep enqueues the due rows that have no job.
 	TaskSweep = "sweep"
 )

@@ -13,7 +13,7 @@
 //   - each active iCal feed is a job (FeedPollArgs), one per feed, that
 //     polls it when due (icalsync.Syncer.PollFeed);
 //   - periodic jobs expire lapsed holds, purge old host requests, queue
-//     reminders and sweep for due rows that have no job (rows written
+//     reminders and the host's scheduled messages, and sweep for due rows that have no job (rows written
 //     before the engine ran, or by a store without the hook).
 //
 // The ledger, outbox and feed rows stay the business records hosts read:
@@ -96,7 +96,7 @@ type Options struct {
 	// Money sends the ledger's entries (money.New over Bookings).
 	Money *money.Service
 	// Outbox delivers e-mails and webhooks; nil: outbox rows are left
-	// alone. Its Reminders, when set, runs every Every.
+	// alone. Its Reminders and QueueMessages, when set, run every Every.
 	Outbox *notify.Worker
 	// Feeds polls iCal feeds; nil: feeds are not polled.
 	Feeds *icalsync.Syncer
@@ -232,7 +232,7 @@ func newWorkers(store DueWorkStore, o Options) (*Workers, *river.Config, error) 
 	river.AddWorker(workers, &periodicWorker{w: w})
 	every := river.PeriodicInterval(o.Every)
 	var periodic []*river.PeriodicJob
-	for _, task := range []string{TaskExpireHolds, TaskPurgeHostRequests, TaskReminders, TaskSweep} {
+	for _, task := range []string{TaskExpireHolds, TaskPurgeHostRequests, TaskReminders, TaskMessages, TaskSweep} {
 		periodic = append(periodic, river.NewPeriodicJob(every, func() (river.JobArgs, *river.InsertOpts) {
 			return PeriodicArgs{Task: task}, nil
 		}, &river.PeriodicJobOpts{ID: task, RunOnStart: true}))
