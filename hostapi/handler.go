@@ -32,6 +32,7 @@ import (
 	"github.com/staykit/staykit/ratelimit"
 	"github.com/staykit/staykit/reports"
 	"github.com/staykit/staykit/review"
+	"github.com/staykit/staykit/schedule"
 	"github.com/staykit/staykit/team"
 )
 
@@ -105,6 +106,12 @@ type Options struct {
 	// Reviews lists the guests' reviews and publishes them (/reviews/...);
 	// nil: those routes answer 503 not_configured.
 	Reviews *review.Service
+	// Messages are the scheduled messages: templates, their previews,
+	// the built-in messages' settings and the properties' check-in
+	// instructions (/message-templates/..., /settings/messages,
+	// /properties/{id}/checkin); nil: those routes answer 503
+	// not_configured.
+	Messages *schedule.Service
 }
 
 type handler struct {
@@ -124,6 +131,7 @@ type handler struct {
 	mail     *host.Mail
 	team     *team.Service
 	reviews  *review.Service
+	messages *schedule.Service
 	// registered lists the routes ("METHOD /path"), for the test that
 	// each has a role.
 	registered []string
@@ -157,7 +165,7 @@ func New(o Options) http.Handler {
 		h.clock = booking.SystemClock{}
 	}
 	h.channels, h.public, h.reports, h.events = o.Channels, strings.TrimRight(o.PublicURL, "/"), o.Reports, o.Events
-	h.team, h.reviews = o.Team, o.Reviews
+	h.team, h.reviews, h.messages = o.Team, o.Reviews, o.Messages
 	if h.channels == nil {
 		h.channels = o.Host.Channels(host.ChannelOptions{})
 	}

@@ -83,6 +83,16 @@ var routeRoles = map[string]team.Role{
 	"POST /reviews/{id}/publish":       team.Manager,
 	"POST /reviews/{id}/unpublish":     team.Manager,
 	"POST /bookings/{id}/resend-email": team.Manager,
+	// The scheduled messages, and the check-in instructions they send.
+	"GET /message-templates":       team.Manager,
+	"POST /message-templates":      team.Manager,
+	"GET /message-templates/{id}":  team.Manager,
+	"PUT /message-templates/{id}":  team.Manager,
+	"POST /message-preview":        team.Manager,
+	"GET /settings/messages":       team.Manager,
+	"PUT /settings/messages":       team.Manager,
+	"GET /properties/{id}/checkin": team.Manager,
+	"PUT /properties/{id}/checkin": team.Manager,
 
 	// The organisation's own SMTP server: credentials, like the keys.
 	"GET /settings/smtp":            team.Owner,

@@ -24,6 +24,8 @@ type Message struct {
 	Subject string
 	// Text is the plain-text body.
 	Text string
+	// Locale is the language it is written in ("en", "fr").
+	Locale string
 	// Private are the secrets it carries (a door code, check-in
 	// instructions), which a LogMailer masks.
 	Private []string

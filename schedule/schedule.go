@@ -336,10 +336,10 @@ func CheckCheckin(c *Checkin) error {
 		f.Add("door_code", booking.ReasonInvalidCharacters)
 	}
 	if c.DaysBefore < 0 || c.DaysBefore > 30 {
-		f.Add("checkin_days_before", "out_of_range")
+		f.Add("days_before", "out_of_range")
 	}
 	if c.At < 0 || c.At >= 24*60 {
-		f.Add("checkin_at", "out_of_range")
+		f.Add("at", "out_of_range")
 	}
 	return f.Err()
 }

@@ -283,8 +283,8 @@ func TestEventTrigger(t *testing.T) {
 	e.queue(t)
 	e.send(t)
 	got := e.messages("gone@example.com")
-	// The guest's locale has no text: the template's English is sent.
-	if len(got) != 1 || got[0].Subject != "Sorry to see you go, Camille Martin" || !strings.Contains(got[0].Text, "20 juin 2026") {
+	// The guest's locale has no text: the template's English is sent, dates in English.
+	if len(got) != 1 || got[0].Subject != "Sorry to see you go, Camille Martin" || !strings.Contains(got[0].Text, "20 June 2026") {
 		t.Fatalf("cancellation messages = %+v, want one", got)
 	}
 	if n := len(e.messages(kept.GuestEmail)); n != 0 {

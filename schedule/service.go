@@ -397,16 +397,18 @@ func (s *Service) render(ctx context.Context, org *booking.Organization, b *book
 	locale := notify.MailLocale(b.Locale)
 	x, ok := texts[locale]
 	if !ok {
-		x, ok = texts[notify.MailLocale(org.DefaultLocale)]
+		locale = notify.MailLocale(org.DefaultLocale)
+		x, ok = texts[locale]
 	}
 	if !ok {
 		for _, l := range Locales {
 			if x, ok = texts[l]; ok {
+				locale = l
 				break
 			}
 		}
 	}
-	var msg notify.Message
+	msg := notify.Message{Locale: locale}
 	values := map[string]string{PGuestName: b.GuestName, PCheckIn: notify.Date(b.CheckIn, locale),
 		PCheckOut: notify.Date(b.CheckOut, locale), PBookingLink: link, PBalanceLink: link}
 	if p, err := s.o.Catalog.Property(ctx, org.ID, b.PropertyID); err == nil {
