@@ -312,7 +312,9 @@ func TestCheckRefusesUnknownPlaceholder(t *testing.T) {
 		field string
 	}{
 		{"NoName", func(t *schedule.Template) { t.Name = " " }, "name"},
-		{"UnknownEvent", func(t *schedule.Template) { t.Trigger = schedule.Trigger{When: schedule.OnEvent, Event: "booking.paid"} }, "trigger.event"},
+		{"UnknownEvent", func(t *schedule.Template) {
+			t.Trigger = schedule.Trigger{When: schedule.OnEvent, Event: "booking.paid"}
+		}, "trigger.event"},
 		{"TimeOfDay", func(t *schedule.Template) { t.Trigger.At = 24 * 60 }, "trigger.at"},
 		{"UnknownLocale", func(t *schedule.Template) { t.Texts["de"] = schedule.Text{Subject: "Hallo", Body: "x"} }, "texts"},
 	} {

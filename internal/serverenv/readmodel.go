@@ -12,6 +12,7 @@ import (
 	"github.com/staykit/staykit/jobs"
 	"github.com/staykit/staykit/mailsettings"
 	"github.com/staykit/staykit/review"
+	"github.com/staykit/staykit/schedule"
 	"github.com/staykit/staykit/store/cache"
 	"github.com/staykit/staykit/store/postgres"
 	"github.com/staykit/staykit/store/sqlite"
@@ -96,6 +97,10 @@ func (db Database) Team() team.Store { return nativeAs[team.Store](db) }
 // Reviews is the database as package review's store; nil when it is
 // neither store/sqlite nor store/postgres.
 func (db Database) Reviews() review.Store { return nativeAs[review.Store](db) }
+
+// Messages is the database as package schedule's store; nil when it is
+// neither store/sqlite nor store/postgres.
+func (db Database) Messages() schedule.Store { return nativeAs[schedule.Store](db) }
 
 // Booking is the seams of the booking engine (booking.Options.Stores).
 func (db Database) Booking() booking.Stores { return db.Stores.Stores }
