@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -57,6 +59,21 @@ func TestBrowserScheduledMessages(t *testing.T) {
 	b.do("edit", chromedp.Click(chromedp.CSS(`tr[data-active="false"] button.edit`)), chromedp.WaitVisible(chromedp.CSS("#message-form")))
 	if got := b.eval(`document.querySelector("#message-body-en").value`); !strings.HasPrefix(got, "Hello {{guest_name}}") {
 		t.Errorf("edit form body = %q, want the saved text", got)
+	}
+
+	// The property page's check-in instructions, saved on their own.
+	id := fmt.Sprint(propertyIDs(t, ts, "demo")[0])
+	b.do("open the property", chromedp.Navigate(ts.URL+"/host/#properties/"+id), chromedp.WaitVisible(chromedp.CSS("#checkin-save")))
+	b.do("check-in instructions",
+		chromedp.SetValue(chromedp.CSS("#checkin-instructions"), "The key box is left of the blue door."),
+		chromedp.SendKeys(chromedp.CSS("#checkin-door-code"), "4711"),
+		chromedp.Click(chromedp.CSS("#checkin-save")), chromedp.WaitVisible(chromedp.CSS("#flash.ok")))
+	b.do("reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#checkin-save")))
+	if got := b.eval(`document.querySelector("#checkin-door-code").value`); got != "4711" {
+		t.Errorf("door code after a reload = %q, want 4711", got)
+	}
+	if r := call(t, http.MethodGet, ts.URL+"/api/v1/book/demo/properties", nil, nil); strings.Contains(string(r.Raw), "4711") || strings.Contains(string(r.Raw), "blue door") {
+		t.Errorf("the public API shows the check-in instructions: %s", r.Raw)
 	}
 	b.checkNoProblems()
 }
