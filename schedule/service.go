@@ -439,20 +439,24 @@ func (s *Service) render(ctx context.Context, org *booking.Organization, b *book
 // reviewTexts is the review request, with a link per star (the booking
 // page's &rate=N chooses them).
 func reviewTexts(link string) map[string]Text {
-	stars := func(word string) string {
+	stars := func(one, many string) string {
 		var sb strings.Builder
 		for n := 5; n >= 1; n-- {
-			fmt.Fprintf(&sb, "%s %s: %s&rate=%d\n", strings.Repeat("★", n), word, link, n)
+			word := many
+			if n == 1 {
+				word = one
+			}
+			fmt.Fprintf(&sb, "%s %d %s : %s&rate=%d\n", strings.Repeat("★", n), n, word, link, n)
 		}
 		return sb.String()
 	}
 	return map[string]Text{
 		"en": {Subject: "How was your stay at {{property}}?",
 			Body: "Hello {{guest_name}},\n\nThank you for staying at {{property}} from {{check_in}} to {{check_out}}. " +
-				"How was it? One click gives your rating, and you may add a few words on the page it opens:\n\n" + stars("stars")},
+				"How was it? One click gives your rating, and you may add a few words on the page it opens:\n\n" + strings.ReplaceAll(stars("star", "stars"), " : ", ": ")},
 		"fr": {Subject: "Comment s'est passé votre séjour à {{property}} ?",
 			Body: "Bonjour {{guest_name}},\n\nMerci d'avoir séjourné à {{property}} du {{check_in}} au {{check_out}}. " +
-				"Qu'en avez-vous pensé ? Un clic donne votre note, et vous pourrez ajouter quelques mots sur la page qui s'ouvre :\n\n" + stars("étoiles")},
+				"Qu'en avez-vous pensé ? Un clic donne votre note, et vous pourrez ajouter quelques mots sur la page qui s'ouvre :\n\n" + stars("étoile", "étoiles")},
 	}
 }
 

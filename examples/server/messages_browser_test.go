@@ -77,3 +77,24 @@ func TestBrowserScheduledMessages(t *testing.T) {
 	}
 	b.checkNoProblems()
 }
+
+// TestSandboxSendsTheReviewRequest: the reference server's job engine
+// queues and sends the built-in review request the day after departure
+// (the sandbox's clock moved over HTTP runs the due work), once, with the
+// star links to the booking page.
+func TestSandboxSendsTheReviewRequest(t *testing.T) {
+	ts := startServer(t, nil, "-sandbox")
+	token := paidBooking(t, ts, "demo", 5) // 3 nights from 5 days ahead
+	for _, step := range []string{"P9D", "P1D", "P1D"} {
+		if r := sandboxCall(t, ts, http.MethodPost, "/api/v1/sandbox/clock", map[string]string{"advance": step}); r.Status != http.StatusOK {
+			t.Fatalf("advance the clock %s: %d %s", step, r.Status, r.Raw)
+		}
+	}
+	logs := ts.logs.String()
+	if n := strings.Count(logs, "kind=message.scheduled"); n != 1 {
+		t.Fatalf("%d scheduled messages in the log, want the one review request:\n%s", n, logs)
+	}
+	if !strings.Contains(logs, "booking="+token+"&org=demo&rate=5") || !strings.Contains(logs, "&org=demo&rate=1") {
+		t.Errorf("the review request lacks its five-star link to the booking page:\n%s", logs)
+	}
+}
