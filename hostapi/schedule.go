@@ -100,8 +100,11 @@ func newMessageTemplateView(t *schedule.Template) messageTemplateView {
 // day: schedule.Check does the rest).
 func (in messageTemplateInput) template() (*schedule.Template, error) {
 	at, ok := parseClock(in.Trigger.At)
-	if !ok {
+	switch {
+	case !ok:
 		return nil, invalid("trigger.at", "invalid_time")
+	case in.Trigger.At == "" && in.Trigger.When != string(schedule.OnEvent):
+		return nil, invalid("trigger.at", "required")
 	}
 	t := &schedule.Template{Name: in.Name, Texts: in.Texts, Active: in.Active == nil || *in.Active,
 		Trigger: schedule.Trigger{When: schedule.When(in.Trigger.When), Days: in.Trigger.Days, Hours: in.Trigger.Hours, At: at}}

@@ -75,6 +75,15 @@ func TestMessageTemplates(t *testing.T) {
 			t.Errorf("another organisation lists %v", list)
 		}
 
+		want(t, e.do("villa", req{method: "POST", path: path, body: map[string]any{"name": "No time", "texts": tpl["texts"],
+			"trigger": map[string]any{"when": "after_departure", "days": 1}}}), http.StatusUnprocessableEntity, "invalid")
+		audit := e.do("villa", req{method: "GET", path: hostPath("villa", "/audit-log")})
+		want(t, audit, http.StatusOK)
+		if s := string(audit.body); !strings.Contains(s, "message_template.create") || !strings.Contains(s, "message_template.update") ||
+			strings.Contains(s, "arrivée le") {
+			t.Errorf("audit log = %s, want the creation and update without the texts", s)
+		}
+
 		settings := hostPath("villa", "/settings/messages")
 		if d := e.do("villa", req{method: "GET", path: settings}).data(t); d["review_request"] != true {
 			t.Errorf("settings = %v, want the review request on by default", d)
@@ -102,6 +111,10 @@ func TestCheckinInstructions(t *testing.T) {
 			t.Errorf("saved = %v", d)
 		}
 		want(t, e.do("villa", req{method: "PUT", path: path, body: map[string]any{"door_code": "1\n2"}}), http.StatusUnprocessableEntity, "invalid")
+		if audit := string(e.do("villa", req{method: "GET", path: hostPath("villa", "/audit-log")}).body); !strings.Contains(audit, "property.checkin") ||
+			strings.Contains(audit, "4711") || strings.Contains(audit, "blue door") {
+			t.Errorf("audit log = %s, want the change without the instructions nor the code", audit)
+		}
 		want(t, e.do("villa", req{method: "PUT", path: path, body: map[string]any{"at": "noon"}}), http.StatusUnprocessableEntity, "invalid")
 		want(t, e.do("other", req{method: "GET", path: hostPath("other", fmt.Sprintf("/properties/%d/checkin", soleil))}), http.StatusNotFound, "not_found")
 		pub := e.do("villa", req{method: "GET", path: "/api/v1/book/villa/properties", key: "-"})
