@@ -3,6 +3,7 @@ package booking
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -300,4 +301,89 @@ func daysIn(year int, m time.Month) int {
 		return 30
 	}
 	return 31
+}
+
+// CalendarVersioner is what a read model (package store/cache) may offer
+// beside its CatalogStore so that a property's calendar is computed and
+// encoded once per change rather than per request
+// (OrgService.AvailabilityVersion, package httpapi).
+type CalendarVersioner interface {
+	// CalendarVersion returns a number that differs whenever
+	// Property(orgID, propertyID), CalendarDays(propertyID, …) or
+	// Occupied(propertyID, …) may answer differently since, other than
+	// by time alone; and lapse, the earliest instant after now at which a
+	// hold taking nights at now lapses (zero: none) — until then,
+	// Occupied answers as at now. ok is false when it cannot tell.
+	CalendarVersion(orgID, propertyID int64, now time.Time) (v uint64, lapse time.Time, ok bool)
+}
+
+// AvailabilityVersion returns a key of what Availability(propertyID, r)
+// answers now: while the key is the same, so is the answer. It names the
+// store's version of the property's rates, rules, per-day calendar and
+// holds, the next lapse of a pending hold, the organisation's fields a
+// calendar depends on, today and, when the property has a same-day cutoff,
+// whether it has passed — everything Availability reads, the instant
+// included. ok is false when the store cannot tell; errors are
+// Availability's to report.
+func (o *OrgService) AvailabilityVersion(ctx context.Context, propertyID int64, r CalendarRequest) (string, bool) {
+	vs, ok := o.s.store.CatalogStore.(CalendarVersioner)
+	if !ok {
+		return "", false
+	}
+	// The version speaks for the three seams only when one read model
+	// serves them all.
+	if bs, _ := o.s.store.BookingStore.(CalendarVersioner); bs != vs {
+		return "", false
+	}
+	if cs, _ := o.s.store.CalendarStore.(CalendarVersioner); cs != vs {
+		return "", false
+	}
+	now := o.s.clock.Now()
+	v, lapse, ok := vs.CalendarVersion(o.org.ID, propertyID, now)
+	if !ok {
+		return "", false
+	}
+	// Read after the version: a property changed since has another
+	// version, so the cutoff read here never names an older one.
+	p, err := o.s.store.Property(ctx, o.org.ID, propertyID)
+	if err != nil {
+		return "", false
+	}
+	local := now.In(o.s.location(o.org))
+	cutoff := "-"
+	if h := p.Rates.Rules.SameDayCutoffHour; h != nil {
+		// rules.Checker refuses today's arrivals from hour *h on.
+		cutoff = strconv.FormatBool(local.Hour() >= *h)
+	}
+	opt := func(p *int) string {
+		if p == nil {
+			return "-"
+		}
+		return strconv.Itoa(*p)
+	}
+	b := make([]byte, 0, 128)
+	b = strconv.AppendUint(b, v, 10)
+	b = append(b, '/')
+	if !lapse.IsZero() {
+		b = strconv.AppendInt(b, lapse.UnixNano(), 10)
+	}
+	b = append(b, '/')
+	b = append(b, civil.Of(local).String()...)
+	b = append(b, '/')
+	b = append(b, cutoff...)
+	b = append(b, '/')
+	b = append(b, o.org.Currency...)
+	b = append(b, '/')
+	b = append(b, o.org.Timezone...)
+	b = append(b, '/')
+	b = strconv.AppendInt(b, int64(o.org.BookingHorizonDays), 10)
+	b = append(b, '/')
+	b = append(b, opt(o.org.MinStayNights)...)
+	b = append(b, '/')
+	b = append(b, opt(o.org.MaxStayNights)...)
+	b = append(b, '/')
+	b = append(b, r.From.String()...)
+	b = append(b, '/')
+	b = strconv.AppendInt(b, int64(r.Months), 10)
+	return string(b), true
 }

@@ -67,6 +67,23 @@ type CalendarStore interface {
 	CalendarDays(ctx context.Context, propertyID int64, from, to civil.Date) ([]CalendarDay, error)
 }
 
+// OrgCalendarStore is what a store may offer beside its CalendarStore so
+// that a read model refreshes the per-day calendars of an organisation's
+// properties in one query rather than one per property (a search sorted
+// by price rates thousands of them).
+type OrgCalendarStore interface {
+	// OrgCalendarDays returns CalendarDays(p, from, to) of every
+	// property p of the organisation, each with its property, ordered by
+	// property then date.
+	OrgCalendarDays(ctx context.Context, orgID int64, from, to civil.Date) ([]PropertyCalendarDay, error)
+}
+
+// PropertyCalendarDay is a CalendarDay of a property.
+type PropertyCalendarDay struct {
+	PropertyID int64
+	CalendarDay
+}
+
 // withCalendar returns a copy of p whose rate plan and stay rules carry
 // the per-day settings stored for [from, to): prices become overrides and
 // the rest rules.Day entries, both replacing what the plan says for those

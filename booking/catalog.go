@@ -7,6 +7,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/payment"
 )
 
@@ -74,11 +75,16 @@ func (s *Service) properties(ctx context.Context, resolve orgFunc) ([]Listing, e
 		if !p.Active {
 			continue
 		}
-		l := Listing{Property: p, Currency: org.Currency, PriceFrom: s.priceFrom(&p, today)}
-		l.MinStayNights, l.MaxStayNights = p.StayLimits(*org, civilZero)
-		out = append(out, l)
+		out = append(out, s.listing(org, &p, today))
 	}
 	return out, nil
+}
+
+// listing is p as Properties lists it on today.
+func (s *Service) listing(org *Organization, p *Property, today civil.Date) Listing {
+	l := Listing{Property: *p, Currency: org.Currency, PriceFrom: s.priceFrom(p, today)}
+	l.MinStayNights, l.MaxStayNights = p.stayLimits(org, civilZero)
+	return l
 }
 
 // PropertiesVersioner is what a read model (package store/cache) may offer

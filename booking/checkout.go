@@ -143,12 +143,17 @@ func (r CheckoutRequest) hash() string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// checkout starts a booking: it prices the stay on the server, holds the
-// dates and the coupon, and creates the payment intent. A provider failure
-// releases everything. Errors: CodeNotFound, CodeInvalid, the stay rule
-// codes, CodeUnavailable, the coupon codes, CodeConflict (idempotency key
-// reused with another request, or still in progress),
+// checkout starts a booking: it prices the stay on the server, creates
+// the payment intent, then holds the dates and the coupon and records the
+// intent in one write (hold). Errors: CodeNotFound, CodeInvalid, the stay
+// rule codes, CodeUnavailable, the coupon codes, CodeConflict (idempotency
+// key reused with another request, or still in progress),
 // CodePaymentUnavailable.
+//
+// The idempotency key is read first, so that a retry of a request already
+// answered replays it without calling the provider; the write checks it
+// again, atomically, for retries that arrive together (hold cancels the
+// loser's intent and the loser replays the winner's booking).
 func (s *Service) checkout(ctx context.Context, resolve orgFunc, r CheckoutRequest) (*CheckoutResult, error) {
 	org, err := resolve(ctx)
 	if err != nil {
@@ -172,8 +177,12 @@ func (s *Service) checkout(ctx context.Context, resolve orgFunc, r CheckoutReque
 	if err != nil {
 		return nil, err
 	}
-	// What checkFree checks, CreateBooking checks again in its atomic
-	// step: the store is the authority, checkFree the early answer.
+	// What checkFree checks for a quote, CreateBooking checks in its
+	// atomic step, the authority: a checkout does not read the
+	// occupancy before (the guest's quote and calendar gave the early
+	// answer), it checks only the closed nights of the calendar it reads
+	// for the price. Dates taken since the quote are refused by the write,
+	// after the intent was created: hold cancels it.
 	guard := freeGuard(p, now)
 	if p, err = s.withCalendar(ctx, p, r.CheckIn, r.CheckOut.AddDays(1)); err != nil {
 		return nil, fmt.Errorf("read calendar of property %d: %w", p.ID, err)
@@ -181,7 +190,7 @@ func (s *Service) checkout(ctx context.Context, resolve orgFunc, r CheckoutReque
 	if err := checkRules(org, p, r.Stay, s.ruleChecker(org, p, now)); err != nil {
 		return nil, err
 	}
-	if err := s.checkFree(ctx, p, r.Stay, now); err != nil {
+	if err := checkOpen(p, r.Stay); err != nil {
 		return nil, err
 	}
 	if err := s.checkSameDay(ctx, org, p.ID, r.Stay, now); err != nil {
@@ -209,16 +218,14 @@ func (s *Service) checkout(ctx context.Context, resolve orgFunc, r CheckoutReque
 		}
 		return nil, err
 	}
-	var res *CheckoutResult
+	res := &CheckoutResult{Booking: *b, ClientSecret: b.ClientSecret, PaymentPublicKey: s.payments.PublicKey()}
 	if q.Charge.IsZero() {
-		res, err = s.confirmFree(ctx, org, b, now)
-	} else {
-		res, err = s.startPayment(ctx, org, b, terms)
+		if res, err = s.confirmFree(ctx, org, b, now); err != nil {
+			return nil, err
+		}
 	}
-	if res != nil {
-		res.Terms = terms
-	}
-	return res, err
+	res.Terms = terms
+	return res, nil
 }
 
 // scopeCheckout is the idempotency scope of checkouts.
@@ -260,15 +267,25 @@ func dateGuard(p *Property) DateGuard {
 }
 
 // hold stores the pending booking, which holds its dates and its coupon
-// until ExpiresAt, with its idempotency record, its terms and its payment
-// account, in one write; opts (from freeGuard) are the availability checks
-// the store makes. The account is stored before any intent exists, so that
-// every call about this booking's money goes to it, even if the
-// organisation connects another one later.
-// The terms are prepared first, so a provider's customer (prepareTerms) is
-// created, on the account of the checkout (nil: the platform's), before
-// the dates are known to be still free: a checkout that
-// loses them leaves an unused customer at the provider, and no money.
+// until ExpiresAt, with its payment intent, its idempotency record, its
+// terms and its payment account, in one write; opts (from freeGuard) are
+// the availability checks the store makes. The account is stored with the
+// booking, so that every call about this booking's money goes to it, even
+// if the organisation connects another one later.
+//
+// What reaches the provider comes first: the terms' customer
+// (prepareTerms) and the payment intent (startPayment), on the account of
+// the checkout (nil: the platform's), before the dates are known to be
+// still free. The intent's client secret reaches the guest only once the
+// write succeeded, so every way this can fail leaves at most an intent
+// nobody can pay, and no dates or coupon held:
+//   - the provider refuses, or its answer is lost after it created the
+//     intent: nothing is written, the unknown intent is never confirmed;
+//   - the process dies between the intent and the write: the same;
+//   - the write fails (dates or coupon taken meanwhile, the idempotency
+//     key recorded by a retry that arrived together, the database down):
+//     the intent is cancelled at once; if that fails too, it stays
+//     orphaned, unpaid and uncapturable, and no booking names it.
 func (s *Service) hold(ctx context.Context, org *Organization, p *Property, r CheckoutRequest, q pricing.Quote, c *coupon.Coupon, hash string, opts CreateOptions, account *PaymentAccount) (*Booking, *Terms, error) {
 	now := opts.Now
 	token, err := newToken()
@@ -298,10 +315,21 @@ func (s *Service) hold(ctx context.Context, org *Organization, p *Property, r Ch
 	if account != nil {
 		opts.PaymentAccount = account.AccountID
 	}
-	if opts.Terms, err = s.prepareTerms(ctx, b, s.accounts.For(opts.PaymentAccount)); err != nil {
+	pay := s.accounts.For(opts.PaymentAccount)
+	if opts.Terms, err = s.prepareTerms(ctx, b, pay); err != nil {
 		return nil, nil, err
 	}
+	if b.ChargeAmount.IsPositive() {
+		intent, err := s.startPayment(ctx, org, b, opts.Terms, pay, account)
+		if err != nil {
+			return nil, nil, err
+		}
+		b.PaymentIntentID, b.ClientSecret = intent.ID, intent.ClientSecret
+	}
 	if err := s.store.CreateBooking(ctx, b, opts); err != nil {
+		if b.PaymentIntentID != "" {
+			s.cancelOrphan(ctx, pay, b.PaymentIntentID)
+		}
 		var conflict *IdempotencyConflict
 		if errors.As(err, &conflict) {
 			return nil, nil, conflict
@@ -318,25 +346,20 @@ func (s *Service) hold(ctx context.Context, org *Organization, p *Property, r Ch
 	return b, opts.Terms, nil
 }
 
-// startPayment creates the payment intent of a held booking. If the provider
-// fails, the booking is deleted so that no dates stay held.
-func (s *Service) startPayment(ctx context.Context, org *Organization, b *Booking, terms *Terms) (*CheckoutResult, error) {
+// startPayment creates the payment intent of b, a booking about to be
+// held (not stored yet), through pay, the payments of account (nil: the
+// platform's), with an idempotency key derived from the booking's token
+// and amount.
+func (s *Service) startPayment(ctx context.Context, org *Organization, b *Booking, terms *Terms, pay payment.Provider, account *PaymentAccount) (*payment.Intent, error) {
 	amount, err := pricing.ToMinor(b.ChargeAmount, b.Currency)
 	if err != nil {
 		// A price stored before hosts' amounts were bounded (a night at
 		// 1e308): the guest cannot pay it, which is no server fault.
-		s.release(ctx, b)
-		return nil, errNotChargeable(fmt.Errorf("convert charge of booking %d: %w", b.ID, err))
+		return nil, errNotChargeable(fmt.Errorf("convert charge of checkout: %w", err))
 	}
-	pay, err := s.accounts.ForBooking(ctx, b.ID)
-	if err != nil {
-		s.release(ctx, b)
-		return nil, err
-	}
-	fee, err := s.accounts.ApplicationFee(ctx, org.ID, amount)
-	if err != nil {
-		s.release(ctx, b)
-		return nil, err
+	var fee int64
+	if account != nil && s.accounts.Connected() {
+		fee = account.Fee(amount)
 	}
 	intent, err := pay.CreateIntent(ctx, payment.CreateParams{
 		Amount:         amount,
@@ -355,21 +378,22 @@ func (s *Service) startPayment(ctx context.Context, org *Organization, b *Bookin
 		ApplicationFee: fee,
 	})
 	if err != nil {
-		s.release(ctx, b)
 		if errors.Is(err, payment.ErrInvalid) {
 			return nil, errNotChargeable(err)
 		}
 		return nil, paymentUnavailable("start", "The payment could not be started. Please try again in a moment.", err)
 	}
-	if err := s.store.SetPaymentIntent(ctx, b.ID, intent.ID, intent.ClientSecret); err != nil {
-		if _, cerr := pay.CancelIntent(context.WithoutCancel(ctx), intent.ID, "release:"+intent.ID); cerr != nil {
-			s.logger.ErrorContext(ctx, "cancel orphan payment intent", "intent", intent.ID, "err", cerr)
-		}
-		s.release(ctx, b)
-		return nil, fmt.Errorf("record payment intent of booking %d: %w", b.ID, err)
+	return intent, nil
+}
+
+// cancelOrphan cancels the intent of a checkout whose write failed, even
+// when the request's context is gone. If that fails too the intent stays
+// at the provider unpaid: its client secret was never given out, and no
+// booking names it, so nothing can confirm or capture it.
+func (s *Service) cancelOrphan(ctx context.Context, pay payment.Provider, intentID string) {
+	if _, err := pay.CancelIntent(context.WithoutCancel(ctx), intentID, "release:"+intentID); err != nil {
+		s.logger.ErrorContext(ctx, "cancel orphan payment intent", "intent", intentID, "err", err)
 	}
-	b.PaymentIntentID, b.ClientSecret = intent.ID, intent.ClientSecret
-	return &CheckoutResult{Booking: *b, ClientSecret: intent.ClientSecret, PaymentPublicKey: s.payments.PublicKey()}, nil
 }
 
 // errNotChargeable is the provider refusing the amount itself (below its
@@ -377,14 +401,6 @@ func (s *Service) startPayment(ctx context.Context, org *Organization, b *Bookin
 // will not help, so it is not CodePaymentUnavailable.
 func errNotChargeable(cause error) error {
 	return &Error{Code: CodeAmountNotChargeable, Message: "This amount cannot be paid by card online (it is below the payment provider's minimum, or not a payable amount in this currency). Please contact the host.", Err: cause}
-}
-
-// release deletes a booking whose checkout failed, even when the request's
-// context is gone; if that fails too the hold still lapses at ExpiresAt.
-func (s *Service) release(ctx context.Context, b *Booking) {
-	if err := s.store.DeleteBooking(context.WithoutCancel(ctx), b.ID); err != nil {
-		s.logger.ErrorContext(ctx, "release failed checkout", "booking_id", b.ID, "err", err)
-	}
 }
 
 // confirmFree settles a booking with nothing to pay now: confirmed, or

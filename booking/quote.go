@@ -61,13 +61,13 @@ func (s *Service) quote(ctx context.Context, resolve orgFunc, propertyID int64, 
 
 // checkFree reports CodeUnavailable when a night of the stay is taken,
 // closed, or kept for preparing the property before or after another
-// stay. It gives quotes and checkouts a clear early answer; at checkout
-// the store is the authority: CreateBooking checks the same three things
-// again in its atomic step (CreateOptions from freeGuard), so that two
-// checkouts, or a checkout and a host closing a night, cannot both pass.
-// Keep the two in step: the range read here is CreateOptions.Guarded of
-// the stay, and CreateOptions.ClosedNight decides as set.Days does after
-// withCalendar.
+// stay. It gives quotes a clear early answer. A checkout reads no
+// occupancy (checkOpen only): the store is the authority, CreateBooking
+// checks the same three things in its atomic step (CreateOptions from
+// freeGuard), so that two checkouts, or a checkout and a host closing a
+// night, cannot both pass. Keep the two in step: the range read here is
+// CreateOptions.Guarded of the stay, and CreateOptions.ClosedNight
+// decides as set.Days does after withCalendar.
 func (s *Service) checkFree(ctx context.Context, p *Property, st Stay, now time.Time) error {
 	set := p.Rates.Rules
 	taken, err := s.store.Occupied(ctx, p.ID, st.CheckIn.AddDays(-set.Gap()), st.CheckOut.AddDays(set.Gap()), now)
@@ -79,7 +79,14 @@ func (s *Service) checkFree(ctx context.Context, p *Property, st Stay, now time.
 			return errUnavailable()
 		}
 	}
-	for _, d := range set.Days {
+	return checkOpen(p, st)
+}
+
+// checkOpen reports CodeUnavailable when a night of the stay is closed by
+// p's calendar (as withCalendar merged it): the part of checkFree that
+// needs no read.
+func checkOpen(p *Property, st Stay) error {
+	for _, d := range p.Rates.Rules.Days {
 		if d.Closed && st.Range().Contains(d.Date) {
 			return errUnavailable()
 		}

@@ -29,3 +29,19 @@ type Hold struct {
 
 // HoldsAt reports whether the hold takes its nights at t.
 func (h Hold) HoldsAt(t time.Time) bool { return h.Until.IsZero() || h.Until.After(t) }
+
+// OrgHoldsStore is what a store may offer beside ReadModelStore so that a
+// read model refreshes the holds of an organisation's properties in one
+// query rather than one per property (a search tests thousands of them).
+type OrgHoldsStore interface {
+	// OrgHolds returns Holds(p, from, now) of every property p of the
+	// organisation, each with its property, ordered by property, then
+	// start, then end. A property without holds has no row.
+	OrgHolds(ctx context.Context, orgID int64, from civil.Date, now time.Time) ([]PropertyHold, error)
+}
+
+// PropertyHold is a Hold of a property.
+type PropertyHold struct {
+	PropertyID int64
+	Hold
+}

@@ -122,47 +122,57 @@ func (s *Service) Search(ctx context.Context, slug string, r SearchRequest) ([]S
 	if err := checkDates(org, r.Stay, s.today(org, now)); err != nil {
 		return nil, 0, err
 	}
-	listings, err := s.properties(ctx, fixedOrg(org))
+	// The active properties, in the order of Properties; each one's
+	// listing is built only for the results (with thousands of
+	// properties, building them all is most of a page's cost).
+	props, err := s.store.Properties(ctx, org.ID)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, fmt.Errorf("list properties of %q: %w", org.Slug, err)
+	}
+	today := s.today(org, now)
+	cands := make([]*Property, 0, len(props))
+	for i := range props {
+		if props[i].Active {
+			cands = append(cands, &props[i])
+		}
 	}
 	ix, ok := s.store.BookingStore.(SearchIndex)
 	if !ok {
 		ix = storeIndex{s}
 	}
-	if listings, err = s.searchOrder(ctx, ix, listings, r); err != nil {
+	if cands, err = s.searchOrder(ctx, ix, cands, r); err != nil {
 		return nil, 0, err
 	}
 	var out []SearchResult
 	if r.Limit > 0 {
 		out = make([]SearchResult, 0, r.Limit+1)
 	} else {
-		out = make([]SearchResult, 0, len(listings))
+		out = make([]SearchResult, 0, len(cands))
 	}
-	for _, l := range listings {
+	for _, p := range cands {
 		if r.Limit > 0 && len(out) > r.Limit {
 			break
 		}
 		// The free dates and capacity first: from memory with an index,
 		// they leave out most refusals without a quote. Quote checks
 		// them again.
-		if r.Guests > l.Property.MaxGuests {
+		if r.Guests > p.MaxGuests {
 			continue
 		}
-		gap := l.Property.Rates.Rules.Gap()
-		taken, err := ix.Taken(ctx, l.Property.ID, civil.Range{Start: r.CheckIn.AddDays(-gap), End: r.CheckOut.AddDays(gap)}, now)
+		gap := p.Rates.Rules.Gap()
+		taken, err := ix.Taken(ctx, p.ID, civil.Range{Start: r.CheckIn.AddDays(-gap), End: r.CheckOut.AddDays(gap)}, now)
 		if err != nil {
-			return nil, 0, fmt.Errorf("search property %d: %w", l.Property.ID, err)
+			return nil, 0, fmt.Errorf("search property %d: %w", p.ID, err)
 		}
 		if taken {
 			continue
 		}
-		q, err := s.quote(ctx, fixedOrg(org), l.Property.ID, QuoteRequest{Stay: r.Stay, Locale: r.Locale})
+		q, err := s.quote(ctx, fixedOrg(org), p.ID, QuoteRequest{Stay: r.Stay, Locale: r.Locale})
 		switch code := ErrorCode(err); {
 		case err == nil:
-			out = append(out, SearchResult{Listing: l, Quote: *q})
+			out = append(out, SearchResult{Listing: s.listing(org, p, today), Quote: *q})
 		case code == CodeInternal || code == CodePaymentUnavailable:
-			return nil, 0, fmt.Errorf("search property %d: %w", l.Property.ID, err)
+			return nil, 0, fmt.Errorf("search property %d: %w", p.ID, err)
 		}
 	}
 	if r.Limit > 0 && len(out) > r.Limit {
@@ -176,17 +186,17 @@ func fixedOrg(org *Organization) orgFunc {
 	return func(context.Context) (*Organization, error) { return org, nil }
 }
 
-// searchOrder returns the listings a search tries, in order: sorted as
+// searchOrder returns the properties a search tries, in order: sorted as
 // r.Sort asks, from after its cursor on.
-func (s *Service) searchOrder(ctx context.Context, ix SearchIndex, ls []Listing, r SearchRequest) ([]Listing, error) {
+func (s *Service) searchOrder(ctx context.Context, ix SearchIndex, ls []*Property, r SearchRequest) ([]*Property, error) {
 	switch r.Sort {
 	case SortID:
-		// Listings come by ID.
-		i, _ := slices.BinarySearchFunc(ls, r.After+1, func(l Listing, id int64) int { return cmp.Compare(l.Property.ID, id) })
+		// Properties come by ID.
+		i, _ := slices.BinarySearchFunc(ls, r.After+1, func(p *Property, id int64) int { return cmp.Compare(p.ID, id) })
 		return ls[i:], nil
 	case SortName:
-		slices.SortStableFunc(ls, func(a, b Listing) int {
-			return cmp.Or(strings.Compare(a.Property.Name, b.Property.Name), cmp.Compare(a.Property.ID, b.Property.ID))
+		slices.SortStableFunc(ls, func(a, b *Property) int {
+			return cmp.Or(strings.Compare(a.Name, b.Name), cmp.Compare(a.ID, b.ID))
 		})
 	case SortPrice:
 		if err := s.sortByRate(ctx, ix, ls, r.Range()); err != nil {
@@ -200,7 +210,7 @@ func (s *Service) searchOrder(ctx context.Context, ix SearchIndex, ls []Listing,
 	if r.After == 0 {
 		return ls, nil
 	}
-	i := slices.IndexFunc(ls, func(l Listing) bool { return l.Property.ID == r.After })
+	i := slices.IndexFunc(ls, func(p *Property) bool { return p.ID == r.After })
 	if i < 0 {
 		f := FieldErrors{}
 		f.Add("cursor", "invalid")
@@ -209,10 +219,10 @@ func (s *Service) searchOrder(ctx context.Context, ix SearchIndex, ls []Listing,
 	return ls[i+1:], nil
 }
 
-// sortByRate sorts listings by the nightly rates of stay, then by ID.
-func (s *Service) sortByRate(ctx context.Context, ix SearchIndex, ls []Listing, stay civil.Range) error {
-	// Keys and positions are sorted, not the listings (hundreds of bytes
-	// each), which are put in order once at the end.
+// sortByRate sorts properties by the nightly rates of stay, then by ID.
+func (s *Service) sortByRate(ctx context.Context, ix SearchIndex, ls []*Property, stay civil.Range) error {
+	// Keys and positions are sorted, then the properties put in order
+	// once at the end.
 	type keyed struct {
 		micros int64
 		id     int64
@@ -222,19 +232,19 @@ func (s *Service) sortByRate(ctx context.Context, ix SearchIndex, ls []Listing, 
 	ks := make([]keyed, len(ls))
 	exact := true
 	for i := range ls {
-		m, ok, err := ix.StayRate(ctx, &ls[i].Property, stay)
+		m, ok, err := ix.StayRate(ctx, ls[i], stay)
 		if err != nil {
-			return fmt.Errorf("rates of property %d: %w", ls[i].Property.ID, err)
+			return fmt.Errorf("rates of property %d: %w", ls[i].ID, err)
 		}
-		ks[i] = keyed{micros: m, id: ls[i].Property.ID, at: i}
+		ks[i] = keyed{micros: m, id: ls[i].ID, at: i}
 		exact = exact && ok
 	}
 	if !exact {
 		// A price beyond millionths: compare the decimals (slow, rare).
 		for i := range ks {
-			p, err := s.withCalendar(ctx, &ls[i].Property, stay.Start, stay.End)
+			p, err := s.withCalendar(ctx, ls[i], stay.Start, stay.End)
 			if err != nil {
-				return fmt.Errorf("read calendar of property %d: %w", ls[i].Property.ID, err)
+				return fmt.Errorf("read calendar of property %d: %w", ls[i].ID, err)
 			}
 			sum := decimal.Zero
 			for d := range nightPrices(p, stay) {
@@ -250,7 +260,7 @@ func (s *Service) sortByRate(ctx context.Context, ix SearchIndex, ls []Listing, 
 		}
 		return cmp.Or(c, cmp.Compare(a.id, b.id))
 	})
-	sorted := make([]Listing, len(ls))
+	sorted := make([]*Property, len(ls))
 	for i, k := range ks {
 		sorted[i] = ls[k.at]
 	}

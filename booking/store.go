@@ -123,8 +123,9 @@ type CatalogStore interface {
 // BookingStore holds bookings and the records that make payment handling
 // idempotent.
 type BookingStore interface {
-	// CreateBooking inserts b, a pending booking, and sets its ID. In one
-	// atomic step it checks that no owner block and no booking holding
+	// CreateBooking inserts b, a pending booking (with its payment intent
+	// and client secret when b has them: a checkout's only write), and
+	// sets its ID. In one atomic step it checks that no owner block and no booking holding
 	// dates at c.Now overlaps b's stay widened by the preparation days
 	// (c.Guarded), that no night of the stay is closed (c.ClosedNight over
 	// the calendar days stored at that step), that the coupon (if
@@ -143,11 +144,12 @@ type BookingStore interface {
 	// forgotten.
 	CreateBooking(ctx context.Context, b *Booking, c CreateOptions) error
 	// DeleteBooking removes a pending booking that never reached the
-	// payment provider, with its idempotency record, so a failed checkout
-	// leaves nothing behind. Errors: CodeNotFound, CodeConflict (not
-	// pending).
+	// payment provider, with its idempotency record. (A checkout no
+	// longer needs it: it writes nothing until its intent exists.)
+	// Errors: CodeNotFound, CodeConflict (not pending).
 	DeleteBooking(ctx context.Context, id int64) error
-	// SetPaymentIntent records the intent of a pending booking.
+	// SetPaymentIntent records the intent of a pending booking. (A
+	// checkout stores its intent with the booking, in CreateBooking.)
 	// Errors: CodeNotFound.
 	SetPaymentIntent(ctx context.Context, id int64, intentID, clientSecret string) error
 	// Transition moves a booking from one of t.From to t.To in one

@@ -21,6 +21,7 @@ import (
 	"strconv"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/checkin"
 	"github.com/staykit/staykit/closeout"
 	"github.com/staykit/staykit/connect"
 	"github.com/staykit/staykit/mailsettings"
@@ -57,6 +58,7 @@ type Service struct {
 	notes    notes.Store
 	closeout closeout.Store
 	mail     mailsettings.Store
+	checkin  checkin.Store
 	units    Atomic
 	bookings *booking.Service
 	connect  *connect.Service
@@ -123,7 +125,8 @@ func New(o Options) *Service {
 		log: o.Logger, hashSlots: make(chan struct{}, o.MaxConcurrentHashes),
 		notes:    capability(o.Stores.Notes, o.Stores.Records),
 		closeout: capability(o.Stores.Closeout, o.Stores.Records),
-		mail:     capability(o.Stores.Mail, o.Stores.Records)}
+		mail:     capability(o.Stores.Mail, o.Stores.Records),
+		checkin:  capability(o.Stores.Checkin, o.Stores.Records)}
 	if s.clock == nil {
 		s.clock = booking.SystemClock{}
 	}

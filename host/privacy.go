@@ -21,7 +21,8 @@ type guestAudit struct {
 }
 
 // GuestData exports everything staykit keeps about a booking's guest
-// (GDPR art. 15 and 20), and audits the export as "guest.export".
+// (GDPR art. 15 and 20), their check-in included, and audits the export
+// as "guest.export".
 // Errors: CodeNotFound.
 func (s *Service) GuestData(ctx context.Context, org *booking.Organization, id int64, by Actor) (*privacy.Export, error) {
 	b, entries, err := s.Booking(ctx, org, id)
@@ -34,6 +35,15 @@ func (s *Service) GuestData(ctx context.Context, org *booking.Organization, id i
 		return nil, fmt.Errorf("notes of booking %d: %w", id, err)
 	}
 	e.AddNotes(list)
+	if s.checkin != nil {
+		r, err := s.checkin.Checkin(ctx, id)
+		if err != nil && booking.ErrorCode(err) != booking.CodeNotFound {
+			return nil, fmt.Errorf("check-in of booking %d: %w", id, err)
+		}
+		if err == nil {
+			e.AddCheckin(r)
+		}
+	}
 	if err := s.audit(ctx, org, by, "guest.export", target("booking", id), nil, guestAudit{b.Status, e.Booking.Erased}); err != nil {
 		return nil, err
 	}

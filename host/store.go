@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/checkin"
 	"github.com/staykit/staykit/closeout"
 	"github.com/staykit/staykit/coupon"
 	"github.com/staykit/staykit/feed"
@@ -35,6 +36,9 @@ type Stores struct {
 	Notes    notes.Store
 	Closeout closeout.Store
 	Mail     mailsettings.Store
+	// Checkin keeps the guests' check-ins (package checkin); nil means
+	// Records, when it serves it too.
+	Checkin checkin.Store
 }
 
 // capability is the store given, else records when it serves S too; nil

@@ -72,6 +72,12 @@ var routeRoles = map[string]team.Role{
 	"PATCH /settings/sync-closeout":                     team.Manager,
 	"GET /bookings/{id}/guest-data":                     team.Manager,
 	"POST /bookings/{id}/erase-guest":                   team.Manager,
+	// The guests' check-in (identity documents): never housekeeping.
+	"GET /bookings/{id}/checkin":        team.Manager,
+	"PUT /bookings/{id}/checkin":        team.Manager,
+	"GET /bookings/{id}/checkin/status": team.Manager,
+	"GET /bookings/{id}/checkin/file":   team.Manager,
+	"GET /properties/{id}/checkin-file": team.Manager,
 	// The event feed and its acknowledgements, as the webhooks.
 	"GET /events":                 team.Manager,
 	"POST /events/ack":            team.Manager,
@@ -91,8 +97,8 @@ var routeRoles = map[string]team.Role{
 	"POST /message-preview":        team.Manager,
 	"GET /settings/messages":       team.Manager,
 	"PUT /settings/messages":       team.Manager,
-	"GET /properties/{id}/checkin": team.Manager,
-	"PUT /properties/{id}/checkin": team.Manager,
+	"GET /properties/{id}/checkin-instructions": team.Manager,
+	"PUT /properties/{id}/checkin-instructions": team.Manager,
 
 	// The organisation's own SMTP server: credentials, like the keys.
 	"GET /settings/smtp":            team.Owner,

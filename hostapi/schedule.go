@@ -24,8 +24,8 @@ func (h *handler) scheduleRoutes() []channelRoute {
 		{http.MethodPost, "/message-preview", h.previewMessageTemplate},
 		{http.MethodGet, "/settings/messages", h.getMessageSettings},
 		{http.MethodPut, "/settings/messages", h.putMessageSettings},
-		{http.MethodGet, "/properties/{id}/checkin", h.getCheckin},
-		{http.MethodPut, "/properties/{id}/checkin", h.putCheckin},
+		{http.MethodGet, "/properties/{id}/checkin-instructions", h.getArrivalInfo},
+		{http.MethodPut, "/properties/{id}/checkin-instructions", h.putArrivalInfo},
 	}
 }
 
@@ -271,8 +271,8 @@ func (h *handler) putMessageSettings(r *http.Request, c *call) (int, any, error)
 	return http.StatusOK, messageSettingsView{ReviewRequest: &set.ReviewRequest}, nil
 }
 
-// checkinView is a property's check-in instructions: host API only.
-type checkinView struct {
+// arrivalInfoView is a property's check-in instructions: host API only.
+type arrivalInfoView struct {
 	PropertyID   int64      `json:"property_id"`
 	Instructions string     `json:"checkin_instructions"`
 	DoorCode     string     `json:"door_code"`
@@ -281,8 +281,8 @@ type checkinView struct {
 	UpdatedAt    *time.Time `json:"updated_at"`
 }
 
-func newCheckinView(x *schedule.Checkin) checkinView {
-	v := checkinView{PropertyID: x.PropertyID, Instructions: x.Instructions, DoorCode: x.DoorCode, DaysBefore: x.DaysBefore,
+func newArrivalInfoView(x *schedule.ArrivalInfo) arrivalInfoView {
+	v := arrivalInfoView{PropertyID: x.PropertyID, Instructions: x.Instructions, DoorCode: x.DoorCode, DaysBefore: x.DaysBefore,
 		At: clockTime(x.At)}
 	if !x.UpdatedAt.IsZero() {
 		at := x.UpdatedAt.UTC()
@@ -291,8 +291,8 @@ func newCheckinView(x *schedule.Checkin) checkinView {
 	return v
 }
 
-// checkinInput is the body of PUT /properties/{id}/checkin.
-type checkinInput struct {
+// arrivalInfoInput is the body of PUT /properties/{id}/checkin.
+type arrivalInfoInput struct {
 	Instructions string `json:"checkin_instructions"`
 	DoorCode     string `json:"door_code"`
 	DaysBefore   *int   `json:"days_before"`
@@ -300,7 +300,7 @@ type checkinInput struct {
 }
 
 // GET /properties/{id}/checkin
-func (h *handler) getCheckin(r *http.Request, c *call) (int, any, error) {
+func (h *handler) getArrivalInfo(r *http.Request, c *call) (int, any, error) {
 	s, err := h.scheduleService()
 	if err != nil {
 		return 0, nil, err
@@ -309,15 +309,15 @@ func (h *handler) getCheckin(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	x, err := s.Checkin(r.Context(), c.org, id)
+	x, err := s.ArrivalInfo(r.Context(), c.org, id)
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, newCheckinView(x), nil
+	return http.StatusOK, newArrivalInfoView(x), nil
 }
 
 // PUT /properties/{id}/checkin
-func (h *handler) putCheckin(r *http.Request, c *call) (int, any, error) {
+func (h *handler) putArrivalInfo(r *http.Request, c *call) (int, any, error) {
 	s, err := h.scheduleService()
 	if err != nil {
 		return 0, nil, err
@@ -326,12 +326,12 @@ func (h *handler) putCheckin(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	var in checkinInput
+	var in arrivalInfoInput
 	if err := decode(c.body, &in); err != nil {
 		return 0, nil, err
 	}
-	x := &schedule.Checkin{PropertyID: id, Instructions: in.Instructions, DoorCode: in.DoorCode,
-		DaysBefore: schedule.DefaultCheckin.DaysBefore, At: schedule.DefaultCheckin.At}
+	x := &schedule.ArrivalInfo{PropertyID: id, Instructions: in.Instructions, DoorCode: in.DoorCode,
+		DaysBefore: schedule.DefaultArrivalInfo.DaysBefore, At: schedule.DefaultArrivalInfo.At}
 	if in.DaysBefore != nil {
 		x.DaysBefore = *in.DaysBefore
 	}
@@ -342,8 +342,8 @@ func (h *handler) putCheckin(r *http.Request, c *call) (int, any, error) {
 		}
 		x.At = at
 	}
-	if err := s.SetCheckin(r.Context(), c.org, x, c.actor); err != nil {
+	if err := s.SetArrivalInfo(r.Context(), c.org, x, c.actor); err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, newCheckinView(x), nil
+	return http.StatusOK, newArrivalInfoView(x), nil
 }

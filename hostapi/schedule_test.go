@@ -100,7 +100,7 @@ func TestMessageTemplates(t *testing.T) {
 func TestCheckinInstructions(t *testing.T) {
 	forEachStore(t, func(t *testing.T, e *env) {
 		soleil := e.props["soleil"]
-		path := hostPath("villa", fmt.Sprintf("/properties/%d/checkin", soleil))
+		path := hostPath("villa", fmt.Sprintf("/properties/%d/checkin-instructions", soleil))
 		if d := e.do("villa", req{method: "GET", path: path}).data(t); d["door_code"] != "" || d["days_before"] != float64(1) || d["at"] != "10:00" || d["updated_at"] != nil {
 			t.Errorf("before any = %v", d)
 		}
@@ -116,7 +116,7 @@ func TestCheckinInstructions(t *testing.T) {
 			t.Errorf("audit log = %s, want the change without the instructions nor the code", audit)
 		}
 		want(t, e.do("villa", req{method: "PUT", path: path, body: map[string]any{"at": "noon"}}), http.StatusUnprocessableEntity, "invalid")
-		want(t, e.do("other", req{method: "GET", path: hostPath("other", fmt.Sprintf("/properties/%d/checkin", soleil))}), http.StatusNotFound, "not_found")
+		want(t, e.do("other", req{method: "GET", path: hostPath("other", fmt.Sprintf("/properties/%d/checkin-instructions", soleil))}), http.StatusNotFound, "not_found")
 		pub := e.do("villa", req{method: "GET", path: "/api/v1/book/villa/properties", key: "-"})
 		want(t, pub, http.StatusOK)
 		if strings.Contains(string(pub.body), "4711") || strings.Contains(string(pub.body), "blue door") {

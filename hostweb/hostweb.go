@@ -331,6 +331,7 @@ var appTemplate = template.Must(template.New("app").Parse(`<!doctype html>
 <script src="/host/assets/rates.js" defer></script>
 <script src="/host/assets/bookingdetail.js" defer></script>
 <script src="/host/assets/compliance.js" defer></script>
+<script src="/host/assets/checkin.js" defer></script>
 <script src="/host/assets/mail.js" defer></script>
 <script src="/host/assets/planning.js" defer></script>
 <script src="/host/assets/reports.js" defer></script>

@@ -55,7 +55,11 @@ func notModified(r *http.Request, etag string) bool {
 // writeCacheable writes a 200 body of a cacheable route with its ETag and
 // Cache-Control, or a 304 without the body when the client has it.
 func writeCacheable(w http.ResponseWriter, r *http.Request, policy string, body []byte) {
-	etag := etagOf(body)
+	writeTagged(w, r, policy, body, etagOf(body))
+}
+
+// writeTagged is writeCacheable of a body whose ETag is known.
+func writeTagged(w http.ResponseWriter, r *http.Request, policy string, body []byte, etag string) {
 	h := w.Header()
 	h.Set("ETag", etag)
 	h.Set("Cache-Control", policy)

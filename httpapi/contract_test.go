@@ -320,6 +320,8 @@ func TestOpenAPIDocumentsEveryRoute(t *testing.T) {
 		"GET /api/v1/book/{org_slug}/properties/{id}/reviews",
 		"GET /api/v1/book/{org_slug}/booking/{token}/review",
 		"POST /api/v1/book/{org_slug}/booking/{token}/review",
+		"GET /api/v1/book/{org_slug}/booking/{token}/checkin",
+		"POST /api/v1/book/{org_slug}/booking/{token}/checkin",
 		"POST /api/v1/webhooks/stripe",
 		"POST /api/v1/webhooks/stripe-connect",
 		"GET /api/v1/openapi.json",

@@ -39,8 +39,9 @@ const (
 const MaxBodyBytes = apihttp.MaxBodyBytes
 
 // DefaultLimits returns the rate limits applied when Options.Limits does
-// not override them: checkout 10, validate-coupon 20, confirm, cancel and
-// balance 10 requests a minute per organisation and client address. Other routes are
+// not override them: checkout 10, validate-coupon 20, confirm, cancel,
+// balance and check-in 10 requests a minute per organisation and client
+// address. Other routes are
 // not limited.
 func DefaultLimits() map[string]ratelimit.Limit {
 	return map[string]ratelimit.Limit{
@@ -50,6 +51,7 @@ func DefaultLimits() map[string]ratelimit.Limit {
 		RouteCancel:         ratelimit.PerMinute(10),
 		RouteBalancePayment: ratelimit.PerMinute(10),
 		RouteReview:         ratelimit.PerMinute(10),
+		RouteCheckin:        ratelimit.PerMinute(10),
 	}
 }
 
@@ -88,11 +90,16 @@ type Options struct {
 	// ExtraOrigins are origins allowed for every organisation, exactly as
 	// browsers send them (e.g. "http://127.0.0.1:8080").
 	ExtraOrigins []string
+	// Checkin serves the guests' online check-in
+	// (/booking/{token}/checkin): host.Service; nil means the routes
+	// answer 404.
+	Checkin GuestCheckin
 }
 
 // handler is the API v1 http.Handler.
 type handler struct {
 	svc     *booking.Service
+	checkin GuestCheckin
 	money   *moneyio.Service
 	connect *connect.Service
 	log     *slog.Logger
@@ -105,6 +112,8 @@ type handler struct {
 	reviews *review.Service
 	// lists keeps the encoded properties lists (lists.go).
 	lists lists
+	// calendars keeps the encoded availability calendars (calendars.go).
+	calendars calendars
 }
 
 // New returns the handler of API v1. Its routes are under /api/v1/, so a
@@ -117,6 +126,7 @@ func New(o Options) http.Handler {
 	}
 	h := &handler{
 		svc:     o.Service,
+		checkin: o.Checkin,
 		money:   o.Money,
 		connect: o.Connect,
 		reviews: o.Reviews,
@@ -174,6 +184,8 @@ func (h *handler) routes() {
 		{RouteCancellation, http.MethodGet, orgPrefix + "/booking/{token}/cancellation", true, h.cancellation},
 		{RouteCancel, http.MethodPost, orgPrefix + "/booking/{token}/cancel", true, h.cancel},
 		{RouteBalancePayment, http.MethodPost, orgPrefix + "/booking/{token}/balance", true, h.balancePayment},
+		{RouteCheckinStatus, http.MethodGet, orgPrefix + "/booking/{token}/checkin", true, h.checkinStatus},
+		{RouteCheckin, http.MethodPost, orgPrefix + "/booking/{token}/checkin", true, h.saveCheckin},
 		{RouteWebhook, http.MethodPost, "/api/v1/webhooks/stripe", false, h.webhook},
 		{RouteOpenAPI, http.MethodGet, "/api/v1/openapi.json", false, h.openAPI},
 		{RouteConnectWebhook, http.MethodPost, "/api/v1/webhooks/stripe-connect", false, h.connectWebhook},
@@ -227,6 +239,10 @@ func (h *handler) serve(rt route) http.Handler {
 			return
 		}
 		if policy := cacheControl[rt.name]; policy != "" && status == http.StatusOK {
+			if k, ok := data.(*keptBody); ok {
+				writeTagged(w, r, policy, k.body, k.etag)
+				return
+			}
 			b, err := encodeData(data)
 			if err != nil {
 				h.writeError(w, r, st, err)
@@ -247,7 +263,8 @@ func (h *handler) serve(rt route) http.Handler {
 	}
 	private := rt.name == RouteCheckout || rt.name == RouteBooking || rt.name == RouteConfirm ||
 		rt.name == RouteCancellation || rt.name == RouteCancel || rt.name == RouteBalancePayment ||
-		rt.name == RouteBookingReview || rt.name == RouteReview
+		rt.name == RouteBookingReview || rt.name == RouteReview ||
+		rt.name == RouteCheckinStatus || rt.name == RouteCheckin
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		st := stateOf(r)
 		st.route = rt.name

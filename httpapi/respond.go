@@ -72,6 +72,8 @@ func encodeData(data any) ([]byte, error) {
 		return raw, nil
 	case sharedEnvelope:
 		return raw, nil
+	case *keptBody:
+		return raw.body, nil
 	}
 	return apihttp.EncodeData(data)
 }

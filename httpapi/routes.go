@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
@@ -89,11 +90,28 @@ func (h *handler) availability(_ http.ResponseWriter, r *http.Request, st *reqSt
 	if err != nil {
 		return 0, nil, err
 	}
+	// The version is read before the calendar: a calendar computed after
+	// it is at least as new (calendars.go).
+	version, keep := o.AvailabilityVersion(r.Context(), id, req)
+	key := calendarKey{org: o.Organization().ID, property: id, from: req.From, months: req.Months}
+	if keep {
+		if b, ok := h.calendars.get(key, version); ok {
+			return http.StatusOK, b, nil
+		}
+	}
 	c, err := o.Availability(r.Context(), id, req)
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, encodeCalendar(c), nil
+	raw := encodeCalendar(c)
+	if !keep {
+		return http.StatusOK, raw, nil
+	}
+	b := &keptBody{body: slices.Clone([]byte(raw))}
+	b.etag = etagOf(b.body)
+	releaseEnvelope(raw)
+	h.calendars.put(key, version, b)
+	return http.StatusOK, b, nil
 }
 
 // GET /api/v1/book/{org_slug}/properties/{id}/price?check_in&check_out&guests_count&coupon_code

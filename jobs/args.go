@@ -79,6 +79,9 @@ const (
 	TaskExpireHolds       = "expire_holds"
 	TaskPurgeHostRequests = "purge_host_requests"
 	TaskReminders         = "reminders"
+	// TaskPurgeCheckins deletes the check-ins past their keeping
+	// (Options.Checkins).
+	TaskPurgeCheckins = "purge_checkins"
 	// TaskMessages records the scheduled messages that are due
 	// (notify.Worker.QueueMessages).
 	TaskMessages = "messages"

@@ -13,8 +13,8 @@ import (
 const dueRounds = 8
 
 // RunDue does now, in this goroutine, the work due at the Workers' clock:
-// the periodic tasks (hold expiry, host request purge, reminders,
-// scheduled messages) once,
+// the periodic tasks (hold expiry, host request purge, reminders, check-in
+// retention, scheduled messages) once,
 // then each due ledger entry, outbox event and delivery, pass after pass
 // until a pass finds nothing due (at most a few passes). It is the
 // sandbox's step after its clock moved (package sandbox): River schedules
@@ -26,7 +26,7 @@ const dueRounds = 8
 // rows are joined; the rows stay due for their jobs.
 func (w *Workers) RunDue(ctx context.Context) error {
 	var errs []error
-	for _, task := range []string{TaskExpireHolds, TaskPurgeHostRequests, TaskReminders, TaskMessages} {
+	for _, task := range []string{TaskExpireHolds, TaskPurgeHostRequests, TaskReminders, TaskPurgeCheckins, TaskMessages} {
 		if err := w.runTask(ctx, task); err != nil {
 			errs = append(errs, err)
 		}

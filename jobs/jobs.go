@@ -13,7 +13,8 @@
 //   - each active iCal feed is a job (FeedPollArgs), one per feed, that
 //     polls it when due (icalsync.Syncer.PollFeed);
 //   - periodic jobs expire lapsed holds, purge old host requests, queue
-//     reminders and the host's scheduled messages, and sweep for due rows that have no job (rows written
+//     reminders and the host's scheduled messages, delete the guests'
+//     check-ins past their keeping period (Options.Checkins) and sweep for due rows that have no job (rows written
 //     before the engine ran, or by a store without the hook).
 //
 // The ledger, outbox and feed rows stay the business records hosts read:
@@ -100,6 +101,9 @@ type Options struct {
 	Outbox *notify.Worker
 	// Feeds polls iCal feeds; nil: feeds are not polled.
 	Feeds *icalsync.Syncer
+	// Checkins deletes the guests' check-ins past their keeping period
+	// (host.Service.CheckinRetention); nil: none are deleted.
+	Checkins CheckinPurger
 	// Every is the interval of the periodic jobs (hold expiry, host
 	// request purge, reminders, safety-net sweep); default a minute.
 	Every time.Duration
@@ -135,6 +139,12 @@ func (o *Options) defaults() error {
 		o.Logger = slog.Default()
 	}
 	return nil
+}
+
+// CheckinPurger deletes the check-ins past their keeping period and says
+// how many (host.CheckinRetention).
+type CheckinPurger interface {
+	PurgeCheckins(ctx context.Context) (int, error)
 }
 
 // Queues of the jobs.
@@ -232,7 +242,7 @@ func newWorkers(store DueWorkStore, o Options) (*Workers, *river.Config, error) 
 	river.AddWorker(workers, &periodicWorker{w: w})
 	every := river.PeriodicInterval(o.Every)
 	var periodic []*river.PeriodicJob
-	for _, task := range []string{TaskExpireHolds, TaskPurgeHostRequests, TaskReminders, TaskMessages, TaskSweep} {
+	for _, task := range []string{TaskExpireHolds, TaskPurgeHostRequests, TaskReminders, TaskPurgeCheckins, TaskMessages, TaskSweep} {
 		periodic = append(periodic, river.NewPeriodicJob(every, func() (river.JobArgs, *river.InsertOpts) {
 			return PeriodicArgs{Task: task}, nil
 		}, &river.PeriodicJobOpts{ID: task, RunOnStart: true}))

@@ -147,6 +147,17 @@ func (w *Workers) runTask(ctx context.Context, task string) error {
 				return fmt.Errorf("queue reminders: %w", err)
 			}
 		}
+	case TaskPurgeCheckins:
+		if w.opts.Checkins == nil {
+			return nil
+		}
+		n, err := w.opts.Checkins.PurgeCheckins(ctx)
+		if err != nil {
+			return fmt.Errorf("purge check-ins: %w", err)
+		}
+		if n > 0 {
+			log.InfoContext(ctx, "deleted check-ins past their keeping period", "count", n)
+		}
 	case TaskMessages:
 		if w.opts.Outbox != nil && w.opts.Outbox.QueueMessages != nil {
 			if err := w.opts.Outbox.QueueMessages(ctx); err != nil {

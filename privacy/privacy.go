@@ -14,6 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/checkin"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/notes"
@@ -29,7 +30,8 @@ type Store interface {
 	// its outbox events, which would otherwise be sent to no one or to an
 	// erased address; it deletes the host's notes on the booking (package
 	// notes) and the guest's review (package review), which may name the
-	// guest. Amounts, dates, status and ledger
+	// guest, and its check-in (package checkin: the guests' identity
+	// data), in the same transaction. Amounts, dates, status and ledger
 	// are left as they are. Errors: booking.CodeNotFound.
 	EraseGuest(ctx context.Context, bookingID int64, e Erasure) error
 }
@@ -79,6 +81,17 @@ type Export struct {
 	// Notes are the host's notes on the booking (package notes), which
 	// may name the guest; the caller adds them (AddNotes).
 	Notes []ExportedNote `json:"notes"`
+	// Checkin is the identity data of the booking's guests entered for
+	// the online check-in (package checkin); the caller adds it
+	// (AddCheckin).
+	Checkin []checkin.Guest `json:"checkin"`
+}
+
+// AddCheckin adds the booking's check-in (nil: none) to the export.
+func (e *Export) AddCheckin(r *checkin.Record) {
+	if r != nil {
+		e.Checkin = append(e.Checkin, r.Guests...)
+	}
 }
 
 // ExportedNote is a host's note on the booking.
@@ -135,7 +148,7 @@ func NewExport(b booking.Booking, entries []ledger.Entry) Export {
 		CheckIn: b.CheckIn, CheckOut: b.CheckOut, Guests: b.Guests, GuestName: b.GuestName, GuestEmail: b.GuestEmail,
 		GuestPhone: b.GuestPhone, Message: b.Message, Locale: b.Locale, CouponCode: b.CouponCode, Currency: b.Currency,
 		TotalAmount: amount(b.TotalAmount, b.Currency), PaidAmount: amount(b.PaidAmount, b.Currency), PaymentIntentID: b.PaymentIntentID,
-		CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt, Erased: Erased(b)}, Payments: []ExportedPayment{}, Notes: []ExportedNote{}}
+		CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt, Erased: Erased(b)}, Payments: []ExportedPayment{}, Notes: []ExportedNote{}, Checkin: []checkin.Guest{}}
 	for _, x := range entries {
 		e.Payments = append(e.Payments, ExportedPayment{ID: x.ID, Kind: string(x.Kind), Status: string(x.Status),
 			Amount: amount(pricing.FromMinor(x.Amount, x.Currency), x.Currency), Currency: x.Currency, ProviderID: x.ProviderID, CreatedAt: x.CreatedAt})

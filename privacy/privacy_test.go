@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/checkin"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/privacy"
@@ -77,5 +78,23 @@ func TestExport(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The export carries the booking's check-in: the guests' identity data
+// (an empty list without one).
+func TestExportCheckin(t *testing.T) {
+	b := booking.Booking{ID: 7, PropertyID: 3, Status: booking.StatusConfirmed, CheckIn: civil.MustParse("2026-06-01"),
+		CheckOut: civil.MustParse("2026-06-03"), Guests: 1, GuestName: "Ana", Currency: "EUR"}
+	e := privacy.NewExport(b, nil)
+	out, _ := json.Marshal(e)
+	if !strings.Contains(string(out), `"checkin":[]`) {
+		t.Errorf("no check-in: %s", out)
+	}
+	e.AddCheckin(nil)
+	e.AddCheckin(&checkin.Record{BookingID: 7, Guests: []checkin.Guest{{GivenNames: "Ana", Surname: "García", DocumentNumber: "12345678Z"}}})
+	out, _ = json.Marshal(e)
+	if !strings.Contains(string(out), `"document_number":"12345678Z"`) || len(e.Checkin) != 1 {
+		t.Errorf("check-in export: %s", out)
 	}
 }

@@ -111,10 +111,12 @@ type Template struct {
 	UpdatedAt  time.Time
 }
 
-// Checkin is what a guest needs to get in: sent only to a confirmed guest
-// who paid in full, DaysBefore days before arrival at At (local time);
-// never shown by the public API nor logged.
-type Checkin struct {
+// ArrivalInfo is a property's check-in instructions and door code, what
+// a guest needs to get in (not to be confused with package checkin, the
+// guest's online check-in): sent only to a confirmed guest who paid in
+// full, DaysBefore days before arrival at At (local time); never shown by
+// the public API nor logged.
+type ArrivalInfo struct {
 	PropertyID   int64
 	Instructions string
 	DoorCode     string
@@ -124,12 +126,12 @@ type Checkin struct {
 	UpdatedAt time.Time
 }
 
-// DefaultCheckin is when check-in instructions are sent unless the host
+// DefaultArrivalInfo is when check-in instructions are sent unless the host
 // says otherwise: the day before arrival at 10:00.
-var DefaultCheckin = Checkin{DaysBefore: 1, At: 10 * 60}
+var DefaultArrivalInfo = ArrivalInfo{DaysBefore: 1, At: 10 * 60}
 
 // Set reports whether the property has check-in instructions to send.
-func (c Checkin) Set() bool { return c.Instructions != "" || c.DoorCode != "" }
+func (c ArrivalInfo) Set() bool { return c.Instructions != "" || c.DoorCode != "" }
 
 // Settings are an organisation's switches of the built-in messages.
 type Settings struct {
@@ -161,13 +163,13 @@ type Store interface {
 	// MessageTemplate finds one of an organisation's templates. Errors:
 	// booking.CodeNotFound.
 	MessageTemplate(ctx context.Context, orgID, id int64) (*Template, error)
-	// SetCheckin saves a property's check-in instructions. Errors:
+	// SetArrivalInfo saves a property's check-in instructions. Errors:
 	// booking.CodeNotFound (not a property of orgID).
-	SetCheckin(ctx context.Context, orgID int64, c *Checkin) error
-	// Checkin returns a property's check-in instructions; a property
-	// without any gets a zero Checkin (with its PropertyID). Errors:
+	SetArrivalInfo(ctx context.Context, orgID int64, c *ArrivalInfo) error
+	// ArrivalInfo returns a property's check-in instructions; a property
+	// without any gets a zero ArrivalInfo (with its PropertyID). Errors:
 	// booking.CodeNotFound (not a property of orgID).
-	Checkin(ctx context.Context, orgID, propertyID int64) (*Checkin, error)
+	ArrivalInfo(ctx context.Context, orgID, propertyID int64) (*ArrivalInfo, error)
 	// SetMessageSettings saves an organisation's settings.
 	SetMessageSettings(ctx context.Context, orgID int64, s Settings) error
 	// MessageSettings returns an organisation's settings; the defaults
@@ -321,8 +323,8 @@ func Check(t *Template) error {
 	return err
 }
 
-// CheckCheckin validates check-in instructions. Errors: booking.CodeInvalid.
-func CheckCheckin(c *Checkin) error {
+// CheckArrivalInfo validates check-in instructions. Errors: booking.CodeInvalid.
+func CheckArrivalInfo(c *ArrivalInfo) error {
 	f := booking.FieldErrors{}
 	c.Instructions = strings.TrimSpace(strings.ReplaceAll(c.Instructions, "\r\n", "\n"))
 	c.DoorCode = strings.TrimSpace(c.DoorCode)

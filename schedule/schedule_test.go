@@ -222,9 +222,9 @@ func TestReviewRequest(t *testing.T) {
 func TestCheckinInstructionsOnlyToConfirmedPaidGuests(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t, paris("2026-06-01 10:00"), pricing.ModeDeposit)
-	c := &schedule.Checkin{PropertyID: e.prop, Instructions: "The key box is left of the blue door.", DoorCode: "4711",
+	c := &schedule.ArrivalInfo{PropertyID: e.prop, Instructions: "The key box is left of the blue door.", DoorCode: "4711",
 		DaysBefore: 1, At: 16 * 60}
-	if err := e.sched.SetCheckin(ctx, e.org, c, hostActor); err != nil {
+	if err := e.sched.SetArrivalInfo(ctx, e.org, c, hostActor); err != nil {
 		t.Fatal(err)
 	}
 	// Within the balance's 14 days: checkout charges the total.

@@ -138,22 +138,22 @@ func (s *Service) SetSettings(ctx context.Context, org *booking.Organization, se
 	})
 }
 
-// Checkin returns a property's check-in instructions. Errors:
+// ArrivalInfo returns a property's check-in instructions. Errors:
 // booking.CodeNotFound.
-func (s *Service) Checkin(ctx context.Context, org *booking.Organization, propertyID int64) (*Checkin, error) {
-	return s.o.Store.Checkin(ctx, org.ID, propertyID)
+func (s *Service) ArrivalInfo(ctx context.Context, org *booking.Organization, propertyID int64) (*ArrivalInfo, error) {
+	return s.o.Store.ArrivalInfo(ctx, org.ID, propertyID)
 }
 
-// SetCheckin validates and saves a property's check-in instructions,
+// SetArrivalInfo validates and saves a property's check-in instructions,
 // audited as "property.checkin" without them (whether they are set,
 // when they are sent). Errors: booking.CodeInvalid, booking.CodeNotFound.
-func (s *Service) SetCheckin(ctx context.Context, org *booking.Organization, c *Checkin, by host.Actor) error {
-	if err := CheckCheckin(c); err != nil {
+func (s *Service) SetArrivalInfo(ctx context.Context, org *booking.Organization, c *ArrivalInfo, by host.Actor) error {
+	if err := CheckArrivalInfo(c); err != nil {
 		return err
 	}
 	c.UpdatedAt = s.o.Clock.Now()
 	return s.o.Records.Atomically(ctx, func(ctx context.Context) error {
-		if err := s.o.Store.SetCheckin(ctx, org.ID, c); err != nil {
+		if err := s.o.Store.SetArrivalInfo(ctx, org.ID, c); err != nil {
 			return err
 		}
 		after, _ := json.Marshal(map[string]any{"instructions": c.Instructions != "", "door_code": c.DoorCode != "",
@@ -295,7 +295,7 @@ func (s *Service) due(ctx context.Context, org *booking.Organization, now time.T
 		return nil, err
 	}
 	for _, p := range props {
-		c, err := s.o.Store.Checkin(ctx, org.ID, p.ID)
+		c, err := s.o.Store.ArrivalInfo(ctx, org.ID, p.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -309,7 +309,7 @@ func (s *Service) due(ctx context.Context, org *booking.Organization, now time.T
 }
 
 // trigger is when the check-in instructions are sent.
-func (c Checkin) trigger() Trigger {
+func (c ArrivalInfo) trigger() Trigger {
 	return Trigger{When: BeforeArrival, Days: c.DaysBefore, At: c.At}
 }
 
@@ -363,7 +363,7 @@ func (s *Service) RenderMessage(ctx context.Context, ev *outbox.Event, org *book
 		}
 		texts = reviewTexts(link)
 	case BuiltinCheckin:
-		c, err := s.o.Store.Checkin(ctx, org.ID, b.PropertyID)
+		c, err := s.o.Store.ArrivalInfo(ctx, org.ID, b.PropertyID)
 		if err != nil {
 			return notify.Message{}, err
 		}
@@ -415,7 +415,7 @@ func (s *Service) render(ctx context.Context, org *booking.Organization, b *book
 		values[PProperty] = p.Name
 	}
 	if strings.Contains(x.Subject+x.Body, PInstructions) || strings.Contains(x.Subject+x.Body, PDoorCode) {
-		c, err := s.o.Store.Checkin(ctx, org.ID, b.PropertyID)
+		c, err := s.o.Store.ArrivalInfo(ctx, org.ID, b.PropertyID)
 		if err != nil {
 			return notify.Message{}, err
 		}
@@ -461,7 +461,7 @@ func reviewTexts(link string) map[string]Text {
 }
 
 // checkinTexts is the check-in instructions message.
-func checkinTexts(c *Checkin) map[string]Text {
+func checkinTexts(c *ArrivalInfo) map[string]Text {
 	code := func(label string) string {
 		if c.DoorCode == "" {
 			return ""

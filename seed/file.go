@@ -46,20 +46,24 @@ type orgJSON struct {
 }
 
 type propertyJSON struct {
-	Name          string             `json:"name"`
-	Description   string             `json:"description"`
-	Photos        []string           `json:"photos"`
-	City          string             `json:"city"`
-	Country       string             `json:"country"`
-	MaxGuests     int                `json:"max_guests"`
-	Bedrooms      int                `json:"bedrooms"`
-	MinStayNights *int               `json:"min_stay_nights"`
-	MaxStayNights *int               `json:"max_stay_nights"`
-	Active        *bool              `json:"active"`
-	Rates         ratesJSON          `json:"rates"`
-	Fees          pricing.Fees       `json:"fees"`
-	Tax           pricing.TouristTax `json:"tax"`
-	Blocks        []blockJSON        `json:"blocks"`
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Photos      []string `json:"photos"`
+	City        string   `json:"city"`
+	Country     string   `json:"country"`
+	// RegistrationNumber is the number the authorities gave the property
+	// (Regulation (EU) 2024/1028), checked against its country's format
+	// (package registration).
+	RegistrationNumber string             `json:"registration_number"`
+	MaxGuests          int                `json:"max_guests"`
+	Bedrooms           int                `json:"bedrooms"`
+	MinStayNights      *int               `json:"min_stay_nights"`
+	MaxStayNights      *int               `json:"max_stay_nights"`
+	Active             *bool              `json:"active"`
+	Rates              ratesJSON          `json:"rates"`
+	Fees               pricing.Fees       `json:"fees"`
+	Tax                pricing.TouristTax `json:"tax"`
+	Blocks             []blockJSON        `json:"blocks"`
 	// Rules are the stay rules (package rules): arrival and departure
 	// days, seasons, notice, cut-off, window, preparation days, per-day
 	// settings.

@@ -12,6 +12,7 @@ import (
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/coupon"
 	"github.com/staykit/staykit/pricing"
+	"github.com/staykit/staykit/registration"
 )
 
 // catalog is a checked seed file, ready to store.
@@ -178,6 +179,11 @@ func parseProperty(c *checker, path string, pj propertyJSON, year int, currency 
 		MinStayNights: pj.MinStayNights, MaxStayNights: pj.MaxStayNights,
 		Active: pj.Active == nil || *pj.Active,
 		Fees:   pj.Fees, Tax: pj.Tax,
+	}
+	if number, reason := registration.Check(pj.Country, pj.RegistrationNumber); reason != "" {
+		c.add(path+".registration_number", reason)
+	} else {
+		p.RegistrationNumber = number
 	}
 	r := pj.Rates
 	rpath := path + ".rates"

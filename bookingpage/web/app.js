@@ -82,7 +82,20 @@ function staykitFlow(root, widget) {
       see_properties: 'Voir les logements',
       stripe_load_error: 'Le module de paiement Stripe n’a pas pu être chargé.',
       origin_refused: "Ce site ({origin}) n'est pas autorisé à prendre des réservations pour cet établissement.",
-      widget_unreachable: 'Le service de réservation est injoignable depuis ce site ({origin}) : il ne répond pas, ou il n’autorise pas ce site.'
+      widget_unreachable: 'Le service de réservation est injoignable depuis ce site ({origin}) : il ne répond pas, ou il n’autorise pas ce site.',
+      checkin_title: 'Enregistrement en ligne', checkin_of: '{valid} voyageur(s) sur {expected} enregistré(s)',
+      checkin_complete: 'Merci : votre enregistrement est complet.', checkin_open: 'Remplir l’enregistrement',
+      checkin_save: 'Envoyer', checkin_saved: 'Enregistrement envoyé.', checkin_guest: 'Voyageur {n}', checkin_add: 'Ajouter un voyageur',
+      checkin_why: 'La loi du pays du logement demande à votre hôte l’identité de chaque voyageur. Ces données ne servent qu’à cela et sont effacées après le délai légal.',
+      cf_given_names: 'Prénoms', cf_surname: 'Nom', cf_second_surname: 'Second nom', cf_sex: 'Sexe', cf_birth_date: 'Date de naissance',
+      cf_birth_place: 'Lieu de naissance', cf_birth_country: 'Pays de naissance (FR, DE…)', cf_birth_municipality_code: 'Code de la commune de naissance',
+      cf_birth_province: 'Province de naissance', cf_nationality: 'Nationalité (FR, DE…)', cf_document_type: 'Pièce d’identité',
+      cf_document_number: 'Numéro de la pièce', cf_document_support: 'Numéro de support (DNI/NIE)', cf_document_country: 'Pays de délivrance (FR, DE…)',
+      cf_document_issue_place_code: 'Code de la commune de délivrance', cf_document_issue_date: 'Date de délivrance', cf_address: 'Adresse',
+      cf_postal_code: 'Code postal', cf_city: 'Ville', cf_municipality_code: 'Code INE de la commune', cf_address_country: 'Pays de résidence (FR, DE…)',
+      cf_phone: 'Téléphone mobile', cf_email: 'E-mail', cf_relationship: 'Lien avec un adulte (mineur)',
+      doc_passport: 'Passeport', doc_id_card: 'Carte d’identité', doc_residence_permit: 'Titre de séjour', doc_driving_licence: 'Permis de conduire', doc_other: 'Autre',
+      sex_M: 'Homme', sex_F: 'Femme', sex_X: 'Autre'
     },
     en: {
       skip: 'Skip to content', org_label: 'Organisation', loading: 'Loading…',
@@ -148,7 +161,20 @@ function staykitFlow(root, widget) {
       see_properties: 'See the properties',
       stripe_load_error: 'The Stripe payment module could not be loaded.',
       origin_refused: 'This website ({origin}) is not allowed to take bookings for this organisation.',
-      widget_unreachable: 'The booking service cannot be reached from this website ({origin}): it does not answer, or it does not allow this site.'
+      widget_unreachable: 'The booking service cannot be reached from this website ({origin}): it does not answer, or it does not allow this site.',
+      checkin_title: 'Online check-in', checkin_of: '{valid} of {expected} guest(s) checked in',
+      checkin_complete: 'Thank you: your check-in is complete.', checkin_open: 'Fill in the check-in',
+      checkin_save: 'Send', checkin_saved: 'Check-in sent.', checkin_guest: 'Guest {n}', checkin_add: 'Add a guest',
+      checkin_why: 'The law of the property’s country asks your host for each guest’s identity. This data serves that only and is deleted after the legal period.',
+      cf_given_names: 'Given names', cf_surname: 'Surname', cf_second_surname: 'Second surname', cf_sex: 'Sex', cf_birth_date: 'Date of birth',
+      cf_birth_place: 'Place of birth', cf_birth_country: 'Country of birth (FR, DE…)', cf_birth_municipality_code: 'Comune of birth code',
+      cf_birth_province: 'Province of birth', cf_nationality: 'Nationality (FR, DE…)', cf_document_type: 'Identity document',
+      cf_document_number: 'Document number', cf_document_support: 'Support number (DNI/NIE)', cf_document_country: 'Issuing country (FR, DE…)',
+      cf_document_issue_place_code: 'Issuing comune code', cf_document_issue_date: 'Issue date', cf_address: 'Address',
+      cf_postal_code: 'Postal code', cf_city: 'City', cf_municipality_code: 'INE municipality code', cf_address_country: 'Country of residence (FR, DE…)',
+      cf_phone: 'Mobile phone', cf_email: 'E-mail', cf_relationship: 'Relationship to an adult (minor)',
+      doc_passport: 'Passport', doc_id_card: 'Identity card', doc_residence_permit: 'Residence permit', doc_driving_licence: 'Driving licence', doc_other: 'Other',
+      sex_M: 'Male', sex_F: 'Female', sex_X: 'Other'
     }
   };
 
@@ -1033,6 +1059,101 @@ function staykitFlow(root, widget) {
     dl.querySelector('[data-testid="status-total"]').dataset.amount = String(b.total_amount);
     const resumable = b.status === 'pending' && state.checkout && state.checkout.booking_token === b.booking_token && state.checkout.client_secret;
     $('#status-pay').hidden = !resumable;
+    renderCheckin(b);
+  }
+
+  // ---- Online check-in ----------------------------------------------------
+
+  // renderCheckin shows, for a booking still to come, how far its online
+  // check-in is, and the form the guest fills in with each guest's
+  // identity data: the fields the property's country asks (the API says
+  // which). The data is sent, never read back.
+  async function renderCheckin(b) {
+    const box = $('#checkin-box');
+    box.replaceChildren();
+    box.hidden = true;
+    const today = new Date().toISOString().slice(0, 10);
+    if (!['pending', 'requested', 'confirmed'].includes(b.status) || b.check_out < today) return;
+    const token = state.statusToken;
+    let st;
+    try {
+      st = await api((c, o) => c.checkinStatus(token, o));
+    } catch (err) {
+      return; // no online check-in here
+    }
+    if (state.statusToken !== token || state.view !== 'step-status') return;
+    const summary = el('p', { 'data-testid': 'checkin-summary' });
+    const error = el('p', { class: 'alert', role: 'alert', 'data-testid': 'checkin-error', hidden: true });
+    const showSummary = (s) => {
+      const c = s.completeness;
+      summary.textContent = c.complete ? t('checkin_complete') : t('checkin_of', { valid: c.valid, expected: c.expected });
+      summary.dataset.complete = String(c.complete);
+    };
+    showSummary(st);
+    const open = el('button', { type: 'button', class: 'secondary', 'data-testid': 'checkin-open', text: t('checkin_open') });
+    box.append(el('h2', { text: t('checkin_title') }), summary, el('p', { class: 'muted', text: t('checkin_why') }), open, error);
+    box.hidden = false;
+    open.addEventListener('click', () => {
+      open.hidden = true;
+      const list = el('div', { 'data-testid': 'checkin-guests' });
+      const addGuest = () => list.append(checkinFieldset(st.fields, list.children.length + 1));
+      for (let i = 0; i < Math.max(1, st.completeness.expected); i++) addGuest();
+      const add = el('button', { type: 'button', class: 'secondary', 'data-testid': 'checkin-add', text: t('checkin_add'), onclick: addGuest });
+      const send = el('button', { type: 'submit', class: 'primary', 'data-testid': 'checkin-save', text: t('checkin_save') });
+      const form = el('form', { class: 'checkin-form', 'data-testid': 'checkin-form', novalidate: true }, list, add, send);
+      form.addEventListener('submit', async (ev) => {
+        ev.preventDefault();
+        showError(error, null);
+        const guests = [...list.querySelectorAll('fieldset')].map((fs) => {
+          const g = {};
+          for (const input of fs.querySelectorAll('input, select')) {
+            const v = input.value.trim();
+            if (v !== '') g[input.name] = input.dataset.upper ? v.toUpperCase() : v;
+          }
+          return g;
+        });
+        send.disabled = true;
+        try {
+          st = await api((c, o) => c.saveCheckin(token, { guests }, o));
+          showSummary(st);
+          summary.textContent += ' ' + t('checkin_saved');
+          form.remove();
+          open.hidden = false;
+        } catch (err) {
+          const detail = err.fields ? ' ' + Object.entries(err.fields).map(([f, m]) => checkinFieldName(f) + ' : ' + m.join(', ')).join(' ; ') : '';
+          showError(error, { message: err.message + detail });
+        } finally {
+          send.disabled = false;
+        }
+      });
+      box.append(form);
+    });
+  }
+
+  // checkinFieldName is a field error's name ("guests.1.email") as the
+  // guest reads it ("Guest 2 — E-mail").
+  function checkinFieldName(f) {
+    const m = /^guests\.(\d+)\.(.+)$/.exec(f);
+    return m ? t('checkin_guest', { n: Number(m[1]) + 1 }) + ' — ' + t('cf_' + m[2]) : f;
+  }
+
+  function checkinFieldset(fields, n) {
+    const countries = ['birth_country', 'nationality', 'document_country', 'address_country'];
+    const inputs = fields.map((name) => {
+      let input;
+      if (name === 'sex') {
+        input = el('select', { name }, el('option', { value: '', text: '' }), ...['M', 'F', 'X'].map((v) => el('option', { value: v, text: t('sex_' + v) })));
+      } else if (name === 'document_type') {
+        input = el('select', { name }, el('option', { value: '', text: '' }),
+          ...['passport', 'id_card', 'residence_permit', 'driving_licence', 'other'].map((v) => el('option', { value: v, text: t('doc_' + v) })));
+      } else {
+        const type = name.endsWith('_date') ? 'date' : name === 'email' ? 'email' : name === 'phone' ? 'tel' : 'text';
+        input = el('input', { name, type, maxlength: countries.includes(name) ? '2' : '100', autocomplete: 'off',
+          'data-upper': countries.includes(name) ? 'true' : null });
+      }
+      return el('label', {}, el('span', { text: t('cf_' + name) }), input);
+    });
+    return el('fieldset', { 'data-testid': 'checkin-guest' }, el('legend', { text: t('checkin_guest', { n }) }), ...inputs);
   }
 
   // ---- Wiring -------------------------------------------------------------

@@ -236,6 +236,14 @@ var StayKit = (() => {
     confirm(token, body = {}, opts) {
       return this.call("POST", `/booking/${encodeURIComponent(token)}/confirm`, body, opts, opts?.idempotencyKey);
     }
+    /** GET /api/v1/book/{org}/booking/{token}/checkin: how far the online check-in is, and the fields the property's country asks. */
+    checkinStatus(token, opts) {
+      return this.call("GET", `/booking/${encodeURIComponent(token)}/checkin`, void 0, opts);
+    }
+    /** POST /api/v1/book/{org}/booking/{token}/checkin: replaces the guests' identity data and answers the completeness. */
+    saveCheckin(token, body, opts) {
+      return this.call("POST", `/booking/${encodeURIComponent(token)}/checkin`, body, opts);
+    }
     async call(method, path, body, opts, idempotencyKey) {
       const locale = opts?.locale ?? this.locale;
       let url = `${this.baseUrl}/api/v1/book/${encodeURIComponent(this.org)}${path}`;

@@ -8,24 +8,30 @@ import (
 	"io"
 	"net"
 	"net/http"
+	neturl "net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
-// Goals of issue #17: server/bare ratios, and checkouts per second.
+// Goals of issue #17: server/bare ratios; and of issue #31, checkouts per
+// second with 16 clients on SQLite and on PostgreSQL.
 const (
-	goalConfig       = 0.60
-	goalProperties   = 0.60
-	goalAvailability = 0.25
-	goalPrice        = 0.40
-	goalCheckouts    = 2000
+	goalConfig            = 0.60
+	goalProperties        = 0.60
+	goalAvailability      = 0.25
+	goalPrice             = 0.40
+	goalCheckouts         = 4000
+	goalCheckoutsPostgres = 2500
 )
 
 // maxCheckouts bounds the stays a run books: two nights each, one after
@@ -83,8 +89,20 @@ func harness(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	// Every connection of the generator comes from 127.0.0.1: lift the
 	// per-address connection cap above what it opens.
 	conns := strconv.Itoa(2*max(o.conns, o.checkoutConns) + 16)
-	srv, err := start(bin, logPath, "-addr", srvAddr, "-db", filepath.Join(dir, "staykit.db"), "-no-rate-limits",
-		"-max-conns", conns, "-max-conns-per-addr", conns)
+	args := []string{"-addr", srvAddr, "-no-rate-limits", "-max-conns", conns, "-max-conns-per-addr", conns}
+	checkoutGoal := float64(goalCheckouts)
+	if o.postgres != "" {
+		dbURL, drop, err := freshDatabase(ctx, o.postgres)
+		if err != nil {
+			return err
+		}
+		defer drop()
+		args = append(args, "-postgres", dbURL, "-fake-payments")
+		checkoutGoal = goalCheckoutsPostgres
+	} else {
+		args = append(args, "-db", filepath.Join(dir, "staykit.db"))
+	}
+	srv, err := start(bin, logPath, args...)
 	if err != nil {
 		return err
 	}
@@ -114,7 +132,10 @@ func harness(ctx context.Context, o options, stdout, stderr io.Writer) error {
 		{name: "properties", path: demo + "/properties", goal: goalProperties},
 		{name: "availability 12m", path: fmt.Sprintf("%s/properties/%d/availability", demo, first), goal: goalAvailability},
 		{name: "price 7n", path: fmt.Sprintf("%s/properties/%d/price?check_in=%s&check_out=%s&guests_count=2", demo, first, in, out), goal: goalPrice},
-		{name: "checkout", checkout: true, goal: goalCheckouts},
+		{name: "checkout", checkout: true, goal: checkoutGoal},
+	}
+	if routes, err = pickRoutes(routes, o.routes); err != nil {
+		return err
 	}
 
 	fmt.Fprintf(stderr, "server pid %d on %s, bare pid %d on %s; %d rounds of %s per side; GOMAXPROCS %d; load average %s\n",
@@ -167,6 +188,60 @@ func harness(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stderr, "load average %s\n", loadAverage())
 	return writeTable(stdout, results)
+}
+
+// pickRoutes keeps the routes named in names (comma-separated, each the
+// first word of a route's name); all of them when names is empty.
+func pickRoutes(all []route, names string) ([]route, error) {
+	if names == "" {
+		return all, nil
+	}
+	var out []route
+	for _, n := range strings.Split(names, ",") {
+		i := slices.IndexFunc(all, func(r route) bool { return strings.Fields(r.name)[0] == strings.TrimSpace(n) })
+		if i < 0 {
+			return nil, fmt.Errorf("-routes: no route %q", n)
+		}
+		out = append(out, all[i])
+	}
+	return out, nil
+}
+
+// freshDatabase creates an empty database on the PostgreSQL server of
+// url, for the server to migrate and seed, and returns its URL and a
+// function that drops it.
+func freshDatabase(ctx context.Context, url string) (string, func(), error) {
+	cfg, err := pgx.ParseConfig(url)
+	if err != nil {
+		return "", nil, fmt.Errorf("-postgres: %w", err)
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return "", nil, fmt.Errorf("-postgres: %w", err)
+	}
+	defer conn.Close(ctx)
+	name := "staykit_loadtest_" + strconv.Itoa(os.Getpid())
+	ident := pgx.Identifier{name}.Sanitize()
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+ident); err != nil {
+		return "", nil, fmt.Errorf("create database %s: %w", name, err)
+	}
+	u, err := neturl.Parse(url)
+	if err != nil {
+		return "", nil, fmt.Errorf("-postgres: %w", err)
+	}
+	u.Path = "/" + name
+	drop := func() {
+		ctx := context.Background()
+		conn, err := pgx.ConnectConfig(ctx, cfg)
+		if err == nil {
+			_, err = conn.Exec(ctx, "DROP DATABASE IF EXISTS "+ident+" WITH (FORCE)")
+			conn.Close(ctx)
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "loadtest: drop database %s: %v\n", name, err)
+		}
+	}
+	return u.String(), drop, nil
 }
 
 // getRequest sends GET url every time.

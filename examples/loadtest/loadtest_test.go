@@ -186,3 +186,17 @@ func TestCheckoutRequestsWantDistinctStays(t *testing.T) {
 		t.Error("a request after maxCheckouts")
 	}
 }
+
+func TestPickRoutes(t *testing.T) {
+	all := []route{{name: "config"}, {name: "availability 12m"}, {name: "checkout", checkout: true}}
+	got, err := pickRoutes(all, "checkout,availability")
+	if err != nil || len(got) != 2 || got[0].name != "checkout" || got[1].name != "availability 12m" {
+		t.Fatalf("pickRoutes = %v, %v; want checkout then availability 12m", got, err)
+	}
+	if got, err := pickRoutes(all, ""); err != nil || len(got) != 3 {
+		t.Errorf("no -routes: %v, %v; want all three", got, err)
+	}
+	if _, err := pickRoutes(all, "search"); err == nil {
+		t.Error("an unknown route was accepted")
+	}
+}

@@ -2,7 +2,7 @@
 // a bare net/http server answering a fixed JSON body of the same size, on
 // the public routes of the booking API:
 //
-//	go run ./examples/loadtest [-duration 5s] [-conns 64] [-rounds 3]
+//	go run ./examples/loadtest [-duration 5s] [-conns 64] [-rounds 3] [-routes checkout] [-postgres URL]
 //
 // It builds the reference server, starts it on a fresh SQLite file in a
 // temporary directory with fake payments and -no-rate-limits, starts
@@ -14,6 +14,13 @@
 // bare twin). It prints requests per second of each side, their ratio and
 // the goal of issue #17, p50/p99 latencies, and the server's resident
 // memory (VmRSS), then stops both servers. Linux only (/proc).
+//
+// -routes measures only the routes named (comma-separated: config,
+// properties, availability, price, checkout). -postgres URL runs the
+// server on PostgreSQL instead of SQLite (with -fake-payments): the
+// harness creates a fresh database on that server, named
+// staykit_loadtest_<pid>, and drops it at the end; the URL's user must be
+// allowed to create databases.
 package main
 
 import (
@@ -54,6 +61,8 @@ type options struct {
 	serverBin     string // empty: build ./examples/server
 	bare          bool   // serve as the bare server on addr
 	addr          string
+	routes        string // comma-separated route names; empty: all
+	postgres      string // PostgreSQL server URL; empty: SQLite
 }
 
 // run parses the flags and runs the harness, or the bare server with -bare.
@@ -68,6 +77,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.serverBin, "server", "", "reference server `binary` (default: go build ./examples/server)")
 	fs.BoolVar(&o.bare, "bare", false, "serve as the bare net/http reference on -addr (started by the harness itself)")
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:0", "listen `address` of -bare")
+	fs.StringVar(&o.routes, "routes", "", "comma-separated `names` of the routes to measure (config, properties, availability, price, checkout; default all)")
+	fs.StringVar(&o.postgres, "postgres", "", "run the server on a fresh database created on this PostgreSQL `URL` (dropped at the end)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err

@@ -5,7 +5,7 @@
 // (httpapi over the read model, store/cache, over store/sqlite), in
 // process, without the network:
 //
-//	go run ./examples/scale [-properties 1,1000,10000] [-bookings 100000] [-time 300ms]
+//	go run ./examples/scale [-properties 1,1000,10000] [-bookings 100000] [-time 300ms] [-postgres URL]
 //
 // Each property gets bookings/properties confirmed stays of three nights
 // (at most 1,000), back to back, the even-numbered properties' up to 30
@@ -17,6 +17,11 @@
 // the host calendar of one property's last year. It prints the mean time
 // per request, the body's size and the process's resident memory.
 // Speed is reported, never asserted.
+//
+// With -postgres URL each dataset is built on PostgreSQL instead (through
+// store/postgres), in a fresh schema scale_<size>_<pid> of that database,
+// dropped at the end; the history is inserted in one statement and the
+// tables ANALYZEd as on SQLite.
 package main
 
 import (
@@ -40,6 +45,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 	_ "modernc.org/sqlite" // the bulk insert of the history
 
@@ -51,6 +57,7 @@ import (
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/pricing"
 	"github.com/staykit/staykit/store/cache"
+	"github.com/staykit/staykit/store/postgres"
 	"github.com/staykit/staykit/store/sqlite"
 )
 
@@ -78,6 +85,7 @@ type options struct {
 	budget     time.Duration
 	dir        string
 	cpuProfile string
+	postgres   string // PostgreSQL URL; empty: SQLite files in dir
 }
 
 // maxPerProperty bounds a property's stays (three nights each: eight
@@ -93,6 +101,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&o.budget, "time", 300*time.Millisecond, "how long each route is repeated")
 	fs.StringVar(&o.dir, "dir", "", "directory of the databases (default: a temporary one, removed)")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the timed requests to this file")
+	fs.StringVar(&o.postgres, "postgres", "", "build the datasets on this PostgreSQL `URL` (a fresh schema each, dropped at the end) instead of SQLite")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -135,15 +144,27 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// store is what the command needs of a database: SQLite's or
+// PostgreSQL's.
+type store interface {
+	booking.ReadModelStore
+	Stores() booking.Stores
+	HostStores() host.Stores
+	Close() error
+}
+
 // dataset is a database of one organisation, and the stack over it.
 type dataset struct {
-	db       *sqlite.DB
+	db       store
 	org      *booking.Organization
 	props    []int64
 	bookings int
 	handler  http.Handler
 	host     *host.Service
 	today    civil.Date
+	// template is the booking the history statement copies its columns
+	// from, then deletes.
+	template int64
 }
 
 // measure builds the dataset of n properties and prints its figures.
@@ -154,7 +175,11 @@ func measure(ctx context.Context, o options, n int, w io.Writer) error {
 		return err
 	}
 	defer d.db.Close()
-	fmt.Fprintf(w, "\n%d properties, %d bookings (built in %s)\n", n, d.bookings, time.Since(start).Round(time.Millisecond))
+	kind := "SQLite"
+	if o.postgres != "" {
+		kind = "PostgreSQL"
+	}
+	fmt.Fprintf(w, "\n%d properties, %d bookings, %s (built in %s)\n", n, d.bookings, kind, time.Since(start).Round(time.Millisecond))
 	fmt.Fprintf(w, "%-40s %10s %10s %10s\n", "route", "mean", "median", "bytes")
 	stay := func(from, nights int) string {
 		return "check_in=" + d.today.AddDays(from).String() + "&check_out=" + d.today.AddDays(from+nights).String() + "&guests_count=2"
@@ -190,22 +215,50 @@ func measure(ctx context.Context, o options, n int, w io.Writer) error {
 
 // build creates the database of n properties and its stack.
 func build(ctx context.Context, o options, n int) (*dataset, error) {
-	path := filepath.Join(o.dir, "scale-"+strconv.Itoa(n)+".db")
-	_ = os.Remove(path)
-	db, err := sqlite.Open(ctx, path)
-	if err != nil {
-		return nil, err
+	var (
+		db     store
+		fill   func(ctx context.Context, d *dataset, per int) error
+		closer func() error
+	)
+	if o.postgres != "" {
+		schema := fmt.Sprintf("scale_%d_%d", n, os.Getpid())
+		pg, err := postgres.Open(ctx, o.postgres, postgres.WithSchema(schema))
+		if err != nil {
+			return nil, err
+		}
+		db = pg
+		fill = func(ctx context.Context, d *dataset, per int) error {
+			return fillHistoryPostgres(ctx, o.postgres, schema, d, per)
+		}
+		closer = func() error {
+			err := pg.Close()
+			if derr := dropSchema(context.WithoutCancel(ctx), o.postgres, schema); derr != nil && err == nil {
+				err = derr
+			}
+			return err
+		}
+	} else {
+		path := filepath.Join(o.dir, "scale-"+strconv.Itoa(n)+".db")
+		_ = os.Remove(path)
+		lite, err := sqlite.Open(ctx, path)
+		if err != nil {
+			return nil, err
+		}
+		db = lite
+		fill = func(ctx context.Context, d *dataset, per int) error { return fillHistory(ctx, path, d, per) }
+		closer = lite.Close
 	}
-	d := &dataset{db: db}
+	d := &dataset{db: closeWith{db, closer}}
 	ok := false
 	defer func() {
 		if !ok {
-			db.Close()
+			d.db.Close()
 		}
 	}()
+	stores := db.Stores()
 	d.org = &booking.Organization{Slug: "scale", Name: "Scale", PaymentMode: pricing.ModeFull, DefaultLocale: "en",
 		Currency: "EUR", Timezone: "Europe/Paris", HoldMinutes: 30, RequestHoldHours: 48, PublicEngineEnabled: true}
-	if err := db.CreateOrganization(ctx, d.org); err != nil {
+	if err := stores.CreateOrganization(ctx, d.org); err != nil {
 		return nil, err
 	}
 	for i := range n {
@@ -215,7 +268,7 @@ func build(ctx context.Context, o options, n int) (*dataset, error) {
 			Bedrooms: 1 + i%3, Active: true, Rates: pricing.RatePlan{BaseRate: decimal.NewFromInt(int64(80 + i%70)),
 				WeekendRate: &weekend, WeekendNights: []time.Weekday{time.Friday, time.Saturday}},
 			Fees: pricing.Fees{Cleaning: decimal.NewFromInt(40)}}
-		if err := db.CreateProperty(ctx, p); err != nil {
+		if err := stores.CreateProperty(ctx, p); err != nil {
 			return nil, err
 		}
 		d.props = append(d.props, p.ID)
@@ -223,7 +276,10 @@ func build(ctx context.Context, o options, n int) (*dataset, error) {
 	d.today = civil.Today(time.Now(), d.org.Location())
 	per := min(o.bookings/n, maxPerProperty)
 	if per > 0 {
-		if err := fillHistory(ctx, db, path, d, per); err != nil {
+		if err := createTemplate(ctx, stores, d); err != nil {
+			return nil, err
+		}
+		if err := fill(ctx, d, per); err != nil {
 			return nil, err
 		}
 	}
@@ -238,10 +294,18 @@ func build(ctx context.Context, o options, n int) (*dataset, error) {
 	return d, nil
 }
 
-// fillHistory inserts per confirmed stays of three nights for each
-// property in one statement — the even-numbered properties' last stay
-// ending 30 days from today, the odd ones' 30 days ago — then ANALYZE.
-func fillHistory(ctx context.Context, db *sqlite.DB, path string, d *dataset, per int) error {
+// closeWith is a store whose Close is another function (closing it and
+// dropping its schema).
+type closeWith struct {
+	store
+	close func() error
+}
+
+func (c closeWith) Close() error { return c.close() }
+
+// createTemplate stores the template of the history: a booking in the
+// past, expired at once.
+func createTemplate(ctx context.Context, stores booking.Stores, d *dataset) error {
 	in := d.today
 	q := pricing.Quote{CheckIn: in, CheckOut: in.AddDays(3), Nights: 3, Guests: 2, Currency: "EUR",
 		Accommodation: decimal.NewFromInt(240), Total: decimal.NewFromInt(280), Mode: pricing.ModeFull,
@@ -250,15 +314,22 @@ func fillHistory(ctx context.Context, db *sqlite.DB, path string, d *dataset, pe
 	for i := range 3 {
 		q.NightsDetail = append(q.NightsDetail, pricing.Night{Date: in.AddDays(i), Price: decimal.NewFromInt(80)})
 	}
-	// A template in the past, expired at once: the statement copies its
-	// columns, then deletes it.
 	past := time.Now().Add(-time.Hour)
 	t := &booking.Booking{OrgID: d.org.ID, PropertyID: d.props[0], Token: "template", Status: booking.StatusPending,
 		CheckIn: in.AddDays(-4000), CheckOut: in.AddDays(-3997), Guests: 2, Currency: "EUR", PaymentMode: pricing.ModeFull,
 		TotalAmount: q.Total, ChargeAmount: q.Total, Quote: q, ExpiresAt: past}
-	if err := db.CreateBooking(ctx, t, booking.CreateOptions{Now: past.Add(-time.Minute)}); err != nil {
+	if err := stores.CreateBooking(ctx, t, booking.CreateOptions{Now: past.Add(-time.Minute)}); err != nil {
 		return fmt.Errorf("template booking: %w", err)
 	}
+	d.template = t.ID
+	return nil
+}
+
+// fillHistory inserts per confirmed stays of three nights for each
+// property in one statement — the even-numbered properties' last stay
+// ending 30 days from today, the odd ones' 30 days ago — copying the
+// template's columns, then deletes the template and runs ANALYZE.
+func fillHistory(ctx context.Context, path string, d *dataset, per int) error {
 	raw, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
 	if err != nil {
 		return err
@@ -276,17 +347,64 @@ func fillHistory(ctx context.Context, db *sqlite.DB, path string, d *dataset, pe
 			t.currency, t.payment_mode, t.total_amount, t.charge_amount, t.total_amount, '0',
 			t.quote, t.created_at, t.updated_at
 		FROM n, bookings t JOIN properties p ON p.org_id = t.org_id
-		WHERE t.id = ?3 ORDER BY n.i, p.id`, per, first, t.ID)
+		WHERE t.id = ?3 ORDER BY n.i, p.id`, per, first, d.template)
 	if err != nil {
 		return fmt.Errorf("fill history: %w", err)
 	}
-	if _, err := raw.ExecContext(ctx, `DELETE FROM bookings WHERE id = ?`, t.ID); err != nil {
+	if _, err := raw.ExecContext(ctx, `DELETE FROM bookings WHERE id = ?`, d.template); err != nil {
 		return fmt.Errorf("delete template: %w", err)
 	}
 	if _, err := raw.ExecContext(ctx, `ANALYZE`); err != nil {
 		return fmt.Errorf("analyze: %w", err)
 	}
 	return nil
+}
+
+// fillHistoryPostgres is fillHistory on PostgreSQL, in schema: the
+// confirmed stays claim their nights (blocking), as the store's own
+// writes would.
+func fillHistoryPostgres(ctx context.Context, url, schema string, d *dataset, per int) error {
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `SELECT set_config('search_path', $1, false)`, pgx.Identifier{schema}.Sanitize()+", public"); err != nil {
+		return err
+	}
+	first := d.today.AddDays(30 - 60 - 3*per).String() // the odd properties' first stay
+	_, err = conn.Exec(ctx, `
+		INSERT INTO bookings (org_id, property_id, token, status, check_in, check_out, guests,
+			currency, payment_mode, total_amount, charge_amount, paid_amount, balance_amount,
+			quote, created_at, updated_at, blocking)
+		SELECT t.org_id, p.id, 'h-' || p.id || '-' || n.i, 'confirmed',
+			$2::date + (3 * n.i + 60 * (1 - p.id % 2))::int,
+			$2::date + (3 * n.i + 3 + 60 * (1 - p.id % 2))::int, t.guests,
+			t.currency, t.payment_mode, t.total_amount, t.charge_amount, t.total_amount, 0,
+			t.quote, t.created_at, t.updated_at, true
+		FROM generate_series(0, $1::int - 1) AS n(i), bookings t JOIN properties p ON p.org_id = t.org_id
+		WHERE t.id = $3 ORDER BY n.i, p.id`, per, first, d.template)
+	if err != nil {
+		return fmt.Errorf("fill history: %w", err)
+	}
+	if _, err := conn.Exec(ctx, `DELETE FROM bookings WHERE id = $1`, d.template); err != nil {
+		return fmt.Errorf("delete template: %w", err)
+	}
+	if _, err := conn.Exec(ctx, `ANALYZE`); err != nil {
+		return fmt.Errorf("analyze: %w", err)
+	}
+	return nil
+}
+
+// dropSchema drops a dataset's schema and everything in it.
+func dropSchema(ctx context.Context, url, schema string) error {
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	_, err = conn.Exec(ctx, `DROP SCHEMA IF EXISTS `+pgx.Identifier{schema}.Sanitize()+` CASCADE`)
+	return err
 }
 
 // timeGet warms path up and repeats it for budget (at least 3 times),

@@ -104,3 +104,11 @@ func (s *server) hostMail(hs *host.Service, publicURL string) *host.Mail {
 	return hs.Mail(host.MailOptions{Key: s.cfg.Outbox.SecretsKey, Templates: tpl,
 		BookingURL: bookingURL(publicURL), HostBookingURL: hostBookingURL(publicURL)})
 }
+
+// guestHost is a host.Service for what the host side does outside the
+// host API: the guests' online check-in from their booking page (the
+// public API) and the check-ins' retention job.
+func (s *server) guestHost() *host.Service {
+	return host.New(host.Options{Stores: s.back.Store.Through(s.readModel), Units: s.readModel.Units(s.back.Store.Records),
+		Bookings: s.svc, Logger: s.log, Clock: s.clock})
+}

@@ -146,6 +146,7 @@ func (s *server) handler(publicURL string, origins []string) http.Handler {
 		PreviewDomains: s.cfg.PreviewDomains,
 		ExtraOrigins:   origins,
 		Reviews:        s.reviews,
+		Checkin:        s.guestHost(),
 	})
 	plants := plantstore.New(plantstore.Options{Store: s.back.Plants, Tokens: s.cfg.PlantTokens, Logger: s.log})
 

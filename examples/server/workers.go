@@ -26,8 +26,11 @@ func (s *server) startWorkers(publicURL string) (stop func(), err error) {
 	if err != nil {
 		return nil, err
 	}
+	// The guests' check-ins are deleted once their country's keeping
+	// period has passed (checkin.DefaultRetention), audited.
+	retention := s.guestHost().CheckinRetention(nil)
 	workers, err := s.back.Store.Jobs(jobs.Options{Bookings: s.svc, Money: s.money, Outbox: worker, Feeds: s.calendarSync(),
-		Every: s.cfg.SweepEvery, Logger: s.log, Clock: s.clock})
+		Checkins: retention, Every: s.cfg.SweepEvery, Logger: s.log, Clock: s.clock})
 	if err != nil {
 		return nil, err
 	}

@@ -168,13 +168,13 @@
     const section = el("fieldset", { id: "checkin" }, el("legend", {}, T.checkinTitle));
     if (p.id) {
       (async () => {
-        const c = await call("GET", "/properties/" + p.id + "/checkin");
+        const c = await call("GET", "/properties/" + p.id + "/checkin-instructions");
         const instructions = el("textarea", { id: "checkin-instructions", rows: "4", cols: "60" }, c.checkin_instructions);
         const door = el("input", { id: "checkin-door-code", value: c.door_code, maxlength: "100", autocomplete: "off" });
         const days = el("input", { id: "checkin-days", type: "number", min: "0", max: "30", value: String(c.days_before) });
         const at = el("input", { id: "checkin-at", type: "time", value: c.at });
         const saveButton = el("button", { type: "button", id: "checkin-save", on: { click: async () => {
-          await call("PUT", "/properties/" + p.id + "/checkin", { checkin_instructions: instructions.value, door_code: door.value,
+          await call("PUT", "/properties/" + p.id + "/checkin-instructions", { checkin_instructions: instructions.value, door_code: door.value,
             days_before: Number(days.value) || 0, at: at.value });
           say(T.checkinSaved);
         } } }, T.checkinSave);

@@ -125,6 +125,10 @@ type Store struct {
 	// counting with propsSeq (PropertiesVersion).
 	propsVer map[int64]uint64
 	propsSeq uint64
+	// entrySeq counts the entries a calendar is computed from (a
+	// property's prop, cal and occ entries) as they are stored, so that
+	// a newer entry always has a greater number (CalendarVersion).
+	entrySeq uint64
 	prop     map[[2]int64]entry[*booking.Property]
 	coupons  map[couponKey]entry[*coupon.Coupon]
 	occ      map[int64]occEntry // by property
@@ -138,11 +142,36 @@ type Store struct {
 	// feedProps is the property of each iCal feed seen (feeds never
 	// move), so that a feed's sync forgets only its property's occupancy.
 	feedProps map[int64]int64
+	// propOrg is the organisation of each property seen (properties
+	// never move), so that a search refreshes its organisation's holds
+	// at once (orgholds.go).
+	propOrg map[int64]int64
+	// orgProps are the properties of each organisation in propOrg.
+	orgProps map[int64]map[int64]struct{}
+	// occAllForgotten and occForgotten are occGen at the last forgetting
+	// of every property's occupancy and of each property's, so that an
+	// organisation's holds read while another property's were forgotten
+	// are still kept.
+	occAllForgotten uint64
+	occForgotten    map[int64]uint64
+	// refreshing are the organisations whose holds are being read, each
+	// with a channel closed when done.
+	refreshing map[int64]chan struct{}
+	// orgHeld is when each organisation's holds were last read at once
+	// (cache clock): until it ages, a property's missing holds were
+	// forgotten by a write since, and are read alone.
+	orgHeld map[int64]time.Time
+	// calRefreshing and orgCal are refreshing and orgHeld of the
+	// organisations' per-day calendars (orgholds.go).
+	calRefreshing map[int64]chan struct{}
+	orgCal        map[int64]time.Time
 }
 
 type entry[T any] struct {
 	v  T
 	at time.Time
+	// seq numbers the entries of properties when stored (stamp).
+	seq uint64
 }
 
 type couponKey struct {
@@ -164,6 +193,7 @@ type occEntry struct {
 	// reaching past the bits.
 	taken []uint64
 	rest  []booking.Hold
+	seq   uint64 // stamp
 }
 
 // The seams a Store serves.
@@ -193,6 +223,13 @@ func New(s booking.Stores, holds booking.ReadModelStore, o Options) *Store {
 	c.orgForgotten, c.propForgotten = map[int64]uint64{}, map[int64]uint64{}
 	c.occ = map[int64]occEntry{}
 	c.feedProps = map[int64]int64{}
+	c.propOrg = map[int64]int64{}
+	c.orgProps = map[int64]map[int64]struct{}{}
+	c.occForgotten = map[int64]uint64{}
+	c.refreshing = map[int64]chan struct{}{}
+	c.orgHeld = map[int64]time.Time{}
+	c.calRefreshing = map[int64]chan struct{}{}
+	c.orgCal = map[int64]time.Time{}
 	return c
 }
 
@@ -267,8 +304,12 @@ func (c *Store) forgetOccupancy(id int64) {
 	c.occGen++
 	if id == 0 {
 		c.occ = map[int64]occEntry{}
+		c.occAllForgotten = c.occGen
+		clear(c.occForgotten)
+		clear(c.orgHeld)
 	} else {
 		delete(c.occ, id)
+		c.occForgotten[id] = c.occGen
 	}
 	c.mu.Unlock()
 }
@@ -328,7 +369,7 @@ func (c *Store) OrganizationBySlug(ctx context.Context, slug string) (*booking.O
 	}
 	c.mu.Lock()
 	if c.kept(gen, o.ID) {
-		c.orgSlug[slug] = entry[*booking.Organization]{copyOrg(o), at}
+		c.orgSlug[slug] = entry[*booking.Organization]{v: copyOrg(o), at: at}
 	}
 	c.mu.Unlock()
 	return o, nil
@@ -350,7 +391,7 @@ func (c *Store) OrganizationByID(ctx context.Context, id int64) (*booking.Organi
 	}
 	c.mu.Lock()
 	if c.kept(gen, id) {
-		c.orgID[id] = entry[*booking.Organization]{copyOrg(o), at}
+		c.orgID[id] = entry[*booking.Organization]{v: copyOrg(o), at: at}
 	}
 	c.mu.Unlock()
 	return o, nil
@@ -378,9 +419,12 @@ func (c *Store) Properties(ctx context.Context, orgID int64) ([]booking.Property
 	}
 	c.mu.Lock()
 	if c.kept(gen, orgID, ids...) {
-		c.props[orgID] = entry[[]booking.Property]{kept, at}
+		c.props[orgID] = entry[[]booking.Property]{v: kept, at: at}
 		c.propsSeq++
 		c.propsVer[orgID] = c.propsSeq
+	}
+	for _, id := range ids {
+		c.seeProperty(orgID, id)
 	}
 	c.mu.Unlock()
 	return slices.Clone(kept), nil
@@ -419,8 +463,9 @@ func (c *Store) Property(ctx context.Context, orgID, propertyID int64) (*booking
 	kept := clipProperty(*p)
 	c.mu.Lock()
 	if c.kept(gen, orgID, propertyID) {
-		c.prop[key] = entry[*booking.Property]{&kept, at}
+		c.prop[key] = entry[*booking.Property]{v: &kept, at: at, seq: c.stamp()}
 	}
+	c.seeProperty(orgID, propertyID)
 	c.mu.Unlock()
 	out := kept
 	return &out, nil
@@ -446,7 +491,7 @@ func (c *Store) CouponByCode(ctx context.Context, orgID int64, code string) (*co
 	kept := *cp
 	c.mu.Lock()
 	if c.kept(gen, orgID) {
-		c.coupons[key] = entry[*coupon.Coupon]{&kept, at}
+		c.coupons[key] = entry[*coupon.Coupon]{v: &kept, at: at}
 	}
 	c.mu.Unlock()
 	return cp, nil
@@ -491,6 +536,7 @@ func (c *Store) occupancy(ctx context.Context, propertyID int64, from civil.Date
 	e = newOccEntry(slices.Clip(holds), loadFrom, now, at)
 	c.mu.Lock()
 	if c.occGen == gen {
+		e.seq = c.stamp()
 		c.occ[propertyID] = e
 	}
 	c.mu.Unlock()

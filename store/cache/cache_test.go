@@ -2,6 +2,7 @@ package cache_test
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"slices"
 	"sync"
@@ -92,11 +93,16 @@ type env struct {
 	pay   *paymenttest.Provider
 	org   *booking.Organization
 	prop  *booking.Property
+	// versions are the calendars free saw per version the Service named
+	// (booking.OrgService.AvailabilityVersion), and versioned how many of
+	// its calendars had one.
+	versions  map[string]string
+	versioned int
 }
 
 func newEnv(t *testing.T, o cache.Options) *env {
 	t.Helper()
-	e := &env{db: openSQLite(t), clock: bookingtest.NewClock(start)}
+	e := &env{db: openSQLite(t), clock: bookingtest.NewClock(start), versions: map[string]string{}}
 	if o.MaxAge == 0 {
 		o.MaxAge = time.Hour // only invalidation may explain a change
 	}
@@ -118,11 +124,33 @@ func newEnv(t *testing.T, o cache.Options) *env {
 }
 
 // free reports whether the night of d is available, through the Service.
+// It also holds the calendar's version to its word: two calendars of one
+// version (booking.OrgService.AvailabilityVersion, read before each) are
+// the same.
 func (e *env) free(t *testing.T, d string) bool {
 	t.Helper()
-	cal, err := e.svc.Availability(t.Context(), "villa", e.prop.ID, booking.CalendarRequest{From: day(d), Months: 1})
+	req := booking.CalendarRequest{From: day(d), Months: 1}
+	org, err := e.svc.Organization(t.Context(), "villa")
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The first calendar reads what a write forgot; the version is of
+	// the entries it stored.
+	if _, err := e.svc.Availability(t.Context(), "villa", e.prop.ID, req); err != nil {
+		t.Fatal(err)
+	}
+	version, ok := e.svc.Org(org).AvailabilityVersion(t.Context(), e.prop.ID, req)
+	cal, err := e.svc.Availability(t.Context(), "villa", e.prop.ID, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok {
+		e.versioned++
+		got := fmt.Sprint(*cal)
+		if prev, seen := e.versions[version]; seen && prev != got {
+			t.Errorf("%s: version %s names two calendars:\n%s\n%s", d, version, prev, got)
+		}
+		e.versions[version] = got
 	}
 	for _, x := range cal.Days {
 		if x.Date == day(d) {
@@ -255,6 +283,11 @@ func TestNeverWrongAfterWrites(t *testing.T) {
 	}
 	if _, err := e.svc.Config(ctx, "villa"); booking.ErrorCode(err) != booking.CodeNotFound {
 		t.Errorf("after disabling: %v, want not_found", err)
+	}
+	// Every calendar had a version, each step (a write, or a hold's
+	// lapse) another.
+	if e.versioned != 9 || len(e.versions) != 9 {
+		t.Errorf("%d calendars with a version, %d versions; want 9 of each", e.versioned, len(e.versions))
 	}
 }
 

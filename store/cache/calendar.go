@@ -23,6 +23,7 @@ type calEntry struct {
 	days     []booking.CalendarDay
 	from, to civil.Date
 	at       time.Time // when read (cache clock)
+	seq      uint64    // stamp
 }
 
 // settingsEntry is an organisation's or property's saved settings, or the
@@ -70,7 +71,7 @@ func (c *Store) CalendarDays(ctx context.Context, propertyID int64, from, to civ
 	days = slices.Clip(days)
 	c.mu.Lock()
 	if c.kept(gen, 0, propertyID) {
-		c.cal[propertyID] = calEntry{days: days, from: lo, to: hi, at: at}
+		c.cal[propertyID] = calEntry{days: days, from: lo, to: hi, at: at, seq: c.stamp()}
 	}
 	c.mu.Unlock()
 	return calendarSlice(days, from, to), nil
@@ -116,7 +117,7 @@ func (c *Store) Settings(ctx context.Context, orgID, propertyID int64) (*booking
 	}
 	c.mu.Lock()
 	if c.kept(gen, orgID, propertyID) {
-		c.settings[key] = entry[settingsEntry]{kept, at}
+		c.settings[key] = entry[settingsEntry]{v: kept, at: at}
 	}
 	c.mu.Unlock()
 	return s, err

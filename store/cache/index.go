@@ -70,7 +70,7 @@ func (c *Store) Taken(ctx context.Context, propertyID int64, r civil.Range, now 
 	if !r.Start.Before(r.End) {
 		return false, nil
 	}
-	e, err := c.occupancy(ctx, propertyID, r.Start, now)
+	e, err := c.searchOccupancy(ctx, propertyID, r.Start, now)
 	if err != nil {
 		return false, err
 	}
@@ -121,6 +121,9 @@ func (c *Store) StayRate(ctx context.Context, p *booking.Property, r civil.Range
 	end := r.Start.AddDays(calendarReach)
 	if end.Before(r.End) {
 		end = r.End
+	}
+	if err := c.searchCalendar(ctx, cur.OrgID, p.ID, r.Start, end); err != nil {
+		return 0, false, err
 	}
 	days, err := c.CalendarDays(ctx, p.ID, r.Start, end)
 	if err != nil {

@@ -65,3 +65,16 @@ func writeCalendarDays(ctx context.Context, q querier, propertyID int64, days []
 	}
 	return nil
 }
+
+var _ booking.OrgCalendarStore = (*DB)(nil)
+
+// OrgCalendarDays returns the per-day settings of every property of an
+// organisation over [from, to) in one query; see booking.OrgCalendarStore.
+func (db *DB) OrgCalendarDays(ctx context.Context, orgID int64, from, to civil.Date) ([]booking.PropertyCalendarDay, error) {
+	return sqlflow.Get(ctx, db.run, "org calendar days", func(q querier) ([]booking.PropertyCalendarDay, error) {
+		return sqlflow.All(ctx, q, rowmap.ScanPropertyCalendarDay, `SELECT d.property_id, d.day, d.price, d.closed,
+				d.min_stay_nights, d.max_stay_nights, d.closed_to_arrival, d.closed_to_departure
+			FROM properties p JOIN calendar_days d ON d.property_id = p.id
+			WHERE p.org_id = $1 AND d.day >= $2 AND d.day < $3 ORDER BY 1, 2`, orgID, rowmap.Date(from), rowmap.Date(to))
+	})
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
+	"time"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
@@ -14,8 +16,10 @@ import (
 
 // CreateBooking inserts b, a pending booking (an empty Status is set to
 // pending), and sets its ID, and its CreatedAt and UpdatedAt to c.Now when
-// zero. In one transaction that first locks the property's row, so that
-// the writers of the property, on any replica, take turns, it:
+// zero. In one round trip to the server, a call of the function
+// staykit_create_booking (migration 0024) that is its own transaction and
+// first locks the property's row, so that the writers of the property, on
+// any replica, take turns, it:
 //   - records the idempotency key (when c.Idempotency.Key is set), after
 //     forgetting a record of that key older than the idempotency window;
 //     the key is checked first, so that a retry of a request whose booking
@@ -23,14 +27,15 @@ import (
 //   - releases the claim of lapsed pending holds on the stay's nights, and
 //     checks that no owner block and no booking holding dates at c.Now
 //     overlaps the stay widened by the preparation days (c.Guarded);
-//   - checks that no night of the stay is closed (c.ClosedNight over the
-//     calendar days stored);
+//   - checks that no night of the stay is closed (as c.ClosedNight does,
+//     over the calendar days stored);
 //   - locks the coupon's row and checks that fewer than c.MaxRedemptions
 //     bookings hold it at c.Now (when b.CouponID is set and
 //     c.MaxRedemptions > 0);
-//   - inserts the booking, claiming its nights (blocking) when it holds
-//     them at c.Now; the exclusion constraint refuses an overlap the checks
-//     would have missed;
+//   - inserts the booking (with its payment intent, when b has one),
+//     claiming its nights (blocking) when it holds them at c.Now; the
+//     exclusion constraint refuses an overlap the checks would have
+//     missed;
 //   - stores its terms (c.Terms) and its payment account
 //     (c.PaymentAccount).
 //
@@ -39,7 +44,8 @@ import (
 // Every write that could make them fail takes that lock first: checkouts,
 // transitions that claim dates, blocks (AddBlock, feed imports), and the
 // host calendar (ApplyCalendar, SetCalendarDays). Under READ COMMITTED,
-// each statement after the lock sees what the previous holder committed.
+// each statement of the function after the lock sees what the previous
+// holder committed.
 //
 // Nothing is written when a check fails. Errors: CodeInvalid (not pending,
 // or check-out not after check-in), CodeNotFound (property of another
@@ -50,88 +56,94 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 	if err != nil {
 		return err
 	}
-	key.BookingID = 0
-	err = db.tx(ctx, "create booking", func(q querier) error {
-		args, err := bookingArgs(&nb)
+	args, err := bookingArgs(&nb)
+	if err != nil {
+		return err
+	}
+	var terms any
+	if c.Terms != nil {
+		enc, err := json.Marshal(c.Terms)
+		if err != nil {
+			return fmt.Errorf("encode terms: %w", err)
+		}
+		terms = string(enc)
+	}
+	guarded := c.Guarded(nb.Range())
+	var ruleClosed []time.Time
+	for _, d := range c.DateGuard.RuleClosed {
+		if nb.Range().Contains(d) {
+			ruleClosed = append(ruleClosed, d.In(time.UTC))
+		}
+	}
+	maxRedemptions := 0
+	if nb.CouponID != 0 {
+		maxRedemptions = c.MaxRedemptions
+	}
+	// A hold that has lapsed already holds nothing, and claims nothing.
+	head := []any{key.Key, key.Scope, key.RequestHash, key.CreatedAt, c.Now.Add(-idempotencyWindow),
+		c.Now, rowmap.Date(guarded.Start), rowmap.Date(guarded.End), ruleClosed, maxRedemptions,
+		terms, c.PaymentAccount, nb.HoldsDates(c.Now)}
+	var res createResult
+	err = db.run(ctx, "create booking", func(q querier) error {
+		r, err := sqlflow.One(ctx, q, scanCreateResult, nil, qCreateBooking, append(head, args...)...)
 		if err != nil {
 			return err
 		}
-		// A hold that has lapsed already holds nothing, and claims nothing.
-		args = append(args, nb.HoldsDates(c.Now))
-		var terms []byte
-		if c.Terms != nil {
-			if terms, err = json.Marshal(c.Terms); err != nil {
-				return fmt.Errorf("encode terms: %w", err)
-			}
-		}
-		if err := lockProperty(ctx, q, nb.OrgID, nb.PropertyID); err != nil {
-			return err
-		}
-		if key.Key != "" {
-			existing, err := claimKey(ctx, q, key, c.Now.Add(-idempotencyWindow))
-			if err != nil {
-				return err
-			}
-			if existing != nil {
-				return keyConflict(*existing)
-			}
-		}
-		if err := releaseLapsed(ctx, q, nb.PropertyID, nb.Range(), c.Now, 0); err != nil {
-			return err
-		}
-		if taken, err := datesTaken(ctx, q, nb.PropertyID, c.Guarded(nb.Range()), c.Now, 0); err != nil || taken {
-			return unavailableIf(taken, err)
-		}
-		if closed, err := closedNight(ctx, q, nb.PropertyID, nb.Range(), c.DateGuard); err != nil || closed {
-			return unavailableIf(closed, err)
-		}
-		if nb.CouponID != 0 && c.MaxRedemptions > 0 {
-			if err := lockCoupon(ctx, q, nb.CouponID); err != nil {
-				return err
-			}
-			n, err := couponHolders(ctx, q, nb.CouponID, c.Now)
-			if err != nil {
-				return err
-			}
-			if n >= c.MaxRedemptions {
-				return booking.Errorf(coupon.CodeExhausted, "This coupon has been used as many times as it can be.")
-			}
-		}
-		nb.ID, err = sqlflow.Value[int64](ctx, q, nil, `INSERT INTO bookings (`+bookingDataColumns+`, blocking)
-			VALUES (`+params(1, len(args))+`) RETURNING id`, args...)
-		switch {
-		case sqlState(err) == exclusionViolation:
-			return unavailable()
-		case sqlState(err) == foreignKeyViolation:
-			return booking.Errorf(booking.CodeNotFound, "Coupon not found.")
-		case err != nil:
-			return err
-		}
-		if key.Key != "" {
-			if err := setKeyBooking(ctx, q, key, nb.ID); err != nil {
-				return err
-			}
-		}
-		if terms != nil {
-			if err := sqlflow.Exec(ctx, q, nil, `INSERT INTO booking_terms (booking_id, version, data) VALUES ($1, 1, $2)`,
-				nb.ID, string(terms)); err != nil {
-				return err
-			}
-		}
-		if c.PaymentAccount != "" {
-			return sqlflow.Exec(ctx, q, nil, `INSERT INTO booking_payment_accounts (booking_id, account_id) VALUES ($1, $2)`,
-				nb.ID, c.PaymentAccount)
-		}
+		res = *r
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	b.ID, b.Status, b.CreatedAt, b.UpdatedAt = nb.ID, nb.Status, nb.CreatedAt, nb.UpdatedAt
+	switch res.outcome {
+	case "created":
+	case "key_conflict":
+		key.BookingID, key.RequestHash, key.CreatedAt = res.keyBookingID, res.keyRequestHash, res.keyCreatedAt
+		return keyConflict(key)
+	case "unavailable":
+		return unavailable()
+	case "coupon_exhausted":
+		return booking.Errorf(coupon.CodeExhausted, "This coupon has been used as many times as it can be.")
+	case "coupon_not_found":
+		return rowmap.CouponNotFound()
+	case "property_not_found":
+		return rowmap.PropertyNotFound()
+	default:
+		return fmt.Errorf("postgres: create booking: %s", res.outcome)
+	}
+	b.ID, b.Status, b.CreatedAt, b.UpdatedAt = res.bookingID, nb.Status, nb.CreatedAt, nb.UpdatedAt
 	if c.Terms != nil {
-		c.Terms.BookingID, c.Terms.Version = nb.ID, 1
+		c.Terms.BookingID, c.Terms.Version = res.bookingID, 1
 	}
 	return nil
+}
+
+// qCreateBooking calls staykit_create_booking with the arguments of
+// CreateBooking: 13 of its own, then the booking's columns in
+// bookingDataColumns order.
+var qCreateBooking = `SELECT outcome, booking_id, key_request_hash, key_booking_id, key_created_at
+	FROM staykit_create_booking(` + params(1, 13+strings.Count(bookingDataColumns, ",")+1) + `)`
+
+// createResult is the row staykit_create_booking returns: the booking
+// created, or the idempotency record that holds the key.
+type createResult struct {
+	outcome        string
+	bookingID      int64
+	keyRequestHash string
+	keyBookingID   int64
+	keyCreatedAt   time.Time
+}
+
+func scanCreateResult(c rowmap.Codec, s rowmap.Scanner) (*createResult, error) {
+	var r createResult
+	var hash *string
+	if err := rowmap.Scan(s, &r.outcome, c.NullInt64(&r.bookingID), &hash, c.NullInt64(&r.keyBookingID), c.Instant(&r.keyCreatedAt)); err != nil {
+		return nil, err
+	}
+	if hash != nil {
+		r.keyRequestHash = *hash
+	}
+	return &r, nil
 }
 
 // closedNight reports whether a night of stay is closed, by the calendar

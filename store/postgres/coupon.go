@@ -88,13 +88,3 @@ func couponHolders(ctx context.Context, q querier, couponID int64, now time.Time
 	return sqlflow.Value[int](ctx, q, nil, `SELECT count(*) FROM bookings WHERE coupon_id = $1 AND `+holdsDates(2),
 		couponID, now)
 }
-
-// lockCoupon locks a coupon's row until the transaction ends, so that the
-// checkouts counting its holders take turns. Errors: CodeNotFound.
-func lockCoupon(ctx context.Context, q querier, couponID int64) error {
-	found, err := sqlflow.Exists(ctx, q, `SELECT 1 FROM coupons WHERE id = $1 FOR NO KEY UPDATE`, couponID)
-	if err == nil && !found {
-		return rowmap.CouponNotFound()
-	}
-	return err
-}

@@ -99,9 +99,3 @@ func (db *DB) EventProcessed(ctx context.Context, eventID string) (bool, error) 
 		return sqlflow.Exists(ctx, q, `SELECT 1 FROM payment_events WHERE event_id = $1`, eventID)
 	})
 }
-
-// setKeyBooking points the record of r's key at a booking.
-func setKeyBooking(ctx context.Context, q querier, r booking.IdempotencyRecord, bookingID int64) error {
-	return sqlflow.Exec(ctx, q, nil, `UPDATE idempotency_keys SET booking_id = $1
-		WHERE org_id = $2 AND scope = $3 AND key = $4`, bookingID, r.OrgID, r.Scope, r.Key)
-}

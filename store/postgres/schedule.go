@@ -63,10 +63,10 @@ func (db *DB) MessageTemplate(ctx context.Context, orgID, id int64) (*schedule.T
 	})
 }
 
-// SetCheckin saves a property's check-in instructions (schedule.Store).
-func (db *DB) SetCheckin(ctx context.Context, orgID int64, c *schedule.Checkin) error {
+// SetArrivalInfo saves a property's check-in instructions (schedule.Store).
+func (db *DB) SetArrivalInfo(ctx context.Context, orgID int64, c *schedule.ArrivalInfo) error {
 	return db.tx(ctx, "set check-in instructions", func(q querier) error {
-		return sqlflow.Exec(ctx, q, rowmap.PropertyOfOrgNotFound(), `INSERT INTO property_checkin
+		return sqlflow.Exec(ctx, q, rowmap.PropertyOfOrgNotFound(), `INSERT INTO property_checkin_instructions
 			(property_id, instructions, door_code, days_before, at_minute, updated_at)
 			SELECT id, $1, $2, $3, $4, $5 FROM properties WHERE id = $6 AND org_id = $7
 			ON CONFLICT (property_id) DO UPDATE SET instructions = excluded.instructions, door_code = excluded.door_code,
@@ -75,14 +75,14 @@ func (db *DB) SetCheckin(ctx context.Context, orgID int64, c *schedule.Checkin) 
 	})
 }
 
-// Checkin returns a property's check-in instructions (schedule.Store).
-func (db *DB) Checkin(ctx context.Context, orgID, propertyID int64) (*schedule.Checkin, error) {
-	return sqlflow.Get(ctx, db.run, "check-in instructions", func(q querier) (*schedule.Checkin, error) {
-		return sqlflow.One(ctx, q, rowmap.ScanCheckin, rowmap.PropertyOfOrgNotFound(), `SELECT p.id,
+// ArrivalInfo returns a property's check-in instructions (schedule.Store).
+func (db *DB) ArrivalInfo(ctx context.Context, orgID, propertyID int64) (*schedule.ArrivalInfo, error) {
+	return sqlflow.Get(ctx, db.run, "check-in instructions", func(q querier) (*schedule.ArrivalInfo, error) {
+		return sqlflow.One(ctx, q, rowmap.ScanArrivalInfo, rowmap.PropertyOfOrgNotFound(), `SELECT p.id,
 			coalesce(c.instructions, ''), coalesce(c.door_code, ''), coalesce(c.days_before, $1), coalesce(c.at_minute, $2),
 			c.updated_at
-			FROM properties p LEFT JOIN property_checkin c ON c.property_id = p.id WHERE p.id = $3 AND p.org_id = $4`,
-			schedule.DefaultCheckin.DaysBefore, schedule.DefaultCheckin.At, propertyID, orgID)
+			FROM properties p LEFT JOIN property_checkin_instructions c ON c.property_id = p.id WHERE p.id = $3 AND p.org_id = $4`,
+			schedule.DefaultArrivalInfo.DaysBefore, schedule.DefaultArrivalInfo.At, propertyID, orgID)
 	})
 }
 

@@ -66,3 +66,21 @@ func writeCalendarDays(ctx context.Context, q querier, propertyID int64, days []
 	}
 	return nil
 }
+
+var _ booking.OrgCalendarStore = (*DB)(nil)
+
+// OrgCalendarDays returns the per-day settings of every property of an
+// organisation over [from, to) in one query; see booking.OrgCalendarStore.
+// CROSS JOIN keeps SQLite's order: the organisation's properties, then
+// each one's days by its primary key.
+func (db *DB) OrgCalendarDays(ctx context.Context, orgID int64, from, to civil.Date) ([]booking.PropertyCalendarDay, error) {
+	return sqlflow.Get(ctx, db.hotRun, "org calendar days", func(q querier) ([]booking.PropertyCalendarDay, error) {
+		return sqlflow.All(ctx, q, rowmap.ScanPropertyCalendarDay, `SELECT d.property_id, `+orgCalendarDayColumns+`
+			FROM properties p CROSS JOIN calendar_days d ON d.property_id = p.id
+			WHERE p.org_id = ? AND d.day >= ? AND d.day < ? ORDER BY 1, 2`, orgID, from.String(), to.String())
+	})
+}
+
+// orgCalendarDayColumns are rowmap.CalendarDayColumns of calendar_days d.
+const orgCalendarDayColumns = `d.day, d.price, d.closed, d.min_stay_nights, d.max_stay_nights,
+	d.closed_to_arrival, d.closed_to_departure`

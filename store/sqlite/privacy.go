@@ -11,7 +11,8 @@ import (
 var _ privacy.Store = (*DB)(nil)
 
 // EraseGuest replaces a booking's guest details and fails the pending
-// mail deliveries to its guest, and deletes its notes (privacy.Store).
+// mail deliveries to its guest, and deletes its notes and its check-in
+// (privacy.Store).
 func (db *DB) EraseGuest(ctx context.Context, bookingID int64, e privacy.Erasure) error {
 	return db.tx(ctx, "erase guest", func(q querier) error {
 		if err := sqlflow.Exec(ctx, q, bookingNotFound(), `UPDATE bookings SET guest_name = ?, guest_email = ?,
@@ -19,11 +20,12 @@ func (db *DB) EraseGuest(ctx context.Context, bookingID int64, e privacy.Erasure
 			e.Name, e.Email, e.Phone, e.Message, millis(e.At), bookingID); err != nil {
 			return err
 		}
-		if err := sqlflow.Exec(ctx, q, nil, `DELETE FROM booking_notes WHERE booking_id = ?`, bookingID); err != nil {
-			return err
-		}
-		if err := sqlflow.Exec(ctx, q, nil, `DELETE FROM reviews WHERE booking_id = ?`, bookingID); err != nil {
-			return err
+		// What may name the guest goes: the host's notes, the guest's
+		// review and the guests' identity data of the check-in.
+		for _, table := range []string{"booking_notes", "reviews", "booking_checkins"} {
+			if err := sqlflow.Exec(ctx, q, nil, `DELETE FROM `+table+` WHERE booking_id = ?`, bookingID); err != nil {
+				return err
+			}
 		}
 		return sqlflow.Exec(ctx, q, nil, `UPDATE outbox_deliveries SET status = ?, last_error = ?, updated_at = ?
 			WHERE status = ? AND channel = ? AND recipient = ?

@@ -61,4 +61,40 @@ var calendarScenarios = []scenario{
 			t.Fatalf("refused writes stored %+v", got)
 		}
 	}},
+	{"CalendarDays/OrgCalendarDaysAreEachPropertysDays", func(t *testing.T, s Stores) {
+		os, ok := s.CalendarStore.(booking.OrgCalendarStore)
+		if !ok {
+			t.Fatal("the store does not offer booking.OrgCalendarStore")
+		}
+		w := newWorld(t, s)
+		second := newProperty(t, s, w.org.ID)
+		newProperty(t, s, w.org.ID) // no days
+		stranger := newOrg(t, s, "stranger")
+		foreign := newProperty(t, s, stranger.ID)
+		price := dec("199.95")
+		must(t, s.SetCalendarDays(t.Context(), w.prop.ID, []booking.CalendarDay{
+			{Date: day("2026-07-04"), Price: &price, MinStayNights: intp(7), MaxStayNights: intp(14), ClosedToDeparture: true},
+			{Date: day("2026-07-01"), Closed: true, ClosedToArrival: true},
+			{Date: day("2026-07-10"), ClosedToArrival: true}, // outside
+		}))
+		must(t, s.SetCalendarDays(t.Context(), second.ID, []booking.CalendarDay{
+			{Date: day("2026-06-30"), Closed: true}, // outside
+			{Date: day("2026-07-02"), Price: &price},
+		}))
+		must(t, s.SetCalendarDays(t.Context(), foreign.ID, []booking.CalendarDay{{Date: day("2026-07-02"), Closed: true}}))
+		got, err := os.OrgCalendarDays(t.Context(), w.org.ID, day("2026-07-01"), day("2026-07-10"))
+		must(t, err)
+		var want []booking.PropertyCalendarDay
+		for _, id := range []int64{w.prop.ID, second.ID} {
+			days, err := s.CalendarDays(t.Context(), id, day("2026-07-01"), day("2026-07-10"))
+			must(t, err)
+			for _, d := range days {
+				want = append(want, booking.PropertyCalendarDay{PropertyID: id, CalendarDay: d})
+			}
+		}
+		if len(want) != 3 {
+			t.Fatalf("fixture: %d days, want 3", len(want))
+		}
+		sameJSON(t, "org days", got, want)
+	}},
 }

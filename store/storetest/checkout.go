@@ -18,6 +18,29 @@ func countBookings(t *testing.T, s Stores, orgID int64) int {
 }
 
 var createBookingScenarios = []scenario{
+	// A checkout creates its payment intent first and stores it with the
+	// booking, in the one write of CreateBooking; a refused write stores
+	// no booking naming its intent.
+	{"CreateBooking/WithPaymentIntent", func(t *testing.T, s Stores) {
+		w := newWorld(t, s)
+		b := pendingFixture(w.prop, "2026-05-01", "2026-05-04")
+		b.PaymentIntentID, b.ClientSecret = "pi_first", "pi_first_secret_x"
+		create(t, s, b, t0)
+		got, err := s.BookingByIntent(t.Context(), "pi_first")
+		must(t, err)
+		if got.ID != b.ID || got.ClientSecret != "pi_first_secret_x" {
+			t.Errorf("BookingByIntent = booking %d secret %q, want %d pi_first_secret_x", got.ID, got.ClientSecret, b.ID)
+		}
+		lost := pendingFixture(w.prop, "2026-05-02", "2026-05-05")
+		lost.PaymentIntentID, lost.ClientSecret = "pi_lost", "pi_lost_secret_y"
+		err = s.CreateBooking(t.Context(), lost, booking.CreateOptions{Now: t0,
+			Idempotency: booking.IdempotencyRecord{Scope: "checkout", Key: "lost", RequestHash: "h"}})
+		wantCode(t, err, booking.CodeUnavailable)
+		_, err = s.BookingByIntent(t.Context(), "pi_lost")
+		wantCode(t, err, booking.CodeNotFound)
+		_, err = s.IdempotencyRecord(t.Context(), w.org.ID, "checkout", "lost", t0.Add(-24*time.Hour))
+		wantCode(t, err, booking.CodeNotFound)
+	}},
 	{"CreateBooking/RoundTrips", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
 		c := newCoupon(t, s, w.org.ID, "SUMMER", 0)

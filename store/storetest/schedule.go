@@ -58,24 +58,24 @@ var scheduleScenarios = []scenario{
 			}
 		})
 		t.Run("Checkin", func(t *testing.T) {
-			c, err := st.Checkin(ctx, w.org.ID, w.prop.ID)
+			c, err := st.ArrivalInfo(ctx, w.org.ID, w.prop.ID)
 			must(t, err)
-			want := schedule.DefaultCheckin
+			want := schedule.DefaultArrivalInfo
 			want.PropertyID = w.prop.ID
 			if *c != want {
-				t.Errorf("Checkin before any = %+v, want %+v", *c, want)
+				t.Errorf("ArrivalInfo before any = %+v, want %+v", *c, want)
 			}
-			set := schedule.Checkin{PropertyID: w.prop.ID, Instructions: "Key box left of the door", DoorCode: "4711", DaysBefore: 2, At: 540, UpdatedAt: t0}
-			must(t, st.SetCheckin(ctx, w.org.ID, &set))
+			set := schedule.ArrivalInfo{PropertyID: w.prop.ID, Instructions: "Key box left of the door", DoorCode: "4711", DaysBefore: 2, At: 540, UpdatedAt: t0}
+			must(t, st.SetArrivalInfo(ctx, w.org.ID, &set))
 			set.DoorCode = "4712"
-			must(t, st.SetCheckin(ctx, w.org.ID, &set))
-			c, err = st.Checkin(ctx, w.org.ID, w.prop.ID)
+			must(t, st.SetArrivalInfo(ctx, w.org.ID, &set))
+			c, err = st.ArrivalInfo(ctx, w.org.ID, w.prop.ID)
 			must(t, err)
 			if *c != set {
-				t.Errorf("Checkin = %+v, want %+v", *c, set)
+				t.Errorf("ArrivalInfo = %+v, want %+v", *c, set)
 			}
-			wantCode(t, st.SetCheckin(ctx, other.ID, &set), booking.CodeNotFound)
-			_, err = st.Checkin(ctx, other.ID, w.prop.ID)
+			wantCode(t, st.SetArrivalInfo(ctx, other.ID, &set), booking.CodeNotFound)
+			_, err = st.ArrivalInfo(ctx, other.ID, w.prop.ID)
 			wantCode(t, err, booking.CodeNotFound)
 		})
 		t.Run("Settings", func(t *testing.T) {

@@ -145,6 +145,7 @@ func Run(t *testing.T, newStore func(t *testing.T) Stores, opts ...Option) {
 		mailSettingsScenarios,
 		teamScenarios,
 		reviewScenarios,
+		checkinScenarios,
 		scheduleScenarios,
 	}
 	ran := 0

@@ -30,6 +30,10 @@ export type CheckoutResult = Schemas['CheckoutResult'];
 export type ConfirmRequest = Schemas['ConfirmRequest'];
 /** A booking's status. */
 export type BookingStatus = Schemas['BookingStatus'];
+/** A booking's online check-in as its guest sees it: how complete, never the data. */
+export type CheckinStatus = Schemas['CheckinStatus'];
+/** The body of saveCheckin: the guests' identity data. */
+export type CheckinInput = Schemas['CheckinInput'];
 /** The query of availability. */
 export type AvailabilityQuery = Omit<NonNullable<operations['getAvailability']['parameters']['query']>, 'locale'>;
 /** The query of priceQuote. */
@@ -170,6 +174,16 @@ export class StaykitClient {
   /** POST /api/v1/book/{org}/booking/{token}/confirm: checks the payment and answers the status. */
   confirm(token: string, body: ConfirmRequest = {}, opts?: IdempotentCallOptions): Promise<BookingStatus> {
     return this.call('POST', `/booking/${encodeURIComponent(token)}/confirm`, body, opts, opts?.idempotencyKey);
+  }
+
+  /** GET /api/v1/book/{org}/booking/{token}/checkin: how far the online check-in is, and the fields the property's country asks. */
+  checkinStatus(token: string, opts?: CallOptions): Promise<CheckinStatus> {
+    return this.call('GET', `/booking/${encodeURIComponent(token)}/checkin`, undefined, opts);
+  }
+
+  /** POST /api/v1/book/{org}/booking/{token}/checkin: replaces the guests' identity data and answers the completeness. */
+  saveCheckin(token: string, body: CheckinInput, opts?: CallOptions): Promise<CheckinStatus> {
+    return this.call('POST', `/booking/${encodeURIComponent(token)}/checkin`, body, opts);
   }
 
   private async call<T>(method: string, path: string, body: unknown, opts?: CallOptions, idempotencyKey?: string): Promise<T> {

@@ -592,6 +592,55 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/book/{org_slug}/booking/{token}/checkin": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Language of `message` and `errors`: `fr` or `en` (a region such as `en-GB` is accepted). Other values are ignored. Wins over `Accept-Language`.
+                 * @example en
+                 */
+                locale?: components["parameters"]["Locale"];
+            };
+            header?: {
+                /**
+                 * @description Language of `message` and `errors` when `locale` is not given: the supported language with the highest quality.
+                 * @example en-GB,en;q=0.9,fr;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Sent by browsers. When present it must be allowed for the organisation (see CORS), else the request is refused with 403.
+                 * @example https://www.villa-soleil.fr
+                 */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /**
+                 * @description Slug of the organisation.
+                 * @example villa
+                 */
+                org_slug: components["parameters"]["OrgSlug"];
+                /** @description The `booking_token` returned by checkout. */
+                token: components["parameters"]["BookingToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * How far the online check-in is
+         * @description The booking's online check-in as its guest sees it: how many guests the booking has, how many were entered and pass the rules of the property's country, the authority the host reports them to, and the fields the form asks for there. The data entered is never read back here. 404 not_found when the server offers no online check-in.
+         */
+        get: operations["getCheckinStatus"];
+        put?: never;
+        /**
+         * Enter the guests' identity data
+         * @description Replaces the booking's check-in with the guests given, before arrival: each guest's identity data as the law of the property's country asks (Spain: Real Decreto 933/2021; Italy: art. 109 TULPS; France: CESEDA art. R. 814-1; Germany: Bundesmeldegesetz §§ 29-30). Checked per country: 422 invalid with fields named guests.N.field. Kept apart from the booking, read only by the host's owners and managers (every read audited), deleted after the country's keeping period and with the guest's erasure. A booking cancelled or whose stay is over is a 422 booking_closed. Rate limit: 10 requests a minute.
+         */
+        post: operations["saveCheckin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks/stripe": {
         parameters: {
             query?: never;
@@ -1151,6 +1200,81 @@ export interface components {
         ReviewRequest: {
             rating: number;
             comment?: string;
+        };
+        /** @description One guest's identity data, as entered. Which fields are required depends on the property's country (Spain: Real Decreto 933/2021 and SES.HOSPEDAJES v3.1.3; Italy: art. 109 TULPS and Alloggiati Web; France: CESEDA art. R. 814-1; Germany: Bundesmeldegesetz §§ 29-30; elsewhere names, birth date and nationality). Absent fields are empty. */
+        CheckinGuest: {
+            given_names?: string;
+            surname?: string;
+            /** @description Second apellido; required in Spain with a Spanish identity card (NIF). */
+            second_surname?: string;
+            /**
+             * @description M, F or X (X is refused in Italy, whose record knows only 1 and 2).
+             * @enum {string}
+             */
+            sex?: "" | "M" | "F" | "X";
+            /** @description YYYY-MM-DD, or empty. */
+            birth_date?: string;
+            birth_place?: string;
+            /** @description ISO 3166-1 alpha-2. */
+            birth_country?: string;
+            /** @description Italy: the comune of birth's code in Alloggiati Web's Comuni table (9 digits), for a guest born in Italy. */
+            birth_municipality_code?: string;
+            /** @description Italy: the province of birth (sigla), for a guest born in Italy. */
+            birth_province?: string;
+            /** @description ISO 3166-1 alpha-2. */
+            nationality?: string;
+            /** @enum {string} */
+            document_type?: "" | "passport" | "id_card" | "residence_permit" | "driving_licence" | "other";
+            document_number?: string;
+            /** @description Spain: the support number of a DNI or NIE (número de soporte). */
+            document_support?: string;
+            /** @description Issuing country, ISO 3166-1 alpha-2. */
+            document_country?: string;
+            /** @description Italy: the issuing comune's code (9 digits) of a document issued in Italy. */
+            document_issue_place_code?: string;
+            /** @description YYYY-MM-DD, or empty. */
+            document_issue_date?: string;
+            address?: string;
+            postal_code?: string;
+            city?: string;
+            /** @description Spain: the INE code (5 digits) of a residence in Spain. */
+            municipality_code?: string;
+            /** @description ISO 3166-1 alpha-2. */
+            address_country?: string;
+            phone?: string;
+            email?: string;
+            /** @description Spain: a minor's relationship to an adult of the stay, a SES.HOSPEDAJES TIPO_PARENTESCO code (AB, BA, BN, CD, CY, HJ, HR, NI, PM, SB, SG, TI, YN, TU, OT). */
+            relationship?: string;
+        };
+        CheckinCompleteness: {
+            /** @description The booking's number of guests. */
+            expected: number;
+            entered: number;
+            /** @description Guests that pass the rules of the property's country. */
+            valid: number;
+            complete: boolean;
+        };
+        /** @description How far the booking's online check-in is: the guest's data is never read back. */
+        CheckinStatus: {
+            /** @description The property's country, whose rules apply. */
+            country: string;
+            /**
+             * @description The authority the host reports the guests to; null when staykit writes no file for the country.
+             * @enum {string|null}
+             */
+            authority: "ses_hospedajes" | "alloggiati_web" | "fiche_police" | null;
+            completeness: components["schemas"]["CheckinCompleteness"];
+            /** @description The fields the form asks for in this country, in order. */
+            fields: ("given_names" | "surname" | "second_surname" | "sex" | "birth_date" | "birth_place" | "birth_country" | "birth_municipality_code" | "birth_province" | "nationality" | "document_type" | "document_number" | "document_support" | "document_country" | "document_issue_place_code" | "document_issue_date" | "address" | "postal_code" | "city" | "municipality_code" | "address_country" | "phone" | "email" | "relationship")[];
+        };
+        CheckinStatusResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["CheckinStatus"];
+        };
+        CheckinInput: {
+            guests: components["schemas"]["CheckinGuest"][];
         };
         WebhookResponse: {
             /** @constant */
@@ -2330,6 +2454,125 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCheckinStatus: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Language of `message` and `errors`: `fr` or `en` (a region such as `en-GB` is accepted). Other values are ignored. Wins over `Accept-Language`.
+                 * @example en
+                 */
+                locale?: components["parameters"]["Locale"];
+            };
+            header?: {
+                /**
+                 * @description Language of `message` and `errors` when `locale` is not given: the supported language with the highest quality.
+                 * @example en-GB,en;q=0.9,fr;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Sent by browsers. When present it must be allowed for the organisation (see CORS), else the request is refused with 403.
+                 * @example https://www.villa-soleil.fr
+                 */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /**
+                 * @description Slug of the organisation.
+                 * @example villa
+                 */
+                org_slug: components["parameters"]["OrgSlug"];
+                /** @description The `booking_token` returned by checkout. */
+                token: components["parameters"]["BookingToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The check-in's completeness. */
+            200: {
+                headers: {
+                    "X-Service-API-Version": components["headers"]["APIVersion"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "X-Content-Type-Options": components["headers"]["NoSniff"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckinStatusResponse"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    saveCheckin: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Language of `message` and `errors`: `fr` or `en` (a region such as `en-GB` is accepted). Other values are ignored. Wins over `Accept-Language`.
+                 * @example en
+                 */
+                locale?: components["parameters"]["Locale"];
+            };
+            header?: {
+                /**
+                 * @description Language of `message` and `errors` when `locale` is not given: the supported language with the highest quality.
+                 * @example en-GB,en;q=0.9,fr;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Sent by browsers. When present it must be allowed for the organisation (see CORS), else the request is refused with 403.
+                 * @example https://www.villa-soleil.fr
+                 */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /**
+                 * @description Slug of the organisation.
+                 * @example villa
+                 */
+                org_slug: components["parameters"]["OrgSlug"];
+                /** @description The `booking_token` returned by checkout. */
+                token: components["parameters"]["BookingToken"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckinInput"];
+            };
+        };
+        responses: {
+            /** @description The check-in, saved: its completeness. */
+            200: {
+                headers: {
+                    "X-Service-API-Version": components["headers"]["APIVersion"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "X-Content-Type-Options": components["headers"]["NoSniff"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckinStatusResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];

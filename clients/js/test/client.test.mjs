@@ -160,6 +160,20 @@ test('checkout, fake card, confirm and booking status', async () => {
   assert.equal(confirmed.paid_amount, quote.charge_amount);
   assert.equal((await client.booking(c.booking_token)).total_amount, quote.total_amount);
 
+  const before = await client.checkinStatus(c.booking_token);
+  assert.equal(before.country, 'FR');
+  assert.equal(before.authority, 'fiche_police');
+  assert.deepEqual([before.completeness.expected, before.completeness.entered], [2, 0]);
+  const traveller = { given_names: 'Jonas', surname: 'Müller', birth_date: '1980-11-20', birth_place: 'Hamburg', birth_country: 'DE',
+    nationality: 'DE', address: 'Unter den Linden 5', postal_code: '10117', city: 'Berlin', address_country: 'DE',
+    phone: '+4915112345678', email: 'jonas@example.com' };
+  const refused = await rejects(() => client.saveCheckin(c.booking_token, { guests: [{ ...traveller, email: '' }] }));
+  assert.equal(refused.status, 422);
+  assert.ok(refused.fieldCodes['guests.0.email']?.includes('required'), JSON.stringify(refused.fieldCodes));
+  const after = await client.saveCheckin(c.booking_token, { guests: [traveller, { ...traveller, given_names: 'Lena' }] });
+  assert.equal(after.completeness.complete, true);
+  assert.equal(JSON.stringify(after).includes('Müller'), false, 'the guest never reads the data back');
+
   const missing = await rejects(() => client.booking('no-such-token'));
   assert.equal(missing.status, 404);
   assert.equal(missing.code, 'not_found');

@@ -28,6 +28,16 @@ func ScanHold(c Codec, s Scanner) (*booking.Hold, error) {
 	return &h, nil
 }
 
+// ScanPropertyHold reads a row of a property's hold: the property, then
+// the columns of ScanHold.
+func ScanPropertyHold(c Codec, s Scanner) (*booking.PropertyHold, error) {
+	var h booking.PropertyHold
+	if err := Scan(s, &h.PropertyID, c.Day(&h.Start), c.Day(&h.End), c.Instant(&h.Until)); err != nil {
+		return nil, err
+	}
+	return &h, nil
+}
+
 // CalendarDayColumns are the columns of calendar_days after property_id,
 // in the order ScanCalendarDay reads them.
 const CalendarDayColumns = `day, price, closed, min_stay_nights, max_stay_nights,
@@ -36,22 +46,39 @@ const CalendarDayColumns = `day, price, closed, min_stay_nights, max_stay_nights
 // ScanCalendarDay reads a row of CalendarDayColumns. The price is the
 // decimal's exact text, NULL when not set.
 func ScanCalendarDay(c Codec, s Scanner) (*booking.CalendarDay, error) {
-	var (
-		d     booking.CalendarDay
-		price *string
-	)
-	if err := Scan(s, c.Day(&d.Date), &price, &d.Closed, c.OptInt(&d.MinStayNights),
-		c.OptInt(&d.MaxStayNights), &d.ClosedToArrival, &d.ClosedToDeparture); err != nil {
+	var d booking.CalendarDay
+	if err := scanCalendarDay(c, s, &d); err != nil {
 		return nil, err
+	}
+	return &d, nil
+}
+
+// ScanPropertyCalendarDay reads a row of property_id, then
+// CalendarDayColumns.
+func ScanPropertyCalendarDay(c Codec, s Scanner) (*booking.PropertyCalendarDay, error) {
+	var d booking.PropertyCalendarDay
+	if err := scanCalendarDay(c, s, &d.CalendarDay, &d.PropertyID); err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
+// scanCalendarDay reads the columns before, then CalendarDayColumns, into
+// d.
+func scanCalendarDay(c Codec, s Scanner, d *booking.CalendarDay, before ...any) error {
+	var price *string
+	if err := Scan(s, append(before, c.Day(&d.Date), &price, &d.Closed, c.OptInt(&d.MinStayNights),
+		c.OptInt(&d.MaxStayNights), &d.ClosedToArrival, &d.ClosedToDeparture)...); err != nil {
+		return err
 	}
 	if price != nil {
 		p, err := decimal.NewFromString(*price)
 		if err != nil {
-			return nil, fmt.Errorf("calendar day %s price: %w", d.Date, err)
+			return fmt.Errorf("calendar day %s price: %w", d.Date, err)
 		}
 		d.Price = &p
 	}
-	return &d, nil
+	return nil
 }
 
 // ScanClosedDay reads the columns day, closed of calendar_days: what a

@@ -36,13 +36,13 @@ func MessageTemplateArgs(c Codec, t *schedule.Template) ([]any, error) {
 		t.Active, NullID(t.PropertyID), c.InstantArg(t.CreatedAt), c.InstantArg(t.UpdatedAt)}, nil
 }
 
-// CheckinColumns are the columns of property_checkin, in the order
-// ScanCheckin reads them.
-const CheckinColumns = `property_id, instructions, door_code, days_before, at_minute, updated_at`
+// ArrivalInfoColumns are the columns of property_checkin_instructions, in the order
+// ScanArrivalInfo reads them.
+const ArrivalInfoColumns = `property_id, instructions, door_code, days_before, at_minute, updated_at`
 
-// ScanCheckin reads a row of CheckinColumns.
-func ScanCheckin(c Codec, s Scanner) (*schedule.Checkin, error) {
-	var x schedule.Checkin
+// ScanArrivalInfo reads a row of ArrivalInfoColumns.
+func ScanArrivalInfo(c Codec, s Scanner) (*schedule.ArrivalInfo, error) {
+	var x schedule.ArrivalInfo
 	if err := Scan(s, &x.PropertyID, &x.Instructions, &x.DoorCode, &x.DaysBefore, &x.At, c.Instant(&x.UpdatedAt)); err != nil {
 		return nil, err
 	}

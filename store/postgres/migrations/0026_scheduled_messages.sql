@@ -20,7 +20,7 @@ CREATE TABLE message_templates (
 
 CREATE INDEX message_templates_org ON message_templates (org_id, id);
 
-CREATE TABLE property_checkin (
+CREATE TABLE property_checkin_instructions (
     property_id  bigint      PRIMARY KEY REFERENCES properties (id) ON DELETE CASCADE,
     instructions text        NOT NULL,
     door_code    text        NOT NULL,
