@@ -89,6 +89,9 @@ type Worker struct {
 	// once fills in the defaults once: package jobs calls a Worker's
 	// steps concurrently.
 	once sync.Once
+	// inflight serialises the attempts of one delivery in this process
+	// (Deliver).
+	inflight keyedLocks
 }
 
 func (w *Worker) defaults() { w.once.Do(w.fillDefaults) }
