@@ -108,4 +108,4 @@ func (s *Service) Replay(ctx context.Context, org *booking.Organization, endpoin
 
 // Carried reports whether webhooks carry events of kind, and so the
 // feed.
-func Carried(kind outbox.Kind) bool { return kind != outbox.KindEndpointPaused }
+func Carried(kind outbox.Kind) bool { return !outbox.Internal(kind) }

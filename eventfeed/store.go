@@ -59,7 +59,7 @@ type Entry struct {
 type Store interface {
 	// FeedEvents lists up to limit (1–1000) of an organisation's events
 	// whose id is above after, in id order, without the events no
-	// webhook carries (outbox.KindEndpointPaused); with unacked, only
+	// webhook carries (outbox.Internal); with unacked, only
 	// those not acknowledged. No event committed later may have an id
 	// below one it returned (see the package comment).
 	FeedEvents(ctx context.Context, orgID int64, after int64, limit int, unacked bool) ([]Entry, error)

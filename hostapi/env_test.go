@@ -39,6 +39,7 @@ import (
 	"github.com/staykit/staykit/ratelimit"
 	"github.com/staykit/staykit/reports"
 	"github.com/staykit/staykit/review"
+	"github.com/staykit/staykit/schedule"
 	"github.com/staykit/staykit/store/postgres"
 	"github.com/staykit/staykit/store/sqlite/sqlitetest"
 )
@@ -56,10 +57,13 @@ type replica struct {
 	// reviews are the guests' reviews, on the database (nil on a faulty
 	// wrapper of it).
 	reviews *review.Service
-	server  http.Handler
 	// invoices issues and reads invoices; nil when Records is no
 	// database.
 	invoices *invoice.Service
+	// messages are the scheduled messages, on the database (nil on a
+	// faulty wrapper of it).
+	messages *schedule.Service
+	server   http.Handler
 }
 
 // env is an organisation "villa" (full mode, property "soleil" at 100 a
@@ -132,6 +136,15 @@ func newEnv(t *testing.T, stores []host.Stores, opts ...func(*booking.Options)) 
 		if db, ok := st.Records.(review.Store); ok {
 			r.reviews = review.New(review.Options{Store: db, Records: st.Records, Clock: e.clock})
 		}
+		if db, ok := st.Records.(interface {
+			schedule.Store
+			schedule.Catalog
+		}); ok {
+			r.messages = schedule.New(schedule.Options{Store: db, Catalog: db, Records: st.Records, Clock: e.clock,
+				BookingURL: func(org *booking.Organization, b *booking.Booking) string {
+					return "https://book.example.com/?org=" + org.Slug + "&booking=" + b.Token
+				}})
+		}
 		mux := http.NewServeMux()
 		mux.Handle("/api/", httpapi.New(httpapi.Options{Service: r.svc, Money: r.money, Connect: cs, Logger: logger, Limiter: limiter, Reviews: r.reviews}))
 		var rs *reports.Service // on the database, when Records is it (not a faulty wrapper)
@@ -152,7 +165,7 @@ func newEnv(t *testing.T, stores []host.Stores, opts ...func(*booking.Options)) 
 			r.invoices = invoice.New(invoice.Options{Store: db, Reader: db, Clock: e.clock})
 		}
 		mux.Handle(hostapi.Prefix, hostapi.New(hostapi.Options{Host: r.host, Logger: logger, Limiter: limiter, Clock: e.clock, Reports: rs, Events: events,
-			Mail: r.host.Mail(host.MailOptions{Key: testSecretsKey(t)}), Reviews: r.reviews, Invoices: r.invoices}))
+			Mail: r.host.Mail(host.MailOptions{Key: testSecretsKey(t)}), Reviews: r.reviews, Invoices: r.invoices, Messages: r.messages}))
 		r.server = mux
 		e.replicas = append(e.replicas, r)
 	}

@@ -33,6 +33,7 @@ import (
 	"github.com/staykit/staykit/ratelimit"
 	"github.com/staykit/staykit/reports"
 	"github.com/staykit/staykit/review"
+	"github.com/staykit/staykit/schedule"
 	"github.com/staykit/staykit/team"
 )
 
@@ -110,6 +111,12 @@ type Options struct {
 	// (/invoices/..., /bookings/{id}/invoices); nil: those routes answer
 	// 503 not_configured.
 	Invoices *invoice.Service
+	// Messages are the scheduled messages: templates, their previews,
+	// the built-in messages' settings and the properties' check-in
+	// instructions (/message-templates/..., /settings/messages,
+	// /properties/{id}/checkin-instructions); nil: those routes answer 503
+	// not_configured.
+	Messages *schedule.Service
 }
 
 type handler struct {
@@ -130,6 +137,7 @@ type handler struct {
 	team     *team.Service
 	reviews  *review.Service
 	invoices *invoice.Service
+	messages *schedule.Service
 	// registered lists the routes ("METHOD /path"), for the test that
 	// each has a role.
 	registered []string
@@ -163,7 +171,7 @@ func New(o Options) http.Handler {
 		h.clock = booking.SystemClock{}
 	}
 	h.channels, h.public, h.reports, h.events = o.Channels, strings.TrimRight(o.PublicURL, "/"), o.Reports, o.Events
-	h.team, h.reviews = o.Team, o.Reviews
+	h.team, h.reviews, h.messages = o.Team, o.Reviews, o.Messages
 	h.invoices = o.Invoices
 	if h.channels == nil {
 		h.channels = o.Host.Channels(host.ChannelOptions{})

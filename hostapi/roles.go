@@ -98,6 +98,16 @@ var routeRoles = map[string]team.Role{
 	"GET /settings/invoicing":     team.Manager,
 	// The seller's legal details, which every invoice prints.
 	"PUT /settings/invoicing": team.Owner,
+	// The scheduled messages, and the check-in instructions they send.
+	"GET /message-templates":                    team.Manager,
+	"POST /message-templates":                   team.Manager,
+	"GET /message-templates/{id}":               team.Manager,
+	"PUT /message-templates/{id}":               team.Manager,
+	"POST /message-preview":                     team.Manager,
+	"GET /settings/messages":                    team.Manager,
+	"PUT /settings/messages":                    team.Manager,
+	"GET /properties/{id}/checkin-instructions": team.Manager,
+	"PUT /properties/{id}/checkin-instructions": team.Manager,
 
 	// The organisation's own SMTP server: credentials, like the keys.
 	"GET /settings/smtp":            team.Owner,

@@ -85,6 +85,9 @@ const (
 	// TaskInvoices issues the invoices and credit notes owed
 	// (invoice.Service.IssueDue).
 	TaskInvoices = "invoices"
+	// TaskMessages records the scheduled messages that are due
+	// (notify.Worker.QueueMessages).
+	TaskMessages = "messages"
 	// TaskSweep enqueues the due rows that have no job.
 	TaskSweep = "sweep"
 )

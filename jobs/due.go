@@ -14,7 +14,7 @@ const dueRounds = 8
 
 // RunDue does now, in this goroutine, the work due at the Workers' clock:
 // the periodic tasks (hold expiry, host request purge, reminders, check-in
-// retention) once,
+// retention, scheduled messages) once,
 // then each due ledger entry, outbox event and delivery, pass after pass
 // until a pass finds nothing due (at most a few passes), and last the
 // invoices and credit notes owed (TaskInvoices). It is the
@@ -27,7 +27,7 @@ const dueRounds = 8
 // rows are joined; the rows stay due for their jobs.
 func (w *Workers) RunDue(ctx context.Context) error {
 	var errs []error
-	for _, task := range []string{TaskExpireHolds, TaskPurgeHostRequests, TaskReminders, TaskPurgeCheckins} {
+	for _, task := range []string{TaskExpireHolds, TaskPurgeHostRequests, TaskReminders, TaskPurgeCheckins, TaskMessages} {
 		if err := w.runTask(ctx, task); err != nil {
 			errs = append(errs, err)
 		}

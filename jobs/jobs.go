@@ -13,10 +13,11 @@
 //   - each active iCal feed is a job (FeedPollArgs), one per feed, that
 //     polls it when due (icalsync.Syncer.PollFeed);
 //   - periodic jobs expire lapsed holds, purge old host requests, queue
-//     reminders, delete the guests' check-ins past their keeping period
-//     (Options.Checkins), issue the invoices owed (package invoice) and
-//     sweep for due rows that have no job (rows written
-//     before the engine ran, or by a store without the hook).
+//     reminders and the host's scheduled messages, delete the guests'
+//     check-ins past their keeping period (Options.Checkins), issue the
+//     invoices owed (package invoice) and sweep for due rows that have no
+//     job (rows written before the engine ran, or by a store without the
+//     hook).
 //
 // The ledger, outbox and feed rows stay the business records hosts read:
 // a job reads its row, acts, saves the outcome there (attempts, last
@@ -98,7 +99,7 @@ type Options struct {
 	// Money sends the ledger's entries (money.New over Bookings).
 	Money *money.Service
 	// Outbox delivers e-mails and webhooks; nil: outbox rows are left
-	// alone. Its Reminders, when set, runs every Every.
+	// alone. Its Reminders and QueueMessages, when set, run every Every.
 	Outbox *notify.Worker
 	// Feeds polls iCal feeds; nil: feeds are not polled.
 	Feeds *icalsync.Syncer
@@ -252,7 +253,7 @@ func newWorkers(store DueWorkStore, o Options) (*Workers, *river.Config, error) 
 	river.AddWorker(workers, &periodicWorker{w: w})
 	every := river.PeriodicInterval(o.Every)
 	var periodic []*river.PeriodicJob
-	for _, task := range []string{TaskExpireHolds, TaskPurgeHostRequests, TaskReminders, TaskPurgeCheckins, TaskInvoices, TaskSweep} {
+	for _, task := range []string{TaskExpireHolds, TaskPurgeHostRequests, TaskReminders, TaskPurgeCheckins, TaskInvoices, TaskMessages, TaskSweep} {
 		periodic = append(periodic, river.NewPeriodicJob(every, func() (river.JobArgs, *river.InsertOpts) {
 			return PeriodicArgs{Task: task}, nil
 		}, &river.PeriodicJobOpts{ID: task, RunOnStart: true}))

@@ -168,6 +168,12 @@ func (w *Workers) runTask(ctx context.Context, task string) error {
 				return fmt.Errorf("issue invoices: %w", err)
 			}
 		}
+	case TaskMessages:
+		if w.opts.Outbox != nil && w.opts.Outbox.QueueMessages != nil {
+			if err := w.opts.Outbox.QueueMessages(ctx); err != nil {
+				return fmt.Errorf("queue scheduled messages: %w", err)
+			}
+		}
 	case TaskSweep:
 		return w.sweep(ctx)
 	default:

@@ -72,8 +72,9 @@ type Store interface {
 	// error.
 	DeleteSMTPSettings(ctx context.Context, orgID int64) error
 	// LatestGuestMail returns the e-mail delivery to the guest of the
-	// booking's latest event that has one. Errors: booking.CodeNotFound
-	// when there is none.
+	// booking's latest event that has one, scheduled messages
+	// (outbox.KindMessage) aside. Errors: booking.CodeNotFound when there
+	// is none.
 	LatestGuestMail(ctx context.Context, bookingID int64) (*outbox.Delivery, error)
 }
 

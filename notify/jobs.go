@@ -3,6 +3,7 @@ package notify
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/staykit/staykit/booking"
@@ -36,6 +37,11 @@ func (w *Worker) DispatchEvent(ctx context.Context, eventID int64) error {
 // the attempt's outcome could not be saved; the job is retried.
 func (w *Worker) Deliver(ctx context.Context, deliveryID int64) (time.Time, error) {
 	w.defaults()
+	// One attempt of a delivery at a time in this process: the job and
+	// a caller beside it (jobs.Workers.RunDue, the sandbox's step) may
+	// run it at once, and the second must read what the first saved.
+	unlock := w.inflight.lock(deliveryID)
+	defer unlock()
 	d, err := w.Store.OutboxDelivery(ctx, deliveryID)
 	switch {
 	case booking.ErrorCode(err) == booking.CodeNotFound:
@@ -56,4 +62,40 @@ func (w *Worker) Deliver(ctx context.Context, deliveryID int64) (time.Time, erro
 		return time.Time{}, nil
 	}
 	return d.NextAttemptAt, nil
+}
+
+// keyedLocks are mutexes by id, each kept while someone holds or awaits
+// it.
+type keyedLocks struct {
+	mu sync.Mutex
+	m  map[int64]*keyedLock
+}
+
+type keyedLock struct {
+	sync.Mutex
+	waiters int
+}
+
+// lock locks id's mutex and returns its unlock.
+func (k *keyedLocks) lock(id int64) (unlock func()) {
+	k.mu.Lock()
+	if k.m == nil {
+		k.m = map[int64]*keyedLock{}
+	}
+	l := k.m[id]
+	if l == nil {
+		l = &keyedLock{}
+		k.m[id] = l
+	}
+	l.waiters++
+	k.mu.Unlock()
+	l.Lock()
+	return func() {
+		l.Unlock()
+		k.mu.Lock()
+		if l.waiters--; l.waiters == 0 {
+			delete(k.m, id)
+		}
+		k.mu.Unlock()
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -79,5 +80,50 @@ func TestDispatchEventAndDeliver(t *testing.T) {
 	}
 	if done, err := e.worker.Deliver(ctx, d.ID+1000); err != nil || !done.IsZero() {
 		t.Errorf("Deliver of no delivery = %v, %v; want zero, no error", done, err)
+	}
+}
+
+// Deliver run at once for one delivery in one process (its job and the
+// sandbox's RunDue beside it) makes one attempt: the others wait and read
+// the outcome saved.
+func TestDeliverConcurrentlyAttemptsOnce(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t)
+	var calls atomic.Int32
+	arrived, release := make(chan struct{}, 16), make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+		calls.Add(1)
+		arrived <- struct{}{}
+		<-release
+	}))
+	defer srv.Close()
+	ep := e.addEndpoint(t, "demo", srv.URL)
+	e.book(t, "demo", "fr")
+	for id := int64(1); id <= 5; id++ {
+		if err := e.worker.DispatchEvent(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ds, err := e.store.OutboxDeliveries(ctx, 0, ep.ID, 0, 0)
+	if err != nil || len(ds) == 0 {
+		t.Fatalf("webhook deliveries: %v, %v", ds, err)
+	}
+	id := ds[0].ID
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			<-start
+			if _, err := e.worker.Deliver(ctx, id); err != nil {
+				t.Errorf("deliver: %v", err)
+			}
+		})
+	}
+	close(start)
+	<-arrived // one attempt is under way; the others are waiting or reading
+	close(release)
+	wg.Wait()
+	if n := calls.Load(); n != 1 {
+		t.Errorf("%d attempts of one delivery run 8 times at once, want 1", n)
 	}
 }

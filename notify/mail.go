@@ -220,6 +220,9 @@ var intros = map[string]string{
 	"en": "Hello %s,",
 }
 
+// MailLocale is l when staykit has e-mail texts in it, else "en".
+func MailLocale(l string) string { return mailLocale(l) }
+
 // mailLocale is the booking's locale when staykit has its texts, else en.
 func mailLocale(l string) string {
 	if _, ok := labelsByLocale[l]; ok {
@@ -296,13 +299,14 @@ type LogMailer struct{ Logger *slog.Logger }
 // Send logs m.
 func (l LogMailer) Send(ctx context.Context, m Mail) error {
 	l.Logger.InfoContext(ctx, "mail not sent: no SMTP server configured", "mail_id", m.ID, "kind", m.Kind)
-	text := m.Text
+	text, subject := m.Text, m.Subject
 	for _, p := range m.Private {
 		if p != "" {
 			text = strings.ReplaceAll(text, p, "[private]")
+			subject = strings.ReplaceAll(subject, p, "[private]")
 		}
 	}
-	l.Logger.DebugContext(ctx, "mail", "mail_id", m.ID, "subject", m.Subject, "text", text)
+	l.Logger.DebugContext(ctx, "mail", "mail_id", m.ID, "subject", subject, "text", text)
 	return nil
 }
 

@@ -79,10 +79,19 @@ type Worker struct {
 	// Reminders, when set, is called periodically by package jobs to
 	// queue pre-arrival reminders (booking.Service.QueueReminders).
 	Reminders func(ctx context.Context) error
+	// Messages renders the host's scheduled messages
+	// (outbox.KindMessage, package schedule); nil: they fail unsent.
+	Messages MessageSource
+	// QueueMessages, when set, is called periodically by package jobs to
+	// record the scheduled messages that are due (schedule.Service.Queue).
+	QueueMessages func(ctx context.Context) error
 
 	// once fills in the defaults once: package jobs calls a Worker's
 	// steps concurrently.
 	once sync.Once
+	// inflight serialises the attempts of one delivery in this process
+	// (Deliver).
+	inflight keyedLocks
 }
 
 func (w *Worker) defaults() { w.once.Do(w.fillDefaults) }
@@ -160,7 +169,7 @@ func (w *Worker) Process(ctx context.Context) (int, error) {
 // e-mails, and one per endpoint that wants the event.
 func (w *Worker) dispatch(ctx context.Context, ev outbox.Event) error {
 	var ds []outbox.Delivery
-	if GuestMailed(ev.Kind) && ev.BookingID != 0 {
+	if (GuestMailed(ev.Kind) || ev.Kind == outbox.KindMessage) && ev.BookingID != 0 {
 		ds = append(ds, outbox.Delivery{Channel: outbox.ChannelMail, To: outbox.ToGuest})
 	}
 	contact, err := w.Store.ContactEmail(ctx, ev.OrgID)
@@ -299,6 +308,13 @@ func (w *Worker) attempt(ctx context.Context, ev *outbox.Event, d *outbox.Delive
 		}
 		if b == nil {
 			return 0, fmt.Errorf("%w: a mail needs a booking", errPermanent)
+		}
+		if ev.Kind == outbox.KindMessage {
+			m, err := w.message(ctx, ev, org, b)
+			if err != nil {
+				return 0, err
+			}
+			return 0, w.send(ctx, org.ID, m)
 		}
 		m, err := w.mail(ctx, ev, d, org, b, entry)
 		if err != nil {

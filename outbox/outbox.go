@@ -158,6 +158,16 @@ func (e *Endpoint) Resume() {
 // gets an e-mail; no webhook is sent for it.
 const KindEndpointPaused Kind = "webhook.paused"
 
+// KindMessage is the event of a message the host scheduled for a guest
+// (package schedule): the guest gets an e-mail; no webhook is sent for it
+// and the event feed does not carry it.
+const KindMessage Kind = "message.scheduled"
+
+// Internal reports whether events of kind are staykit's own business,
+// carried by no webhook nor the event feed: KindEndpointPaused and
+// KindMessage.
+func Internal(kind Kind) bool { return kind == KindEndpointPaused || kind == KindMessage }
+
 // PausedEvent is the event telling that e was paused at e.PausedAt. Its
 // key names the endpoint and the pause, so that one pause is told once.
 func PausedEvent(e Endpoint) Event {
@@ -178,9 +188,9 @@ func PausedEndpoint(ev Event) (id int64, ok bool) {
 }
 
 // Wants reports whether the endpoint takes events of kind: active, and
-// one of its types. It takes no endpoint event (KindEndpointPaused).
+// one of its types. It takes no internal event (Internal).
 func (e Endpoint) Wants(kind Kind) bool {
-	if !e.Active || kind == KindEndpointPaused {
+	if !e.Active || Internal(kind) {
 		return false
 	}
 	if len(e.EventTypes) == 0 {

@@ -14,6 +14,7 @@ import (
 	"github.com/staykit/staykit/jobs"
 	"github.com/staykit/staykit/mailsettings"
 	"github.com/staykit/staykit/notify"
+	"github.com/staykit/staykit/schedule"
 )
 
 // startWorkers starts what runs beside the server: the read model's
@@ -69,6 +70,14 @@ func (s *server) outboxWorker(publicURL string) (*notify.Worker, error) {
 		Mailers:    mailsettings.Resolver{Store: s.back.Store.MailSettings(), Key: c.SecretsKey},
 		Webhooks:   notify.NewWebhookClient(notify.WebhookOptions{Policy: c.WebhookPolicy()}),
 		BookingURL: bookingURL(publicURL), HostBookingURL: hostBookingURL(publicURL)}
+	// The host's scheduled messages, the check-in instructions and the
+	// review requests: queued every -sweep-every, sent as e-mails.
+	if msgs := s.scheduleService(publicURL); msgs != nil {
+		w.Messages, w.QueueMessages = msgs, func(ctx context.Context) error {
+			_, err := msgs.Queue(ctx)
+			return err
+		}
+	}
 	if c.ReminderDays > 0 {
 		w.Reminders = func(ctx context.Context) error {
 			_, err := s.svc.QueueReminders(ctx, c.ReminderDays)
@@ -76,6 +85,18 @@ func (s *server) outboxWorker(publicURL string) (*notify.Worker, error) {
 		}
 	}
 	return w, nil
+}
+
+// scheduleService is the scheduled messages (package schedule) on the
+// database, whose booking links start with publicURL; nil when the
+// database keeps none.
+func (s *server) scheduleService(publicURL string) *schedule.Service {
+	store := s.back.Store.Messages()
+	if store == nil {
+		return nil
+	}
+	return schedule.New(schedule.Options{Store: store, Catalog: s.back.Store.Booking(), Records: s.back.Store.Records,
+		BookingURL: bookingURL(publicURL), Clock: s.clock})
 }
 
 // bookingURL is the link to a booking's page:

@@ -290,6 +290,12 @@ var fieldReasons = map[string]Text{
 	"mismatch": {
 		FR: "Cette valeur ne correspond pas.",
 		EN: "This value does not match."},
+	"unknown_placeholder": {
+		FR: "Ce texte contient un espace réservé inconnu. Utilisez {{guest_name}}, {{check_in}}, {{check_out}}, {{property}}, {{checkin_instructions}}, {{door_code}}, {{balance_link}} ou {{booking_link}}.",
+		EN: "This text holds an unknown placeholder. Use {{guest_name}}, {{check_in}}, {{check_out}}, {{property}}, {{checkin_instructions}}, {{door_code}}, {{balance_link}} or {{booking_link}}."},
+	"invalid_time": {
+		FR: "Saisissez une heure au format HH:MM.",
+		EN: "Enter a time of day in the HH:MM format."},
 }
 
 // fieldSpecific are messages of a reason for one field ("field/reason").

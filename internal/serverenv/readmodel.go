@@ -13,6 +13,7 @@ import (
 	"github.com/staykit/staykit/jobs"
 	"github.com/staykit/staykit/mailsettings"
 	"github.com/staykit/staykit/review"
+	"github.com/staykit/staykit/schedule"
 	"github.com/staykit/staykit/store/cache"
 	"github.com/staykit/staykit/store/postgres"
 	"github.com/staykit/staykit/store/sqlite"
@@ -108,6 +109,10 @@ func (db Database) Invoices(clock booking.Clock) *invoice.Service {
 	}
 	return invoice.New(invoice.Options{Store: st, Reader: rd, Clock: clock})
 }
+
+// Messages is the database as package schedule's store; nil when it is
+// neither store/sqlite nor store/postgres.
+func (db Database) Messages() schedule.Store { return nativeAs[schedule.Store](db) }
 
 // Booking is the seams of the booking engine (booking.Options.Stores).
 func (db Database) Booking() booking.Stores { return db.Stores.Stores }

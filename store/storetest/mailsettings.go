@@ -67,6 +67,15 @@ var mailSettingsScenarios = []scenario{
 		if d, err = mailStore(t, s).LatestGuestMail(t.Context(), b.ID); err != nil || d.EventID != evs[2].ID || d.To != outbox.ToGuest {
 			t.Fatalf("after a later event: %+v, %v; want the guest's of event %d", d, err, evs[2].ID)
 		}
+		// A scheduled message (package schedule) is not "the guest's
+		// e-mail" a host resends.
+		msg, err := s.RecordOutbox(t.Context(), []outbox.Event{{Key: "message.scheduled:review:1:x", Kind: outbox.KindMessage,
+			OrgID: w.org.ID, BookingID: b.ID}}, t0)
+		must(t, err)
+		must(t, s.DispatchOutboxEvent(t.Context(), msg[0].ID, []outbox.Delivery{guest}, t0))
+		if d, err = mailStore(t, s).LatestGuestMail(t.Context(), b.ID); err != nil || d.EventID != evs[2].ID {
+			t.Fatalf("after a scheduled message: %+v, %v; want still the guest's of event %d", d, err, evs[2].ID)
+		}
 	}},
 }
 

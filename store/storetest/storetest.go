@@ -147,6 +147,7 @@ func Run(t *testing.T, newStore func(t *testing.T) Stores, opts ...Option) {
 		teamScenarios,
 		reviewScenarios,
 		checkinScenarios,
+		scheduleScenarios,
 	}
 	ran := 0
 	for _, g := range groups {
