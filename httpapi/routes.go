@@ -140,6 +140,17 @@ func (h *handler) price(_ http.ResponseWriter, r *http.Request, st *reqState) (i
 	if err != nil {
 		return 0, nil, err
 	}
+	// The version is read before the quote: a quote computed after it is
+	// at least as new (quotes.go). The request is the key: everything
+	// above read from it is its query and locale.
+	version, keep := o.QuoteVersion(r.Context(), id, req)
+	key := quoteKey{org: o.Organization().ID, property: id, query: r.URL.RawQuery, locale: req.Locale}
+	keep = keep && len(key.query) <= maxQuoteQuery
+	if keep {
+		if b, ok := h.quotes.get(key, version); ok {
+			return http.StatusOK, b, nil
+		}
+	}
 	quote, err := o.Quote(r.Context(), id, req)
 	if err != nil {
 		return 0, nil, err
@@ -150,7 +161,15 @@ func (h *handler) price(_ http.ResponseWriter, r *http.Request, st *reqState) (i
 		return 0, nil, err
 	}
 	v.CancellationPolicy = newPolicyView(*pol, quote.Currency, req.Locale)
-	return http.StatusOK, encodeQuote(&v), nil
+	raw := encodeQuote(&v)
+	if !keep {
+		return http.StatusOK, raw, nil
+	}
+	// No ETag: the route carries no validator (cacheControl).
+	b := &keptBody{body: slices.Clone([]byte(raw))}
+	releaseEnvelope(raw)
+	h.quotes.put(key, version, b)
+	return http.StatusOK, b, nil
 }
 
 // POST /api/v1/book/{org_slug}/validate-coupon
