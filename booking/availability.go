@@ -383,7 +383,11 @@ func (o *OrgService) calendarVersion(ctx context.Context, propertyID int64, b []
 		b = strconv.AppendInt(b, lapse.UnixNano(), 10)
 	}
 	b = append(b, '/')
-	b = append(b, today.String()...)
+	b = strconv.AppendInt(b, int64(today.Year), 10)
+	b = append(b, '-')
+	b = strconv.AppendInt(b, int64(today.Month), 10)
+	b = append(b, '-')
+	b = strconv.AppendInt(b, int64(today.Day), 10)
 	b = append(b, '/')
 	b = append(b, cutoff...)
 	b = append(b, '/')

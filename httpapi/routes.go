@@ -130,7 +130,7 @@ func (h *handler) price(_ http.ResponseWriter, r *http.Request, st *reqState) (i
 			Extras:   queryExtras(q, errs),
 		},
 		CouponCode: q.Get("coupon_code"),
-		Locale:     h.locale(r, st),
+		Locale:     h.queryLocale(r, q, st),
 	}
 	queryParty(q, &req.Stay, errs)
 	if err := errs.Err(); err != nil {
