@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -243,5 +244,48 @@ func TestQuoteKeptPerVersion(t *testing.T) {
 	}
 	if got := answer(get(e.Handler, a)); got == string(kept.Body) {
 		t.Error("fixture: the block behind the read model's back changed nothing")
+	}
+}
+
+// sameDayFlag is a SameDayGuard refusing today's arrivals while set.
+type sameDayFlag struct{ refuse atomic.Bool }
+
+func (g *sameDayFlag) AllowArrivalToday(context.Context, *booking.Organization, int64, time.Time) error {
+	if g.refuse.Load() {
+		return &booking.Error{Code: booking.CodeUnavailable, Message: "No arrival today."}
+	}
+	return nil
+}
+
+// TestQuoteTodayNotKeptWithSameDayGuard: a quote arriving today, which a
+// SameDayGuard decides from outside the read model, is computed every
+// time; the quote of another day is still kept (?locale= and
+// Accept-Language apart).
+func TestQuoteTodayNotKeptWithSameDayGuard(t *testing.T) {
+	e := newTestEnv(t)
+	guard := &sameDayFlag{}
+	rm := cache.New(e.Store.Stores(), e.Store, cache.Options{MaxAge: time.Hour})
+	svc := booking.NewService(booking.Options{Stores: rm.Stores(), Payments: e.Pay, Clock: e.Clock, SameDay: guard})
+	h := httpapi.New(httpapi.Options{Service: svc, Logger: discardLogger(),
+		Money: money.New(svc, money.Options{Store: rm.Stores(), Payments: e.Pay, Clock: e.Clock})})
+	base := "/api/v1/book/villa/properties/" + strconv.FormatInt(e.Props["cabane"], 10) + "/price?guests_count=2"
+	today := base + "&check_in=2026-05-01&check_out=2026-05-03"
+	later := base + "&check_in=2026-05-05&check_out=2026-05-07"
+	for i := range 2 {
+		if r := do(t, h, call{method: "GET", path: today}); r.Status != 200 {
+			t.Fatalf("today, %d: %d %s", i, r.Status, r.Body)
+		}
+	}
+	en := do(t, h, call{method: "GET", path: later + "&locale=en"})
+	fr := do(t, h, call{method: "GET", path: later, header: map[string]string{"Accept-Language": "fr"}})
+	if en.Status != 200 || fr.Status != 200 || string(en.Body) == string(fr.Body) {
+		t.Fatalf("later: %d, %d; English and French the same: %v", en.Status, fr.Status, string(en.Body) == string(fr.Body))
+	}
+	guard.refuse.Store(true)
+	if r := do(t, h, call{method: "GET", path: today}); r.Status != 422 || r.Env.Code != booking.CodeUnavailable {
+		t.Fatalf("today once the guard refuses: %d %s, want 422 unavailable", r.Status, r.Body)
+	}
+	if r := do(t, h, call{method: "GET", path: later + "&locale=en"}); r.Status != 200 || string(r.Body) != string(en.Body) {
+		t.Fatalf("later, in English: %d %s", r.Status, r.Body)
 	}
 }

@@ -120,6 +120,27 @@ func (h *handler) price(_ http.ResponseWriter, r *http.Request, st *reqState) (i
 	if err != nil {
 		return 0, nil, err
 	}
+	// A quote kept is found before the query is parsed (quotes.go): the
+	// version is read before the quote, so a quote computed after it is
+	// at least as new.
+	var (
+		o     *booking.OrgService
+		stamp booking.QuoteStamp
+		keep  bool
+		key   quoteKey
+	)
+	if len(r.URL.RawQuery) <= maxQuoteQuery {
+		if o, err = h.orgService(r.Context(), st); err == nil {
+			stamp, keep = o.QuoteVersion(r.Context(), id)
+			key = quoteKey{org: o.Organization().ID, property: id, query: r.URL.RawQuery,
+				acceptLanguage: r.Header.Get("Accept-Language")}
+			if keep {
+				if b, ok := h.quotes.get(key, stamp.Version); ok {
+					return http.StatusOK, b, nil
+				}
+			}
+		}
+	}
 	q := r.URL.Query()
 	errs := booking.FieldErrors{}
 	req := booking.QuoteRequest{
@@ -136,19 +157,9 @@ func (h *handler) price(_ http.ResponseWriter, r *http.Request, st *reqState) (i
 	if err := errs.Err(); err != nil {
 		return 0, nil, err
 	}
-	o, err := h.orgService(r.Context(), st)
-	if err != nil {
-		return 0, nil, err
-	}
-	// The version is read before the quote: a quote computed after it is
-	// at least as new (quotes.go). The request is the key: everything
-	// above read from it is its query and locale.
-	version, keep := o.QuoteVersion(r.Context(), id, req)
-	key := quoteKey{org: o.Organization().ID, property: id, query: r.URL.RawQuery, locale: req.Locale}
-	keep = keep && len(key.query) <= maxQuoteQuery
-	if keep {
-		if b, ok := h.quotes.get(key, version); ok {
-			return http.StatusOK, b, nil
+	if o == nil {
+		if o, err = h.orgService(r.Context(), st); err != nil {
+			return 0, nil, err
 		}
 	}
 	quote, err := o.Quote(r.Context(), id, req)
@@ -162,13 +173,13 @@ func (h *handler) price(_ http.ResponseWriter, r *http.Request, st *reqState) (i
 	}
 	v.CancellationPolicy = newPolicyView(*pol, quote.Currency, req.Locale)
 	raw := encodeQuote(&v)
-	if !keep {
+	if !keep || !o.QuoteKeepable(stamp, req) {
 		return http.StatusOK, raw, nil
 	}
 	// No ETag: the route carries no validator (cacheControl).
 	b := &keptBody{body: slices.Clone([]byte(raw))}
 	releaseEnvelope(raw)
-	h.quotes.put(key, version, b)
+	h.quotes.put(key, stamp.Version, b)
 	return http.StatusOK, b, nil
 }
 
