@@ -326,28 +326,43 @@ type CalendarVersioner interface {
 // included. ok is false when the store cannot tell; errors are
 // Availability's to report.
 func (o *OrgService) AvailabilityVersion(ctx context.Context, propertyID int64, r CalendarRequest) (string, bool) {
-	vs, ok := o.s.store.CatalogStore.(CalendarVersioner)
+	b, _, ok := o.calendarVersion(ctx, propertyID, make([]byte, 0, 128))
 	if !ok {
 		return "", false
+	}
+	b = append(b, '/')
+	b = append(b, r.From.String()...)
+	b = append(b, '/')
+	b = strconv.AppendInt(b, int64(r.Months), 10)
+	return string(b), true
+}
+
+// calendarVersion appends to b what AvailabilityVersion names of the
+// store, the instant and the organisation, and returns the read model and
+// today. ok is false when the store cannot tell.
+func (o *OrgService) calendarVersion(ctx context.Context, propertyID int64, b []byte) (_ []byte, today civil.Date, ok bool) {
+	vs, ok := o.s.store.CatalogStore.(CalendarVersioner)
+	if !ok {
+		return b, civil.Date{}, false
 	}
 	// The version speaks for the three seams only when one read model
 	// serves them all.
 	if bs, _ := o.s.store.BookingStore.(CalendarVersioner); bs != vs {
-		return "", false
+		return b, civil.Date{}, false
 	}
 	if cs, _ := o.s.store.CalendarStore.(CalendarVersioner); cs != vs {
-		return "", false
+		return b, civil.Date{}, false
 	}
 	now := o.s.clock.Now()
 	v, lapse, ok := vs.CalendarVersion(o.org.ID, propertyID, now)
 	if !ok {
-		return "", false
+		return b, civil.Date{}, false
 	}
 	// Read after the version: a property changed since has another
 	// version, so the cutoff read here never names an older one.
 	p, err := o.s.store.Property(ctx, o.org.ID, propertyID)
 	if err != nil {
-		return "", false
+		return b, civil.Date{}, false
 	}
 	local := now.In(o.s.location(o.org))
 	cutoff := "-"
@@ -361,14 +376,18 @@ func (o *OrgService) AvailabilityVersion(ctx context.Context, propertyID int64, 
 		}
 		return strconv.Itoa(*p)
 	}
-	b := make([]byte, 0, 128)
+	today = civil.Of(local)
 	b = strconv.AppendUint(b, v, 10)
 	b = append(b, '/')
 	if !lapse.IsZero() {
 		b = strconv.AppendInt(b, lapse.UnixNano(), 10)
 	}
 	b = append(b, '/')
-	b = append(b, civil.Of(local).String()...)
+	b = strconv.AppendInt(b, int64(today.Year), 10)
+	b = append(b, '-')
+	b = strconv.AppendInt(b, int64(today.Month), 10)
+	b = append(b, '-')
+	b = strconv.AppendInt(b, int64(today.Day), 10)
 	b = append(b, '/')
 	b = append(b, cutoff...)
 	b = append(b, '/')
@@ -381,9 +400,5 @@ func (o *OrgService) AvailabilityVersion(ctx context.Context, propertyID int64, 
 	b = append(b, opt(o.org.MinStayNights)...)
 	b = append(b, '/')
 	b = append(b, opt(o.org.MaxStayNights)...)
-	b = append(b, '/')
-	b = append(b, r.From.String()...)
-	b = append(b, '/')
-	b = strconv.AppendInt(b, int64(r.Months), 10)
-	return string(b), true
+	return b, today, true
 }

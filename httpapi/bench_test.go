@@ -171,3 +171,10 @@ func BenchmarkProperties1000ReadModel(b *testing.B) { benchProperties1000(b, vil
 func BenchmarkProperties1000Page50ReadModel(b *testing.B) {
 	benchProperties1000(b, villa+"/properties?limit=50")
 }
+
+// BenchmarkPrice7NightsReadModelNoCoupon is the quote of the load harness
+// (examples/loadtest, no coupon) over the read model: kept once computed
+// (quotes.go).
+func BenchmarkPrice7NightsReadModelNoCoupon(b *testing.B) {
+	benchGetReadModel(b, villa+"/properties/{soleil}/price?check_in=2026-06-10&check_out=2026-06-17&guests_count=2")
+}

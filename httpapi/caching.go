@@ -14,8 +14,9 @@ import (
 // Public data is revalidated with its ETag (a 304 costs no body); config
 // and properties change only when the host edits them, so a browser may
 // keep them a minute. Guest data (checkout, booking status, confirm) is
-// no-store, set in serve; quotes are not cached (they depend on the
-// calendar and the coupon's redemptions).
+// no-store, set in serve; quotes carry no validator (they depend on the
+// calendar and the coupon's redemptions; the server keeps those it can
+// name, quotes.go).
 var cacheControl = map[string]string{
 	RouteConfig:       "public, max-age=60",
 	RouteProperties:   "public, max-age=60",

@@ -38,35 +38,42 @@ type keptBody struct {
 	etag string
 }
 
-// keptCalendar is a calendar's body of one version.
-type keptCalendar struct {
-	key     calendarKey
+// kept is a body of one version kept under its key.
+type kept[K comparable] struct {
+	key     K
 	version string
 	b       *keptBody
+	extra   int // bytes the key holds beyond its struct
 }
 
-// size is what a kept calendar counts against maxCalendarBytes.
-func (k *keptCalendar) size() int { return len(k.b.body) + len(k.b.etag) + len(k.version) + 128 }
+// size is what a kept body counts against its bound.
+func (k *kept[K]) size() int {
+	return len(k.b.body) + len(k.b.etag) + len(k.version) + k.extra + 128
+}
 
-// calendars keeps encoded calendars, least recently asked last. The zero
-// calendars is ready.
-type calendars struct {
+// bodies keeps encoded bodies by key, each of one version, least recently
+// asked last, within a bound on their bytes: the calendars here and the
+// quotes (quotes.go). The zero bodies is ready.
+type bodies[K comparable] struct {
 	mu    sync.Mutex
 	max   int // bytes; 0 means maxCalendarBytes
-	byKey map[calendarKey]*list.Element
-	order list.List // of *keptCalendar, most recently asked first
+	byKey map[K]*list.Element
+	order list.List // of *kept[K], most recently asked first
 	bytes int
 }
 
-// get returns the calendar of key at version, if kept.
-func (c *calendars) get(key calendarKey, version string) (*keptBody, bool) {
+// calendars keeps encoded calendars.
+type calendars = bodies[calendarKey]
+
+// get returns the body of key at version, if kept.
+func (c *bodies[K]) get(key K, version string) (*keptBody, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	el, ok := c.byKey[key]
 	if !ok {
 		return nil, false
 	}
-	k := el.Value.(*keptCalendar)
+	k := el.Value.(*kept[K])
 	if k.version != version {
 		return nil, false
 	}
@@ -74,18 +81,26 @@ func (c *calendars) get(key calendarKey, version string) (*keptBody, bool) {
 	return k.b, true
 }
 
-// put keeps the calendar of key at version in place of another version's,
+// sizedKey is a key holding bytes beyond its struct (strings), counted
+// against the bound.
+type sizedKey interface{ keyBytes() int }
+
+// put keeps the body of key at version in place of another version's,
 // forgetting the least recently asked ones past the bound.
-func (c *calendars) put(key calendarKey, version string, b *keptBody) {
+func (c *bodies[K]) put(key K, version string, b *keptBody) {
+	extra := 0
+	if sk, ok := any(key).(sizedKey); ok {
+		extra = sk.keyBytes()
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.byKey == nil {
-		c.byKey = map[calendarKey]*list.Element{}
+		c.byKey = map[K]*list.Element{}
 	}
 	if el, ok := c.byKey[key]; ok {
 		c.remove(el)
 	}
-	k := &keptCalendar{key: key, version: version, b: b}
+	k := &kept[K]{key: key, version: version, b: b, extra: extra}
 	c.byKey[key] = c.order.PushFront(k)
 	c.bytes += k.size()
 	limit := c.max
@@ -97,15 +112,15 @@ func (c *calendars) put(key calendarKey, version string, b *keptBody) {
 	}
 }
 
-// remove forgets a kept calendar; c.mu is held.
-func (c *calendars) remove(el *list.Element) {
-	k := c.order.Remove(el).(*keptCalendar)
+// remove forgets a kept body; c.mu is held.
+func (c *bodies[K]) remove(el *list.Element) {
+	k := c.order.Remove(el).(*kept[K])
 	delete(c.byKey, k.key)
 	c.bytes -= k.size()
 }
 
-// len returns how many calendars are kept (tests).
-func (c *calendars) len() int {
+// len returns how many bodies are kept (tests).
+func (c *bodies[K]) len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.order.Len()

@@ -10,7 +10,7 @@ import (
 // another version is not served.
 func TestCalendarsBounded(t *testing.T) {
 	body := func(c byte) *keptBody { return &keptBody{body: []byte(strings.Repeat(string(c), 1000)), etag: `"x"`} }
-	one := (&keptCalendar{version: "v1", b: body('a')}).size()
+	one := (&kept[calendarKey]{version: "v1", b: body('a')}).size()
 	c := calendars{max: 3 * one}
 	key := func(p int64) calendarKey { return calendarKey{org: 1, property: p, months: 12} }
 	for p := int64(1); p <= 3; p++ {

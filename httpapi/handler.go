@@ -114,6 +114,8 @@ type handler struct {
 	lists lists
 	// calendars keeps the encoded availability calendars (calendars.go).
 	calendars calendars
+	// quotes keeps the encoded quotes (quotes.go).
+	quotes quotes
 }
 
 // New returns the handler of API v1. Its routes are under /api/v1/, so a
@@ -130,6 +132,7 @@ func New(o Options) http.Handler {
 		money:   o.Money,
 		connect: o.Connect,
 		reviews: o.Reviews,
+		quotes:  quotes{max: maxQuoteBytes},
 		log:     o.Logger,
 		limiter: o.Limiter,
 		limits:  DefaultLimits(),

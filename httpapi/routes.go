@@ -120,6 +120,27 @@ func (h *handler) price(_ http.ResponseWriter, r *http.Request, st *reqState) (i
 	if err != nil {
 		return 0, nil, err
 	}
+	// A quote kept is found before the query is parsed (quotes.go): the
+	// version is read before the quote, so a quote computed after it is
+	// at least as new.
+	var (
+		o     *booking.OrgService
+		stamp booking.QuoteStamp
+		keep  bool
+		key   quoteKey
+	)
+	if len(r.URL.RawQuery) <= maxQuoteQuery {
+		if o, err = h.orgService(r.Context(), st); err == nil {
+			stamp, keep = o.QuoteVersion(r.Context(), id)
+			key = quoteKey{org: o.Organization().ID, property: id, query: r.URL.RawQuery,
+				acceptLanguage: r.Header.Get("Accept-Language")}
+			if keep {
+				if b, ok := h.quotes.get(key, stamp.Version); ok {
+					return http.StatusOK, b, nil
+				}
+			}
+		}
+	}
 	q := r.URL.Query()
 	errs := booking.FieldErrors{}
 	req := booking.QuoteRequest{
@@ -130,15 +151,16 @@ func (h *handler) price(_ http.ResponseWriter, r *http.Request, st *reqState) (i
 			Extras:   queryExtras(q, errs),
 		},
 		CouponCode: q.Get("coupon_code"),
-		Locale:     h.locale(r, st),
+		Locale:     h.queryLocale(r, q, st),
 	}
 	queryParty(q, &req.Stay, errs)
 	if err := errs.Err(); err != nil {
 		return 0, nil, err
 	}
-	o, err := h.orgService(r.Context(), st)
-	if err != nil {
-		return 0, nil, err
+	if o == nil {
+		if o, err = h.orgService(r.Context(), st); err != nil {
+			return 0, nil, err
+		}
 	}
 	quote, err := o.Quote(r.Context(), id, req)
 	if err != nil {
@@ -150,7 +172,15 @@ func (h *handler) price(_ http.ResponseWriter, r *http.Request, st *reqState) (i
 		return 0, nil, err
 	}
 	v.CancellationPolicy = newPolicyView(*pol, quote.Currency, req.Locale)
-	return http.StatusOK, encodeQuote(&v), nil
+	raw := encodeQuote(&v)
+	if !keep || !o.QuoteKeepable(stamp, req) {
+		return http.StatusOK, raw, nil
+	}
+	// No ETag: the route carries no validator (cacheControl).
+	b := &keptBody{body: slices.Clone([]byte(raw))}
+	releaseEnvelope(raw)
+	h.quotes.put(key, stamp.Version, b)
+	return http.StatusOK, b, nil
 }
 
 // POST /api/v1/book/{org_slug}/validate-coupon

@@ -2,6 +2,7 @@ package apihttp
 
 import (
 	"net/http"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,7 +29,13 @@ func Locale(r *http.Request, def string) string {
 // RequestLocale is the locale the request asks for, "" when it asks for
 // none that is supported.
 func RequestLocale(r *http.Request) string {
-	if q := r.URL.Query().Get("locale"); q != "" {
+	return QueryLocale(r, r.URL.Query())
+}
+
+// QueryLocale is RequestLocale of a request whose query q (r.URL.Query())
+// was parsed already.
+func QueryLocale(r *http.Request, q url.Values) string {
+	if q := q.Get("locale"); q != "" {
 		if l := SupportedLocale(q); l != "" {
 			return l
 		}

@@ -170,7 +170,7 @@ type Store struct {
 type entry[T any] struct {
 	v  T
 	at time.Time
-	// seq numbers the entries of properties when stored (stamp).
+	// seq numbers the entries of properties and settings when stored (stamp).
 	seq uint64
 }
 

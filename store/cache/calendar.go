@@ -117,7 +117,7 @@ func (c *Store) Settings(ctx context.Context, orgID, propertyID int64) (*booking
 	}
 	c.mu.Lock()
 	if c.kept(gen, orgID, propertyID) {
-		c.settings[key] = entry[settingsEntry]{v: kept, at: at}
+		c.settings[key] = entry[settingsEntry]{v: kept, at: at, seq: c.stamp()}
 	}
 	c.mu.Unlock()
 	return s, err

@@ -13,7 +13,7 @@ import (
 // of them is stored again — after a write forgot it, or once it aged —
 // and CalendarVersion names the three by that number (issue #31).
 
-var _ booking.CalendarVersioner = (*Store)(nil)
+var _ booking.QuoteVersioner = (*Store)(nil)
 
 // stamp returns the next entry number; c.mu is held for writing.
 func (c *Store) stamp() uint64 {
@@ -51,4 +51,18 @@ func (c *Store) CalendarVersion(orgID, propertyID int64, now time.Time) (v uint6
 		}
 	}
 	return max(p.seq, cal.seq, occ.seq), lapse, true
+}
+
+// SettingsVersion returns the entry number of the settings that
+// Settings(orgID, propertyID) answers from memory (booking.QuoteVersioner),
+// numbered from the counter of CalendarVersion: another number once they
+// are read again. ok is false when they are not in memory or have aged.
+func (c *Store) SettingsVersion(orgID, propertyID int64) (v uint64, ok bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	e, ok := c.settings[[2]int64{orgID, propertyID}]
+	if !ok || !c.fresh(e.at) {
+		return 0, false
+	}
+	return e.seq, true
 }
