@@ -3,6 +3,7 @@ package booking
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -49,8 +50,12 @@ type Calendar struct {
 // Day is one day of a Calendar.
 type Day struct {
 	Date civil.Date
-	// Available: the night starting this day is free and not past.
+	// Available: the night starting this day is free and not past — on
+	// at least one unit of the property.
 	Available bool
+	// UnitsAvailable is how many units of the property are free for the
+	// night (0 when it is not Available).
+	UnitsAvailable int
 	// CheckIn: a stay may start this day.
 	CheckIn bool
 	// CheckOut: a stay may end this day.
@@ -162,11 +167,7 @@ func (s *Service) availability(ctx context.Context, resolve orgFunc, propertyID 
 	if g.days != nil {
 		g.days[n] = day
 	}
-	for _, r := range set.Reserved(taken) {
-		for i := max(0, start.DaysUntil(r.Start)); i < min(n, start.DaysUntil(r.End)); i++ {
-			g.free[i] = false
-		}
-	}
+	g.occupy(p, taken, set.Gap())
 
 	cal := &Calendar{PropertyID: p.ID, Currency: org.Currency, From: from, To: to.AddDays(-1)}
 	cal.Days = make([]Day, 0, from.DaysUntil(to))
@@ -175,6 +176,7 @@ func (s *Service) availability(ctx context.Context, resolve orgFunc, propertyID 
 		switch {
 		case i >= 0 && i < n:
 			d.Available = g.free[i]
+			d.UnitsAvailable = int(g.units[i])
 			d.CheckIn = g.canCheckIn(i)
 			d.CheckOut = g.canCheckOut(i)
 			d.MinStay, d.MaxStay = g.minStay[i], g.maxStay[i]
@@ -197,21 +199,97 @@ func (s *Service) availability(ctx context.Context, resolve orgFunc, propertyID 
 	return cal, nil
 }
 
-// grid is the free/taken state of consecutive nights from start, and the
-// stay rules that say which of them a stay may start or end on. Each day's
-// arrival rules and stay limits are worked out once: the walks below ask
-// them for every pair of days. Departures are asked of rules.Checker.Departs,
-// which builds no refusal, and only when some rule restricts them.
+// grid is the free/taken state of consecutive nights from start, on the
+// property's units, and the stay rules that say which of them a stay may
+// start or end on. Each day's arrival rules and stay limits are worked
+// out once: the walks below ask them for every pair of days. Departures
+// are asked of rules.Checker.Departs, which builds no refusal, and only
+// when some rule restricts them.
+//
+// A stay holds one unit for all its nights, so the walks ask how long a
+// run of free nights one unit has from a day on (run) and up to a day
+// (back): the longest over the units. A stay of k nights from day i fits
+// a unit exactly when k ≤ run[i], whatever the units, so the walks cost
+// the same for one unit as for many (occupy computes the runs once).
 type grid struct {
-	c                *rules.Checker
-	start            civil.Date
-	maxN             int
-	free             []bool
+	c     *rules.Checker
+	start civil.Date
+	maxN  int
+	// free is, before occupy, the nights that are open (not past, before
+	// the horizon, not closed); after, those free on at least one unit.
+	free []bool
+	// units is how many units are free for each night; run[i] the most
+	// free nights in a row from night i on one unit, back[i] the most up
+	// to the night before day i (len(free)+1 days).
+	units            []int32
+	run, back        []int32
 	minStay, maxStay []int  // c.Limits of a check-in on each day
 	arrive           []bool // c.Arrives on each day
 	// days are the dates of the nights, and of the day after; nil when no
 	// rule restricts departures (every stay may end on any day).
 	days []civil.Date
+}
+
+// occupy takes the holds off the open nights of g, unit by unit, each
+// widened by gap days (rules.Set.Reserved), and computes free, units,
+// run and back. A hold on every unit (Unit 0) takes all; one on a unit
+// that is not an active unit of p (retired) takes none. A property read
+// without units counts as one unit that every hold takes.
+func (g *grid) occupy(p *Property, holds []Hold, gap int) {
+	n := len(g.free)
+	open := g.free
+	g.free = make([]bool, n)
+	g.units = make([]int32, n)
+	g.run = make([]int32, n+1)
+	g.back = make([]int32, n+1)
+	take := func(nights []bool, h Hold) {
+		lo, hi := max(0, g.start.DaysUntil(h.Start)-gap), min(n, g.start.DaysUntil(h.End)+gap)
+		for i := lo; i < hi; i++ {
+			nights[i] = false
+		}
+	}
+	// Nights open on every unit: the holds of all units taken off.
+	common := slices.Clone(open)
+	ids := UnitIDs(p.Units)
+	for _, h := range holds {
+		if h.Unit == 0 || len(ids) == 0 {
+			take(common, h)
+		}
+	}
+	if len(ids) == 0 {
+		ids = []int64{0}
+	}
+	nights := make([]bool, n)
+	for _, id := range ids {
+		copy(nights, common)
+		if id != 0 {
+			for _, h := range holds {
+				if h.Unit == id {
+					take(nights, h)
+				}
+			}
+		}
+		var run int32
+		for i := n - 1; i >= 0; i-- {
+			if nights[i] {
+				run++
+				g.units[i]++
+				g.free[i] = true
+			} else {
+				run = 0
+			}
+			g.run[i] = max(g.run[i], run)
+		}
+		run = 0
+		for i := 1; i <= n; i++ {
+			if nights[i-1] {
+				run++
+			} else {
+				run = 0
+			}
+			g.back[i] = max(g.back[i], run)
+		}
+	}
 }
 
 // fits reports whether a stay of nights nights from day i keeps to its
@@ -239,14 +317,14 @@ func (g grid) departs(s, i int) bool {
 }
 
 // canCheckIn: a stay may start on day i — its arrival rules hold, and some
-// stay of an allowed length from it has free nights and may end where it
-// ends. Exactly the stays that rules.Checker.Check accepts.
+// stay of an allowed length from it has free nights on one unit and may
+// end where it ends. Exactly the stays that rules.Checker.Check accepts.
 func (g grid) canCheckIn(i int) bool {
 	if !g.arrive[i] {
 		return false
 	}
 	for k := i; k < len(g.free) && k-i < g.maxN; k++ {
-		if !g.free[k] {
+		if k-i >= int(g.run[i]) {
 			return false
 		}
 		nights := k - i + 1
@@ -258,11 +336,12 @@ func (g grid) canCheckIn(i int) bool {
 }
 
 // canCheckOut: some allowed stay ends on day i — a check-in day s before it
-// whose arrival rules hold, whose nights up to i are free and whose length
-// fits s's limits, and day i accepts departures of a stay from s.
+// whose arrival rules hold, whose nights up to i are free on one unit and
+// whose length fits s's limits, and day i accepts departures of a stay
+// from s.
 func (g grid) canCheckOut(i int) bool {
 	for s := i - 1; s >= 0 && i-s <= g.maxN; s-- {
-		if !g.free[s] {
+		if i-s > int(g.back[i]) {
 			return false
 		}
 		if g.arrive[s] && g.fits(s, i-s) && g.departs(s, i) {

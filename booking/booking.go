@@ -36,6 +36,10 @@ type Booking struct {
 	ID         int64 `json:"id"`
 	OrgID      int64 `json:"org_id"`
 	PropertyID int64 `json:"property_id"`
+	// UnitID is the unit of the property the stay holds (Unit): chosen
+	// by the store when the booking is created, unless set then; moved
+	// by the host (package units).
+	UnitID int64 `json:"unit_id,omitempty"`
 	// Token identifies the booking to the guest: 128+ random bits, URL-safe.
 	Token    string     `json:"token"`
 	Status   Status     `json:"status"`

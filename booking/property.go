@@ -1,6 +1,8 @@
 package booking
 
 import (
+	"strings"
+
 	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/civil"
@@ -38,7 +40,22 @@ type Property struct {
 	Tax    pricing.TouristTax `json:"tax"`
 	// Blocks are dates the owner keeps for themselves.
 	Blocks []Block `json:"blocks,omitempty"`
+	// Units are the property's active units (Unit), by Position then ID:
+	// as many identical units as can be sold for a night. Stores fill it
+	// in; CreateProperty creates the units named here, or one unit
+	// (DefaultUnitName) when there are none, and UpdateProperty leaves
+	// them as stored (package units changes them).
+	Units []Unit `json:"units,omitempty"`
+	// Linked are the properties linked to this one (package units): its
+	// parts when it is let whole (the villa and its rooms), or the whole
+	// it is a part of. A hold on a linked property takes every unit of
+	// this one for its nights. Stores fill it in, by ID.
+	Linked []int64 `json:"-"`
 }
+
+// UnitCount returns the number of units the property sells: len(Units),
+// or 1 for a property read without them.
+func (p *Property) UnitCount() int { return max(len(p.Units), 1) }
 
 // Block is an owner's hold on the nights [Start, End).
 type Block struct {
@@ -46,6 +63,9 @@ type Block struct {
 	Start  civil.Date `json:"start"`
 	End    civil.Date `json:"end"`
 	Reason string     `json:"reason,omitempty"`
+	// UnitID is the unit the block takes; 0 takes every unit of the
+	// property.
+	UnitID int64 `json:"unit_id,omitempty"`
 }
 
 // Range returns the nights the block holds.
@@ -100,6 +120,14 @@ func (p Property) Validate() error {
 		if !b.Start.Before(b.End) {
 			f.Add("blocks", "invalid_range")
 		}
+	}
+	for _, u := range p.Units {
+		if reason := unitNameProblem(strings.TrimSpace(u.Name)); reason != "" {
+			f.Add("units", reason)
+		}
+	}
+	if len(p.Units) > MaxUnits {
+		f.Add("units", "too_many")
 	}
 	return f.Err()
 }

@@ -59,7 +59,8 @@ func (s *Service) quote(ctx context.Context, resolve orgFunc, propertyID int64, 
 	return &q, nil
 }
 
-// checkFree reports CodeUnavailable when a night of the stay is taken,
+// checkFree reports CodeUnavailable when a night of the stay is taken on
+// every unit,
 // closed, or kept for preparing the property before or after another
 // stay. It gives quotes a clear early answer. A checkout reads no
 // occupancy (checkOpen only): the store is the authority, CreateBooking
@@ -70,14 +71,13 @@ func (s *Service) quote(ctx context.Context, resolve orgFunc, propertyID int64, 
 // decides as set.Days does after withCalendar.
 func (s *Service) checkFree(ctx context.Context, p *Property, st Stay, now time.Time) error {
 	set := p.Rates.Rules
-	taken, err := s.store.Occupied(ctx, p.ID, st.CheckIn.AddDays(-set.Gap()), st.CheckOut.AddDays(set.Gap()), now)
+	guarded := civil.Range{Start: st.CheckIn.AddDays(-set.Gap()), End: st.CheckOut.AddDays(set.Gap())}
+	taken, err := s.store.Occupied(ctx, p.ID, guarded.Start, guarded.End, now)
 	if err != nil {
 		return fmt.Errorf("read occupancy of property %d: %w", p.ID, err)
 	}
-	for _, t := range set.Reserved(taken) {
-		if t.Overlaps(st.Range()) {
-			return errUnavailable()
-		}
+	if !UnitFree(p, taken, guarded) {
+		return errUnavailable()
 	}
 	return checkOpen(p, st)
 }

@@ -25,6 +25,10 @@ type Hold struct {
 	civil.Range
 	// Until is when a pending hold lapses; zero for the others.
 	Until time.Time
+	// Unit is the unit whose nights are taken; 0 when they are taken on
+	// every unit: a block of the whole property, or a block or booking
+	// of a property linked to it (Property.Linked).
+	Unit int64
 }
 
 // HoldsAt reports whether the hold takes its nights at t.

@@ -59,9 +59,10 @@ type SearchResult struct {
 // BookingStore of its Stores implements it, and answers the same from
 // Occupied and CalendarDays otherwise.
 type SearchIndex interface {
-	// Taken reports whether a hold at now takes a night of r on the
-	// property: whether Occupied(r, now) is not empty.
-	Taken(ctx context.Context, propertyID int64, r civil.Range, now time.Time) (bool, error)
+	// Taken reports whether holds at now take a night of r on every
+	// unit of p (p.Units): whether UnitFree(p, Occupied(r, now), r) is
+	// false.
+	Taken(ctx context.Context, p *Property, r civil.Range, now time.Time) (bool, error)
 	// StayRate returns the sum of the nightly prices of r at p — each
 	// night's per-day calendar price, else p.Rates.NightPrice — in
 	// millionths (StayRateMicros); ok is false when a price does not fit.
@@ -98,7 +99,8 @@ func Micros(d decimal.Decimal) (int64, bool) {
 }
 
 // Search lists the active properties of an organisation that accept a
-// stay — rules, capacity, guest categories, extras and free dates — each
+// stay — rules, capacity, guest categories, extras and free dates on one
+// of their units — each
 // with its quote, in the order of Properties (or r.Sort). A property that
 // refuses the stay (a 422 of Quote) is left out. With r.Limit, it returns
 // one page and the cursor of the next (0 when it is the last): only the
@@ -160,7 +162,7 @@ func (s *Service) Search(ctx context.Context, slug string, r SearchRequest) ([]S
 			continue
 		}
 		gap := p.Rates.Rules.Gap()
-		taken, err := ix.Taken(ctx, p.ID, civil.Range{Start: r.CheckIn.AddDays(-gap), End: r.CheckOut.AddDays(gap)}, now)
+		taken, err := ix.Taken(ctx, p, civil.Range{Start: r.CheckIn.AddDays(-gap), End: r.CheckOut.AddDays(gap)}, now)
 		if err != nil {
 			return nil, 0, fmt.Errorf("search property %d: %w", p.ID, err)
 		}
@@ -272,9 +274,9 @@ func (s *Service) sortByRate(ctx context.Context, ix SearchIndex, ls []*Property
 // CalendarDays: a search over a store without a read model.
 type storeIndex struct{ s *Service }
 
-func (x storeIndex) Taken(ctx context.Context, propertyID int64, r civil.Range, now time.Time) (bool, error) {
-	taken, err := x.s.store.Occupied(ctx, propertyID, r.Start, r.End, now)
-	return len(taken) > 0, err
+func (x storeIndex) Taken(ctx context.Context, p *Property, r civil.Range, now time.Time) (bool, error) {
+	taken, err := x.s.store.Occupied(ctx, p.ID, r.Start, r.End, now)
+	return !UnitFree(p, taken, r), err
 }
 
 func (x storeIndex) StayRate(ctx context.Context, p *Property, r civil.Range) (int64, bool, error) {

@@ -98,9 +98,11 @@ type CatalogStore interface {
 	Property(ctx context.Context, orgID, propertyID int64) (*Property, error)
 	// Properties lists an organisation's properties by ID, blocks included.
 	Properties(ctx context.Context, orgID int64) ([]Property, error)
-	// AddBlock adds an owner block to a property and sets b.ID. Errors:
-	// CodeNotFound; CodeUnavailable when it overlaps a booking holding
-	// dates at now.
+	// AddBlock adds an owner block to a property and sets b.ID: on one
+	// unit (b.UnitID, an active unit of the property) or on every unit (0).
+	// Errors: CodeNotFound (property, or unit); CodeUnavailable when it
+	// overlaps a booking holding dates at now on a unit it takes, or on a
+	// linked property (Property.Linked).
 	AddBlock(ctx context.Context, propertyID int64, b *Block, now time.Time) error
 	// RemoveBlock deletes a block. Errors: CodeNotFound.
 	RemoveBlock(ctx context.Context, propertyID, blockID int64) error
@@ -125,9 +127,14 @@ type CatalogStore interface {
 type BookingStore interface {
 	// CreateBooking inserts b, a pending booking (with its payment intent
 	// and client secret when b has them: a checkout's only write), and
-	// sets its ID. In one atomic step it checks that no owner block and no booking holding
-	// dates at c.Now overlaps b's stay widened by the preparation days
-	// (c.Guarded), that no night of the stay is closed (c.ClosedNight over
+	// sets its ID and its UnitID. In one atomic step it chooses the unit
+	// the stay holds — b.UnitID when set (an active unit of the property),
+	// else the best fit (BestUnit) among the property's active units —
+	// such that no owner block and no booking holding dates at c.Now on
+	// that unit, no block of the whole property, and no block nor booking
+	// holding dates of a linked property (Property.Linked) overlaps b's
+	// stay widened by the preparation days (c.Guarded); checks that no
+	// night of the stay is closed (c.ClosedNight over
 	// the calendar days stored at that step), that the coupon (if
 	// b.CouponID) has fewer than c.MaxRedemptions holders (0 =
 	// unlimited), and records the idempotency key (if set), the terms and
@@ -138,7 +145,8 @@ type BookingStore interface {
 	// already recorded, with *IdempotencyConflict as Err; checked first,
 	// so a retry finds its own booking rather than its own dates taken),
 	// CodeInvalid (b not pending, or CheckOut not after CheckIn),
-	// CodeNotFound (property not of b.OrgID). An empty Status becomes
+	// CodeNotFound (property not of b.OrgID, or b.UnitID no active unit
+	// of it). An empty Status becomes
 	// pending; zero CreatedAt, UpdatedAt and Idempotency.CreatedAt become
 	// c.Now. Records of the key older than IdempotencyWindow are
 	// forgotten.
@@ -155,12 +163,15 @@ type BookingStore interface {
 	// Transition moves a booking from one of t.From to t.To in one
 	// conditional update. When t.ClaimDates is set it first checks, in the
 	// same atomic step, that no other booking holding dates at t.At nor
-	// any block overlaps the stay; and, when the booking does not hold its
-	// dates at t.At (a late payment's re-claim), that none overlaps the
-	// stay widened by the preparation days (t.Guarded) and that no night
-	// of it is closed (t.ClosedNight over the calendar days stored at
-	// that step), as CreateBooking does, taking turns with the same
-	// writers. Errors: CodeNotFound; CodeConflict when the status is not
+	// any block overlaps the stay on the booking's unit (nor on a linked
+	// property, as CreateBooking checks); and, when the booking does not
+	// hold its dates at t.At (a late payment's re-claim), that none
+	// overlaps the stay widened by the preparation days (t.Guarded) and
+	// that no night of it is closed (t.ClosedNight over the calendar days
+	// stored at that step), as CreateBooking does, taking turns with the
+	// same writers: the booking keeps its unit when it is free, else it
+	// takes the best fit of the others (BestUnit), so that a late payment
+	// confirms a stay whenever a checkout could book it. Errors: CodeNotFound; CodeConflict when the status is not
 	// in t.From (or, with t.OnlyExpired, the hold has not lapsed);
 	// CodeUnavailable when the dates cannot be claimed.
 	Transition(ctx context.Context, id int64, t Transition) (*Booking, error)
@@ -182,8 +193,11 @@ type BookingStore interface {
 	BookingsArriving(ctx context.Context, orgID int64, day civil.Date, status Status) ([]Booking, error)
 	// Occupied returns the nights taken on a property between from and to
 	// (half-open), by blocks and by bookings holding dates at now: whole
-	// ranges, not clipped, ordered by start.
-	Occupied(ctx context.Context, propertyID int64, from, to civil.Date, now time.Time) ([]civil.Range, error)
+	// ranges, not clipped, ordered by start, each with the unit it takes
+	// (Hold.Unit; 0 for a block of the whole property, and for the blocks
+	// and bookings of a linked property, Property.Linked, which take every
+	// unit) and, for a pending booking, when it lapses (Hold.Until).
+	Occupied(ctx context.Context, propertyID int64, from, to civil.Date, now time.Time) ([]Hold, error)
 	// LapsedHolds returns pending and requested bookings whose ExpiresAt
 	// is at or before now, oldest first, at most limit (≤ 0: no limit).
 	LapsedHolds(ctx context.Context, now time.Time, limit int) ([]Booking, error)

@@ -27,7 +27,7 @@ func (b blindStore) seams(db *sqlite.DB) booking.Stores {
 	return s
 }
 
-func (blindStore) Occupied(context.Context, int64, civil.Date, civil.Date, time.Time) ([]civil.Range, error) {
+func (blindStore) Occupied(context.Context, int64, civil.Date, civil.Date, time.Time) ([]booking.Hold, error) {
 	return nil, nil
 }
 

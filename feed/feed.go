@@ -19,11 +19,15 @@ import (
 // Feed is an external calendar (an iCal URL of Airbnb, Booking.com, Vrbo
 // or any other channel) whose events block a property's nights here.
 type Feed struct {
-	ID         int64  `json:"id"`
-	OrgID      int64  `json:"org_id"`
-	PropertyID int64  `json:"property_id"`
-	Name       string `json:"name"`
-	URL        string `json:"url"`
+	ID         int64 `json:"id"`
+	OrgID      int64 `json:"org_id"`
+	PropertyID int64 `json:"property_id"`
+	// UnitID is the unit of the property whose listing on the channel the
+	// feed is: its events block that unit. CreateFeed gives a feed without
+	// one the property's first active unit; it never changes.
+	UnitID int64  `json:"unit_id"`
+	Name   string `json:"name"`
+	URL    string `json:"url"`
 	// Active feeds are polled; inactive ones keep their blocks.
 	Active bool `json:"active"`
 	// EndIsLastNight is for sources whose DTEND is the last night rather
@@ -181,8 +185,9 @@ type ExportToken struct {
 // store/sqlite's and store/postgres's DB are one.
 type FeedStore interface {
 	// CreateFeed stores f (NextPollAt, CreatedAt zero: now) and sets its
-	// ID. Errors: CodeInvalid (f.Validate), CodeNotFound (property not of
-	// f.OrgID).
+	// ID, and its UnitID when zero (the property's first active unit).
+	// Errors: CodeInvalid (f.Validate), CodeNotFound (property not of
+	// f.OrgID, or UnitID no active unit of it).
 	CreateFeed(ctx context.Context, f *Feed, now time.Time) error
 	// UpdateFeed saves f's Name, URL, Active, EndIsLastNight and
 	// ExportDelay. When the
@@ -215,9 +220,10 @@ type FeedStore interface {
 	// FeedConflicts lists a feed's current conflicts by start.
 	FeedConflicts(ctx context.Context, feedID int64) ([]Conflict, error)
 	// ApplyFeedSync applies s in one atomic step: removes, moves and adds
-	// the feed's blocks, except that an added or moved event overlapping a
-	// booking holding dates at s.At becomes a conflict (a moved one loses
-	// its block), replaces the feed's conflicts, records the success
+	// the feed's blocks (on the feed's unit), except that an added or
+	// moved event overlapping a booking holding dates at s.At on that unit,
+	// or on a linked property, becomes a conflict (a moved one loses its
+	// block), replaces the feed's conflicts, records the success
 	// (LastAdded and LastRemoved: len(s.Add) and len(s.Remove); ChangedAt
 	// s.At when s changes a block or the feed never changed) and
 	// releases the lease. Errors: CodeNotFound (feed); CodeConflict when

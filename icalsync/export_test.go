@@ -14,7 +14,6 @@ import (
 	goical "github.com/arran4/golang-ical"
 
 	"github.com/staykit/staykit/booking"
-	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/ical"
 	"github.com/staykit/staykit/icalsync"
@@ -280,8 +279,8 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
-// nightSet lists the nights of ranges, sorted, without duplicates.
-func nightSet(ranges []civil.Range) []string {
+// nightSet lists the nights of holds, sorted, without duplicates.
+func nightSet(ranges []booking.Hold) []string {
 	var out []string
 	for _, r := range ranges {
 		for d := r.Start; d.Before(r.End); d = d.AddDays(1) {

@@ -154,6 +154,12 @@ type Store struct {
 	// are still kept.
 	occAllForgotten uint64
 	occForgotten    map[int64]uint64
+	// linked are the properties linked to each property seen
+	// (booking.Property.Linked, links of package units): a hold on one
+	// takes the other's nights, so forgetting one's occupancy forgets the
+	// other's. Learned from the catalogue reads; a link written forgets
+	// both properties, so an edge missing here is never needed.
+	linked map[int64][]int64
 	// refreshing are the organisations whose holds are being read, each
 	// with a channel closed when done.
 	refreshing map[int64]chan struct{}
@@ -187,11 +193,13 @@ type occEntry struct {
 	now   time.Time // the holds' reading instant (booking time)
 	at    time.Time // when read (cache clock)
 	// taken has a bit per night from from on, set when a lasting hold
-	// (Until zero) takes it, over the nights up to the end of the last
-	// lasting hold, at most maxIndexNights; rest are the holds the bits
-	// do not answer for: pending ones, which lapse, and lasting ones
-	// reaching past the bits.
+	// (Until zero) takes it on every unit (Unit 0), over the nights up to
+	// the end of the last lasting hold, at most maxIndexNights; units has
+	// the same bits of each unit's own lasting holds (nil: none); rest
+	// are the holds the bits do not answer for: pending ones, which
+	// lapse, and lasting ones reaching past the bits.
 	taken []uint64
+	units map[int64][]uint64
 	rest  []booking.Hold
 	seq   uint64 // stamp
 }
@@ -226,6 +234,7 @@ func New(s booking.Stores, holds booking.ReadModelStore, o Options) *Store {
 	c.propOrg = map[int64]int64{}
 	c.orgProps = map[int64]map[int64]struct{}{}
 	c.occForgotten = map[int64]uint64{}
+	c.linked = map[int64][]int64{}
 	c.refreshing = map[int64]chan struct{}{}
 	c.orgHeld = map[int64]time.Time{}
 	c.calRefreshing = map[int64]chan struct{}{}
@@ -308,8 +317,10 @@ func (c *Store) forgetOccupancy(id int64) {
 		clear(c.occForgotten)
 		clear(c.orgHeld)
 	} else {
-		delete(c.occ, id)
-		c.occForgotten[id] = c.occGen
+		for _, p := range append([]int64{id}, c.linked[id]...) {
+			delete(c.occ, p)
+			c.occForgotten[p] = c.occGen
+		}
 	}
 	c.mu.Unlock()
 }
@@ -423,8 +434,9 @@ func (c *Store) Properties(ctx context.Context, orgID int64) ([]booking.Property
 		c.propsSeq++
 		c.propsVer[orgID] = c.propsSeq
 	}
-	for _, id := range ids {
+	for i, id := range ids {
 		c.seeProperty(orgID, id)
+		c.seeLinks(id, list[i].Linked)
 	}
 	c.mu.Unlock()
 	return slices.Clone(kept), nil
@@ -466,6 +478,7 @@ func (c *Store) Property(ctx context.Context, orgID, propertyID int64) (*booking
 		c.prop[key] = entry[*booking.Property]{v: &kept, at: at, seq: c.stamp()}
 	}
 	c.seeProperty(orgID, propertyID)
+	c.seeLinks(propertyID, p.Linked)
 	c.mu.Unlock()
 	out := kept
 	return &out, nil
@@ -500,15 +513,15 @@ func (c *Store) CouponByCode(ctx context.Context, orgID int64, code string) (*co
 // Occupied is answered from the property's holds in memory when they were
 // read at or before now and reach back to from; it asks the database for
 // the holds otherwise.
-func (c *Store) Occupied(ctx context.Context, propertyID int64, from, to civil.Date, now time.Time) ([]civil.Range, error) {
+func (c *Store) Occupied(ctx context.Context, propertyID int64, from, to civil.Date, now time.Time) ([]booking.Hold, error) {
 	e, err := c.occupancy(ctx, propertyID, from, now)
 	if err != nil {
 		return nil, err
 	}
-	var out []civil.Range
+	var out []booking.Hold
 	for _, h := range e.holds {
 		if h.Start.Before(to) && from.Before(h.End) && h.HoldsAt(now) {
-			out = append(out, h.Range)
+			out = append(out, h)
 		}
 	}
 	return out, nil
@@ -557,5 +570,20 @@ func clipProperty(p booking.Property) booking.Property {
 	p.Rates.Seasons = slices.Clip(p.Rates.Seasons)
 	p.Rates.Overrides = slices.Clip(p.Rates.Overrides)
 	p.Rates.WeekendNights = slices.Clip(p.Rates.WeekendNights)
+	p.Units = slices.Clip(p.Units)
+	p.Linked = slices.Clip(p.Linked)
 	return p
+}
+
+// seeLinks records the properties linked to a property, both ways; c.mu
+// is held for writing.
+func (c *Store) seeLinks(id int64, linked []int64) {
+	for _, l := range linked {
+		if !slices.Contains(c.linked[id], l) {
+			c.linked[id] = append(c.linked[id], l)
+		}
+		if !slices.Contains(c.linked[l], id) {
+			c.linked[l] = append(c.linked[l], id)
+		}
+	}
 }

@@ -156,7 +156,7 @@ func (e *env) free(t *testing.T, d string) bool {
 		if x.Date == day(d) {
 			// The search index answers as the calendar does (these tests
 			// close no night: only holds take them).
-			taken, err := e.cache.Taken(t.Context(), e.prop.ID, civil.Range{Start: day(d), End: day(d).AddDays(1)}, e.clock.Now())
+			taken, err := e.cache.Taken(t.Context(), e.prop, civil.Range{Start: day(d), End: day(d).AddDays(1)}, e.clock.Now())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,7 +11,8 @@ import (
 )
 
 // The search index (booking.SearchIndex): each property's taken nights as
-// a bitset beside its holds, and its nightly prices as running sums beside
+// bitsets beside its holds (one for the nights taken on every unit, one per
+// unit for its own), and its nightly prices as running sums beside
 // its per-day calendar, so that a search over thousands of properties
 // tests each one's dates and ranks its price in a few word operations,
 // and quotes only the page it returns (issue #31). Both are parts of
@@ -23,7 +24,9 @@ var _ booking.SearchIndex = (*Store)(nil)
 // maxIndexNights bounds the nights of a property's bitset (ten years).
 const maxIndexNights = 3660
 
-// newOccEntry is the entry of holds read from from at now, with its bits.
+// newOccEntry is the entry of holds read from from at now, with its bits:
+// those of the holds on every unit (Unit 0) in taken, those of each unit's
+// own holds in units.
 func newOccEntry(holds []booking.Hold, from civil.Date, now, at time.Time) occEntry {
 	e := occEntry{holds: holds, from: from, now: now, at: at}
 	n := 0
@@ -33,26 +36,37 @@ func newOccEntry(holds []booking.Hold, from civil.Date, now, at time.Time) occEn
 		}
 	}
 	n = min(n, maxIndexNights)
-	e.taken = make([]uint64, (n+63)/64)
+	words := (n + 63) / 64
+	e.taken = make([]uint64, words)
 	for _, h := range holds {
 		lo, hi := max(from.DaysUntil(h.Start), 0), from.DaysUntil(h.End)
 		if !h.Until.IsZero() || hi > n {
 			e.rest = append(e.rest, h)
 			continue
 		}
+		bits := e.taken
+		if h.Unit != 0 {
+			if e.units == nil {
+				e.units = map[int64][]uint64{}
+			}
+			if bits = e.units[h.Unit]; bits == nil {
+				bits = make([]uint64, words)
+				e.units[h.Unit] = bits
+			}
+		}
 		for i := lo; i < hi; i++ {
-			e.taken[i/64] |= 1 << (i % 64)
+			bits[i/64] |= 1 << (i % 64)
 		}
 	}
 	return e
 }
 
-// anyTaken reports whether a bit of nights [lo, hi) is set.
-func (e *occEntry) anyTaken(lo, hi int) bool {
-	hi = min(hi, len(e.taken)*64)
+// anyTaken reports whether a bit of nights [lo, hi) of bits is set.
+func anyTaken(bits []uint64, lo, hi int) bool {
+	hi = min(hi, len(bits)*64)
 	for lo < hi {
 		w, b := lo/64, lo%64
-		word := e.taken[w] >> b
+		word := bits[w] >> b
 		if n := hi - lo; n < 64-b {
 			word &= 1<<n - 1
 		}
@@ -64,25 +78,59 @@ func (e *occEntry) anyTaken(lo, hi int) bool {
 	return false
 }
 
-// Taken reports whether a hold at now takes a night of r on the property,
-// from the property's occupancy in memory (read as Occupied reads it).
-func (c *Store) Taken(ctx context.Context, propertyID int64, r civil.Range, now time.Time) (bool, error) {
+// takes reports whether a hold of the entry on unit (0: on every unit)
+// takes a night of r at now: lo and hi are r's nights from e.from.
+func (e *occEntry) takes(unit int64, r civil.Range, lo, hi int, now time.Time) bool {
+	bits := e.taken
+	if unit != 0 {
+		bits = e.units[unit]
+	}
+	if anyTaken(bits, lo, hi) {
+		return true
+	}
+	for _, h := range e.rest {
+		if h.Unit == unit && h.Start.Before(r.End) && r.Start.Before(h.End) && h.HoldsAt(now) {
+			return true
+		}
+	}
+	return false
+}
+
+// Taken reports whether holds at now take a night of r on every unit of
+// p, from the property's occupancy in memory (read as Occupied reads it):
+// a hold on every unit does, else each of p's units must have one. A
+// property without units counts as one unit every hold takes.
+func (c *Store) Taken(ctx context.Context, p *booking.Property, r civil.Range, now time.Time) (bool, error) {
 	if !r.Start.Before(r.End) {
 		return false, nil
 	}
-	e, err := c.searchOccupancy(ctx, propertyID, r.Start, now)
+	e, err := c.searchOccupancy(ctx, p.ID, r.Start, now)
 	if err != nil {
 		return false, err
 	}
-	if e.anyTaken(e.from.DaysUntil(r.Start), e.from.DaysUntil(r.End)) {
+	lo, hi := e.from.DaysUntil(r.Start), e.from.DaysUntil(r.End)
+	if e.takes(0, r, lo, hi, now) {
 		return true, nil
 	}
-	for _, h := range e.rest {
-		if h.Start.Before(r.End) && r.Start.Before(h.End) && h.HoldsAt(now) {
-			return true, nil
+	if len(p.Units) == 0 {
+		for unit := range e.units {
+			if e.takes(unit, r, lo, hi, now) {
+				return true, nil
+			}
+		}
+		for _, h := range e.rest {
+			if h.Start.Before(r.End) && r.Start.Before(h.End) && h.HoldsAt(now) {
+				return true, nil
+			}
+		}
+		return false, nil
+	}
+	for _, u := range p.Units {
+		if u.Active() && !e.takes(u.ID, r, lo, hi, now) {
+			return false, nil
 		}
 	}
-	return false, nil
+	return true, nil
 }
 
 // rateEntry is a property's nightly prices over [from, from+len(sums)-1)

@@ -92,7 +92,7 @@ func TestSearchReadsTheOrganisationsHoldsOnce(t *testing.T) {
 		for i, p := range props {
 			wg.Go(func() {
 				<-gate
-				taken[i], errs[i] = c.Taken(ctx, p.ID, june, start)
+				taken[i], errs[i] = c.Taken(ctx, p, june, start)
 			})
 		}
 		close(gate)
@@ -135,7 +135,7 @@ func TestSearchReadsTheOrganisationsHoldsOnce(t *testing.T) {
 		t.Error("fixture: the block during the read took nothing")
 	}
 	// The other organisation's property was never part of it.
-	if taken, err := c.Taken(ctx, other.p1.ID, june, start); err != nil || !taken {
+	if taken, err := c.Taken(ctx, other.p1, june, start); err != nil || !taken {
 		t.Errorf("the other organisation's property: %v %v, want taken", taken, err)
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/booking"
-	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/coupon"
 	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/pricing"
@@ -278,7 +277,7 @@ func TestFeedSyncForgetsOnlyItsProperty(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			occupied := func(p *booking.Property) []civil.Range {
+			occupied := func(p *booking.Property) []booking.Hold {
 				t.Helper()
 				got, err := c.Occupied(ctx, p.ID, day("2026-07-01"), day("2026-08-01"), start)
 				if err != nil {

@@ -16,31 +16,37 @@ import (
 
 // CreateBooking inserts b, a pending booking (an empty Status is set to
 // pending), and sets its ID, and its CreatedAt and UpdatedAt to c.Now when
-// zero. In one round trip to the server, a call of the function
-// staykit_create_booking (migration 0024) that is its own transaction and
-// first locks the property's row, so that the writers of the property, on
-// any replica, take turns, it:
+// zero, and its UnitID. In one round trip to the server, a call of the
+// function staykit_create_booking (migrations 0024 and 0031) that is its
+// own transaction and first locks the property's row and its linked
+// properties' (staykit_lock_property), so that the writers of the
+// property and of its linked ones, on any replica, take turns, it:
 //   - records the idempotency key (when c.Idempotency.Key is set), after
 //     forgetting a record of that key older than the idempotency window;
 //     the key is checked first, so that a retry of a request whose booking
 //     holds the dates learns of that booking rather than of the dates;
-//   - releases the claim of lapsed pending holds on the stay's nights, and
-//     checks that no owner block and no booking holding dates at c.Now
-//     overlaps the stay widened by the preparation days (c.Guarded);
+//   - releases the claim of lapsed pending holds on the stay's nights,
+//     checks that no block of the whole property and no block nor booking
+//     holding dates at c.Now of a linked property overlaps the stay
+//     widened by the preparation days (c.Guarded), and chooses the unit
+//     the stay holds (staykit_best_unit): b.UnitID, or the best fit among
+//     the units on which no block and no booking holding dates at c.Now
+//     overlaps it (booking.BestUnit);
 //   - checks that no night of the stay is closed (as c.ClosedNight does,
 //     over the calendar days stored);
 //   - locks the coupon's row and checks that fewer than c.MaxRedemptions
 //     bookings hold it at c.Now (when b.CouponID is set and
 //     c.MaxRedemptions > 0);
-//   - inserts the booking (with its payment intent, when b has one),
-//     claiming its nights (blocking) when it holds them at c.Now; the
-//     exclusion constraint refuses an overlap the checks would have
-//     missed;
+//   - inserts the booking on that unit (with its payment intent, when b
+//     has one), claiming its nights (blocking) when it holds them at
+//     c.Now; the exclusion constraint, per unit, refuses an overlap the
+//     checks would have missed;
 //   - stores its terms (c.Terms) and its payment account
 //     (c.PaymentAccount).
 //
-// The exclusion constraint covers overlapping stays only; preparation
-// days and closed nights are covered by the property's row lock alone.
+// The exclusion constraint covers overlapping stays of one unit only; the
+// choice of the unit, blocks, preparation days, closed nights and linked
+// properties are covered by the row locks alone.
 // Every write that could make them fail takes that lock first: checkouts,
 // transitions that claim dates, blocks (AddBlock, feed imports), and the
 // host calendar (ApplyCalendar, SetCalendarDays). Under READ COMMITTED,
@@ -49,8 +55,9 @@ import (
 //
 // Nothing is written when a check fails. Errors: CodeInvalid (not pending,
 // or check-out not after check-in), CodeNotFound (property of another
-// organisation or unknown), CodeConflict (key recorded, with
-// *booking.IdempotencyConflict as Err), CodeUnavailable, coupon_exhausted.
+// organisation or unknown, or b.UnitID no active unit of it), CodeConflict
+// (key recorded, with *booking.IdempotencyConflict as Err),
+// CodeUnavailable, coupon_exhausted.
 func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.CreateOptions) error {
 	nb, key, err := booking.PrepareCreate(*b, c)
 	if err != nil {
@@ -108,10 +115,12 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 		return rowmap.CouponNotFound()
 	case "property_not_found":
 		return rowmap.PropertyNotFound()
+	case "unit_not_found":
+		return rowmap.UnitNotFound()
 	default:
 		return fmt.Errorf("postgres: create booking: %s", res.outcome)
 	}
-	b.ID, b.Status, b.CreatedAt, b.UpdatedAt = res.bookingID, nb.Status, nb.CreatedAt, nb.UpdatedAt
+	b.ID, b.UnitID, b.Status, b.CreatedAt, b.UpdatedAt = res.bookingID, res.unitID, nb.Status, nb.CreatedAt, nb.UpdatedAt
 	if c.Terms != nil {
 		c.Terms.BookingID, c.Terms.Version = res.bookingID, 1
 	}
@@ -121,7 +130,7 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 // qCreateBooking calls staykit_create_booking with the arguments of
 // CreateBooking: 13 of its own, then the booking's columns in
 // bookingDataColumns order.
-var qCreateBooking = `SELECT outcome, booking_id, key_request_hash, key_booking_id, key_created_at
+var qCreateBooking = `SELECT outcome, booking_id, key_request_hash, key_booking_id, key_created_at, chosen_unit
 	FROM staykit_create_booking(` + params(1, 13+strings.Count(bookingDataColumns, ",")+1) + `)`
 
 // createResult is the row staykit_create_booking returns: the booking
@@ -132,12 +141,14 @@ type createResult struct {
 	keyRequestHash string
 	keyBookingID   int64
 	keyCreatedAt   time.Time
+	unitID         int64
 }
 
 func scanCreateResult(c rowmap.Codec, s rowmap.Scanner) (*createResult, error) {
 	var r createResult
 	var hash *string
-	if err := rowmap.Scan(s, &r.outcome, c.NullInt64(&r.bookingID), &hash, c.NullInt64(&r.keyBookingID), c.Instant(&r.keyCreatedAt)); err != nil {
+	if err := rowmap.Scan(s, &r.outcome, c.NullInt64(&r.bookingID), &hash, c.NullInt64(&r.keyBookingID), c.Instant(&r.keyCreatedAt),
+		c.NullInt64(&r.unitID)); err != nil {
 		return nil, err
 	}
 	if hash != nil {

@@ -39,16 +39,30 @@ func (db *DB) CreateFeed(ctx context.Context, f *feed.Feed, now time.Time) error
 	if c.CreatedAt.IsZero() {
 		c.CreatedAt = now
 	}
-	id, err := sqlflow.Get(ctx, db.run, "create feed", func(q querier) (int64, error) {
-		return sqlflow.Value[int64](ctx, q, rowmap.PropertyNotFound(), `INSERT INTO ical_feeds (org_id, property_id, name, url,
-			active, end_is_last_night, next_poll_at, created_at, export_delay_seconds)
-			SELECT $1, id, $3, $4, $5, $6, $7, $8, $9 FROM properties WHERE id = $2 AND org_id = $1 RETURNING id`,
-			c.OrgID, c.PropertyID, c.Name, c.URL, c.Active, c.EndIsLastNight, c.NextPollAt, c.CreatedAt, rowmap.ExportDelayArg(&c))
+	type created struct{ id, unit int64 }
+	r, err := sqlflow.Get(ctx, db.tx, "create feed", func(q querier) (*created, error) {
+		found, err := sqlflow.Exists(ctx, q, `SELECT 1 FROM properties WHERE id = $1 AND org_id = $2`, c.PropertyID, c.OrgID)
+		switch {
+		case err != nil:
+			return nil, err
+		case !found:
+			return nil, rowmap.PropertyNotFound()
+		}
+		return sqlflow.One(ctx, q, func(_ rowmap.Codec, s rowmap.Scanner) (*created, error) {
+			var r created
+			return &r, s.Scan(&r.id, &r.unit)
+		}, rowmap.UnitNotFound(), `INSERT INTO ical_feeds (org_id, property_id, name, url,
+			active, end_is_last_night, next_poll_at, created_at, export_delay_seconds, unit_id)
+			SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, u.id FROM units u
+			WHERE u.property_id = $2 AND u.retired_at IS NULL AND ($10 = 0 OR u.id = $10)
+			ORDER BY u.position, u.id LIMIT 1 RETURNING id, unit_id`,
+			c.OrgID, c.PropertyID, c.Name, c.URL, c.Active, c.EndIsLastNight, c.NextPollAt, c.CreatedAt, rowmap.ExportDelayArg(&c),
+			c.UnitID)
 	})
 	if err != nil {
 		return err
 	}
-	c.ID = id
+	c.ID, c.UnitID = r.id, r.unit
 	*f = c
 	return nil
 }
@@ -159,12 +173,19 @@ func feedConflicts(ctx context.Context, q querier, feedID int64) ([]feed.Conflic
 		FROM ical_conflicts WHERE feed_id = $1 ORDER BY start_date, uid`, feedID)
 }
 
-// holderOf returns the ID of a booking of the property holding dates at
-// now that overlaps r, 0 when none.
-func holderOf(ctx context.Context, q querier, propertyID int64, r civil.Range, now time.Time) (int64, error) {
-	return sqlflow.Value[int64](ctx, q, nil, `SELECT id FROM bookings
-		WHERE property_id = $1 AND check_in < $2 AND $3 < check_out AND `+holdsDates(4)+`
-		ORDER BY check_in, id LIMIT 1`, propertyID, rowmap.Date(r.End), rowmap.Date(r.Start), now)
+// holderOf returns the ID of a booking holding dates at now that overlaps
+// r on the unit of the property (any unit when unitID is 0), or on a
+// property linked to it; 0 when none.
+func holderOf(ctx context.Context, q querier, propertyID, unitID int64, r civil.Range, now time.Time) (int64, error) {
+	return sqlflow.Value[int64](ctx, q, nil, `WITH `+linkedOf+`
+		SELECT id FROM (
+			SELECT id, check_in FROM bookings
+				WHERE property_id = $1 AND ($5 = 0 OR unit_id = $5) AND check_in < $2 AND $3 < check_out AND `+holdsDates(4)+`
+			UNION ALL
+			SELECT b.id, b.check_in FROM linked l JOIN bookings b ON b.property_id = l.id
+				WHERE b.check_in < $2 AND $3 < b.check_out
+				AND (b.status IN ('requested', 'confirmed') OR (b.status = 'pending' AND b.expires_at > $4))) h
+		ORDER BY check_in, id LIMIT 1`, propertyID, rowmap.Date(r.End), rowmap.Date(r.Start), now, unitID)
 }
 
 // ApplyFeedSync applies one fetch's changes in one transaction, the
@@ -176,10 +197,15 @@ func (db *DB) ApplyFeedSync(ctx context.Context, s feed.Sync) (*feed.SyncResult,
 		return nil, booking.Invalid(err)
 	}
 	return sqlflow.Get(ctx, db.tx, "apply feed sync", func(q querier) (*feed.SyncResult, error) {
-		propertyID, err := sqlflow.Value[int64](ctx, q, feedNotFound(), `SELECT property_id FROM ical_feeds WHERE id = $1`, s.FeedID)
+		type feedUnit struct{ property, unit int64 }
+		fu, err := sqlflow.One(ctx, q, func(c rowmap.Codec, sc rowmap.Scanner) (*feedUnit, error) {
+			var f feedUnit
+			return &f, rowmap.Scan(sc, &f.property, c.NullInt64(&f.unit))
+		}, feedNotFound(), `SELECT property_id, unit_id FROM ical_feeds WHERE id = $1`, s.FeedID)
 		if err != nil {
 			return nil, err
 		}
+		propertyID, unitID := fu.property, fu.unit
 		if err := lockProperty(ctx, q, 0, propertyID); err != nil {
 			return nil, err
 		}
@@ -201,7 +227,7 @@ func (db *DB) ApplyFeedSync(ctx context.Context, s feed.Sync) (*feed.SyncResult,
 			}
 		}
 		for _, b := range s.Move {
-			holder, err := holderOf(ctx, q, propertyID, b.Range(), s.At)
+			holder, err := holderOf(ctx, q, propertyID, unitID, b.Range(), s.At)
 			switch {
 			case err != nil:
 				return nil, err
@@ -218,7 +244,7 @@ func (db *DB) ApplyFeedSync(ctx context.Context, s feed.Sync) (*feed.SyncResult,
 			}
 		}
 		for _, b := range s.Add {
-			holder, err := holderOf(ctx, q, propertyID, b.Range(), s.At)
+			holder, err := holderOf(ctx, q, propertyID, unitID, b.Range(), s.At)
 			switch {
 			case err != nil:
 				return nil, err
@@ -226,8 +252,9 @@ func (db *DB) ApplyFeedSync(ctx context.Context, s feed.Sync) (*feed.SyncResult,
 				conflict(b, holder)
 				continue
 			}
-			if err := sqlflow.Exec(ctx, q, nil, `INSERT INTO blocks (property_id, start_date, end_date, reason, feed_id, uid)
-				VALUES ($1, $2, $3, $4, $5, $6)`, propertyID, rowmap.Date(b.Start), rowmap.Date(b.End), b.Summary, s.FeedID, b.UID); err != nil {
+			if err := sqlflow.Exec(ctx, q, nil, `INSERT INTO blocks (property_id, start_date, end_date, reason, feed_id, uid, unit_id)
+				VALUES ($1, $2, $3, $4, $5, $6, $7)`, propertyID, rowmap.Date(b.Start), rowmap.Date(b.End), b.Summary, s.FeedID, b.UID,
+				rowmap.NullID(unitID)); err != nil {
 				return nil, err
 			}
 		}

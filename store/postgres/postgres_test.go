@@ -195,6 +195,58 @@ func TestDatabaseRefusesOverlapWrittenInSQL(t *testing.T) {
 	}
 }
 
+// TestDatabaseRefusesOverlapPerUnit: the exclusion constraint is per unit
+// (migration 0030): two units of a property may hold the same nights, one
+// unit may not hold them twice, and a row's unit must be one of its
+// property's; a row written without a unit gets the property's first.
+func TestDatabaseRefusesOverlapPerUnit(t *testing.T) {
+	schema := newSchema(t)
+	db := openIn(t, schema)
+	conn := rawConn(t, schema)
+	org, _ := newCabin(t, db)
+	prop := &booking.Property{OrgID: org.ID, Name: "Studios", MaxGuests: 2,
+		Rates: pricing.RatePlan{BaseRate: decimal.NewFromInt(80)}, Units: []booking.Unit{{Name: "A"}, {Name: "B"}}}
+	if err := db.CreateProperty(t.Context(), prop); err != nil {
+		t.Fatal(err)
+	}
+	_, other := newCabin2(t, db)
+	a, b := prop.Units[0].ID, prop.Units[1].ID
+	insert := func(token string, unit int64, in, out string) error {
+		var u any
+		if unit != 0 {
+			u = unit
+		}
+		_, err := conn.Exec(t.Context(), `INSERT INTO bookings (org_id, property_id, token, status,
+			check_in, check_out, guests, currency, payment_mode, total_amount, charge_amount,
+			paid_amount, balance_amount, quote, created_at, updated_at, blocking, unit_id)
+			VALUES ($1, $2, $3, 'confirmed', $4, $5, 1, 'EUR', 'full', 100, 100, 0, 0, '{}', $6, $6, true, $7)`,
+			prop.OrgID, prop.ID, token, in, out, now, u)
+		return err
+	}
+	for _, tt := range []struct {
+		name    string
+		unit    int64
+		in, out string
+		want    string
+	}{
+		{"first on A", a, "2026-05-10", "2026-05-15", ""},
+		{"same nights on B", b, "2026-05-10", "2026-05-15", ""},
+		{"overlapping on A", a, "2026-05-14", "2026-05-16", "23P01"},
+		{"overlapping on B", b, "2026-05-09", "2026-05-11", "23P01"},
+		{"no unit: the first, A, overlapping", 0, "2026-05-12", "2026-05-13", "23P01"},
+		{"no unit: the first, A, free", 0, "2026-05-20", "2026-05-21", ""},
+		{"another property's unit", other.Units[0].ID, "2026-07-01", "2026-07-02", "23503"},
+	} {
+		if got := sqlState(insert(strings.ReplaceAll(tt.name, " ", "-"), tt.unit, tt.in, tt.out)); got != tt.want {
+			t.Errorf("%s: SQLSTATE %q, want %q", tt.name, got, tt.want)
+		}
+	}
+	var unit int64
+	if err := conn.QueryRow(t.Context(), `SELECT unit_id FROM bookings WHERE token = 'no-unit:-the-first,-A,-free'`).Scan(&unit); err != nil || unit != a {
+		t.Errorf("a row without a unit got unit %d (%v), want A %d", unit, err, a)
+	}
+}
+
 // newCabin2 stores a second organisation with one property.
 func newCabin2(t *testing.T, db *postgres.DB) (*booking.Organization, *booking.Property) {
 	t.Helper()

@@ -11,18 +11,14 @@ import (
 )
 
 // lockProperty locks the row of a property (of orgID, unless orgID is 0)
-// until the transaction ends, so that the writers that check a property's
-// blocks and bookings before they write take turns. FOR NO KEY UPDATE
-// leaves foreign key checks of rows referencing it (FOR KEY SHARE) free.
-// Errors: CodeNotFound.
+// and the rows of the properties linked to it (package units), in the
+// order of their IDs, until the transaction ends (staykit_lock_property,
+// migration 0031), so that the writers that check a property's blocks and
+// bookings, or a linked property's, before they write take turns. FOR NO
+// KEY UPDATE leaves foreign key checks of rows referencing it (FOR KEY
+// SHARE) free. Errors: CodeNotFound.
 func lockProperty(ctx context.Context, q querier, orgID, propertyID int64) error {
-	query := `SELECT 1 FROM properties WHERE id = $1 FOR NO KEY UPDATE`
-	args := []any{propertyID}
-	if orgID != 0 {
-		query = `SELECT 1 FROM properties WHERE id = $1 AND org_id = $2 FOR NO KEY UPDATE`
-		args = append(args, orgID)
-	}
-	found, err := sqlflow.Exists(ctx, q, query, args...)
+	found, err := sqlflow.Value[bool](ctx, q, nil, `SELECT staykit_lock_property($1, $2)`, propertyID, orgID)
 	if err == nil && !found {
 		return rowmap.PropertyNotFound()
 	}
@@ -37,6 +33,7 @@ func (db *DB) CreateProperty(ctx context.Context, p *booking.Property) error {
 		return err
 	}
 	blocks := append([]booking.Block(nil), p.Blocks...)
+	units := booking.NewUnits(p.Units)
 	id, err := sqlflow.Get(ctx, db.tx, "create property", func(q querier) (int64, error) {
 		args, err := rowmap.PropertyArgs(codec{}, p)
 		if err != nil {
@@ -50,12 +47,59 @@ func (db *DB) CreateProperty(ctx context.Context, p *booking.Property) error {
 		case err != nil:
 			return 0, err
 		}
+		if err := insertUnits(ctx, q, id, units); err != nil {
+			return 0, err
+		}
 		return id, insertBlocks(ctx, q, id, nil, blocks)
 	})
 	if err != nil {
 		return err
 	}
-	p.ID, p.Blocks = id, blocks
+	p.ID, p.Blocks, p.Units = id, blocks, units
+	return nil
+}
+
+// insertUnits inserts a new property's units, numbered by position from
+// 1, and sets their IDs.
+func insertUnits(ctx context.Context, q querier, propertyID int64, units []booking.Unit) error {
+	for i := range units {
+		u := &units[i]
+		u.PropertyID, u.Position = propertyID, i+1
+		var err error
+		if u.ID, err = sqlflow.Value[int64](ctx, q, nil, `INSERT INTO units (property_id, name, position)
+			VALUES ($1, $2, $3) RETURNING id`, propertyID, u.Name, u.Position); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// withUnits fills in the units and links of props, read through q: those
+// of one property (the only one) or of an organisation's.
+func withUnits(ctx context.Context, q querier, props []booking.Property, orgID int64) error {
+	var units []booking.Unit
+	var links []rowmap.PropertyLink
+	var err error
+	if len(props) == 1 {
+		units, err = sqlflow.All(ctx, q, rowmap.ScanUnit, `SELECT `+rowmap.UnitColumns+` FROM units
+			WHERE property_id = $1 AND retired_at IS NULL ORDER BY position, id`, props[0].ID)
+		if err == nil {
+			links, err = sqlflow.All(ctx, q, rowmap.ScanPropertyLink, `SELECT whole_id, part_id FROM property_links
+				WHERE part_id = $1 OR whole_id = $1`, props[0].ID)
+		}
+	} else {
+		units, err = sqlflow.All(ctx, q, rowmap.ScanUnit, `SELECT u.id, u.property_id, u.name, u.position, u.retired_at
+			FROM units u JOIN properties p ON p.id = u.property_id
+			WHERE p.org_id = $1 AND u.retired_at IS NULL ORDER BY u.property_id, u.position, u.id`, orgID)
+		if err == nil {
+			links, err = sqlflow.All(ctx, q, rowmap.ScanPropertyLink, `SELECT l.whole_id, l.part_id
+				FROM property_links l JOIN properties p ON p.id = l.part_id WHERE p.org_id = $1`, orgID)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	rowmap.WithUnits(props, units, links)
 	return nil
 }
 
@@ -74,6 +118,9 @@ func (db *DB) UpdateProperty(ctx context.Context, p *booking.Property) error {
 		}
 		old, err := blocksOf(ctx, q, p.ID)
 		if err != nil {
+			return err
+		}
+		if err := checkBlockUnits(ctx, q, p.ID, blocks...); err != nil {
 			return err
 		}
 		if err := sqlflow.Exec(ctx, q, nil, `DELETE FROM blocks WHERE property_id = $1 AND feed_id IS NULL`, p.ID); err != nil {
@@ -109,14 +156,20 @@ func (db *DB) Property(ctx context.Context, orgID, propertyID int64) (*booking.P
 		if err != nil {
 			return nil, err
 		}
-		p.Blocks, err = blocksOf(ctx, q, p.ID)
-		return p, err
+		if p.Blocks, err = blocksOf(ctx, q, p.ID); err != nil {
+			return nil, err
+		}
+		one := []booking.Property{*p}
+		if err := withUnits(ctx, q, one, orgID); err != nil {
+			return nil, err
+		}
+		return &one[0], nil
 	})
 }
 
-// Properties lists an organisation's properties by ID, blocks included.
-// Two queries, whatever the number of properties: the properties, then all
-// their blocks.
+// Properties lists an organisation's properties by ID, blocks, units and
+// links included. Four queries, whatever the number of properties: the
+// properties, then all their blocks, units and links.
 func (db *DB) Properties(ctx context.Context, orgID int64) ([]booking.Property, error) {
 	return sqlflow.Get(ctx, db.readTx, "properties", func(q querier) ([]booking.Property, error) {
 		list, err := sqlflow.All(ctx, q, rowmap.ScanProperty,
@@ -134,15 +187,17 @@ func (db *DB) Properties(ctx context.Context, orgID int64) ([]booking.Property, 
 		for i := range list {
 			list[i].Blocks = byProperty[list[i].ID]
 		}
-		return list, nil
+		return list, withUnits(ctx, q, list, orgID)
 	})
 }
 
-// AddBlock adds an owner block to a property and sets b.ID. It locks the
-// property, so no booking can be made on it between the check and the
-// insert. Errors: CodeNotFound; CodeInvalid when the block does not end
-// after it starts; CodeUnavailable when it overlaps a booking holding dates
-// at now.
+// AddBlock adds an owner block to a property, on one of its active units
+// or on every unit (b.UnitID 0), and sets b.ID. It locks the property
+// with its linked properties, so no booking can be made on them between
+// the check and the insert. Errors: CodeNotFound (property, unit);
+// CodeInvalid when the block does not end after it starts;
+// CodeUnavailable when it overlaps a booking holding dates at now on a
+// unit it takes, or on a linked property.
 func (db *DB) AddBlock(ctx context.Context, propertyID int64, b *booking.Block, now time.Time) error {
 	if err := booking.CheckBlocks([]booking.Block{*b}); err != nil {
 		return err
@@ -151,7 +206,13 @@ func (db *DB) AddBlock(ctx context.Context, propertyID int64, b *booking.Block, 
 		if err := lockProperty(ctx, q, 0, propertyID); err != nil {
 			return 0, err
 		}
-		taken, err := bookingOverlaps(ctx, q, propertyID, b.Range(), now, 0)
+		if err := checkBlockUnits(ctx, q, propertyID, *b); err != nil {
+			return 0, err
+		}
+		taken, err := bookingOverlaps(ctx, q, propertyID, b.UnitID, b.Range(), now, 0)
+		if err == nil && !taken {
+			taken, err = linkedOverlaps(ctx, q, propertyID, b.Range(), now, 0)
+		}
 		switch {
 		case err != nil:
 			return 0, err
@@ -164,6 +225,25 @@ func (db *DB) AddBlock(ctx context.Context, propertyID int64, b *booking.Block, 
 		return err
 	}
 	b.ID = id
+	return nil
+}
+
+// checkBlockUnits reports CodeNotFound when a block names a unit that is
+// no active unit of the property.
+func checkBlockUnits(ctx context.Context, q querier, propertyID int64, blocks ...booking.Block) error {
+	for _, b := range blocks {
+		if b.UnitID == 0 {
+			continue
+		}
+		found, err := sqlflow.Exists(ctx, q, `SELECT 1 FROM units WHERE id = $1 AND property_id = $2 AND retired_at IS NULL`,
+			b.UnitID, propertyID)
+		switch {
+		case err != nil:
+			return err
+		case !found:
+			return rowmap.UnitNotFound()
+		}
+	}
 	return nil
 }
 
@@ -198,12 +278,12 @@ func insertBlocks(ctx context.Context, q querier, propertyID int64, old, blocks 
 // insertBlock inserts b on a property, with id when it is not 0, and
 // returns its id.
 func insertBlock(ctx context.Context, q querier, propertyID, id int64, b booking.Block) (int64, error) {
-	query := `INSERT INTO blocks (property_id, start_date, end_date, reason)
-		VALUES ($1, $2, $3, $4) RETURNING id`
-	args := []any{propertyID, rowmap.Date(b.Start), rowmap.Date(b.End), b.Reason}
+	query := `INSERT INTO blocks (property_id, start_date, end_date, reason, unit_id)
+		VALUES ($1, $2, $3, $4, $5) RETURNING id`
+	args := []any{propertyID, rowmap.Date(b.Start), rowmap.Date(b.End), b.Reason, rowmap.NullID(b.UnitID)}
 	if id != 0 {
-		query = `INSERT INTO blocks (property_id, start_date, end_date, reason, id)
-			VALUES ($1, $2, $3, $4, $5) RETURNING id`
+		query = `INSERT INTO blocks (property_id, start_date, end_date, reason, unit_id, id)
+			VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`
 		args = append(args, id)
 	}
 	return sqlflow.Value[int64](ctx, q, nil, query, args...)

@@ -17,6 +17,7 @@ import (
 // current is what Transition reads of a booking before changing it.
 type current struct {
 	propertyID int64
+	unitID     int64
 	status     booking.Status
 	stay       civil.Range
 	expiresAt  time.Time
@@ -28,9 +29,9 @@ type current struct {
 func lockBooking(ctx context.Context, q querier, id int64) (*current, error) {
 	return sqlflow.One(ctx, q, func(c rowmap.Codec, s rowmap.Scanner) (*current, error) {
 		var cur current
-		return &cur, rowmap.Scan(s, &cur.propertyID, (*string)(&cur.status), c.Day(&cur.stay.Start),
+		return &cur, rowmap.Scan(s, &cur.propertyID, &cur.unitID, (*string)(&cur.status), c.Day(&cur.stay.Start),
 			c.Day(&cur.stay.End), c.Instant(&cur.expiresAt), &cur.blocking)
-	}, bookingNotFound(), `SELECT property_id, status, check_in, check_out, expires_at, blocking
+	}, bookingNotFound(), `SELECT property_id, unit_id, status, check_in, check_out, expires_at, blocking
 		FROM bookings WHERE id = $1 FOR NO KEY UPDATE`, id)
 }
 
@@ -55,11 +56,13 @@ func claims(to booking.Status, expires time.Time, t booking.Transition, had bool
 // transaction first locks the property's row, like CreateBooking, and
 // releases lapsed pending holds on the stay; with t.ClaimDates it then
 // checks that no other booking holding dates at t.At and no block overlaps
-// the stay, and, when the booking does not hold its dates at t.At (a late
-// payment's re-claim), checks them as CreateBooking checks a new stay:
-// the stay widened by t's preparation days (t.Guarded) and no night closed
-// (t.ClosedNight), under the property's row lock that every write able to
-// make them fail takes. The exclusion constraint refuses an overlap in any
+// the stay on the booking's unit, nor on a linked property (whose rows
+// lockProperty locks too), and, when the booking does not hold its dates
+// at t.At (a late payment's re-claim), checks them as CreateBooking checks
+// a new stay: the stay widened by t's preparation days (t.Guarded) and no
+// night closed (t.ClosedNight), under the property's row lock that every
+// write able to make them fail takes; the booking keeps its unit when it
+// is free, else takes the best fit of the others (claimDates). The exclusion constraint refuses an overlap in any
 // case, also without t.ClaimDates. It sets UpdatedAt to t.At, ConfirmedAt to t.At when
 // t.Confirmed, and ExpiresAt and PaidAmount when given, and returns the
 // updated booking. Errors: CodeNotFound; CodeConflict when the status is
@@ -97,8 +100,9 @@ func (db *DB) Transition(ctx context.Context, id int64, t booking.Transition) (*
 				return nil, err
 			}
 		}
+		unit := cur.unitID
 		if t.ClaimDates {
-			if err := claimDates(ctx, q, id, cur, t); err != nil {
+			if unit, err = claimDates(ctx, q, id, cur, t); err != nil {
 				return nil, err
 			}
 		}
@@ -108,6 +112,9 @@ func (db *DB) Transition(ctx context.Context, id int64, t booking.Transition) (*
 		add := func(column string, v any) {
 			args = append(args, v)
 			set = append(set, column+` = $`+strconv.Itoa(len(args)))
+		}
+		if unit != cur.unitID {
+			add(`unit_id`, unit)
 		}
 		if t.ExpiresAt != nil {
 			add(`expires_at`, instant(*t.ExpiresAt))
@@ -156,25 +163,32 @@ func (db *DB) Transition(ctx context.Context, id int64, t booking.Transition) (*
 	})
 }
 
-// claimDates checks, in q (a transaction holding the property's row lock),
-// that the stay of booking id is free for it at t.At: no other booking
-// holding dates then nor any block overlaps it. When the booking does not
+// claimDates checks, in q (a transaction holding the property's row lock
+// and its linked properties'), that the stay of booking id is free for it
+// at t.At on its unit: no other booking holding dates then nor any block
+// overlaps it there, nor on a linked property. When the booking does not
 // hold its dates at t.At (its hold lapsed), it takes them back as a
-// checkout would: t.DateGuard applies too. Errors: CodeUnavailable.
-func claimDates(ctx context.Context, q querier, id int64, cur *current, t booking.Transition) error {
+// checkout would: t.DateGuard applies too, and when its unit is taken
+// meanwhile, it takes the best fit of the others. It returns the unit the
+// booking holds. Errors: CodeUnavailable.
+func claimDates(ctx context.Context, q querier, id int64, cur *current, t booking.Transition) (int64, error) {
 	reclaim := !booking.Booking{Status: cur.status, ExpiresAt: cur.expiresAt}.HoldsDates(t.At)
 	guarded := cur.stay
 	if reclaim {
 		guarded = t.Guarded(cur.stay)
 	}
-	if taken, err := datesTaken(ctx, q, cur.propertyID, guarded, t.At, id); err != nil || taken {
-		return unavailableIf(taken, err)
+	unit, ok, err := claimUnit(ctx, q, cur.propertyID, cur.unitID, cur.stay, guarded, t.At, id)
+	if err == nil && !ok && reclaim {
+		unit, ok, err = claimUnit(ctx, q, cur.propertyID, 0, cur.stay, guarded, t.At, id)
+	}
+	if err != nil || !ok {
+		return 0, unavailableIf(!ok, err)
 	}
 	if !reclaim {
-		return nil
+		return unit, nil
 	}
 	closed, err := closedNight(ctx, q, cur.propertyID, cur.stay, t.DateGuard)
-	return unavailableIf(closed, err)
+	return unit, unavailableIf(closed, err)
 }
 
 // conflict is the error for a transition the booking's status does not

@@ -16,28 +16,81 @@ import (
 // blocking at once, whether or not a sweeper has marked it expired.
 const holdsDates = `(status IN ('requested', 'confirmed') OR (status = 'pending' AND expires_at > ?))`
 
+// holdsDatesAt4 and holdsDatesAt5 are holdsDates with now as the numbered
+// parameter ?4 or ?5; orgHoldsDatesAt4 and orgHoldsDatesAt5 are the same of
+// the bookings b.
+const (
+	holdsDatesAt4    = `(status IN ('requested', 'confirmed') OR (status = 'pending' AND expires_at > ?4))`
+	holdsDatesAt5    = `(status IN ('requested', 'confirmed') OR (status = 'pending' AND expires_at > ?5))`
+	orgHoldsDatesAt4 = `(b.status IN ('requested', 'confirmed') OR (b.status = 'pending' AND b.expires_at > ?4))`
+	orgHoldsDatesAt5 = `(b.status IN ('requested', 'confirmed') OR (b.status = 'pending' AND b.expires_at > ?5))`
+)
+
 // Stays are half-open [check_in, check_out): [a, b) and [c, d) overlap when
 // a < d AND c < b, so a check-out day is free for the next check-in. Dates
 // are 'YYYY-MM-DD' text, which orders like the dates.
 
 // bookingOverlaps reports whether a booking of the property other than
-// except holds dates at now overlapping r.
-func bookingOverlaps(ctx context.Context, q querier, propertyID int64, r civil.Range, now time.Time, except int64) (bool, error) {
-	return sqlflow.Exists(ctx, q, qBookingOverlaps, propertyID, r.End.String(), r.Start.String(), except, now.UnixMilli())
+// except holds dates at now overlapping r: on the unit unitID, or on any
+// unit when unitID is 0.
+func bookingOverlaps(ctx context.Context, q querier, propertyID, unitID int64, r civil.Range, now time.Time, except int64) (bool, error) {
+	return sqlflow.Exists(ctx, q, qBookingOverlaps, propertyID, r.End.String(), r.Start.String(), except, now.UnixMilli(), unitID)
 }
 
-// blockOverlaps reports whether an owner block of the property overlaps r.
-func blockOverlaps(ctx context.Context, q querier, propertyID int64, r civil.Range) (bool, error) {
-	return sqlflow.Exists(ctx, q, qBlockOverlaps, propertyID, r.End.String(), r.Start.String())
+// linkedOverlaps reports whether a booking holding dates at now (other
+// than except) of a property linked to propertyID overlaps r: what a
+// block of the property must not take.
+func linkedOverlaps(ctx context.Context, q querier, propertyID int64, r civil.Range, now time.Time, except int64) (bool, error) {
+	return sqlflow.Exists(ctx, q, qLinkedBookingOverlaps, propertyID, r.End.String(), r.Start.String(), except, now.UnixMilli())
 }
 
-// datesTaken reports whether r is unavailable on the property at now for a
-// booking other than except.
-func datesTaken(ctx context.Context, q querier, propertyID int64, r civil.Range, now time.Time, except int64) (bool, error) {
-	if taken, err := blockOverlaps(ctx, q, propertyID, r); err != nil || taken {
-		return taken, err
+// wholeTaken reports whether r is taken on every unit of the property at
+// now: by a block of the whole property, or by a block or a booking
+// holding dates (other than except) of a linked property.
+func wholeTaken(ctx context.Context, q querier, propertyID int64, r civil.Range, now time.Time, except int64) (bool, error) {
+	return sqlflow.Exists(ctx, q, qWholeTaken, propertyID, r.End.String(), r.Start.String(), except, now.UnixMilli())
+}
+
+// chooseUnit returns the unit a stay of the property holds at now, in q (a
+// write transaction): want when it is free, else (want 0) the best fit
+// among the active units (booking.BestUnit), over the holds of the units
+// (bookings other than except, unit blocks) near the stay. ok is false
+// when no unit is free; blocks of the whole property and linked
+// properties are wholeTaken's. Errors: CodeNotFound when want is no
+// active unit of the property.
+func chooseUnit(ctx context.Context, q querier, propertyID, want int64, stay, guarded civil.Range, now time.Time, except int64) (unit int64, ok bool, err error) {
+	units, err := sqlflow.All(ctx, q, rowmap.ScanUnit, qActiveUnits, propertyID, want)
+	if err != nil {
+		return 0, false, err
 	}
-	return bookingOverlaps(ctx, q, propertyID, r, now, except)
+	if want != 0 && len(units) == 0 {
+		return 0, false, rowmap.UnitNotFound()
+	}
+	from, to := guarded.Start.AddDays(-booking.BestFitReach), guarded.End.AddDays(booking.BestFitReach)
+	holds, err := sqlflow.All(ctx, q, rowmap.ScanHold, qUnitHolds, propertyID, to.String(), from.String(), except, now.UnixMilli())
+	if err != nil {
+		return 0, false, err
+	}
+	unit, ok = booking.BestUnit(units, holds, stay, guarded)
+	return unit, ok, nil
+}
+
+// claimUnit returns the unit a stay of the property can hold at now, as
+// CreateBooking and a transition claiming dates decide: nothing of the
+// whole property overlaps guarded (wholeTaken), and a unit is free for
+// it (chooseUnit). Errors: CodeUnavailable, CodeNotFound (want).
+func claimUnit(ctx context.Context, q querier, propertyID, want int64, stay, guarded civil.Range, now time.Time, except int64) (int64, error) {
+	if taken, err := wholeTaken(ctx, q, propertyID, guarded, now, except); err != nil || taken {
+		return 0, unavailableIf(taken, err)
+	}
+	unit, ok, err := chooseUnit(ctx, q, propertyID, want, stay, guarded, now, except)
+	if err != nil {
+		return 0, err
+	}
+	if !ok {
+		return 0, unavailable()
+	}
+	return unit, nil
 }
 
 // unavailable is the error for dates that are taken.
@@ -53,12 +106,12 @@ func unavailableIf(taken bool, err error) error {
 	return err
 }
 
-// Occupied returns the ranges of the property's blocks and of its bookings
-// holding dates at now that share a night with [from, to), by start. The
-// ranges are whole, not clipped to [from, to).
-func (db *DB) Occupied(ctx context.Context, propertyID int64, from, to civil.Date, now time.Time) ([]civil.Range, error) {
-	return sqlflow.Get(ctx, db.hotRun, "occupied", func(q querier) ([]civil.Range, error) {
-		return sqlflow.All(ctx, q, rowmap.ScanRange, qOccupied, propertyID, to.String(), from.String(),
-			propertyID, to.String(), from.String(), now.UnixMilli())
+// Occupied returns the holds of the property's blocks and of its bookings
+// holding dates at now that share a night with [from, to), and those of
+// the properties linked to it (on every unit), by start. The ranges are
+// whole, not clipped to [from, to).
+func (db *DB) Occupied(ctx context.Context, propertyID int64, from, to civil.Date, now time.Time) ([]booking.Hold, error) {
+	return sqlflow.Get(ctx, db.hotRun, "occupied", func(q querier) ([]booking.Hold, error) {
+		return sqlflow.All(ctx, q, rowmap.ScanHold, qOccupied, propertyID, to.String(), from.String(), now.UnixMilli())
 	})
 }

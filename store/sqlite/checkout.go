@@ -20,8 +20,12 @@ import (
 //     forgetting a record of that key older than the idempotency window;
 //     the key is checked first, so that a retry of a request whose booking
 //     holds the dates learns of that booking rather than of the dates;
-//   - checks that no owner block and no booking holding dates at c.Now
-//     overlaps the stay widened by the preparation days (c.Guarded);
+//   - checks that no block of the whole property and no block nor booking
+//     holding dates at c.Now of a linked property overlaps the stay
+//     widened by the preparation days (c.Guarded), and chooses the unit
+//     the stay holds: b.UnitID, or the best fit (booking.BestUnit) among
+//     the units on which no block and no booking holding dates overlaps
+//     it;
 //   - checks that no night of the stay is closed (c.ClosedNight over the
 //     calendar days stored): a host closing nights (ApplyCalendar) writes
 //     under the same lock, so of the two only the first can succeed;
@@ -32,7 +36,7 @@ import (
 //
 // Nothing is written when a check fails. Errors: CodeInvalid (not pending,
 // or check-out not after check-in), CodeNotFound (property of another
-// organisation or unknown), CodeConflict (key recorded, with
+// organisation or unknown, or b.UnitID no active unit of it), CodeConflict (key recorded, with
 // *booking.IdempotencyConflict as Err), CodeUnavailable, coupon_exhausted.
 func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.CreateOptions) error {
 	nb, key, err := booking.PrepareCreate(*b, c)
@@ -40,10 +44,6 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 		return err
 	}
 	err = db.hotTx(ctx, "create booking", func(q querier) error {
-		args, err := bookingArgs(&nb)
-		if err != nil {
-			return err
-		}
 		var terms []byte
 		if c.Terms != nil {
 			if terms, err = json.Marshal(c.Terms); err != nil {
@@ -66,8 +66,8 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 				return keyConflict(*existing)
 			}
 		}
-		if taken, err := datesTaken(ctx, q, nb.PropertyID, c.Guarded(nb.Range()), c.Now, 0); err != nil || taken {
-			return unavailableIf(taken, err)
+		if nb.UnitID, err = claimUnit(ctx, q, nb.PropertyID, b.UnitID, nb.Range(), c.Guarded(nb.Range()), c.Now, 0); err != nil {
+			return err
 		}
 		if closed, err := closedNight(ctx, q, nb.PropertyID, nb.Range(), c.DateGuard); err != nil || closed {
 			return unavailableIf(closed, err)
@@ -80,6 +80,10 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 			if n >= c.MaxRedemptions {
 				return booking.Errorf(coupon.CodeExhausted, "This coupon has been used as many times as it can be.")
 			}
+		}
+		args, err := bookingArgs(&nb)
+		if err != nil {
+			return err
 		}
 		if nb.ID, err = sqlflow.Value[int64](ctx, q, nil, qInsertBooking, args...); err != nil {
 			return err
@@ -103,7 +107,7 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 	if err != nil {
 		return err
 	}
-	b.ID, b.Status, b.CreatedAt, b.UpdatedAt = nb.ID, nb.Status, nb.CreatedAt, nb.UpdatedAt
+	b.ID, b.UnitID, b.Status, b.CreatedAt, b.UpdatedAt = nb.ID, nb.UnitID, nb.Status, nb.CreatedAt, nb.UpdatedAt
 	if c.Terms != nil {
 		c.Terms.BookingID, c.Terms.Version = nb.ID, 1
 	}

@@ -26,7 +26,7 @@ func (db *DB) ApplyCalendar(ctx context.Context, orgID, propertyID int64, c book
 			return err
 		}
 		if c.Closed != nil && *c.Closed {
-			taken, err := bookingOverlaps(ctx, q, propertyID, civil.Range{Start: c.From, End: c.To}, now, 0)
+			taken, err := bookingOverlaps(ctx, q, propertyID, 0, civil.Range{Start: c.From, End: c.To}, now, 0)
 			if err != nil {
 				return err
 			}

@@ -43,10 +43,19 @@ func (db *DB) CreateFeed(ctx context.Context, f *feed.Feed, now time.Time) error
 		case !found:
 			return 0, rowmap.PropertyNotFound()
 		}
+		units, err := sqlflow.All(ctx, q, rowmap.ScanUnit, qActiveUnits, c.PropertyID, c.UnitID)
+		switch {
+		case err != nil:
+			return 0, err
+		case len(units) == 0:
+			return 0, rowmap.UnitNotFound()
+		}
+		c.UnitID = units[0].ID
 		return sqlflow.Value[int64](ctx, q, nil, `INSERT INTO ical_feeds (org_id, property_id, name, url, active,
-			end_is_last_night, next_poll_at, created_at, export_delay_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			end_is_last_night, next_poll_at, created_at, export_delay_seconds, unit_id)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 			c.OrgID, c.PropertyID, c.Name, c.URL, c.Active, c.EndIsLastNight,
-			c.NextPollAt.UnixMilli(), c.CreatedAt.UnixMilli(), rowmap.ExportDelayArg(&c))
+			c.NextPollAt.UnixMilli(), c.CreatedAt.UnixMilli(), rowmap.ExportDelayArg(&c), c.UnitID)
 	})
 	if err != nil {
 		return err
@@ -165,12 +174,18 @@ func feedConflicts(ctx context.Context, q querier, feedID int64) ([]feed.Conflic
 		FROM ical_conflicts WHERE feed_id = ? ORDER BY start_date, uid`, feedID)
 }
 
-// holderOf returns the ID of a booking of the property holding dates at
-// now that overlaps r, 0 when none.
-func holderOf(ctx context.Context, q querier, propertyID int64, r civil.Range, now time.Time) (int64, error) {
-	return sqlflow.Value[int64](ctx, q, nil, `SELECT id FROM bookings
-		WHERE property_id = ? AND check_in < ? AND ? < check_out AND `+holdsDates+`
-		ORDER BY check_in, id LIMIT 1`, propertyID, r.End.String(), r.Start.String(), now.UnixMilli())
+// holderOf returns the ID of a booking holding dates at now that overlaps
+// r on the unit of the property, or on a property linked to it; 0 when
+// none.
+func holderOf(ctx context.Context, q querier, propertyID, unitID int64, r civil.Range, now time.Time) (int64, error) {
+	return sqlflow.Value[int64](ctx, q, nil, `WITH `+linkedOf+`
+		SELECT id FROM (
+			SELECT id, check_in FROM bookings
+				WHERE property_id = ?1 AND (?4 = 0 OR unit_id = ?4) AND check_in < ?2 AND ?3 < check_out AND `+holdsDatesAt5+`
+			UNION ALL
+			SELECT b.id, b.check_in FROM linked l CROSS JOIN bookings b ON b.property_id = l.id
+				WHERE b.check_in < ?2 AND ?3 < b.check_out AND `+orgHoldsDatesAt5+`)
+		ORDER BY check_in, id LIMIT 1`, propertyID, r.End.String(), r.Start.String(), unitID, now.UnixMilli())
 }
 
 // ApplyFeedSync applies one fetch's changes in one write transaction:
@@ -181,7 +196,7 @@ func (db *DB) ApplyFeedSync(ctx context.Context, s feed.Sync) (*feed.SyncResult,
 		return nil, booking.Invalid(err)
 	}
 	return sqlflow.Get(ctx, db.tx, "apply feed sync", func(q querier) (*feed.SyncResult, error) {
-		propertyID, err := checkFeedLease(ctx, q, s.FeedID, s.Lease)
+		propertyID, unitID, err := checkFeedLease(ctx, q, s.FeedID, s.Lease)
 		if err != nil {
 			return nil, err
 		}
@@ -200,7 +215,7 @@ func (db *DB) ApplyFeedSync(ctx context.Context, s feed.Sync) (*feed.SyncResult,
 			}
 		}
 		for _, b := range s.Move {
-			holder, err := holderOf(ctx, q, propertyID, b.Range(), s.At)
+			holder, err := holderOf(ctx, q, propertyID, unitID, b.Range(), s.At)
 			switch {
 			case err != nil:
 				return nil, err
@@ -217,7 +232,7 @@ func (db *DB) ApplyFeedSync(ctx context.Context, s feed.Sync) (*feed.SyncResult,
 			}
 		}
 		for _, b := range s.Add {
-			holder, err := holderOf(ctx, q, propertyID, b.Range(), s.At)
+			holder, err := holderOf(ctx, q, propertyID, unitID, b.Range(), s.At)
 			switch {
 			case err != nil:
 				return nil, err
@@ -225,8 +240,9 @@ func (db *DB) ApplyFeedSync(ctx context.Context, s feed.Sync) (*feed.SyncResult,
 				conflict(b, holder)
 				continue
 			}
-			if err := sqlflow.Exec(ctx, q, nil, `INSERT INTO blocks (property_id, start_date, end_date, reason, feed_id, uid)
-				VALUES (?, ?, ?, ?, ?, ?)`, propertyID, b.Start.String(), b.End.String(), b.Summary, s.FeedID, b.UID); err != nil {
+			if err := sqlflow.Exec(ctx, q, nil, `INSERT INTO blocks (property_id, start_date, end_date, reason, feed_id, uid, unit_id)
+				VALUES (?, ?, ?, ?, ?, ?, ?)`, propertyID, b.Start.String(), b.End.String(), b.Summary, s.FeedID, b.UID,
+				rowmap.NullID(unitID)); err != nil {
 				return nil, err
 			}
 		}
@@ -254,21 +270,21 @@ func (db *DB) ApplyFeedSync(ctx context.Context, s feed.Sync) (*feed.SyncResult,
 }
 
 // checkFeedLease checks that the poller's lease is still the feed's, and
-// returns the feed's property. Errors: CodeNotFound, CodeConflict (lease
-// lost).
-func checkFeedLease(ctx context.Context, q querier, feedID int64, lease time.Time) (int64, error) {
-	type feedLease struct{ propertyID, lease int64 }
-	f, err := sqlflow.One(ctx, q, func(_ rowmap.Codec, s rowmap.Scanner) (*feedLease, error) {
+// returns the feed's property and unit. Errors: CodeNotFound,
+// CodeConflict (lease lost).
+func checkFeedLease(ctx context.Context, q querier, feedID int64, lease time.Time) (propertyID, unitID int64, err error) {
+	type feedLease struct{ propertyID, unitID, lease int64 }
+	f, err := sqlflow.One(ctx, q, func(c rowmap.Codec, s rowmap.Scanner) (*feedLease, error) {
 		var f feedLease
-		return &f, s.Scan(&f.propertyID, &f.lease)
-	}, feedNotFound(), `SELECT property_id, lease_until FROM ical_feeds WHERE id = ?`, feedID)
+		return &f, rowmap.Scan(s, &f.propertyID, c.NullInt64(&f.unitID), &f.lease)
+	}, feedNotFound(), `SELECT property_id, unit_id, lease_until FROM ical_feeds WHERE id = ?`, feedID)
 	switch {
 	case err != nil:
-		return 0, err
+		return 0, 0, err
 	case f.lease != lease.UnixMilli():
-		return 0, feedLeaseLost()
+		return 0, 0, feedLeaseLost()
 	}
-	return f.propertyID, nil
+	return f.propertyID, f.unitID, nil
 }
 
 // notFeedsBlock is the error for a block a feed sync names that is not
@@ -286,7 +302,7 @@ func deleteFeedBlock(ctx context.Context, q querier, feedID, blockID int64) erro
 // RecordFeedAttempt records a fetch that changed nothing.
 func (db *DB) RecordFeedAttempt(ctx context.Context, a feed.Attempt) error {
 	return db.tx(ctx, "record feed attempt", func(q querier) error {
-		if _, err := checkFeedLease(ctx, q, a.FeedID, a.Lease); err != nil {
+		if _, _, err := checkFeedLease(ctx, q, a.FeedID, a.Lease); err != nil {
 			return err
 		}
 		query := `UPDATE ical_feeds SET last_attempt_at = ?, last_error = ?, next_poll_at = ?, lease_until = 0 WHERE id = ?`

@@ -21,29 +21,80 @@ const (
 	qProperty           = `SELECT ` + rowmap.PropertyColumns + ` FROM properties WHERE id = ? AND org_id = ?`
 	qProperties         = `SELECT ` + rowmap.PropertyColumns + ` FROM properties WHERE org_id = ? ORDER BY id`
 	qPropertyOfOrg      = `SELECT 1 FROM properties WHERE id = ? AND org_id = ?`
-	qBlocksOf           = `SELECT id, start_date, end_date, reason FROM blocks
+	qBlocksOf           = `SELECT ` + rowmap.BlockColumns + ` FROM blocks
 		WHERE property_id = ? AND feed_id IS NULL ORDER BY start_date, id`
 	// qBlocksOfOrg is every block of an organisation's properties, in
 	// one query rather than one per property.
-	qBlocksOfOrg = `SELECT property_id, id, start_date, end_date, reason FROM blocks
+	qBlocksOfOrg = `SELECT property_id, ` + rowmap.BlockColumns + ` FROM blocks
 		WHERE property_id IN (SELECT id FROM properties WHERE org_id = ?) AND feed_id IS NULL
 		ORDER BY property_id, start_date, id`
-	qOccupied = `
-		SELECT start_date, end_date FROM blocks
-			WHERE property_id = ? AND start_date < ? AND ? < end_date
+	// qActiveUnits are a property's active units (?2 = 0), or the one
+	// asked for (?2) when it is one of them.
+	qActiveUnits = `SELECT ` + rowmap.UnitColumns + ` FROM units
+		WHERE property_id = ?1 AND retired_at IS NULL AND (?2 = 0 OR id = ?2) ORDER BY position, id`
+	// qUnitsOfOrg are the active units of an organisation's properties.
+	qUnitsOfOrg = `SELECT u.id, u.property_id, u.name, u.position, u.retired_at
+		FROM properties p CROSS JOIN units u ON u.property_id = p.id
+		WHERE p.org_id = ? AND u.retired_at IS NULL ORDER BY u.property_id, u.position, u.id`
+	// qLinksOf are the links of a property, as whole or as part.
+	qLinksOf = `SELECT whole_id, part_id FROM property_links WHERE part_id = ?1
+		UNION ALL SELECT whole_id, part_id FROM property_links WHERE whole_id = ?1`
+	// qLinksOfOrg are the links of an organisation's properties.
+	qLinksOfOrg = `SELECT l.whole_id, l.part_id FROM properties p CROSS JOIN property_links l ON l.part_id = p.id
+		WHERE p.org_id = ? ORDER BY l.whole_id, l.part_id`
+	// linkedOf is the properties linked to ?1 (its whole, or its parts),
+	// as a common table expression.
+	linkedOf = `linked(id) AS (SELECT whole_id FROM property_links WHERE part_id = ?1
+		UNION ALL SELECT part_id FROM property_links WHERE whole_id = ?1)`
+	// qOccupied is what takes the nights [?3, ?2) of property ?1 at ?4:
+	// its blocks and bookings holding dates, on their unit (NULL: every
+	// unit), and those of its linked properties, on every unit (0).
+	qOccupied = `WITH ` + linkedOf + `
+		SELECT start_date, end_date, NULL, unit_id FROM blocks
+			WHERE property_id = ?1 AND start_date < ?2 AND ?3 < end_date
 		UNION ALL
-		SELECT check_in, check_out FROM bookings
-			WHERE property_id = ? AND check_in < ? AND ? < check_out AND ` + holdsDates + `
+		SELECT check_in, check_out, CASE WHEN status = 'pending' THEN expires_at END, unit_id FROM bookings
+			WHERE property_id = ?1 AND check_in < ?2 AND ?3 < check_out AND ` + holdsDatesAt4 + `
+		UNION ALL
+		SELECT k.start_date, k.end_date, NULL, 0 FROM linked l CROSS JOIN blocks k ON k.property_id = l.id
+			WHERE k.start_date < ?2 AND ?3 < k.end_date
+		UNION ALL
+		SELECT b.check_in, b.check_out, CASE WHEN b.status = 'pending' THEN b.expires_at END, 0
+			FROM linked l CROSS JOIN bookings b ON b.property_id = l.id
+			WHERE b.check_in < ?2 AND ?3 < b.check_out AND ` + orgHoldsDatesAt4 + `
 		ORDER BY 1, 2`
+	// qBookingOverlaps: a booking of property ?1 other than ?4 holding
+	// dates at ?5 overlaps [?3, ?2), on unit ?6 (0: on any unit).
 	qBookingOverlaps = `SELECT 1 FROM bookings
-		WHERE property_id = ? AND check_in < ? AND ? < check_out AND id <> ? AND ` + holdsDates + `
-		LIMIT 1`
-	qBlockOverlaps = `SELECT 1 FROM blocks
-		WHERE property_id = ? AND start_date < ? AND ? < end_date LIMIT 1`
+		WHERE property_id = ?1 AND check_in < ?2 AND ?3 < check_out AND id <> ?4 AND ` + holdsDatesAt5 + `
+		AND (?6 = 0 OR unit_id = ?6) LIMIT 1`
+	// qLinkedBookingOverlaps: a booking of a property linked to ?1, other
+	// than ?4, holding dates at ?5 overlaps [?3, ?2).
+	qLinkedBookingOverlaps = `WITH ` + linkedOf + `
+		SELECT 1 FROM linked l CROSS JOIN bookings b ON b.property_id = l.id
+		WHERE b.check_in < ?2 AND ?3 < b.check_out AND b.id <> ?4 AND ` + orgHoldsDatesAt5 + ` LIMIT 1`
+	// qWholeTaken: [?3, ?2) is taken on every unit of property ?1 at ?5
+	// — by a block of the whole property, or by a block or a booking
+	// (other than ?4) of a linked property.
+	qWholeTaken = `WITH ` + linkedOf + `
+		SELECT 1 WHERE EXISTS (SELECT 1 FROM blocks
+				WHERE property_id = ?1 AND unit_id IS NULL AND start_date < ?2 AND ?3 < end_date)
+			OR EXISTS (SELECT 1 FROM linked l CROSS JOIN blocks k ON k.property_id = l.id
+				WHERE k.start_date < ?2 AND ?3 < k.end_date)
+			OR EXISTS (SELECT 1 FROM linked l CROSS JOIN bookings b ON b.property_id = l.id
+				WHERE b.check_in < ?2 AND ?3 < b.check_out AND b.id <> ?4 AND ` + orgHoldsDatesAt5 + `)`
+	// qUnitHolds are the holds of property ?1's units over [?3, ?2) at ?5
+	// (bookings other than ?4, blocks of one unit), for the best fit.
+	qUnitHolds = `
+		SELECT check_in, check_out, NULL, unit_id FROM bookings
+			WHERE property_id = ?1 AND check_in < ?2 AND ?3 < check_out AND id <> ?4 AND ` + holdsDatesAt5 + `
+		UNION ALL
+		SELECT start_date, end_date, NULL, unit_id FROM blocks
+			WHERE property_id = ?1 AND unit_id IS NOT NULL AND start_date < ?2 AND ?3 < end_date`
 	qBookingByToken = `SELECT ` + bookingColumns + ` FROM bookings WHERE ` + whereToken
 	whereToken      = `org_id = ? AND token = ?`
 	qInsertBooking  = `INSERT INTO bookings (` + bookingColumns + `)
-		VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		RETURNING id`
 	qSetPaymentIntent = `UPDATE bookings SET payment_intent_id = ?, client_secret = ? WHERE id = ?`
 	qCouponByCode     = `SELECT ` + rowmap.CouponColumns + ` FROM coupons WHERE org_id = ? AND code = ?`
@@ -73,12 +124,12 @@ const (
 func hotReads() []string {
 	return []string{qOrganizationBySlug, qOrganizationByID, qProperty, qProperties, qBlocksOf,
 		qBlocksOfOrg, qOccupied, qBookingByToken, qCouponByCode, qCouponHolders, qFindKey, qHolds,
-		qCalendarDays, qSettings, qTerms}
+		qCalendarDays, qSettings, qTerms, qActiveUnits, qUnitsOfOrg, qLinksOf, qLinksOfOrg}
 }
 
 // hotWrites are prepared on the write pool: checkout's transaction.
 func hotWrites() []string {
-	return []string{qPropertyOfOrg, qBookingOverlaps, qBlockOverlaps, qInsertBooking,
+	return []string{qPropertyOfOrg, qWholeTaken, qActiveUnits, qUnitHolds, qInsertBooking,
 		qSetPaymentIntent, qCouponHolders, qFindKey, qForgetStaleKey, qInsertKey, qInsertTerms,
 		qClosedOfStay, qInsertBookingAccount}
 }

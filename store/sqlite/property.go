@@ -17,6 +17,7 @@ func (db *DB) CreateProperty(ctx context.Context, p *booking.Property) error {
 		return err
 	}
 	blocks := append([]booking.Block(nil), p.Blocks...)
+	units := booking.NewUnits(p.Units)
 	id, err := sqlflow.Get(ctx, db.tx, "create property", func(q querier) (int64, error) {
 		args, err := rowmap.PropertyArgs(codec{}, p)
 		if err != nil {
@@ -34,12 +35,54 @@ func (db *DB) CreateProperty(ctx context.Context, p *booking.Property) error {
 		if err != nil {
 			return 0, err
 		}
+		if err := insertUnits(ctx, q, id, units); err != nil {
+			return 0, err
+		}
 		return id, insertBlocks(ctx, q, id, nil, blocks)
 	})
 	if err != nil {
 		return err
 	}
-	p.ID, p.Blocks = id, blocks
+	p.ID, p.Blocks, p.Units = id, blocks, units
+	return nil
+}
+
+// insertUnits inserts a new property's units, numbered by position from
+// 1, and sets their IDs.
+func insertUnits(ctx context.Context, q querier, propertyID int64, units []booking.Unit) error {
+	for i := range units {
+		u := &units[i]
+		u.PropertyID, u.Position = propertyID, i+1
+		var err error
+		if u.ID, err = sqlflow.Value[int64](ctx, q, nil, `INSERT INTO units (property_id, name, position, retired_at)
+			VALUES (?, ?, ?, NULL) RETURNING id`, propertyID, u.Name, u.Position); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// withUnits fills in the units and links of props, read through q: those
+// of one property (the only one) or of an organisation's.
+func withUnits(ctx context.Context, q querier, props []booking.Property, orgID int64) error {
+	var units []booking.Unit
+	var links []rowmap.PropertyLink
+	var err error
+	if len(props) == 1 {
+		units, err = sqlflow.All(ctx, q, rowmap.ScanUnit, qActiveUnits, props[0].ID, 0)
+		if err == nil {
+			links, err = sqlflow.All(ctx, q, rowmap.ScanPropertyLink, qLinksOf, props[0].ID)
+		}
+	} else {
+		units, err = sqlflow.All(ctx, q, rowmap.ScanUnit, qUnitsOfOrg, orgID)
+		if err == nil {
+			links, err = sqlflow.All(ctx, q, rowmap.ScanPropertyLink, qLinksOfOrg, orgID)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	rowmap.WithUnits(props, units, links)
 	return nil
 }
 
@@ -58,6 +101,9 @@ func (db *DB) UpdateProperty(ctx context.Context, p *booking.Property) error {
 		}
 		old, err := blocksOf(ctx, q, p.ID)
 		if err != nil {
+			return err
+		}
+		if err := checkBlockUnits(ctx, q, p.ID, blocks...); err != nil {
 			return err
 		}
 		if err := sqlflow.Exec(ctx, q, nil, `DELETE FROM blocks WHERE property_id = ? AND feed_id IS NULL`, p.ID); err != nil {
@@ -91,14 +137,20 @@ func (db *DB) Property(ctx context.Context, orgID, propertyID int64) (*booking.P
 		if err != nil {
 			return nil, err
 		}
-		p.Blocks, err = blocksOf(ctx, q, p.ID)
-		return p, err
+		if p.Blocks, err = blocksOf(ctx, q, p.ID); err != nil {
+			return nil, err
+		}
+		one := []booking.Property{*p}
+		if err := withUnits(ctx, q, one, orgID); err != nil {
+			return nil, err
+		}
+		return &one[0], nil
 	})
 }
 
-// Properties lists an organisation's properties by ID, blocks included.
-// Two queries, whatever the number of properties: the properties, then all
-// their blocks.
+// Properties lists an organisation's properties by ID, blocks, units and
+// links included. Four queries, whatever the number of properties: the
+// properties, then all their blocks, units and links.
 func (db *DB) Properties(ctx context.Context, orgID int64) ([]booking.Property, error) {
 	return sqlflow.Get(ctx, db.readTx, "properties", func(q querier) ([]booking.Property, error) {
 		list, err := sqlflow.All(ctx, q, rowmap.ScanProperty, qProperties, orgID)
@@ -113,13 +165,15 @@ func (db *DB) Properties(ctx context.Context, orgID int64) ([]booking.Property, 
 		for i := range list {
 			list[i].Blocks = byProperty[list[i].ID]
 		}
-		return list, nil
+		return list, withUnits(ctx, q, list, orgID)
 	})
 }
 
-// AddBlock adds an owner block to a property and sets b.ID. Errors:
-// CodeNotFound; CodeInvalid when the block ends before it starts;
-// CodeUnavailable when it overlaps a booking holding dates at now.
+// AddBlock adds an owner block to a property, on one of its active units
+// or on every unit (b.UnitID 0), and sets b.ID. Errors: CodeNotFound
+// (property, unit); CodeInvalid when the block ends before it starts;
+// CodeUnavailable when it overlaps a booking holding dates at now on a
+// unit it takes, or on a linked property.
 func (db *DB) AddBlock(ctx context.Context, propertyID int64, b *booking.Block, now time.Time) error {
 	if err := booking.CheckBlocks([]booking.Block{*b}); err != nil {
 		return err
@@ -132,7 +186,13 @@ func (db *DB) AddBlock(ctx context.Context, propertyID int64, b *booking.Block, 
 		case !found:
 			return 0, rowmap.PropertyNotFound()
 		}
-		taken, err := bookingOverlaps(ctx, q, propertyID, b.Range(), now, 0)
+		if err := checkBlockUnits(ctx, q, propertyID, *b); err != nil {
+			return 0, err
+		}
+		taken, err := bookingOverlaps(ctx, q, propertyID, b.UnitID, b.Range(), now, 0)
+		if err == nil && !taken {
+			taken, err = linkedOverlaps(ctx, q, propertyID, b.Range(), now, 0)
+		}
 		switch {
 		case err != nil:
 			return 0, err
@@ -145,6 +205,24 @@ func (db *DB) AddBlock(ctx context.Context, propertyID int64, b *booking.Block, 
 		return err
 	}
 	b.ID = id
+	return nil
+}
+
+// checkBlockUnits reports CodeNotFound when a block names a unit that is
+// no active unit of the property.
+func checkBlockUnits(ctx context.Context, q querier, propertyID int64, blocks ...booking.Block) error {
+	for _, b := range blocks {
+		if b.UnitID == 0 {
+			continue
+		}
+		found, err := sqlflow.Exists(ctx, q, qActiveUnits, propertyID, b.UnitID)
+		switch {
+		case err != nil:
+			return err
+		case !found:
+			return rowmap.UnitNotFound()
+		}
+	}
 	return nil
 }
 
@@ -179,8 +257,9 @@ func insertBlocks(ctx context.Context, q querier, propertyID int64, old, blocks 
 // insertBlock inserts b on a property, with id when it is not 0, and
 // returns its id.
 func insertBlock(ctx context.Context, q querier, propertyID, id int64, b booking.Block) (int64, error) {
-	return sqlflow.Value[int64](ctx, q, nil, `INSERT INTO blocks (id, property_id, start_date, end_date, reason)
-		VALUES (?, ?, ?, ?, ?) RETURNING id`, rowmap.NullID(id), propertyID, b.Start.String(), b.End.String(), b.Reason)
+	return sqlflow.Value[int64](ctx, q, nil, `INSERT INTO blocks (id, property_id, start_date, end_date, reason, unit_id)
+		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, rowmap.NullID(id), propertyID, b.Start.String(), b.End.String(), b.Reason,
+		rowmap.NullID(b.UnitID))
 }
 
 // blocksOf returns a property's blocks by start.

@@ -14,11 +14,13 @@ import (
 // IMMEDIATE transaction ending in one conditional UPDATE (WHERE status IN
 // t.From), so that concurrent confirm, webhook and sweeper calls cannot apply
 // it twice. With t.ClaimDates it first checks, in the same transaction, that
-// no other booking holding dates at t.At and no block overlaps the stay.
-// A booking that does not hold its dates at t.At (a late payment's
-// re-claim) is checked as CreateBooking checks a new stay, under the same
-// lock: the stay widened by t's preparation days (t.Guarded) and no night
-// closed (t.ClosedNight). It sets UpdatedAt to t.At, ConfirmedAt to t.At
+// no other booking holding dates at t.At and no block overlaps the stay on
+// the booking's unit, nor on a linked property. A booking that does not
+// hold its dates at t.At (a late payment's re-claim) is checked as
+// CreateBooking checks a new stay, under the same lock: the stay widened
+// by t's preparation days (t.Guarded) and no night closed
+// (t.ClosedNight); it keeps its unit when it is free, else takes the best
+// fit of the others (claimDates). It sets UpdatedAt to t.At, ConfirmedAt to t.At
 // when t.Confirmed, and ExpiresAt and PaidAmount when given, and returns
 // the updated booking. Errors: CodeNotFound; CodeConflict when the status is not in t.From (or,
 // with t.OnlyExpired, the hold has not lapsed); CodeUnavailable.
@@ -31,14 +33,18 @@ func (db *DB) Transition(ctx context.Context, id int64, t booking.Transition) (*
 		if !slices.Contains(t.From, cur.Status) || (t.OnlyExpired && (cur.ExpiresAt.IsZero() || cur.ExpiresAt.After(t.At))) {
 			return nil, conflict(cur.Status, t.To)
 		}
+		unit := cur.UnitID
 		if t.ClaimDates {
-			if err := claimDates(ctx, q, cur, t); err != nil {
+			if unit, err = claimDates(ctx, q, cur, t); err != nil {
 				return nil, err
 			}
 		}
 
 		set := []string{`status = ?`, `updated_at = ?`}
 		args := []any{string(t.To), t.At.UnixMilli()}
+		if unit != cur.UnitID {
+			set, args = append(set, `unit_id = ?`), append(args, unit)
+		}
 		if t.ExpiresAt != nil {
 			set, args = append(set, `expires_at = ?`), append(args, millis(*t.ExpiresAt))
 		}
@@ -84,24 +90,41 @@ func (db *DB) Transition(ctx context.Context, id int64, t booking.Transition) (*
 }
 
 // claimDates checks, in q (a write transaction), that cur's stay is free
-// for it at t.At: no other booking holding dates then nor any block
-// overlaps it. When cur does not hold its dates at t.At (its hold lapsed),
-// it takes them back as a checkout would: t.DateGuard applies too.
-// Errors: CodeUnavailable.
-func claimDates(ctx context.Context, q querier, cur *booking.Booking, t booking.Transition) error {
+// for it at t.At on its unit: no other booking holding dates then nor any
+// block overlaps it there, nor on a linked property. When cur does not
+// hold its dates at t.At (its hold lapsed), it takes them back as a
+// checkout would: t.DateGuard applies too, and when its unit is taken
+// meanwhile, it takes the best fit of the others. It returns the unit the
+// booking holds. Errors: CodeUnavailable.
+func claimDates(ctx context.Context, q querier, cur *booking.Booking, t booking.Transition) (int64, error) {
 	stay, reclaim := cur.Range(), !cur.HoldsDates(t.At)
 	guarded := stay
 	if reclaim {
 		guarded = t.Guarded(stay)
 	}
-	if taken, err := datesTaken(ctx, q, cur.PropertyID, guarded, t.At, cur.ID); err != nil || taken {
-		return unavailableIf(taken, err)
+	if taken, err := wholeTaken(ctx, q, cur.PropertyID, guarded, t.At, cur.ID); err != nil || taken {
+		return 0, unavailableIf(taken, err)
+	}
+	unit, ok, err := chooseUnit(ctx, q, cur.PropertyID, cur.UnitID, stay, guarded, t.At, cur.ID)
+	if booking.ErrorCode(err) == booking.CodeNotFound {
+		ok, err = false, nil // its unit was retired
+	}
+	if err != nil {
+		return 0, err
+	}
+	if !ok && reclaim {
+		if unit, ok, err = chooseUnit(ctx, q, cur.PropertyID, 0, stay, guarded, t.At, cur.ID); err != nil {
+			return 0, err
+		}
+	}
+	if !ok {
+		return 0, unavailable()
 	}
 	if !reclaim {
-		return nil
+		return unit, nil
 	}
 	closed, err := closedNight(ctx, q, cur.PropertyID, stay, t.DateGuard)
-	return unavailableIf(closed, err)
+	return unit, unavailableIf(closed, err)
 }
 
 // conflict is the error for a transition the booking's status does not

@@ -202,9 +202,9 @@ var claimGuardRaceScenarios = []scenario{
 			switch {
 			case len(taken) != 1:
 				t.Fatalf("round %d: stays held %v, want one", round, taken)
-			case claimErr == nil && (stored.Status != booking.StatusConfirmed || taken[0] != late.Range()):
+			case claimErr == nil && (stored.Status != booking.StatusConfirmed || taken[0].Range != late.Range()):
 				t.Fatalf("round %d: the claim won, but the late booking is %s and %v is held", round, stored.Status, taken)
-			case createErr == nil && (stored.Status != booking.StatusExpired || taken[0] != next.Range()):
+			case createErr == nil && (stored.Status != booking.StatusExpired || taken[0].Range != next.Range()):
 				t.Fatalf("round %d: the checkout won, but the late booking is %s and %v is held", round, stored.Status, taken)
 			}
 		}

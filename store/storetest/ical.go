@@ -51,7 +51,16 @@ func occupied(t *testing.T, s Stores, p *booking.Property) []civil.Range {
 	t.Helper()
 	got, err := s.Occupied(t.Context(), p.ID, day("2026-01-01"), day("2027-01-01"), t0)
 	must(t, err)
-	return got
+	return ranges(got)
+}
+
+// ranges are the ranges of holds.
+func ranges(holds []booking.Hold) []civil.Range {
+	var out []civil.Range
+	for _, h := range holds {
+		out = append(out, h.Range)
+	}
+	return out
 }
 
 var feedScenarios = []scenario{

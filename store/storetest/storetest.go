@@ -138,6 +138,8 @@ func Run(t *testing.T, newStore func(t *testing.T) Stores, opts ...Option) {
 		guardScenarios,
 		guardRaceScenarios,
 		claimGuardScenarios,
+		unitScenarios,
+		unitRaceScenarios,
 		claimGuardRaceScenarios,
 		reportScenarios,
 		privacyScenarios,

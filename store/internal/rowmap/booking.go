@@ -12,7 +12,7 @@ import (
 const BookingColumns = `id, org_id, property_id, token, status, check_in, check_out, guests,
 	guest_name, guest_email, guest_phone, message, locale, coupon_id, coupon_code, currency,
 	payment_mode, total_amount, charge_amount, paid_amount, balance_amount, balance_due_date,
-	quote, payment_intent_id, client_secret, created_at, expires_at, confirmed_at, updated_at`
+	quote, payment_intent_id, client_secret, created_at, expires_at, confirmed_at, updated_at, unit_id`
 
 // BookingDataColumns are BookingColumns after id, in the order of
 // BookingArgs.
@@ -30,7 +30,7 @@ func BookingArgs(c Codec, b *booking.Booking) ([]any, error) {
 		c.MoneyArg(b.ChargeAmount), c.MoneyArg(b.PaidAmount), c.MoneyArg(b.BalanceAmount),
 		Date(b.BalanceDueDate), c.JSONArg(quote), NullString(b.PaymentIntentID), b.ClientSecret,
 		c.InstantArg(b.CreatedAt), c.InstantArg(b.ExpiresAt), c.InstantArg(b.ConfirmedAt),
-		c.InstantArg(b.UpdatedAt)}, nil
+		c.InstantArg(b.UpdatedAt), NullID(b.UnitID)}, nil
 }
 
 // ScanBooking reads a row of BookingColumns.
@@ -43,7 +43,7 @@ func ScanBooking(c Codec, s Scanner) (*booking.Booking, error) {
 		&b.Currency, (*string)(&b.PaymentMode), c.Money(&b.TotalAmount), c.Money(&b.ChargeAmount),
 		c.Money(&b.PaidAmount), c.Money(&b.BalanceAmount), c.Date(&b.BalanceDueDate), quote,
 		c.NullString(&b.PaymentIntentID), &b.ClientSecret, c.Instant(&b.CreatedAt),
-		c.Instant(&b.ExpiresAt), c.Instant(&b.ConfirmedAt), c.Instant(&b.UpdatedAt)); err != nil {
+		c.Instant(&b.ExpiresAt), c.Instant(&b.ConfirmedAt), c.Instant(&b.UpdatedAt), c.NullInt64(&b.UnitID)); err != nil {
 		return nil, err
 	}
 	return &b, nil
@@ -69,7 +69,7 @@ func ScanListedBooking(c Codec, s Scanner) (*booking.Booking, error) {
 		&b.Currency, (*string)(&b.PaymentMode), c.Money(&b.TotalAmount), c.Money(&b.ChargeAmount),
 		c.Money(&b.PaidAmount), c.Money(&b.BalanceAmount), c.Date(&b.BalanceDueDate),
 		c.NullString(&b.PaymentIntentID), &b.ClientSecret, c.Instant(&b.CreatedAt),
-		c.Instant(&b.ExpiresAt), c.Instant(&b.ConfirmedAt), c.Instant(&b.UpdatedAt)); err != nil {
+		c.Instant(&b.ExpiresAt), c.Instant(&b.ConfirmedAt), c.Instant(&b.UpdatedAt), c.NullInt64(&b.UnitID)); err != nil {
 		return nil, err
 	}
 	return &b, nil

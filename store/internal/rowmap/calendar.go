@@ -18,11 +18,11 @@ func ScanRange(c Codec, s Scanner) (*civil.Range, error) {
 	return &r, nil
 }
 
-// ScanHold reads a row of a hold: its start, its end, and when it lapses
-// (NULL when it does not).
+// ScanHold reads a row of a hold: its start, its end, when it lapses
+// (NULL when it does not), and its unit (0 or NULL: every unit).
 func ScanHold(c Codec, s Scanner) (*booking.Hold, error) {
 	var h booking.Hold
-	if err := Scan(s, c.Day(&h.Start), c.Day(&h.End), c.Instant(&h.Until)); err != nil {
+	if err := Scan(s, c.Day(&h.Start), c.Day(&h.End), c.Instant(&h.Until), c.NullInt64(&h.Unit)); err != nil {
 		return nil, err
 	}
 	return &h, nil
@@ -32,7 +32,7 @@ func ScanHold(c Codec, s Scanner) (*booking.Hold, error) {
 // the columns of ScanHold.
 func ScanPropertyHold(c Codec, s Scanner) (*booking.PropertyHold, error) {
 	var h booking.PropertyHold
-	if err := Scan(s, &h.PropertyID, c.Day(&h.Start), c.Day(&h.End), c.Instant(&h.Until)); err != nil {
+	if err := Scan(s, &h.PropertyID, c.Day(&h.Start), c.Day(&h.End), c.Instant(&h.Until), c.NullInt64(&h.Unit)); err != nil {
 		return nil, err
 	}
 	return &h, nil

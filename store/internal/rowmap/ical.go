@@ -13,7 +13,7 @@ func ExportDelayArg(f *feed.Feed) int64 { return int64(f.ExportDelay / time.Seco
 // them.
 const FeedColumns = `id, org_id, property_id, name, url, active, end_is_last_night, etag,
 	last_modified, last_attempt_at, last_success_at, last_error, events_imported, conflicts,
-	next_poll_at, lease_until, created_at, export_delay_seconds, last_added, last_removed, changed_at`
+	next_poll_at, lease_until, created_at, export_delay_seconds, last_added, last_removed, changed_at, unit_id`
 
 // ScanFeed reads a row of FeedColumns. Both stores write the lease_until
 // of a feed no poller holds as the Unix epoch; it reads as the zero time.
@@ -24,7 +24,7 @@ func ScanFeed(c Codec, s Scanner) (*feed.Feed, error) {
 		&f.EndIsLastNight, &f.ETag, &f.LastModified, c.Instant(&f.LastAttemptAt),
 		c.Instant(&f.LastSuccessAt), &f.LastError, &f.EventsImported, &f.Conflicts,
 		c.Time(&f.NextPollAt), c.Time(&f.LeaseUntil), c.Time(&f.CreatedAt), &delay,
-		&f.LastAdded, &f.LastRemoved, c.Instant(&f.ChangedAt)); err != nil {
+		&f.LastAdded, &f.LastRemoved, c.Instant(&f.ChangedAt), c.NullInt64(&f.UnitID)); err != nil {
 		return nil, err
 	}
 	f.ExportDelay = time.Duration(delay) * time.Second

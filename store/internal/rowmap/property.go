@@ -47,12 +47,12 @@ func PropertyNotFound() error {
 
 // BlockColumns are the columns of a host's blocks, in the order ScanBlock
 // reads them.
-const BlockColumns = `id, start_date, end_date, reason`
+const BlockColumns = `id, start_date, end_date, reason, unit_id`
 
 // ScanBlock reads a row of BlockColumns.
 func ScanBlock(c Codec, s Scanner) (*booking.Block, error) {
 	var b booking.Block
-	if err := Scan(s, &b.ID, c.Day(&b.Start), c.Day(&b.End), &b.Reason); err != nil {
+	if err := Scan(s, &b.ID, c.Day(&b.Start), c.Day(&b.End), &b.Reason, c.NullInt64(&b.UnitID)); err != nil {
 		return nil, err
 	}
 	return &b, nil
@@ -67,7 +67,7 @@ type PropertyBlock struct {
 // ScanPropertyBlock reads a row of property_id, then BlockColumns.
 func ScanPropertyBlock(c Codec, s Scanner) (*PropertyBlock, error) {
 	var b PropertyBlock
-	if err := Scan(s, &b.PropertyID, &b.ID, c.Day(&b.Start), c.Day(&b.End), &b.Reason); err != nil {
+	if err := Scan(s, &b.PropertyID, &b.ID, c.Day(&b.Start), c.Day(&b.End), &b.Reason, c.NullInt64(&b.UnitID)); err != nil {
 		return nil, err
 	}
 	return &b, nil
