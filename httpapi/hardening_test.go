@@ -156,12 +156,12 @@ func TestHardeningScenarios(t *testing.T) {
 		{name: "calendar at the horizon", method: "GET", path: villa + "/properties/{soleil}/availability?from=2028-04&months=2", wantStatus: 200,
 			check: func(t *testing.T, _ *testEnv, r response) {
 				wantRaw(t, r,
-					`{"date":"2028-04-28","available":true,"check_in":true,`,
+					`{"date":"2028-04-28","available":true,"units_available":1,"check_in":true,`,
 					// Two nights at least: a stay from the 29th would end after the horizon.
-					`{"date":"2028-04-29","available":true,"check_in":false,"check_out":true,`,
-					`{"date":"2028-04-30","available":false,"check_in":false,"check_out":true,`,
-					`{"date":"2028-05-01","available":false,"check_in":false,"check_out":false,`,
-					`{"date":"2028-05-31","available":false,"check_in":false,"check_out":false,`)
+					`{"date":"2028-04-29","available":true,"units_available":1,"check_in":false,"check_out":true,`,
+					`{"date":"2028-04-30","available":false,"units_available":0,"check_in":false,"check_out":true,`,
+					`{"date":"2028-05-01","available":false,"units_available":0,"check_in":false,"check_out":false,`,
+					`{"date":"2028-05-31","available":false,"units_available":0,"check_in":false,"check_out":false,`)
 			}},
 		{name: "calendar of December 9999", method: "GET", path: villa + "/properties/{cabane}/availability?from=9999-12&months=1", wantStatus: 200,
 			check: func(t *testing.T, _ *testEnv, r response) {

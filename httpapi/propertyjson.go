@@ -143,6 +143,8 @@ func (v *propertyView) appendJSON(b []byte) []byte {
 	b = appendJSONString(b, v.Currency)
 	b = append(b, `,"price_from":`...)
 	b = appendMoney(b, v.PriceFrom.d, v.PriceFrom.places)
+	b = append(b, `,"units":`...)
+	b = strconv.AppendInt(b, int64(v.Units), 10)
 	b = append(b, `,"extras":`...)
 	if v.Extras == nil {
 		b = append(b, "null"...)

@@ -196,7 +196,7 @@ func TestPropertiesEncodingCoversEveryField(t *testing.T) {
 		want string
 	}{
 		{reflect.TypeFor[propertyView](), "id name description photos city country max_guests bedrooms registration_number,omitempty min_stay_nights " +
-			"max_stay_nights currency price_from extras guests quote_total,omitempty"},
+			"max_stay_nights currency price_from units extras guests quote_total,omitempty"},
 		{reflect.TypeFor[extraView](), "code labels per amount max_quantity"},
 		{reflect.TypeFor[guestsView](), "max_children max_infants max_pets child_age_below infant_age_below"},
 	} {

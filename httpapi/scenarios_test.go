@@ -162,10 +162,10 @@ func TestScenarios(t *testing.T) {
 				wantRaw(t, r, `"from":"2026-09-01","to":"2026-09-30"`,
 					// A stay may end on the 1st (the fixture starts then), not on the
 					// 4th nor 5th: the nights before are taken.
-					`{"date":"2026-09-01","available":false,"check_in":false,"check_out":true,"price":100.00,"min_stay":2,"max_stay":14}`,
-					`{"date":"2026-09-02","available":false,"check_in":false,"check_out":false,"price":100.00,"min_stay":2,"max_stay":14}`,
-					`{"date":"2026-09-04","available":true,"check_in":true,"check_out":false,"price":120.00,"min_stay":2,"max_stay":14}`,
-					`{"date":"2026-09-06","available":true,"check_in":true,"check_out":true,"price":100.00,"min_stay":2,"max_stay":14}`)
+					`{"date":"2026-09-01","available":false,"units_available":0,"check_in":false,"check_out":true,"price":100.00,"min_stay":2,"max_stay":14}`,
+					`{"date":"2026-09-02","available":false,"units_available":0,"check_in":false,"check_out":false,"price":100.00,"min_stay":2,"max_stay":14}`,
+					`{"date":"2026-09-04","available":true,"units_available":1,"check_in":true,"check_out":false,"price":120.00,"min_stay":2,"max_stay":14}`,
+					`{"date":"2026-09-06","available":true,"units_available":1,"check_in":true,"check_out":true,"price":100.00,"min_stay":2,"max_stay":14}`)
 			}},
 		{name: "availability in a currency without minor units", method: "GET", path: "/api/v1/book/yen-org/properties/{ryokan}/availability?months=1", wantStatus: 200,
 			check: func(t *testing.T, e *testEnv, r response) {

@@ -215,11 +215,11 @@ func TestCalendarTellsWhichStaysCanBeBooked(t *testing.T) {
 	}
 	wantRaw(t, r,
 		// Before the season: any departure.
-		`{"date":"2026-06-27","available":true,"check_in":true,"check_out":true,"price":120.00,"min_stay":2,"max_stay":14}`,
+		`{"date":"2026-06-27","available":true,"units_available":1,"check_in":true,"check_out":true,"price":120.00,"min_stay":2,"max_stay":14}`,
 		// In it: Saturdays only, 7 to 14 nights.
-		`{"date":"2026-07-04","available":true,"check_in":true,"check_out":true,"price":120.00,"min_stay":7,"max_stay":14,"departure_days":["saturday"]}`,
+		`{"date":"2026-07-04","available":true,"units_available":1,"check_in":true,"check_out":true,"price":120.00,"min_stay":7,"max_stay":14,"departure_days":["saturday"]}`,
 		// A Sunday ends stays that started in June, never one of July.
-		`{"date":"2026-07-12","available":true,"check_in":false,"check_out":true,"price":100.00,"min_stay":7,"max_stay":14}`)
+		`{"date":"2026-07-12","available":true,"units_available":1,"check_in":false,"check_out":true,"price":100.00,"min_stay":7,"max_stay":14}`)
 	price := func(in, out string) response {
 		return e.do(call{method: "GET", path: soleil + "/price?guests_count=2&check_in=" + in + "&check_out=" + out})
 	}

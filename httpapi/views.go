@@ -136,6 +136,8 @@ type propertyView struct {
 	MaxStayNights      *int   `json:"max_stay_nights"`
 	Currency           string `json:"currency"`
 	PriceFrom          money  `json:"price_from"`
+	// Units: issue #27, how many identical units the property sells.
+	Units int `json:"units"`
 	// Issue #16: optional fees a guest may choose, guest categories, and
 	// in a search the stay's total.
 	Extras     []extraView `json:"extras"`
@@ -153,7 +155,7 @@ func newPropertyView(l booking.Listing) propertyView {
 		ID: p.ID, Name: p.Name, Description: p.Description, Photos: photos, City: p.City, Country: p.Country,
 		MaxGuests: p.MaxGuests, Bedrooms: p.Bedrooms, RegistrationNumber: p.RegistrationNumber,
 		MinStayNights: optPositive(l.MinStayNights), MaxStayNights: optPositive(l.MaxStayNights),
-		Currency: l.Currency, PriceFrom: newMoney(l.PriceFrom, l.Currency),
+		Currency: l.Currency, PriceFrom: newMoney(l.PriceFrom, l.Currency), Units: p.UnitCount(),
 		Extras: newExtrasView(p, l.Currency), Guests: newGuestsView(p),
 	}
 }
@@ -179,9 +181,10 @@ type days struct {
 	places int32
 }
 
-// MarshalJSON writes [{date, available, check_in, check_out, price,
-// min_stay, max_stay, departure_days}, ...]; min_stay is at least 1;
-// departure_days only when the day's stays may end on some weekdays only.
+// MarshalJSON writes [{date, available, units_available, check_in,
+// check_out, price, min_stay, max_stay, departure_days}, ...]; min_stay is
+// at least 1; departure_days only when the day's stays may end on some
+// weekdays only.
 func (ds days) MarshalJSON() ([]byte, error) {
 	return ds.appendJSON(make([]byte, 0, 2+len(ds.list)*dayJSONSize)), nil
 }
@@ -197,6 +200,8 @@ func (ds days) appendJSON(b []byte) []byte {
 		b = appendDate(b, d.Date)
 		b = append(b, `","available":`...)
 		b = strconv.AppendBool(b, d.Available)
+		b = append(b, `,"units_available":`...)
+		b = strconv.AppendInt(b, int64(d.UnitsAvailable), 10)
 		b = append(b, `,"check_in":`...)
 		b = strconv.AppendBool(b, d.CheckIn)
 		b = append(b, `,"check_out":`...)

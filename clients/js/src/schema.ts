@@ -808,6 +808,8 @@ export interface components {
             max_stay_nights: number | null;
             currency: components["schemas"]["Currency"];
             price_from: components["schemas"]["Amount"];
+            /** @description How many identical units the property sells (issue #27): as many stays may share a night. 1 for a property without units. */
+            units?: number;
             /** @description Optional fees a guest may choose (issue #16). */
             extras?: components["schemas"]["Extra"][];
             guests?: components["schemas"]["GuestPolicy"];
@@ -836,12 +838,14 @@ export interface components {
             to: string;
             days: components["schemas"]["Day"][];
         };
-        /** @description The stays a guest can book are exactly [in, out) where `in` is a `check_in` day, every night from `in` is `available`, the nights are within `in`'s `min_stay` and `max_stay`, `out`'s weekday is one of `in`'s `departure_days` (when it has some), and `out` is a `check_out` day: a quote and a checkout of such a stay pass every stay rule, and of any other stay are refused. */
+        /** @description The stays a guest can book are exactly [in, out) where `in` is a `check_in` day, every night from `in` is `available`, the nights are within `in`'s `min_stay` and `max_stay`, `out`'s weekday is one of `in`'s `departure_days` (when it has some), and `out` is a `check_out` day: a quote and a checkout of such a stay pass every stay rule, and of any other stay are refused. On a property with several `units` (issue #27) a stay holds one unit for all its nights, so such a stay is still refused (`unavailable`) when each of its nights is free on some unit but no unit is free for all of them; `check_in` and `check_out` say exactly whether some stay can start or end that day. */
         Day: {
             /** Format: date */
             date: string;
-            /** @description The night starting this day is free and not past. */
+            /** @description The night starting this day is free and not past: on at least one unit of the property (issue #27). */
             available: boolean;
+            /** @description How many units of the property are free for the night starting this day (issue #27): at most the property's `units`, 0 when the night is not `available`. */
+            units_available?: number;
             /** @description A stay may start this day. */
             check_in: boolean;
             /** @description A stay may end this day: some stay ending then can be booked. Which ones depends on their check-in day (its `departure_days`, `min_stay` and `max_stay`). */
