@@ -63,6 +63,12 @@ func (c *Store) refreshOrgHolds(ctx context.Context, os booking.OrgHoldsStore, o
 			return ctx.Err()
 		}
 	}
+	if held, ok := c.orgHeld[org]; ok && c.fresh(held) {
+		// Another refresh ended since the caller looked: its entries
+		// answer (or a write forgot them, and the caller reads alone).
+		c.mu.Unlock()
+		return nil
+	}
 	done := make(chan struct{})
 	c.refreshing[org] = done
 	gen := c.occGen
