@@ -28,7 +28,7 @@ var start = time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
 func day(s string) civil.Date { return civil.MustParse(s) }
 
 // invalidating are the writes of the seams the read model hands out
-// (Store.Stores, Store.Feeds) that change what it caches.
+// (Store.Stores, Store.Feeds, Store.UnitStore) that change what it caches.
 var invalidating = []string{
 	"CreateOrganization", "UpdateOrganization",
 	"CreateProperty", "UpdateProperty", "AddBlock", "RemoveBlock",
@@ -37,6 +37,7 @@ var invalidating = []string{
 	"ApplyFeedSync", "DeleteFeed",
 	"SetCalendarDays", "ApplyCalendar", "UpdatePropertyFields",
 	"SaveSettings",
+	"AddUnit", "RenameUnit", "RetireUnit", "MoveBooking", "Link", "Unlink",
 }
 
 // TestInvalidatingWritesForget calls each invalidating write through the
@@ -46,7 +47,7 @@ var invalidating = []string{
 func TestInvalidatingWritesForget(t *testing.T) {
 	db := openSQLite(t)
 	c := cache.New(db.Stores(), db, cache.Options{})
-	seams := []reflect.Value{reflect.ValueOf(c.Stores()), reflect.ValueOf(c.Feeds(db))}
+	seams := []reflect.Value{reflect.ValueOf(c.Stores()), reflect.ValueOf(c.Feeds(db)), reflect.ValueOf(c.UnitStore(db))}
 	for _, name := range invalidating {
 		var m reflect.Value
 		for _, v := range seams {
@@ -155,8 +156,13 @@ func (e *env) free(t *testing.T, d string) bool {
 	for _, x := range cal.Days {
 		if x.Date == day(d) {
 			// The search index answers as the calendar does (these tests
-			// close no night: only holds take them).
-			taken, err := e.cache.Taken(t.Context(), e.prop, civil.Range{Start: day(d), End: day(d).AddDays(1)}, e.clock.Now())
+			// close no night: only holds take them), for the property as
+			// the read model serves it (its units).
+			p, err := e.cache.Property(t.Context(), e.org.ID, e.prop.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			taken, err := e.cache.Taken(t.Context(), p, civil.Range{Start: day(d), End: day(d).AddDays(1)}, e.clock.Now())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,20 +10,32 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/pricing"
 	"github.com/staykit/staykit/rules"
 	"github.com/staykit/staykit/store/cache"
 )
 
 // randomCatalogue adds n properties of random rates, capacity, preparation
-// days, minimum stays, per-day calendars (prices, closed nights and
-// arrivals) and holds — blocks, pending checkouts (some lapsed by the
-// end) — over June–August 2026 to e's organisation.
+// days, minimum stays, units (one to three), per-day calendars (prices,
+// closed nights and arrivals) and holds — blocks of a unit or of the whole
+// property, pending checkouts (some lapsed by the end) — over June–August
+// 2026 to e's organisation, and links some of them (a whole of one unit
+// and its parts).
 func randomCatalogue(t *testing.T, e *env, rnd *rand.Rand, n int) {
 	t.Helper()
 	ctx := t.Context()
 	dec := func(cents int) decimal.Decimal { return decimal.New(int64(cents), -2) }
 	summer := day("2026-06-01")
+	var created []*booking.Property
+	defer func() {
+		// Links, where they hold no night twice (the others are refused).
+		us := e.cache.UnitStore(e.db)
+		for range n / 4 {
+			whole, part := created[rnd.IntN(len(created))], created[rnd.IntN(len(created))]
+			_, _ = us.Link(ctx, e.org.ID, whole.ID, part.ID, civil.Of(e.clock.Now()), e.clock.Now())
+		}
+	}()
 	for i := range n {
 		p := &booking.Property{OrgID: e.org.ID, Name: []string{"Pin", "Mer", "Sud", "Lac"}[rnd.IntN(4)] + " " + strconv.Itoa(rnd.IntN(10)),
 			MaxGuests: 1 + rnd.IntN(4), Active: rnd.IntN(10) > 0,
@@ -39,9 +51,13 @@ func randomCatalogue(t *testing.T, e *env, rnd *rand.Rand, n int) {
 			p.Rates.Seasons = []pricing.Season{{Name: "haute", Start: s, End: s.AddDays(rnd.IntN(20)),
 				Rate: dec(9000 + rnd.IntN(5000)), MinStayNights: rnd.IntN(4)}}
 		}
+		for u := range rnd.IntN(3) {
+			p.Units = append(p.Units, booking.Unit{Name: strconv.Itoa(u + 1)})
+		}
 		if err := e.cache.CreateProperty(ctx, p); err != nil {
 			t.Fatal(err)
 		}
+		created = append(created, p)
 		var days []booking.CalendarDay
 		for range rnd.IntN(8) {
 			d := booking.CalendarDay{Date: summer.AddDays(rnd.IntN(90))}
@@ -67,6 +83,9 @@ func randomCatalogue(t *testing.T, e *env, rnd *rand.Rand, n int) {
 		for range rnd.IntN(4) {
 			s := summer.AddDays(rnd.IntN(85))
 			b := &booking.Block{Start: s, End: s.AddDays(1 + rnd.IntN(6))}
+			if rnd.IntN(2) == 0 {
+				b.UnitID = p.Units[rnd.IntN(len(p.Units))].ID
+			}
 			if err := e.cache.AddBlock(ctx, p.ID, b, e.clock.Now()); err != nil {
 				t.Fatal(err)
 			}
@@ -74,7 +93,7 @@ func randomCatalogue(t *testing.T, e *env, rnd *rand.Rand, n int) {
 		if !p.Active {
 			continue
 		}
-		for range rnd.IntN(4) {
+		for range rnd.IntN(4) * len(p.Units) {
 			s := summer.AddDays(rnd.IntN(85))
 			// Refusals (taken, closed, rules) are part of the draw.
 			_, _ = e.svc.Checkout(ctx, "villa", booking.CheckoutRequest{PropertyID: p.ID,
