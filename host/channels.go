@@ -79,6 +79,10 @@ type FeedChange struct {
 	// ExportDelay is the channel's export delay (zero: the channel's
 	// default, feed.DefaultExportDelay).
 	ExportDelay *time.Duration
+	// UnitID is the unit whose listing the feed is (issue #27), on
+	// creation only: 0 is the property's first unit; a feed keeps its
+	// unit.
+	UnitID int64
 }
 
 func (c FeedChange) apply(f *feed.Feed) error {
@@ -220,7 +224,12 @@ func (c *Channels) AddFeed(ctx context.Context, org *booking.Organization, prope
 	if err := c.property(ctx, org, propertyID); err != nil {
 		return nil, nil, err
 	}
-	f := &feed.Feed{OrgID: org.ID, PropertyID: propertyID, Active: true}
+	if ch.UnitID != 0 {
+		if _, err := c.s.unitOf(ctx, org, propertyID, ch.UnitID); err != nil {
+			return nil, nil, err
+		}
+	}
+	f := &feed.Feed{OrgID: org.ID, PropertyID: propertyID, UnitID: ch.UnitID, Active: true}
 	if err := ch.apply(f); err != nil {
 		return nil, nil, err
 	}

@@ -27,6 +27,7 @@ import (
 	"github.com/staykit/staykit/invoice"
 	"github.com/staykit/staykit/mailsettings"
 	"github.com/staykit/staykit/notes"
+	"github.com/staykit/staykit/units"
 )
 
 // ReasonBooked is the booking.ParamReason of the CodeConflict returned when
@@ -61,11 +62,13 @@ type Service struct {
 	mail     mailsettings.Store
 	checkin  checkin.Store
 	invoices invoice.Store
-	units    Atomic
-	bookings *booking.Service
-	connect  *connect.Service
-	clock    booking.Clock
-	log      *slog.Logger
+	// inventory is the properties' units and links (Stores.Units).
+	inventory units.Store
+	units     Atomic
+	bookings  *booking.Service
+	connect   *connect.Service
+	clock     booking.Clock
+	log       *slog.Logger
 	// hashSlots holds a token per password hash running (Login).
 	hashSlots chan struct{}
 	// touches spaces the writes of keys' LastUsedAt (Authenticate).
@@ -113,9 +116,9 @@ func New(o Options) *Service {
 	if o.Stores.Records == nil || o.Bookings == nil {
 		panic("host: New needs its Stores (with Records) and a booking Service")
 	}
-	units := o.Units
-	if units == nil {
-		units = o.Stores.Records
+	work := o.Units
+	if work == nil {
+		work = o.Stores.Records
 	}
 	if o.MaxConcurrentHashes <= 0 {
 		o.MaxConcurrentHashes = DefaultMaxConcurrentHashes
@@ -123,13 +126,14 @@ func New(o Options) *Service {
 	if o.Connect == nil {
 		o.Connect = &connect.Service{}
 	}
-	s := &Service{store: o.Stores, records: o.Stores.Records, units: units, bookings: o.Bookings, connect: o.Connect, clock: o.Clock,
+	s := &Service{store: o.Stores, records: o.Stores.Records, units: work, bookings: o.Bookings, connect: o.Connect, clock: o.Clock,
 		log: o.Logger, hashSlots: make(chan struct{}, o.MaxConcurrentHashes),
-		notes:    capability(o.Stores.Notes, o.Stores.Records),
-		closeout: capability(o.Stores.Closeout, o.Stores.Records),
-		mail:     capability(o.Stores.Mail, o.Stores.Records),
-		checkin:  capability(o.Stores.Checkin, o.Stores.Records),
-		invoices: capability(o.Stores.Invoices, o.Stores.Records)}
+		notes:     capability(o.Stores.Notes, o.Stores.Records),
+		closeout:  capability(o.Stores.Closeout, o.Stores.Records),
+		mail:      capability(o.Stores.Mail, o.Stores.Records),
+		checkin:   capability(o.Stores.Checkin, o.Stores.Records),
+		invoices:  capability(o.Stores.Invoices, o.Stores.Records),
+		inventory: capability(o.Stores.Units, o.Stores.Records)}
 	if s.clock == nil {
 		s.clock = booking.SystemClock{}
 	}
@@ -200,6 +204,8 @@ func errNotFound(subject string) error {
 		"coupon":       "This coupon does not exist.",
 		"block":        "This block does not exist.",
 		"api_key":      "This API key does not exist.",
+		"unit":         "This unit does not exist.",
+		"link":         "This link does not exist.",
 	}
 	return &booking.Error{Code: booking.CodeNotFound, Message: msgs[subject], Params: map[string]string{booking.ParamSubject: subject}}
 }

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/pricing"
 	"github.com/staykit/staykit/registration"
 )
@@ -366,6 +368,28 @@ type Day struct {
 	// Booking holding the night at now, if any, and its status.
 	BookingID int64
 	Status    booking.Status
+	// Units are the night on each active unit of the property, by
+	// position (issue #27): the day's fields above say what holds it on
+	// any unit.
+	Units []UnitDay
+	// LinkedPropertyID is a property linked to this one (package units)
+	// whose booking or block takes the night on every unit; 0 when none.
+	LinkedPropertyID int64
+}
+
+// UnitDay is one unit's night in a property's calendar: what holds it.
+type UnitDay struct {
+	UnitID int64
+	// BlockID is the owner block covering the night on the unit (its own
+	// or one of the whole property), if any.
+	BlockID int64
+	// FeedID and Channel are the unit's imported calendar whose event
+	// covers the night, if any.
+	FeedID  int64
+	Channel string
+	// BookingID holds the night on the unit at now, if any.
+	BookingID int64
+	Status    booking.Status
 }
 
 // Calendar returns the nights [from, to) of a property: the per-day
@@ -405,6 +429,10 @@ func (s *Service) Calendar(ctx context.Context, org *booking.Organization, prope
 	for _, o := range p.Rates.Overrides {
 		overrides[o.Date] = true
 	}
+	linked, err := s.linkedHolds(ctx, org, p, from, to, now)
+	if err != nil {
+		return nil, err
+	}
 	var days []Day
 	for d := from; d.Before(to); d = d.AddDays(1) {
 		cd, ok := byDate[d]
@@ -415,14 +443,33 @@ func (s *Service) Calendar(ctx context.Context, org *booking.Organization, prope
 		if cd.Price != nil {
 			day.Price, day.Override = *cd.Price, true
 		}
+		day.Units = make([]UnitDay, len(p.Units))
+		for i, u := range p.Units {
+			day.Units[i].UnitID = u.ID
+		}
 		for _, b := range p.Blocks {
 			if !d.Before(b.Start) && d.Before(b.End) {
 				day.BlockID = b.ID
+				for i := range day.Units {
+					if b.UnitID == 0 || b.UnitID == day.Units[i].UnitID {
+						day.Units[i].BlockID = b.ID
+					}
+				}
 			}
 		}
 		for _, b := range holding {
 			if b.HoldsDates(now) && !d.Before(b.CheckIn) && d.Before(b.CheckOut) {
 				day.BookingID, day.Status = b.ID, b.Status
+				for i := range day.Units {
+					if b.UnitID == day.Units[i].UnitID {
+						day.Units[i].BookingID, day.Units[i].Status = b.ID, b.Status
+					}
+				}
+			}
+		}
+		for _, l := range linked {
+			if l.Contains(d) {
+				day.LinkedPropertyID = l.property
 			}
 		}
 		days = append(days, day)
@@ -431,6 +478,73 @@ func (s *Service) Calendar(ctx context.Context, org *booking.Organization, prope
 		return nil, err
 	}
 	return days, nil
+}
+
+// linkedHold is a night range a linked property's booking or block takes.
+type linkedHold struct {
+	civil.Range
+	property int64
+}
+
+// linkedHolds returns the bookings holding dates at now and the blocks
+// (imported ones included) of the properties linked to p that overlap
+// [from, to): they take p's nights on every unit.
+func (s *Service) linkedHolds(ctx context.Context, org *booking.Organization, p *booking.Property, from, to civil.Date, now time.Time) ([]linkedHold, error) {
+	if len(p.Linked) == 0 {
+		return nil, nil
+	}
+	var feeds []feed.Feed
+	if s.store.FeedStore != nil {
+		var err error
+		if feeds, err = s.store.Feeds(ctx, org.ID); err != nil {
+			return nil, fmt.Errorf("calendar feeds: %w", err)
+		}
+	}
+	window := civil.Range{Start: from, End: to}
+	var out []linkedHold
+	add := func(id int64, r civil.Range) {
+		if r.Overlaps(window) {
+			out = append(out, linkedHold{r, id})
+		}
+	}
+	for _, id := range p.Linked {
+		lp, err := s.store.Property(ctx, org.ID, id)
+		if err != nil {
+			return nil, fmt.Errorf("calendar of a linked property: %w", err)
+		}
+		for _, b := range lp.Blocks {
+			add(id, b.Range())
+		}
+		for before := int64(0); ; {
+			page, err := s.store.BookingsPage(ctx, org.ID, booking.BookingQuery{Statuses: booking.HoldingStatuses,
+				PropertyID: id, From: from, To: to, Before: before, Limit: 100})
+			if err != nil {
+				return nil, fmt.Errorf("calendar bookings of a linked property: %w", err)
+			}
+			for _, b := range page {
+				if b.HoldsDates(now) {
+					add(id, b.Range())
+				}
+			}
+			if len(page) < 100 {
+				break
+			}
+			before = page[len(page)-1].ID
+		}
+		for _, f := range feeds {
+			if f.PropertyID != id {
+				continue
+			}
+			blocks, err := s.store.FeedBlocks(ctx, f.ID)
+			if err != nil {
+				return nil, fmt.Errorf("calendar feed blocks of a linked property: %w", err)
+			}
+			for _, b := range blocks {
+				add(id, b.Range())
+			}
+		}
+	}
+	return out, nil
 }
 
 // markChannels marks the days that an imported calendar's event covers
@@ -456,6 +570,11 @@ func (s *Service) markChannels(ctx context.Context, org *booking.Organization, p
 		for _, b := range blocks {
 			for i := max(from.DaysUntil(b.Start), 0); i < len(days) && days[i].Date.Before(b.End); i++ {
 				days[i].FeedID, days[i].Channel = f.ID, f.Name
+				for j := range days[i].Units {
+					if days[i].Units[j].UnitID == f.UnitID {
+						days[i].Units[j].FeedID, days[i].Units[j].Channel = f.ID, f.Name
+					}
+				}
 			}
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/staykit/staykit/mailsettings"
 	"github.com/staykit/staykit/notes"
 	"github.com/staykit/staykit/privacy"
+	"github.com/staykit/staykit/units"
 )
 
 // Stores are the seams the host's use cases consume: the booking engine's
@@ -43,6 +44,11 @@ type Stores struct {
 	// Invoices keeps the seller's details invoices print (package
 	// invoice); nil means Records, when it serves them too.
 	Invoices invoice.Store
+	// Units keeps the properties' units and links (package units); nil
+	// means Records, when it serves them too. A read model wraps it
+	// (store/cache: rm.UnitStore), so that its writes forget what they
+	// change. (Options.Units is something else: the units of work.)
+	Units units.Store
 }
 
 // capability is the store given, else records when it serves S too; nil

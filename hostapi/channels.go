@@ -71,6 +71,8 @@ type feedView struct {
 	Conflicts      []conflictView `json:"conflicts"`
 	NextPollAt     *time.Time     `json:"next_poll_at"`
 	CreatedAt      time.Time      `json:"created_at"`
+	// UnitID is the unit whose nights the feed's events block (issue #27).
+	UnitID int64 `json:"unit_id"`
 	healthView
 }
 
@@ -129,7 +131,7 @@ func newFeedView(f *host.FeedStatus) feedView {
 	v := feedView{ID: f.ID, PropertyID: f.PropertyID, Name: f.Name, URL: f.URL, Active: f.Active,
 		EndIsLastNight: f.EndIsLastNight, LastAttemptAt: optTime(f.LastAttemptAt), LastSuccessAt: optTime(f.LastSuccessAt),
 		EventsImported: f.EventsImported, Conflicts: newConflictViews(f.ConflictList), NextPollAt: optTime(f.NextPollAt),
-		CreatedAt: f.CreatedAt.UTC(), healthView: newHealthView(f)}
+		CreatedAt: f.CreatedAt.UTC(), UnitID: f.UnitID, healthView: newHealthView(f)}
 	if f.LastError != "" {
 		v.LastError = &f.LastError
 	}
@@ -171,10 +173,13 @@ type feedBody struct {
 	EndIsLastNight *bool   `json:"end_is_last_night"`
 	// ExportDelaySeconds: 0 is the channel's default.
 	ExportDelaySeconds *int64 `json:"export_delay_seconds"`
+	// UnitID is the unit whose listing the feed is, on creation (issue
+	// #27); ignored afterwards.
+	UnitID int64 `json:"unit_id"`
 }
 
 func (b feedBody) change() host.FeedChange {
-	c := host.FeedChange{Name: b.Name, URL: b.URL, Active: b.Active, EndIsLastNight: b.EndIsLastNight}
+	c := host.FeedChange{Name: b.Name, URL: b.URL, Active: b.Active, EndIsLastNight: b.EndIsLastNight, UnitID: b.UnitID}
 	if b.ExportDelaySeconds != nil {
 		d := time.Duration(max(min(*b.ExportDelaySeconds, int64(feed.MaxExportDelay/time.Second)+1), -1)) * time.Second
 		c.ExportDelay = &d

@@ -7,6 +7,7 @@ import (
 	"github.com/staykit/staykit/registration"
 	"github.com/staykit/staykit/reports"
 	"github.com/staykit/staykit/team"
+	"github.com/staykit/staykit/units"
 )
 
 // Messages of the host API's codes and reasons, in both locales, ahead of
@@ -38,6 +39,12 @@ var (
 			{When: apihttp.Equals(booking.ParamSubject, "api_key"), Text: apihttp.Text{
 				FR: "Cette clé d'API n'existe pas.",
 				EN: "This API key does not exist."}},
+			{When: apihttp.Equals(booking.ParamSubject, "unit"), Text: apihttp.Text{
+				FR: "Ce lot n'existe pas dans ce logement.",
+				EN: "This unit does not exist in this property."}},
+			{When: apihttp.Equals(booking.ParamSubject, "link"), Text: apihttp.Text{
+				FR: "Ce logement n'est lié à aucun logement entier.",
+				EN: "This property is linked to no whole."}},
 		},
 		booking.CodeConflict: {
 			{When: apihttp.Equals(booking.ParamReason, host.ReasonNoGuestMail), Text: apihttp.Text{
@@ -61,6 +68,30 @@ var (
 			{When: apihttp.Equals(booking.ParamReason, "code_taken"), Text: apihttp.Text{
 				FR: "Un code promo avec ce code existe déjà.",
 				EN: "A coupon with this code exists already."}},
+			{When: apihttp.Equals(booking.ParamReason, units.ReasonLastUnit), Text: apihttp.Text{
+				FR: "Un logement garde au moins un lot.",
+				EN: "A property keeps one unit at least."}},
+			{When: apihttp.Equals(booking.ParamReason, units.ReasonFutureStays), Text: apihttp.Text{
+				FR: "Ce lot a des séjours à venir : déplacez-les ou annulez-les d'abord.",
+				EN: "This unit holds stays to come: move or cancel them first."}},
+			{When: apihttp.Equals(booking.ParamReason, units.ReasonFutureBlocks), Text: apihttp.Text{
+				FR: "Ce lot a des blocages à venir : retirez-les d'abord.",
+				EN: "This unit has blocks to come: remove them first."}},
+			{When: apihttp.Equals(booking.ParamReason, units.ReasonFeeds), Text: apihttp.Text{
+				FR: "Un calendrier importé appartient à ce lot : supprimez-le d'abord.",
+				EN: "An imported calendar belongs to this unit: delete it first."}},
+			{When: apihttp.Equals(booking.ParamReason, units.ReasonRetired), Text: apihttp.Text{
+				FR: "Ce lot est déjà retiré.",
+				EN: "This unit is retired already."}},
+			{When: apihttp.Equals(booking.ParamReason, units.ReasonWhole), Text: apihttp.Text{
+				FR: "Un logement loué entier avec ses parties n'a qu'un lot.",
+				EN: "A property let whole with its parts has one unit."}},
+			{When: apihttp.Equals(booking.ParamReason, units.ReasonLinked), Text: apihttp.Text{
+				FR: "Une partie n'appartient qu'à un logement entier, et un logement entier n'est la partie d'aucun autre.",
+				EN: "A part belongs to one whole, and a whole is no part."}},
+			{When: apihttp.Equals(booking.ParamReason, units.ReasonNotHolding), Text: apihttp.Text{
+				FR: "Seule une réservation qui occupe ses nuits peut changer de lot.",
+				EN: "Only a booking holding its dates can move to another unit."}},
 			{When: apihttp.Equals(booking.ParamReason, reports.ReasonCurrency), Text: apihttp.Text{
 				FR: "Des montants en {currency} ne peuvent pas être additionnés à ceux de la devise de l'établissement.",
 				EN: "Amounts in {currency} cannot be added to those in the organisation's currency."}},

@@ -125,6 +125,16 @@ var routeRoles = map[string]team.Role{
 	"GET /team/invitations":         team.Owner,
 	"POST /team/invitations":        team.Owner,
 	"DELETE /team/invitations/{id}": team.Owner,
+
+	// Units and linked listings (issue #27).
+	"GET /properties/{id}/units":                   team.Manager,
+	"POST /properties/{id}/units":                  team.Manager,
+	"PATCH /properties/{id}/units/{unit_id}":       team.Manager,
+	"POST /properties/{id}/units/{unit_id}/retire": team.Manager,
+	"POST /bookings/{id}/move":                     team.Manager,
+	"GET /links":                                   team.Manager,
+	"POST /links":                                  team.Manager,
+	"DELETE /links/{part_id}":                      team.Manager,
 }
 
 // minRole is the least role of a route, and whether it is classified.

@@ -47,7 +47,7 @@ func (h *handler) routes() {
 		{http.MethodGet, "/stripe", h.getStripe},
 		{http.MethodPost, "/stripe/onboarding", h.startOnboarding},
 	}
-	for _, c := range slices.Concat(h.channelRoutes(), h.reportRoutes(), h.privacyRoutes(), h.noteRoutes(), h.checkinRoutes(), h.closeoutRoutes(), h.eventRoutes(), h.mailRoutes(), h.reviewRoutes(), h.invoiceRoutes(), h.scheduleRoutes()) {
+	for _, c := range slices.Concat(h.channelRoutes(), h.reportRoutes(), h.privacyRoutes(), h.noteRoutes(), h.checkinRoutes(), h.closeoutRoutes(), h.eventRoutes(), h.mailRoutes(), h.reviewRoutes(), h.invoiceRoutes(), h.scheduleRoutes(), h.unitRoutes()) {
 		rs = append(rs, rt(c))
 	}
 	for _, c := range h.teamRoutes() {
@@ -247,7 +247,7 @@ func (h *handler) addBlock(r *http.Request, c *call) (int, any, error) {
 	if err := decode(c.body, &b); err != nil {
 		return 0, nil, err
 	}
-	block, err := h.host.AddBlock(r.Context(), c.org, id, booking.Block{Start: b.Start, End: b.End, Reason: b.Reason}, c.actor)
+	block, err := h.host.AddBlock(r.Context(), c.org, id, booking.Block{Start: b.Start, End: b.End, Reason: b.Reason, UnitID: b.UnitID}, c.actor)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -214,6 +214,13 @@ type planningPropertyView struct {
 	Name   string             `json:"name"`
 	Stays  []planningStayView `json:"stays"`
 	Blocks []blockView        `json:"blocks"`
+	// Units are the property's active units (issue #27).
+	Units []planningUnitView `json:"units"`
+}
+
+type planningUnitView struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
 }
 
 type planningStayView struct {
@@ -223,6 +230,8 @@ type planningStayView struct {
 	CheckOut  civil.Date `json:"check_out"`
 	Guests    int        `json:"guests"`
 	GuestName string     `json:"guest_name"`
+	// UnitID is the unit the stay holds (issue #27).
+	UnitID *int64 `json:"unit_id"`
 }
 
 // planning is GET /planning?from=&to=: each active property's stays
@@ -253,7 +262,11 @@ func (h *handler) planning(r *http.Request, c *call) (int, any, error) {
 		if !p.Active {
 			continue
 		}
-		pv := planningPropertyView{ID: p.ID, Name: p.Name, Stays: []planningStayView{}, Blocks: []blockView{}}
+		pv := planningPropertyView{ID: p.ID, Name: p.Name, Stays: []planningStayView{}, Blocks: []blockView{},
+			Units: []planningUnitView{}}
+		for _, u := range p.Units {
+			pv.Units = append(pv.Units, planningUnitView{ID: u.ID, Name: u.Name})
+		}
 		for _, b := range p.Blocks {
 			if b.Start.Before(to) && from.Before(b.End) {
 				pv.Blocks = append(pv.Blocks, newBlockView(b))
@@ -275,7 +288,7 @@ func (h *handler) planning(r *http.Request, c *call) (int, any, error) {
 				continue
 			}
 			v.Properties[i].Stays = append(v.Properties[i].Stays, planningStayView{BookingID: b.ID, Status: string(b.Status),
-				CheckIn: b.CheckIn, CheckOut: b.CheckOut, Guests: b.Guests, GuestName: b.GuestName})
+				CheckIn: b.CheckIn, CheckOut: b.CheckOut, Guests: b.Guests, GuestName: b.GuestName, UnitID: optID(b.UnitID)})
 		}
 		if next == 0 {
 			break

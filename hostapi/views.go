@@ -106,10 +106,12 @@ type blockView struct {
 	Start  civil.Date `json:"start"`
 	End    civil.Date `json:"end"`
 	Reason string     `json:"reason"`
+	// UnitID is the unit the block takes; null: every unit (issue #27).
+	UnitID *int64 `json:"unit_id"`
 }
 
 func newBlockView(b booking.Block) blockView {
-	return blockView{ID: b.ID, Start: b.Start, End: b.End, Reason: b.Reason}
+	return blockView{ID: b.ID, Start: b.Start, End: b.End, Reason: b.Reason, UnitID: optID(b.UnitID)}
 }
 
 type propertyView struct {
@@ -134,15 +136,23 @@ type propertyView struct {
 	// report; "" when unknown.
 	PostalCode       string `json:"postal_code"`
 	MunicipalityCode string `json:"municipality_code"`
+	// Units are its active units, Linked the properties linked to it
+	// (issue #27).
+	Units  []unitView `json:"units"`
+	Linked []int64    `json:"linked"`
 }
 
 func newPropertyView(p *booking.Property) propertyView {
 	v := propertyView{ID: p.ID, Name: p.Name, Description: p.Description, Photos: orEmpty(p.Photos), City: p.City,
 		Country: p.Country, MaxGuests: p.MaxGuests, Bedrooms: p.Bedrooms, MinStayNights: p.MinStayNights,
 		MaxStayNights: p.MaxStayNights, Active: p.Active, Rates: p.Rates, Fees: p.Fees, Tax: p.Tax, Blocks: []blockView{},
-		RegistrationNumber: p.RegistrationNumber, PostalCode: p.PostalCode, MunicipalityCode: p.MunicipalityCode}
+		RegistrationNumber: p.RegistrationNumber, PostalCode: p.PostalCode, MunicipalityCode: p.MunicipalityCode,
+		Units: []unitView{}, Linked: orEmpty(p.Linked)}
 	for _, b := range p.Blocks {
 		v.Blocks = append(v.Blocks, newBlockView(b))
+	}
+	for _, u := range p.Units {
+		v.Units = append(v.Units, newUnitView(u))
 	}
 	return v
 }
@@ -210,6 +220,20 @@ type dayView struct {
 	BookingStatus     *string         `json:"booking_status"`
 	FeedID            *int64          `json:"feed_id"`
 	Channel           *string         `json:"channel"`
+	// Units are the night on each unit of the property (issue #27);
+	// LinkedPropertyID a linked property holding it on every unit.
+	Units            []unitDayView `json:"units"`
+	LinkedPropertyID *int64        `json:"linked_property_id"`
+}
+
+// unitDayView is a night of one unit: what holds it.
+type unitDayView struct {
+	UnitID        int64   `json:"unit_id"`
+	BlockID       *int64  `json:"block_id"`
+	BookingID     *int64  `json:"booking_id"`
+	BookingStatus *string `json:"booking_status"`
+	FeedID        *int64  `json:"feed_id"`
+	Channel       *string `json:"channel"`
 }
 
 type calendarView struct {
@@ -232,6 +256,20 @@ func newCalendarView(org *booking.Organization, propertyID int64, days []host.Da
 			s := string(d.Status)
 			v.Days[i].BookingStatus = &s
 		}
+		v.Days[i].LinkedPropertyID = optID(d.LinkedPropertyID)
+		v.Days[i].Units = make([]unitDayView, len(d.Units))
+		for j, u := range d.Units {
+			uv := unitDayView{UnitID: u.UnitID, BlockID: optID(u.BlockID), BookingID: optID(u.BookingID), FeedID: optID(u.FeedID)}
+			if u.FeedID != 0 {
+				ch := u.Channel
+				uv.Channel = &ch
+			}
+			if u.BookingID != 0 {
+				s := string(u.Status)
+				uv.BookingStatus = &s
+			}
+			v.Days[i].Units[j] = uv
+		}
 	}
 	return v
 }
@@ -241,6 +279,8 @@ type blockBody struct {
 	Start  civil.Date `json:"start"`
 	End    civil.Date `json:"end"`
 	Reason string     `json:"reason"`
+	// UnitID, when set, blocks that unit alone (issue #27).
+	UnitID int64 `json:"unit_id"`
 }
 
 type couponView struct {
@@ -315,6 +355,8 @@ type bookingView struct {
 	CreatedAt     time.Time       `json:"created_at"`
 	ExpiresAt     *time.Time      `json:"expires_at"`
 	ConfirmedAt   *time.Time      `json:"confirmed_at"`
+	// UnitID is the unit of the property the stay holds (issue #27).
+	UnitID *int64 `json:"unit_id"`
 }
 
 func newBookingView(b *booking.Booking) bookingView {
@@ -323,7 +365,7 @@ func newBookingView(b *booking.Booking) bookingView {
 		GuestPhone: b.GuestPhone, Message: b.Message, Locale: b.Locale, Currency: b.Currency,
 		PaymentMode: string(b.PaymentMode), TotalAmount: b.TotalAmount, ChargeAmount: b.ChargeAmount,
 		PaidAmount: b.PaidAmount, BalanceAmount: b.BalanceAmount, CreatedAt: b.CreatedAt.UTC(),
-		ExpiresAt: optTime(b.ExpiresAt), ConfirmedAt: optTime(b.ConfirmedAt)}
+		ExpiresAt: optTime(b.ExpiresAt), ConfirmedAt: optTime(b.ConfirmedAt), UnitID: optID(b.UnitID)}
 	if b.CouponCode != "" {
 		v.CouponCode = &b.CouponCode
 	}

@@ -98,7 +98,9 @@
 //	          "tax": {"per_guest_per_night": 2.5, "max_nights": 0, "exempt": ["children"]},
 //	          // or, the French rule for unclassified rentals:
 //	          // "tax": {"percent": 5, "ceiling_per_guest_night": 2.30, "exempt": ["children"]},
-//	          "blocks": [{"start": "2026-08-01", "end": "2026-08-08", "reason": "owner"}]
+//	          "blocks": [{"start": "2026-08-01", "end": "2026-08-08", "reason": "owner"}],
+//	          "units": ["Studio 1", "Studio 2"], // identical units sold apart (default: one)
+//	          "parts": ["Room 1", "Room 2"]     // let whole, made of these properties (one unit)
 //	        }
 //	      ],
 //	      "coupons": [

@@ -70,6 +70,12 @@ type propertyJSON struct {
 	Rules rules.Set `json:"rules"`
 	// Terms, when set, replace the organisation's for this property.
 	Terms *termsJSON `json:"terms"`
+	// Units name the property's identical units (issue #27); absent:
+	// one unit.
+	Units []string `json:"units"`
+	// Parts name the properties of the organisation this one is made
+	// of (linked listings, package units): the villa and its rooms.
+	Parts []string `json:"parts"`
 }
 
 type ratesJSON struct {

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/units"
 )
 
 // MaxFileSize is the largest seed file Load reads (8 MiB).
@@ -39,7 +41,7 @@ func Load(ctx context.Context, store booking.CatalogStore, r io.Reader, now time
 	if err != nil {
 		return err
 	}
-	return cat.store(ctx, store)
+	return cat.store(ctx, store, now)
 }
 
 // LoadFile is Load on the file at path; errors name the file.
@@ -55,9 +57,32 @@ func LoadFile(ctx context.Context, store booking.CatalogStore, path string, now 
 	return nil
 }
 
+// linker is a store that keeps linked listings (units.Store's Link).
+type linker interface {
+	Link(ctx context.Context, orgID, wholeID, partID int64, today civil.Date, now time.Time) (*units.Link, error)
+}
+
+// storeLinks links each property of e, stored as org, to its parts, by
+// the IDs of the properties stored.
+func storeLinks(ctx context.Context, store booking.CatalogStore, e orgEntry, org booking.Organization, ids map[string]int64, now time.Time) error {
+	for j, parts := range e.parts {
+		for k, name := range parts {
+			l, ok := store.(linker)
+			if !ok {
+				return fmt.Errorf("seed: %s.properties[%d].parts: this store keeps no linked listings", e.path, j)
+			}
+			if _, err := l.Link(ctx, org.ID, ids[e.properties[j].Name], ids[name], civil.Today(now, org.Location()), now); err != nil {
+				return fmt.Errorf("seed: store %s.properties[%d].parts[%d] (%q): %w", e.path, j, k, name, err)
+			}
+		}
+	}
+	return nil
+}
+
 // store writes a checked catalogue: each organisation, then its
-// properties, then its coupons with their property names turned into IDs.
-func (cat *catalog) store(ctx context.Context, store booking.CatalogStore) error {
+// properties, their links (at now), then its coupons with their property
+// names turned into IDs.
+func (cat *catalog) store(ctx context.Context, store booking.CatalogStore, now time.Time) error {
 	for _, e := range cat.orgs {
 		org := e.org
 		if err := store.CreateOrganization(ctx, &org); err != nil {
@@ -88,6 +113,9 @@ func (cat *catalog) store(ctx context.Context, store booking.CatalogStore) error
 			if err := saveTerms(ctx, store, fmt.Sprintf("%s.properties[%d]", e.path, j), e.propertyTerms[j], org.ID, p.ID); err != nil {
 				return err
 			}
+		}
+		if err := storeLinks(ctx, store, e, org, ids, now); err != nil {
+			return err
 		}
 		for _, ce := range e.coupons {
 			c := ce.coupon

@@ -29,7 +29,9 @@ type orgEntry struct {
 	// propertyTerms are the terms of each property, by index; nil where
 	// the organisation's apply.
 	propertyTerms []*booking.Settings
-	coupons       []couponEntry
+	// parts are the names of each property's parts, by index.
+	parts   [][]string
+	coupons []couponEntry
 }
 
 type couponEntry struct {
@@ -152,6 +154,34 @@ func parseOrg(c *checker, path string, o orgJSON, now time.Time) orgEntry {
 		names[pj.Name] = ppath
 		e.properties = append(e.properties, parseProperty(c, ppath, pj, year, org.Currency))
 		e.propertyTerms = append(e.propertyTerms, parseTerms(c, ppath+".terms", pj.Terms, org.Currency))
+		e.parts = append(e.parts, pj.Parts)
+	}
+	// Linked listings: parts are properties of the organisation, each of
+	// one whole, and a whole is no part and sells one unit.
+	partOf := map[string]string{}
+	for j, pj := range o.Properties {
+		ppath := fmt.Sprintf("%s.properties[%d]", path, j)
+		if len(pj.Parts) > 0 && len(pj.Units) > 1 {
+			c.add(ppath+".units", "whole_has_one_unit: a property made of parts sells one unit")
+		}
+		for k, name := range pj.Parts {
+			kpath := fmt.Sprintf("%s.parts[%d]", ppath, k)
+			switch _, ok := names[name]; {
+			case !ok:
+				c.add(kpath, fmt.Sprintf("unknown_property: no property of this organisation is named %q", name))
+			case name == pj.Name:
+				c.add(kpath, "invalid: a property is no part of itself")
+			case partOf[name] != "":
+				c.add(kpath, "already_linked: "+partOf[name]+" has this part already")
+			default:
+				partOf[name] = ppath
+			}
+		}
+	}
+	for j, pj := range o.Properties {
+		if partOf[pj.Name] != "" && len(pj.Parts) > 0 {
+			c.add(fmt.Sprintf("%s.properties[%d].parts", path, j), "already_linked: a part is itself no whole")
+		}
 	}
 	codes := map[string]string{}
 	for j, cj := range o.Coupons {
@@ -231,6 +261,9 @@ func parseProperty(c *checker, path string, pj propertyJSON, year int, currency 
 			c.add(bpath, "invalid_range: end must come after start (the end day is free again)")
 		}
 		p.Blocks = append(p.Blocks, booking.Block{Start: start, End: end, Reason: b.Reason})
+	}
+	for _, name := range pj.Units {
+		p.Units = append(p.Units, booking.Unit{Name: name})
 	}
 	// Property.Validate judges the rest. A field with a problem already
 	// recorded inside it (an unreadable season date, say) is not reported

@@ -18,6 +18,7 @@ import (
 	"github.com/staykit/staykit/store/postgres"
 	"github.com/staykit/staykit/store/sqlite"
 	"github.com/staykit/staykit/team"
+	"github.com/staykit/staykit/units"
 )
 
 // Database is the server's store, a store/sqlite or store/postgres DB, as
@@ -120,7 +121,11 @@ func (db Database) Booking() booking.Stores { return db.Stores.Stores }
 // Through is db's seams with those the read model serves, or must hear
 // about, going through rm; the host's records stay the database's.
 func (db Database) Through(rm *cache.Store) host.Stores {
-	return host.Stores{Stores: rm.Stores(), FeedStore: rm.Feeds(db.FeedStore), Records: db.Records}
+	hs := host.Stores{Stores: rm.Stores(), FeedStore: rm.Feeds(db.FeedStore), Records: db.Records}
+	if us := nativeAs[units.Store](db); us != nil {
+		hs.Units = rm.UnitStore(us) // its writes forget what they change
+	}
+	return hs
 }
 
 // NewReadModel puts the read model (store/cache) over the store; on

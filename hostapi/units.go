@@ -1,0 +1,200 @@
+package hostapi
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/units"
+)
+
+// unitRoutes are a property's units and the linked listings (package
+// units, issue #27).
+func (h *handler) unitRoutes() []channelRoute {
+	return []channelRoute{
+		{http.MethodGet, "/properties/{id}/units", h.listUnits},
+		{http.MethodPost, "/properties/{id}/units", h.addUnit},
+		{http.MethodPatch, "/properties/{id}/units/{unit_id}", h.renameUnit},
+		{http.MethodPost, "/properties/{id}/units/{unit_id}/retire", h.retireUnit},
+		{http.MethodPost, "/bookings/{id}/move", h.moveBooking},
+		{http.MethodGet, "/links", h.listLinks},
+		{http.MethodPost, "/links", h.addLink},
+		{http.MethodDelete, "/links/{part_id}", h.removeLink},
+	}
+}
+
+// unitView is a unit of a property.
+type unitView struct {
+	ID         int64      `json:"id"`
+	PropertyID int64      `json:"property_id"`
+	Name       string     `json:"name"`
+	Position   int        `json:"position"`
+	Active     bool       `json:"active"`
+	RetiredAt  *time.Time `json:"retired_at"`
+}
+
+func newUnitView(u booking.Unit) unitView {
+	return unitView{ID: u.ID, PropertyID: u.PropertyID, Name: u.Name, Position: u.Position, Active: u.Active(),
+		RetiredAt: optTime(u.RetiredAt)}
+}
+
+// unitBody is POST /properties/{id}/units and PATCH
+// /properties/{id}/units/{unit_id}.
+type unitBody struct {
+	Name string `json:"name"`
+}
+
+// moveBody is POST /bookings/{id}/move.
+type moveBody struct {
+	UnitID int64 `json:"unit_id"`
+}
+
+// linkView is a link of a part to its whole.
+type linkView struct {
+	WholeID   int64     `json:"whole_id"`
+	PartID    int64     `json:"part_id"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+func newLinkView(l units.Link) linkView {
+	return linkView{WholeID: l.WholeID, PartID: l.PartID, CreatedAt: l.CreatedAt.UTC()}
+}
+
+// linkBody is POST /links.
+type linkBody struct {
+	WholeID int64 `json:"whole_id"`
+	PartID  int64 `json:"part_id"`
+}
+
+func (h *handler) listUnits(r *http.Request, c *call) (int, any, error) {
+	id, err := pathID(r, "id", "property")
+	if err != nil {
+		return 0, nil, err
+	}
+	list, err := h.host.Units(r.Context(), c.org, id)
+	if err != nil {
+		return 0, nil, err
+	}
+	items := make([]unitView, 0, len(list))
+	for _, u := range list {
+		items = append(items, newUnitView(u))
+	}
+	return http.StatusOK, newList(items, 0), nil
+}
+
+func (h *handler) addUnit(r *http.Request, c *call) (int, any, error) {
+	id, err := pathID(r, "id", "property")
+	if err != nil {
+		return 0, nil, err
+	}
+	var b unitBody
+	if err := decode(c.body, &b); err != nil {
+		return 0, nil, err
+	}
+	u, err := h.host.AddUnit(r.Context(), c.org, id, b.Name, c.actor)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusCreated, newUnitView(*u), nil
+}
+
+func (h *handler) renameUnit(r *http.Request, c *call) (int, any, error) {
+	id, err := pathID(r, "id", "property")
+	if err != nil {
+		return 0, nil, err
+	}
+	unitID, err := pathID(r, "unit_id", "unit")
+	if err != nil {
+		return 0, nil, err
+	}
+	var b unitBody
+	if err := decode(c.body, &b); err != nil {
+		return 0, nil, err
+	}
+	u, err := h.host.RenameUnit(r.Context(), c.org, id, unitID, b.Name, c.actor)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, newUnitView(*u), nil
+}
+
+func (h *handler) retireUnit(r *http.Request, c *call) (int, any, error) {
+	id, err := pathID(r, "id", "property")
+	if err != nil {
+		return 0, nil, err
+	}
+	unitID, err := pathID(r, "unit_id", "unit")
+	if err != nil {
+		return 0, nil, err
+	}
+	u, err := h.host.RetireUnit(r.Context(), c.org, id, unitID, c.actor)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, newUnitView(*u), nil
+}
+
+func (h *handler) moveBooking(r *http.Request, c *call) (int, any, error) {
+	id, err := pathID(r, "id", "booking")
+	if err != nil {
+		return 0, nil, err
+	}
+	var b moveBody
+	if err := decode(c.body, &b); err != nil {
+		return 0, nil, err
+	}
+	if b.UnitID <= 0 {
+		return 0, nil, &booking.Error{Code: booking.CodeInvalid, Message: "The request is invalid.",
+			Fields: booking.FieldErrors{"unit_id": {"required"}}}
+	}
+	moved, err := h.host.MoveBooking(r.Context(), c.org, id, b.UnitID, c.actor)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, newBookingView(moved), nil
+}
+
+func (h *handler) listLinks(r *http.Request, c *call) (int, any, error) {
+	list, err := h.host.Links(r.Context(), c.org)
+	if err != nil {
+		return 0, nil, err
+	}
+	items := make([]linkView, 0, len(list))
+	for _, l := range list {
+		items = append(items, newLinkView(l))
+	}
+	return http.StatusOK, newList(items, 0), nil
+}
+
+func (h *handler) addLink(r *http.Request, c *call) (int, any, error) {
+	var b linkBody
+	if err := decode(c.body, &b); err != nil {
+		return 0, nil, err
+	}
+	f := booking.FieldErrors{}
+	if b.WholeID <= 0 {
+		f.Add("whole_id", "required")
+	}
+	if b.PartID <= 0 {
+		f.Add("part_id", "required")
+	}
+	if err := f.Err(); err != nil {
+		return 0, nil, err
+	}
+	l, err := h.host.Link(r.Context(), c.org, b.WholeID, b.PartID, c.actor)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusCreated, newLinkView(*l), nil
+}
+
+func (h *handler) removeLink(r *http.Request, c *call) (int, any, error) {
+	partID, err := pathID(r, "part_id", "link")
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := h.host.Unlink(r.Context(), c.org, partID, c.actor); err != nil {
+		return 0, nil, err
+	}
+	return http.StatusNoContent, nil, nil
+}
