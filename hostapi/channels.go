@@ -2,6 +2,8 @@ package hostapi
 
 import (
 	"net/http"
+	"slices"
+	"strconv"
 	"time"
 
 	"github.com/staykit/staykit/booking"
@@ -276,18 +278,40 @@ type exportView struct {
 	PropertyID int64     `json:"property_id"`
 	URL        *string   `json:"url"`
 	CreatedAt  time.Time `json:"created_at"`
+	// Units are the calendars of each active unit (issue #27), for the
+	// unit's own listing on a channel.
+	Units []unitExportView `json:"units"`
+}
+
+type unitExportView struct {
+	UnitID int64   `json:"unit_id"`
+	Name   string  `json:"name"`
+	URL    *string `json:"url"`
 }
 
 func (v exportView) withoutSecret() any {
 	v.URL = nil
+	v.Units = slices.Clone(v.Units)
+	for i := range v.Units {
+		v.Units[i].URL = nil
+	}
 	return v
 }
 
 // newExportView is the calendar URL to paste into the channels, on
-// PublicURL.
-func (h *handler) newExportView(t *feed.ExportToken) exportView {
+// PublicURL, and those of the property's units.
+func (h *handler) newExportView(r *http.Request, c *call, t *feed.ExportToken) (exportView, error) {
 	url := h.public + icalsync.ExportPath(t.Token)
-	return exportView{PropertyID: t.PropertyID, URL: &url, CreatedAt: t.CreatedAt.UTC()}
+	v := exportView{PropertyID: t.PropertyID, URL: &url, CreatedAt: t.CreatedAt.UTC(), Units: []unitExportView{}}
+	p, err := h.host.Property(r.Context(), c.org, t.PropertyID)
+	if err != nil {
+		return exportView{}, err
+	}
+	for _, u := range p.Units {
+		unitURL := url + "?unit=" + strconv.FormatInt(u.ID, 10)
+		v.Units = append(v.Units, unitExportView{UnitID: u.ID, Name: u.Name, URL: &unitURL})
+	}
+	return v, nil
 }
 
 // errNoPublicURL refuses to show an export URL without Options.PublicURL:
@@ -309,7 +333,11 @@ func (h *handler) getExport(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, h.newExportView(t), nil
+	v, err := h.newExportView(r, c, t)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, v, nil
 }
 
 func (h *handler) rotateExport(r *http.Request, c *call) (int, any, error) {
@@ -324,7 +352,11 @@ func (h *handler) rotateExport(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, h.newExportView(t), nil
+	v, err := h.newExportView(r, c, t)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, v, nil
 }
 
 type webhookView struct {

@@ -288,6 +288,12 @@ func TestCalendarExportURL(t *testing.T) {
 		if again := e.do("villa", req{method: "GET", path: ical}).data(t)["url"]; again != url {
 			t.Errorf("the URL changed without a rotation: %v", again)
 		}
+		// Each unit's calendar (issue #27) is the property's URL with its
+		// unit.
+		units := got.data(t)["units"].([]any)
+		if len(units) != 1 || units[0].(map[string]any)["url"] != fmt.Sprintf("%s?unit=%v", url, units[0].(map[string]any)["unit_id"]) {
+			t.Errorf("the units' calendars: %v", units)
+		}
 		token := strings.TrimSuffix(strings.TrimPrefix(url, "https://book.example.com/ical/"), ".ics")
 		rotated := e.do("villa", req{method: "POST", path: ical + "/rotate"})
 		want(t, rotated, http.StatusOK)
