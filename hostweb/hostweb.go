@@ -339,6 +339,7 @@ var appTemplate = template.Must(template.New("app").Parse(`<!doctype html>
 <script src="/host/assets/team.js" defer></script>
 <script src="/host/assets/reviews.js" defer></script>
 <script src="/host/assets/messages.js" defer></script>
+<script src="/host/assets/units.js" defer></script>
 <script src="/host/assets/app.js" defer></script>
 </head>
 <body data-org="{{.Org}}" data-lang="{{.Lang}}" data-user="{{.Email}}" data-policies="{{.Policies}}" data-role="{{.Role}}" data-orgs="{{.Orgs}}">

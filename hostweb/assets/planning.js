@@ -1,6 +1,7 @@
 // The dashboard's Planning: every property on one calendar (rows are
-// properties, columns days), bookings as bars labelled with the guest and
-// coloured by status, owner blocks and channels' imported events (named
+// properties, and under a property of several units one row per unit;
+// columns days), bookings as bars labelled with the guest and coloured by
+// status, owner blocks and channels' imported events (named
 // by their calendar: "Airbnb") apart, each day's price. A host selects
 // days — a tap, then a tap on the last day of the range; shift-click or a
 // drag; across several properties by shift-clicking another row — and
@@ -17,7 +18,7 @@
       nightsSelected: "{n} nuit(s) sur {p} logement(s)", clearSelection: "Effacer",
       blockAction: "Bloquer", unblockAction: "Débloquer", priceAction: "Fixer le prix", minStayAction: "Séjour min.",
       closeArrival: "Fermer aux arrivées", closeDeparture: "Fermer aux départs", reopen: "Rouvrir arrivées et départs",
-      ownerBlock: "Bloqué", done: "Fait : {n} période(s) mise(s) à jour.",
+      ownerBlock: "Bloqué", done: "Fait : {n} période(s) mise(s) à jour.", linkedHold: "Lié : {p}",
     },
     en: {
       planning: "Planning", window: "days", earlier: "‹ Earlier", later: "Later ›", fromToday: "Today",
@@ -25,7 +26,7 @@
       nightsSelected: "{n} night(s) on {p} propert(y/ies)", clearSelection: "Clear",
       blockAction: "Block", unblockAction: "Unblock", priceAction: "Set price", minStayAction: "Min. stay",
       closeArrival: "Close to arrival", closeDeparture: "Close to departure", reopen: "Reopen arrivals and departures",
-      ownerBlock: "Blocked", done: "Done: {n} range(s) updated.",
+      ownerBlock: "Blocked", done: "Done: {n} range(s) updated.", linkedHold: "Linked: {p}",
     },
   }[lang]);
   const fill = (s, params) => s.replace(/\{(\w+)\}/g, (_, k) => params[k]);
@@ -70,9 +71,41 @@
     grid.append(el("div", { class: "corner" }, monthFormat.format(new Date(from + "T00:00:00Z"))),
       ...dates.map((d, i) => at(el("div", { class: "head" + (new Date(d + "T00:00:00Z").getUTCDay() % 6 === 0 ? " weekend" : ""),
         "aria-hidden": "true" }, headFormat.format(new Date(d + "T00:00:00Z"))), 1, i + 2)));
+    // A property of several units (issue #27) has a row of its own (its
+    // prices, the selection) and one row per unit under it, with that
+    // unit's bars; a night a linked property takes shows on the row.
+    let gridRow = 1;
+    const nameOf = (id) => (props.find((x) => x.id === id) || { name: "#" + id }).name;
+    const bars = (days, gridRow, holderOf) => {
+      const holder = (x) => {
+        const h = holderOf(x);
+        return h.booking_id ? "b" + h.booking_id : h.block_id ? "k" + h.block_id : h.feed_id ? "f" + h.feed_id : h.linked ? "l" + h.linked : "";
+      };
+      for (let i = 0; i < days.length;) {
+        const d = holderOf(days[i]);
+        const key = holder(days[i]);
+        let j = i + 1;
+        while (key && j < days.length && holder(days[j]) === key) j++;
+        if (key) {
+          if (d.booking_id) {
+            grid.append(at(el("button", { type: "button", class: "bar booking st-" + d.booking_status, "data-booking": d.booking_id,
+              title: (guest.get(d.booking_id) || "#" + d.booking_id) + " — " + (T.st[d.booking_status] || d.booking_status),
+              on: { click: () => { location.hash = "bookings/" + d.booking_id; } } }, guest.get(d.booking_id) || "#" + d.booking_id), gridRow, i + 2, j - i));
+          } else if (d.block_id) {
+            grid.append(at(el("div", { class: "bar block", "data-block": d.block_id }, T.ownerBlock), gridRow, i + 2, j - i));
+          } else if (d.feed_id) {
+            grid.append(at(el("div", { class: "bar channel", "data-feed": d.feed_id, title: d.channel }, d.channel), gridRow, i + 2, j - i));
+          } else {
+            grid.append(at(el("div", { class: "bar linked", "data-linked": d.linked }, fill(T.linkedHold, { p: nameOf(d.linked) })), gridRow, i + 2, j - i));
+          }
+        }
+        i = j;
+      }
+    };
     props.forEach((p, row) => {
-      const gridRow = row + 2;
+      gridRow++;
       const days = calendars[row].days;
+      const units = p.units || [];
       grid.append(at(el("div", { class: "prop" }, p.name), gridRow));
       days.forEach((day, i) => {
         const cls = ["cell"];
@@ -87,27 +120,21 @@
           title: p.name + " — " + day.date + (day.min_stay_nights ? " — min. " + day.min_stay_nights : "") },
         el("span", { class: "price", "aria-hidden": "true" }, price.replace(/[.,]00(?=\D*$)/, ""))), gridRow, i + 2));
       });
-      // Bars: a run of nights held by one booking, one owner block or one
-      // channel's imported calendar.
-      const holder = (x) => x.booking_id ? "b" + x.booking_id : x.block_id ? "k" + x.block_id : x.feed_id ? "f" + x.feed_id : "";
-      for (let i = 0; i < days.length;) {
-        const d = days[i];
-        const key = holder(d);
-        let j = i + 1;
-        while (key && j < days.length && holder(days[j]) === key) j++;
-        if (key) {
-          if (d.booking_id) {
-            grid.append(at(el("button", { type: "button", class: "bar booking st-" + d.booking_status, "data-booking": d.booking_id,
-              title: (guest.get(d.booking_id) || "#" + d.booking_id) + " — " + (T.st[d.booking_status] || d.booking_status),
-              on: { click: () => { location.hash = "bookings/" + d.booking_id; } } }, guest.get(d.booking_id) || "#" + d.booking_id), gridRow, i + 2, j - i));
-          } else if (d.block_id) {
-            grid.append(at(el("div", { class: "bar block", "data-block": d.block_id }, T.ownerBlock), gridRow, i + 2, j - i));
-          } else {
-            grid.append(at(el("div", { class: "bar channel", "data-feed": d.feed_id, title: d.channel }, d.channel), gridRow, i + 2, j - i));
-          }
-        }
-        i = j;
+      // Bars: a run of nights held by one booking, one owner block, one
+      // channel's imported calendar or a linked property. With several
+      // units, the property's row shows the linked holds alone and each
+      // unit's row its own.
+      if (units.length <= 1) {
+        bars(days, gridRow, (x) => Object.assign({}, x, { linked: x.linked_property_id }));
+        return;
       }
+      bars(days, gridRow, (x) => ({ linked: x.linked_property_id }));
+      units.forEach((u, k) => {
+        gridRow++;
+        grid.append(at(el("div", { class: "prop unit", "data-unit": u.id, title: p.name + " — " + u.name }, u.name), gridRow));
+        days.forEach((_, i) => grid.append(at(el("div", { class: "ucell", "aria-hidden": "true" }), gridRow, i + 2)));
+        bars(days, gridRow, (x) => (x.units && x.units[k]) || {});
+      });
     });
 
     const cells = () => [...grid.querySelectorAll("button.cell")];

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserUnits (issue #27): a property of three units shows a row per
+// unit under its own on the planning, each booking on its unit's row; the
+// booking page moves a stay to a free unit; the property page adds,
+// renames and retires units and links the property, as a part, to a whole,
+// whose planning row then shows the part's stays as linked; the host API
+// says the same.
+func TestBrowserUnits(t *testing.T) {
+	ts := startServer(t, nil)
+	newHostUser(t, ts, "demo-request", "host@example.com", "a long enough password")
+	props := propertyIDs(t, ts, "demo-request")
+	if len(props) < 2 {
+		t.Fatalf("demo-request has %d properties; the test needs two", len(props))
+	}
+	studios, whole := props[0], props[1]
+	key := hostKey(t, ts, "demo-request")
+	host := func(method, path string, body any) response {
+		t.Helper()
+		return call(t, method, ts.URL+"/api/v1/host/demo-request"+path, body, key)
+	}
+	for _, name := range []string{"Studio 2", "Studio 3"} {
+		if r := host(http.MethodPost, fmt.Sprintf("/properties/%d/units", studios), map[string]any{"name": name}); r.Status != http.StatusCreated {
+			t.Fatalf("add unit: %d %s", r.Status, r.Raw)
+		}
+	}
+	// Two stays of the same nights: each on its unit.
+	requestedBooking(t, ts, studios, 5, 2)
+	requestedBooking(t, ts, studios, 5, 2)
+	bookingsOf := func() []map[string]any {
+		r := host(http.MethodGet, "/bookings?limit=100", nil)
+		var out []map[string]any
+		for _, b := range r.data(t)["items"].([]any) {
+			if bm := b.(map[string]any); num(bm, "property_id") == fmt.Sprint(studios) {
+				out = append(out, bm)
+			}
+		}
+		return out
+	}
+	bs := bookingsOf()
+	if len(bs) != 2 || num(bs[0], "unit_id") == num(bs[1], "unit_id") {
+		t.Fatalf("the two stays: %v", bs)
+	}
+
+	b := newBrowser(t)
+	b.signIn(ts.URL+"/host/login?lang=en", "host@example.com", "a long enough password", "#planning .bar.booking")
+	if got := b.eval(`String(document.querySelectorAll('#planning .prop.unit').length)`); got != "3" {
+		t.Errorf("%s unit rows on the planning, want the studios' 3", got)
+	}
+	// Each booking bar sits on the row of its unit, under the studios'.
+	rows := b.eval(`[...document.querySelectorAll('#planning .bar.booking')].map((x) => getComputedStyle(x).gridRowStart).sort().join(',')`)
+	unitRows := b.eval(`[...document.querySelectorAll('#planning .prop.unit')].map((x) => getComputedStyle(x).gridRowStart).join(',')`)
+	if parts := strings.Split(rows, ","); len(parts) != 2 || parts[0] == parts[1] || !strings.Contains(unitRows, parts[0]) || !strings.Contains(unitRows, parts[1]) {
+		t.Errorf("booking bars on rows %s, unit rows %s: want two different unit rows", rows, unitRows)
+	}
+	b.shot("1-planning-units")
+
+	// The booking page moves the first stay to the free unit.
+	first := num(bs[0], "id")
+	b.do("open the booking", chromedp.Navigate(ts.URL+"/host/?lang=en#bookings/"+first), chromedp.WaitVisible(chromedp.CSS("#bk-move-submit")))
+	free := ""
+	for _, u := range host(http.MethodGet, fmt.Sprintf("/properties/%d/units", studios), nil).data(t)["items"].([]any) {
+		if id := num(u.(map[string]any), "id"); id != num(bs[0], "unit_id") && id != num(bs[1], "unit_id") {
+			free = id
+		}
+	}
+	if b.eval(`String(document.querySelectorAll('#bk-move-unit option').length)`) != "2" {
+		t.Errorf("the move offers %s units, want the 2 others", b.eval(`String(document.querySelectorAll('#bk-move-unit option').length)`))
+	}
+	// The other stay's unit is taken: moving there is refused, in words.
+	other := num(bs[1], "unit_id")
+	b.eval(`(document.querySelector('#bk-move-unit').value = '` + other + `', '')`)
+	b.do("move onto the taken unit", chromedp.Click(chromedp.CSS("#bk-move-submit")), chromedp.WaitVisible(chromedp.CSS("#flash.error")))
+	b.eval(`(document.querySelector('#bk-move-unit').value = '` + free + `', '')`)
+	b.do("move onto the free unit", chromedp.Click(chromedp.CSS("#bk-move-submit")),
+		chromedp.WaitVisible(chromedp.CSS(`#bk-unit[data-unit="`+free+`"]`)))
+	if got := b.text("#flash"); got != "Booking moved." {
+		t.Errorf("flash after the move: %q", got)
+	}
+	if r := host(http.MethodGet, "/bookings/"+first, nil); num(r.data(t), "unit_id") != free {
+		t.Errorf("the host API has the booking on unit %s, want %s", num(r.data(t), "unit_id"), free)
+	}
+	b.shot("2-moved")
+
+	// The property page: add a unit, rename it, retire it.
+	b.do("open the studios", chromedp.Navigate(fmt.Sprintf("%s/host/?lang=en#properties/%d", ts.URL, studios)),
+		chromedp.WaitVisible(chromedp.CSS("#unit-add")))
+	if got := b.eval(`String(document.querySelectorAll('#units li.unit').length)`); got != "3" {
+		t.Errorf("%s units listed, want 3", got)
+	}
+	b.do("add a unit", chromedp.SendKeys(chromedp.CSS("#unit-new"), "Studio 4"), chromedp.Click(chromedp.CSS("#unit-add")),
+		chromedp.WaitVisible(chromedp.CSS(`#units li.unit:nth-child(4)`)))
+	added := b.attr(`#units li.unit:nth-child(4)`, "data-unit")
+	b.do("rename it", chromedp.SetValue(chromedp.CSS("#unit-name-"+added), "Studio Four"), chromedp.Click(chromedp.CSS("#unit-rename-"+added)),
+		chromedp.WaitVisible(chromedp.CSS(`#unit-name-`+added+`[value="Studio Four"]`)))
+	b.do("retire it", chromedp.Click(chromedp.CSS("#unit-retire-"+added)),
+		chromedp.WaitVisible(chromedp.CSS(`#units li.unit[data-unit="`+added+`"][data-active="false"]`)))
+	units := host(http.MethodGet, fmt.Sprintf("/properties/%d/units", studios), nil).data(t)["items"].([]any)
+	last := units[len(units)-1].(map[string]any)
+	if len(units) != 4 || last["name"] != "Studio Four" || last["active"] != false {
+		t.Errorf("the host API's units: %v", units)
+	}
+	b.shot("3-units")
+
+	// Link the studios, as a part, to the other property, let whole.
+	b.do("open the whole", chromedp.Navigate(fmt.Sprintf("%s/host/?lang=en#properties/%d", ts.URL, whole)),
+		chromedp.WaitVisible(chromedp.CSS("#link-add")))
+	b.eval(fmt.Sprintf(`(document.querySelector('#link-part').value = '%d', '')`, studios))
+	b.do("link", chromedp.Click(chromedp.CSS("#link-add")), chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`#link-parts li[data-part="%d"]`, studios))))
+	links := host(http.MethodGet, "/links", nil).data(t)["items"].([]any)
+	if len(links) != 1 || num(links[0].(map[string]any), "whole_id") != fmt.Sprint(whole) {
+		t.Errorf("the host API's links: %v", links)
+	}
+	b.shot("4-linked")
+	b.do("back to the planning", chromedp.Navigate(ts.URL+"/host/?lang=en#planning"), chromedp.WaitVisible(chromedp.CSS("#planning .bar.linked")))
+	if got := b.text("#planning .bar.linked"); !strings.HasPrefix(got, "Linked: ") {
+		t.Errorf("the whole's linked bar says %q", got)
+	}
+	b.shot("5-planning-linked")
+	b.checkNoProblems()
+}

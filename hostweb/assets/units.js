@@ -1,0 +1,122 @@
+// Units and linked listings (issue #27). On the property page: its
+// identical units (add, rename, retire) and its links (the parts a whole
+// is made of, or the whole a part belongs to). On the booking page: the
+// unit the stay holds, and a move to another free unit. Loaded before
+// app.js, which adds the sections to the pages.
+"use strict";
+
+(window.staykitHostPages = window.staykitHostPages || []).push(function ({ T, lang, el, call, say, loadProperties, propertySections, bookingSections }) {
+  Object.assign(T, {
+    fr: {
+      unitsTitle: "Lots", unitsHint: "Des lots identiques vendus séparément : autant de séjours peuvent partager une nuit. Chaque séjour occupe un lot, choisi à la réservation.",
+      unitName: "Nom du lot", addUnit: "Ajouter un lot", rename: "Renommer", retire: "Retirer", retired: "retiré",
+      linksTitle: "Logements liés", linksHint: "Un logement loué entier (la villa) est fait d'autres logements (ses chambres) : réserver l'un bloque les autres pour ces nuits.",
+      partOf: "Partie de : {p}", partsOf: "Parties : ", addPart: "Ajouter une partie", unlink: "Délier", noLinks: "Aucun lien.",
+      unitTitle: "Lot", moveTo: "Déplacer vers", move: "Déplacer", moved: "Réservation déplacée.",
+    },
+    en: {
+      unitsTitle: "Units", unitsHint: "Identical units sold apart: as many stays can share a night. Each stay holds one unit, chosen at booking.",
+      unitName: "Unit name", addUnit: "Add a unit", rename: "Rename", retire: "Retire", retired: "retired",
+      linksTitle: "Linked listings", linksHint: "A property let whole (the villa) is made of others (its rooms): booking one blocks the others for those nights.",
+      partOf: "Part of: {p}", partsOf: "Parts: ", addPart: "Add a part", unlink: "Unlink", noLinks: "No link.",
+      unitTitle: "Unit", moveTo: "Move to", move: "Move", moved: "Booking moved.",
+    },
+  }[lang]);
+  const fill = (s, params) => s.replace(/\{(\w+)\}/g, (_, k) => params[k]);
+
+  propertySections.push(function (p) {
+    const box = el("fieldset", { id: "units" }, el("legend", {}, T.unitsTitle));
+    const linkBox = el("fieldset", { id: "links" }, el("legend", {}, T.linksTitle));
+    // Buttons of the sections act at once (type button): the property's
+    // form saves the rest.
+    const act = (id, label, fn) => el("button", { type: "button", id, on: { click: () => fn().catch(() => {}) } }, label);
+    async function drawUnits() {
+      const units = (await call("GET", "/properties/" + p.id + "/units")).items;
+      const rows = units.map((u) => {
+        const name = el("input", { id: "unit-name-" + u.id, value: u.name, maxlength: "100", "aria-label": T.unitName, disabled: !u.active });
+        return el("li", { class: "unit", "data-unit": u.id, "data-active": String(u.active) }, name, " ",
+          u.active ? [act("unit-rename-" + u.id, T.rename, async () => {
+            await call("PATCH", "/properties/" + p.id + "/units/" + u.id, { name: name.value });
+            await drawUnits();
+            say(T.saved);
+          }), " ", act("unit-retire-" + u.id, T.retire, async () => {
+            await call("POST", "/properties/" + p.id + "/units/" + u.id + "/retire");
+            await drawUnits();
+            say(T.saved);
+          })] : el("small", {}, "(" + T.retired + ")"));
+      });
+      const added = el("input", { id: "unit-new", maxlength: "100", placeholder: T.unitName, "aria-label": T.unitName });
+      box.replaceChildren(el("legend", {}, T.unitsTitle), el("p", { class: "hint" }, T.unitsHint),
+        el("ul", { class: "units" }, rows),
+        el("p", { class: "bar" }, added, act("unit-add", T.addUnit, async () => {
+          await call("POST", "/properties/" + p.id + "/units", { name: added.value });
+          await drawUnits();
+          say(T.saved);
+        })));
+    }
+    async function drawLinks() {
+      const [links, props] = await Promise.all([call("GET", "/links"), loadProperties()]);
+      const name = (id) => (props.find((x) => x.id === id) || { name: "#" + id }).name;
+      const whole = links.items.find((l) => l.part_id === p.id);
+      const parts = links.items.filter((l) => l.whole_id === p.id);
+      const nodes = [el("legend", {}, T.linksTitle), el("p", { class: "hint" }, T.linksHint)];
+      const unlink = (part) => act("link-remove-" + part, T.unlink, async () => {
+        await call("DELETE", "/links/" + part);
+        await drawLinks();
+        say(T.saved);
+      });
+      if (whole) nodes.push(el("p", { id: "link-whole" }, fill(T.partOf, { p: name(whole.whole_id) }), " ", unlink(p.id)));
+      if (parts.length) {
+        nodes.push(el("ul", { id: "link-parts" }, parts.map((l) => el("li", { "data-part": l.part_id }, name(l.part_id), " ", unlink(l.part_id)))));
+      }
+      if (!whole && !parts.length) nodes.push(el("p", {}, T.noLinks));
+      if (!whole) {
+        // A whole takes parts that are not linked yet.
+        const linked = new Set(links.items.flatMap((l) => [l.whole_id, l.part_id]));
+        const free = props.filter((x) => x.id !== p.id && !linked.has(x.id));
+        if (free.length) {
+          const pick = el("select", { id: "link-part", "aria-label": T.addPart }, free.map((x) => el("option", { value: x.id }, x.name)));
+          nodes.push(el("p", { class: "bar" }, pick, act("link-add", T.addPart, async () => {
+            await call("POST", "/links", { whole_id: p.id, part_id: Number(pick.value) });
+            await drawLinks();
+            say(T.saved);
+          })));
+        }
+      }
+      linkBox.replaceChildren(...nodes);
+    }
+    return {
+      nodes: [box, linkBox],
+      change: () => ({}),
+      shown: () => { drawUnits().catch(() => {}); drawLinks().catch(() => {}); },
+    };
+  });
+
+  bookingSections.push(function (b, reshow) {
+    const box = el("section", { id: "booking-unit" });
+    if (!b.unit_id) return box;
+    call("GET", "/properties/" + b.property_id + "/units").then((res) => {
+      const units = res.items;
+      const current = units.find((u) => u.id === b.unit_id);
+      const nodes = [el("h3", {}, T.unitTitle), el("p", { id: "bk-unit", "data-unit": b.unit_id }, current ? current.name : "#" + b.unit_id)];
+      const others = units.filter((u) => u.active && u.id !== b.unit_id);
+      if (others.length && ["pending", "requested", "confirmed"].includes(b.status)) {
+        const pick = el("select", { id: "bk-move-unit", "aria-label": T.moveTo }, others.map((u) => el("option", { value: u.id }, u.name)));
+        nodes.push(el("form", { class: "bar", id: "bk-move", on: { submit: async (ev) => {
+          ev.preventDefault();
+          let moved;
+          try {
+            moved = await call("POST", "/bookings/" + b.id + "/move", { unit_id: Number(pick.value) });
+          } catch {
+            return;
+          }
+          b.unit_id = moved.unit_id;
+          await reshow(Object.assign({}, b, moved, { payments: b.payments }));
+          say(T.moved);
+        } } }, el("label", {}, T.moveTo, " ", pick), el("button", { type: "submit", id: "bk-move-submit" }, T.move)));
+      }
+      box.replaceChildren(...nodes);
+    }).catch(() => {});
+    return box;
+  });
+});
