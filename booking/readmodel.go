@@ -11,8 +11,10 @@ import (
 // memory and cannot read through the other methods.
 type ReadModelStore interface {
 	// Holds returns what takes nights on a property from the night from
-	// on: its blocks and its bookings holding dates at now, whole ranges
-	// ending after from, ordered by start then end. A pending booking's
+	// on: its blocks and its bookings holding dates at now, each on its
+	// unit (Hold.Unit; 0 for a block of the whole property), and those of
+	// the properties linked to it (Property.Linked) on every unit (0),
+	// whole ranges ending after from, ordered by start then end. A pending booking's
 	// hold lasts Until its expiry; the other holds have a zero Until
 	// (they last until a write changes them). With Holds read at now, the
 	// Occupied answer at any later instant t is the holds overlapping the

@@ -24,7 +24,8 @@
 // payment accounts) are not wrapped: Stores hands them on as they are.
 //
 // Wiring: rm := cache.New(db.Stores(), db, opts); then rm.Stores() for
-// booking.Service and the host, rm.Feeds(db) for the calendar sync.
+// booking.Service and the host, rm.Feeds(db) for the calendar sync,
+// rm.UnitStore(db) for the host's units and links (package units).
 //
 // Entries older than Options.MaxAge are read again: a bound on staleness
 // when a message between replicas is lost, or when another process writes
