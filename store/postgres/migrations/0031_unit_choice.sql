@@ -41,13 +41,36 @@ $fn$;
 -- [p_check_in, p_check_out) is the tightest, each side counted up to 366
 -- days (booking.BestFitReach); ties go to the first by position, then id.
 -- NULL when none is free. Blocks of the whole property and linked
--- properties take every unit alike: callers check them apart.
+-- properties take every unit alike: callers check them apart. A property
+-- of one unit (or one unit asked for) has nothing to weigh: its unit is
+-- free or not. PL/pgSQL rather than SQL, so that each connection plans
+-- its queries once (a SQL function with SET is planned at every call).
 CREATE FUNCTION staykit_best_unit(p_property_id bigint, p_want bigint, p_check_in date, p_check_out date,
     p_guard_start date, p_guard_end date, p_now timestamptz, p_except bigint) RETURNS bigint
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
 SET search_path FROM CURRENT
 AS $fn$
-    WITH h AS (
+DECLARE
+    n integer;
+    only_unit bigint;
+BEGIN
+    SELECT count(*), min(u.id) INTO n, only_unit FROM units u
+        WHERE u.property_id = p_property_id AND u.retired_at IS NULL AND (p_want = 0 OR u.id = p_want);
+    IF n = 0 THEN
+        RETURN NULL;
+    END IF;
+    IF n = 1 THEN
+        IF EXISTS (SELECT 1 FROM bookings b
+                WHERE b.unit_id = only_unit AND b.id <> p_except AND b.check_in < p_guard_end AND p_guard_start < b.check_out
+                AND (b.status IN ('requested', 'confirmed') OR (b.status = 'pending' AND b.expires_at > p_now)))
+            OR EXISTS (SELECT 1 FROM blocks k
+                WHERE k.property_id = p_property_id AND k.unit_id = only_unit
+                AND k.start_date < p_guard_end AND p_guard_start < k.end_date) THEN
+            RETURN NULL;
+        END IF;
+        RETURN only_unit;
+    END IF;
+    RETURN (WITH h AS (
         SELECT b.unit_id, b.check_in AS s, b.check_out AS e FROM bookings b
             WHERE b.property_id = p_property_id AND b.id <> p_except
             AND b.check_in < p_guard_end + 366 AND p_guard_start - 366 < b.check_out
@@ -64,19 +87,21 @@ AS $fn$
             LEAST(366, COALESCE(p_check_in - (SELECT max(h.e) FROM h WHERE h.unit_id = u.id AND h.e <= p_check_in), 366))
             + LEAST(366, COALESCE((SELECT min(h.s) FROM h WHERE h.unit_id = u.id AND h.s >= p_check_out) - p_check_out, 366)),
             u.position, u.id
-        LIMIT 1
+        LIMIT 1);
+END
 $fn$;
 
 -- staykit_whole_taken reports whether [p_start, p_end) is taken on every
 -- unit of the property: by a block of the whole property, or by a block
 -- or a booking holding dates at p_now (other than p_except) of a linked
--- property.
+-- property. PL/pgSQL, planned once per connection.
 CREATE FUNCTION staykit_whole_taken(p_property_id bigint, p_start date, p_end date, p_now timestamptz,
     p_except bigint) RETURNS boolean
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
 SET search_path FROM CURRENT
 AS $fn$
-    WITH l AS (
+BEGIN
+    RETURN (WITH l AS (
         SELECT whole_id AS id FROM property_links WHERE part_id = p_property_id
         UNION ALL
         SELECT part_id FROM property_links WHERE whole_id = p_property_id
@@ -87,7 +112,8 @@ AS $fn$
             WHERE k.start_date < p_end AND p_start < k.end_date)
         OR EXISTS (SELECT 1 FROM bookings b JOIN l ON b.property_id = l.id
             WHERE b.id <> p_except AND b.check_in < p_end AND p_start < b.check_out
-            AND (b.status IN ('requested', 'confirmed') OR (b.status = 'pending' AND b.expires_at > p_now)))
+            AND (b.status IN ('requested', 'confirmed') OR (b.status = 'pending' AND b.expires_at > p_now))));
+END
 $fn$;
 
 -- staykit_create_booking (migration 0024) with units: it locks the

@@ -1,0 +1,48 @@
+package postgres_test
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/internal/testenv"
+	"github.com/staykit/staykit/pricing"
+	"github.com/staykit/staykit/store/postgres"
+)
+
+// BenchmarkCreateBooking is a checkout's one write, one call of
+// staykit_create_booking: one-night stays of a property, one after the
+// other, each on free nights (issue #31 cares for checkout throughput;
+// issue #27 chose the unit inside it).
+func BenchmarkCreateBooking(b *testing.B) {
+	db, err := postgres.Open(b.Context(), testenv.PostgresURL(b), postgres.WithSchema(testenv.PostgresSchema(b, "staykit_bench_")))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	org := &booking.Organization{Slug: "bench", Name: "Bench", PaymentMode: pricing.ModeFull, DefaultLocale: "en",
+		Currency: "EUR", Timezone: "Europe/Paris", HoldMinutes: 30, RequestHoldHours: 48}
+	if err := db.CreateOrganization(b.Context(), org); err != nil {
+		b.Fatal(err)
+	}
+	prop := &booking.Property{OrgID: org.ID, Name: "Cabin", MaxGuests: 2, Rates: pricing.RatePlan{BaseRate: decimal.NewFromInt(80)}}
+	if err := db.CreateProperty(b.Context(), prop); err != nil {
+		b.Fatal(err)
+	}
+	now := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	first := civil.MustParse("2027-01-01")
+	i := 0
+	for b.Loop() {
+		in := first.AddDays(i)
+		bk := &booking.Booking{OrgID: org.ID, PropertyID: prop.ID, Token: "bench-" + strconv.Itoa(i), CheckIn: in, CheckOut: in.AddDays(1),
+			Guests: 1, Currency: "EUR", PaymentMode: pricing.ModeFull, TotalAmount: decimal.NewFromInt(80), ExpiresAt: now.Add(time.Hour)}
+		if err := db.CreateBooking(b.Context(), bk, booking.CreateOptions{Now: now}); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
