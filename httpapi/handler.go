@@ -110,6 +110,8 @@ type handler struct {
 	cors    *cors.Cors
 	mux     *http.ServeMux
 	reviews *review.Service
+	// configs keeps the organisations' encoded configurations (configs.go).
+	configs configs
 	// lists keeps the encoded properties lists (lists.go).
 	lists lists
 	// calendars keeps the encoded availability calendars (calendars.go).
