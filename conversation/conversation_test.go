@@ -170,6 +170,9 @@ func TestRender(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if strings.Contains(msg.Subject+msg.Text+msg.HTML, "%!") {
+				t.Errorf("a format error in the e-mail:\n%s\n%s", msg.Text, msg.HTML)
+			}
 			if msg.Subject != tt.subject {
 				t.Errorf("subject = %q, want %q", msg.Subject, tt.subject)
 			}

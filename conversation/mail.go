@@ -89,7 +89,12 @@ func Render(m *Message, org *booking.Organization, b *booking.Booking, property 
 	x := mailTexts[locale][to.Host]
 	args := []any{oneLine(b.GuestName), oneLine(org.Name), oneLine(property),
 		notify.Date(b.CheckIn, locale), notify.Date(b.CheckOut, locale)}
-	f := func(format string) string { return fmt.Sprintf(format, args...) }
+	f := func(format string) string {
+		if !strings.Contains(format, "%") {
+			return format // no verb: Sprintf would note the arguments left over
+		}
+		return fmt.Sprintf(format, args...)
+	}
 	link := to.Link
 	if link != "" && !to.Host {
 		link += Anchor
