@@ -143,8 +143,23 @@
     s.replaceChildren(...parts);
     if (openAtThread && !s.dataset.opened) {
       s.dataset.opened = '1';
-      s.scrollIntoView({ block: 'start' });
+      keepInView(s);
     }
+  }
+
+  // keepInView scrolls to the thread, and back to it while the panels
+  // above it (cancellation, check-in, invoices) are still loading and move
+  // it down: until the guest scrolls or types, for three seconds at most.
+  function keepInView(s) {
+    const events = ['wheel', 'touchstart', 'keydown', 'mousedown'];
+    const ro = new ResizeObserver(() => s.scrollIntoView({ block: 'start' }));
+    const stop = () => {
+      ro.disconnect();
+      for (const ev of events) removeEventListener(ev, stop);
+    };
+    for (const ev of events) addEventListener(ev, stop, { passive: true });
+    setTimeout(stop, 3000);
+    ro.observe($('#step-status'));
   }
 
   function form(b, th) {
