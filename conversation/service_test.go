@@ -75,7 +75,9 @@ func (e *env) worker(m notify.Mailer, log *bytes.Buffer) *notify.Worker {
 		BookingURL: func(org *booking.Organization, b *booking.Booking) string {
 			return "https://book.example.com/?org=" + org.Slug + "&booking=" + b.Token
 		},
-		HostBookingURL: func(_ *booking.Organization, b *booking.Booking) string { return "https://book.example.com/host/#bookings/1" }}
+		HostBookingURL: func(_ *booking.Organization, b *booking.Booking) string {
+			return "https://book.example.com/host/#bookings/1"
+		}}
 	if log != nil {
 		w.Logger = slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
