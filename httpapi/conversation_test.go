@@ -200,6 +200,14 @@ func TestGuestMessages(t *testing.T) {
 		if r := post(call{path: path, body: `{"body":"trop tard"}`}); r.Status != 422 || !strings.Contains(r.Env.Message, "fermés") {
 			t.Errorf("a message after the window: %d %s", r.Status, r.Body)
 		}
+		// A retry of a message stored in time still gets its answer.
+		retry := post(call{path: path, header: map[string]string{"Idempotency-Key": "7c1f-retry"}, body: `{"body":"Un lit bébé ?"}`})
+		if retry.Status != 201 || !strings.Contains(string(retry.Env.Data), "Un lit bébé ?") {
+			t.Errorf("a retry after the window: %d %s, want the stored message", retry.Status, retry.Body)
+		}
+		if r := post(call{path: path, header: map[string]string{"Idempotency-Key": "late-key"}, body: `{"body":"Un lit bébé ?"}`}); r.Status != 422 {
+			t.Errorf("a new key after the window: %d %s, want 422", r.Status, r.Body)
+		}
 	})
 }
 

@@ -135,6 +135,14 @@ func TestBrowserGuestAndHostMessages(t *testing.T) {
 				t.Errorf("the answer's author line %q, want the host's e-mail first", got)
 			}
 			b.shot("1280-dashboard-answered")
+			b.do("the dashboard on a phone", chromedp.EmulateViewport(390, 844), chromedp.Reload(),
+				chromedp.WaitVisible(chromedp.CSS(`#thread-list li[data-from="host"]`)))
+			if got := b.eval(`String(document.documentElement.scrollWidth - window.innerWidth)`); got != "0" {
+				t.Errorf("390 px: the dashboard's booking page is %s px wider than the screen", got)
+			}
+			b.do("scroll to the messages", chromedp.ScrollIntoView(chromedp.CSS("#booking-messages")))
+			b.shot("390-dashboard-thread")
+			b.do("back to a wide screen", chromedp.EmulateViewport(1280, 1000))
 			waitFor(t, func() bool { return threadMails(t, db, token)["guest delivered"] == 1 })
 
 			b.do("the guest's page again", chromedp.Navigate(guestPage),
