@@ -24,6 +24,7 @@ import (
 	"github.com/staykit/staykit/checkin"
 	"github.com/staykit/staykit/closeout"
 	"github.com/staykit/staykit/connect"
+	"github.com/staykit/staykit/conversation"
 	"github.com/staykit/staykit/invoice"
 	"github.com/staykit/staykit/mailsettings"
 	"github.com/staykit/staykit/notes"
@@ -61,6 +62,8 @@ type Service struct {
 	mail     mailsettings.Store
 	checkin  checkin.Store
 	invoices invoice.Store
+	// thread keeps the guests' and hosts' messages (Stores.Conversation).
+	thread   conversation.Store
 	units    Atomic
 	bookings *booking.Service
 	connect  *connect.Service
@@ -129,7 +132,8 @@ func New(o Options) *Service {
 		closeout: capability(o.Stores.Closeout, o.Stores.Records),
 		mail:     capability(o.Stores.Mail, o.Stores.Records),
 		checkin:  capability(o.Stores.Checkin, o.Stores.Records),
-		invoices: capability(o.Stores.Invoices, o.Stores.Records)}
+		invoices: capability(o.Stores.Invoices, o.Stores.Records),
+		thread:   capability(o.Stores.Conversation, o.Stores.Records)}
 	if s.clock == nil {
 		s.clock = booking.SystemClock{}
 	}

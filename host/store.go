@@ -8,6 +8,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/checkin"
 	"github.com/staykit/staykit/closeout"
+	"github.com/staykit/staykit/conversation"
 	"github.com/staykit/staykit/coupon"
 	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/invoice"
@@ -43,6 +44,9 @@ type Stores struct {
 	// Invoices keeps the seller's details invoices print (package
 	// invoice); nil means Records, when it serves them too.
 	Invoices invoice.Store
+	// Conversation keeps the messages between the guests and the host
+	// (package conversation); nil means Records, when it serves them too.
+	Conversation conversation.Store
 }
 
 // capability is the store given, else records when it serves S too; nil

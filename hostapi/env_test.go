@@ -25,6 +25,7 @@ import (
 	"github.com/staykit/staykit/booking/bookingtest"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/connect"
+	"github.com/staykit/staykit/conversation"
 	"github.com/staykit/staykit/coupon"
 	"github.com/staykit/staykit/eventfeed"
 	"github.com/staykit/staykit/host"
@@ -145,8 +146,16 @@ func newEnv(t *testing.T, stores []host.Stores, opts ...func(*booking.Options)) 
 					return "https://book.example.com/?org=" + org.Slug + "&booking=" + b.Token
 				}})
 		}
+		var thread *conversation.Service // the guest's side of the thread, on the database
+		if db, ok := st.Records.(interface {
+			conversation.Store
+			conversation.Catalog
+		}); ok {
+			thread = conversation.New(conversation.Options{Store: db, Catalog: db, Clock: e.clock})
+		}
 		mux := http.NewServeMux()
-		mux.Handle("/api/", httpapi.New(httpapi.Options{Service: r.svc, Money: r.money, Connect: cs, Logger: logger, Limiter: limiter, Reviews: r.reviews}))
+		mux.Handle("/api/", httpapi.New(httpapi.Options{Service: r.svc, Money: r.money, Connect: cs, Logger: logger, Limiter: limiter, Reviews: r.reviews,
+			Conversation: thread}))
 		var rs *reports.Service // on the database, when Records is it (not a faulty wrapper)
 		if db, ok := st.Records.(reports.Store); ok {
 			rs = reports.New(reports.Options{Store: db, Clock: e.clock})

@@ -108,6 +108,10 @@ var routeRoles = map[string]team.Role{
 	"PUT /settings/messages":                    team.Manager,
 	"GET /properties/{id}/checkin-instructions": team.Manager,
 	"PUT /properties/{id}/checkin-instructions": team.Manager,
+	// The messages between the guests and the host: the guest's words and
+	// contact, never housekeeping's (who sees no guest contact).
+	"GET /bookings/{id}/messages":  team.Manager,
+	"POST /bookings/{id}/messages": team.Manager,
 
 	// The organisation's own SMTP server: credentials, like the keys.
 	"GET /settings/smtp":            team.Owner,

@@ -53,6 +53,9 @@ func (h *handler) routes() {
 	for _, c := range h.teamRoutes() {
 		rs = append(rs, rt(c))
 	}
+	for _, c := range h.threadRoutes() {
+		rs = append(rs, rt(c))
+	}
 	allow := map[string][]string{}
 	var paths []string
 	for _, r := range rs {

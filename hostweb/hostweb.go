@@ -329,6 +329,7 @@ var appTemplate = template.Must(template.New("app").Parse(`<!doctype html>
 <script src="/host/assets/events.js" defer></script>
 <script src="/host/assets/channels.js" defer></script>
 <script src="/host/assets/rates.js" defer></script>
+<script src="/host/assets/thread.js" defer></script>
 <script src="/host/assets/bookingdetail.js" defer></script>
 <script src="/host/assets/compliance.js" defer></script>
 <script src="/host/assets/checkin.js" defer></script>

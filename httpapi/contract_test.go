@@ -322,6 +322,8 @@ func TestOpenAPIDocumentsEveryRoute(t *testing.T) {
 		"POST /api/v1/book/{org_slug}/booking/{token}/review",
 		"GET /api/v1/book/{org_slug}/booking/{token}/checkin",
 		"POST /api/v1/book/{org_slug}/booking/{token}/checkin",
+		"GET /api/v1/book/{org_slug}/booking/{token}/messages",
+		"POST /api/v1/book/{org_slug}/booking/{token}/messages",
 		"POST /api/v1/webhooks/stripe",
 		"POST /api/v1/webhooks/stripe-connect",
 		"GET /api/v1/openapi.json",

@@ -11,6 +11,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/connect"
+	"github.com/staykit/staykit/conversation"
 	"github.com/staykit/staykit/internal/apihttp"
 	moneyio "github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/ratelimit"
@@ -40,9 +41,8 @@ const MaxBodyBytes = apihttp.MaxBodyBytes
 
 // DefaultLimits returns the rate limits applied when Options.Limits does
 // not override them: checkout 10, validate-coupon 20, confirm, cancel,
-// balance and check-in 10 requests a minute per organisation and client
-// address. Other routes are
-// not limited.
+// balance, review, check-in and a guest's message 10 requests a minute
+// per organisation and client address. Other routes are not limited.
 func DefaultLimits() map[string]ratelimit.Limit {
 	return map[string]ratelimit.Limit{
 		RouteCheckout:       ratelimit.PerMinute(10),
@@ -52,6 +52,7 @@ func DefaultLimits() map[string]ratelimit.Limit {
 		RouteBalancePayment: ratelimit.PerMinute(10),
 		RouteReview:         ratelimit.PerMinute(10),
 		RouteCheckin:        ratelimit.PerMinute(10),
+		RouteMessage:        ratelimit.PerMinute(10),
 	}
 }
 
@@ -94,6 +95,10 @@ type Options struct {
 	// (/booking/{token}/checkin): host.Service; nil means the routes
 	// answer 404.
 	Checkin GuestCheckin
+	// Conversation serves the messages between a booking's guest and the
+	// host (/booking/{token}/messages); nil: those routes are not served
+	// (404).
+	Conversation *conversation.Service
 }
 
 // handler is the API v1 http.Handler.
@@ -110,6 +115,8 @@ type handler struct {
 	cors    *cors.Cors
 	mux     *http.ServeMux
 	reviews *review.Service
+	// conversation serves the guest's thread; nil: not served.
+	conversation *conversation.Service
 	// configs keeps the organisations' encoded configurations (configs.go).
 	configs configs
 	// lists keeps the encoded properties lists (lists.go).
@@ -142,6 +149,7 @@ func New(o Options) http.Handler {
 		origins: newOriginRules(o.ServiceDomain, o.PreviewDomains, o.ExtraOrigins),
 		mux:     http.NewServeMux(),
 	}
+	h.conversation = o.Conversation
 	if h.connect == nil {
 		h.connect = &connect.Service{}
 	}
@@ -197,6 +205,9 @@ func (h *handler) routes() {
 	}
 	if h.reviews != nil {
 		rs = append(rs, h.reviewRoutes()...)
+	}
+	if h.conversation != nil {
+		rs = append(rs, h.threadRoutes()...)
 	}
 	// Each path also gets a pattern without a method, so that the mux never
 	// answers 405 itself: that handler serves preflights and writes the JSON
@@ -269,7 +280,8 @@ func (h *handler) serve(rt route) http.Handler {
 	private := rt.name == RouteCheckout || rt.name == RouteBooking || rt.name == RouteConfirm ||
 		rt.name == RouteCancellation || rt.name == RouteCancel || rt.name == RouteBalancePayment ||
 		rt.name == RouteBookingReview || rt.name == RouteReview ||
-		rt.name == RouteCheckinStatus || rt.name == RouteCheckin
+		rt.name == RouteCheckinStatus || rt.name == RouteCheckin ||
+		rt.name == RouteThread || rt.name == RouteMessage
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		st := stateOf(r)
 		st.route = rt.name

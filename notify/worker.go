@@ -85,6 +85,10 @@ type Worker struct {
 	// QueueMessages, when set, is called periodically by package jobs to
 	// record the scheduled messages that are due (schedule.Service.Queue).
 	QueueMessages func(ctx context.Context) error
+	// Threads renders the messages of the guests' and hosts' threads
+	// (outbox.KindGuestMessage, KindHostMessage; package conversation);
+	// nil: they fail unsent.
+	Threads ThreadSource
 
 	// once fills in the defaults once: package jobs calls a Worker's
 	// steps concurrently.
@@ -169,14 +173,14 @@ func (w *Worker) Process(ctx context.Context) (int, error) {
 // e-mails, and one per endpoint that wants the event.
 func (w *Worker) dispatch(ctx context.Context, ev outbox.Event) error {
 	var ds []outbox.Delivery
-	if (GuestMailed(ev.Kind) || ev.Kind == outbox.KindMessage) && ev.BookingID != 0 {
+	if (GuestMailed(ev.Kind) || ev.Kind == outbox.KindMessage || ev.Kind == outbox.KindHostMessage) && ev.BookingID != 0 {
 		ds = append(ds, outbox.Delivery{Channel: outbox.ChannelMail, To: outbox.ToGuest})
 	}
 	contact, err := w.Store.ContactEmail(ctx, ev.OrgID)
 	if err != nil {
 		return fmt.Errorf("dispatch event %d: %w", ev.ID, err)
 	}
-	if contact != "" && HostMailed(ev.Kind) {
+	if contact != "" && (HostMailed(ev.Kind) || ev.Kind == outbox.KindGuestMessage && ev.BookingID != 0) {
 		ds = append(ds, outbox.Delivery{Channel: outbox.ChannelMail, To: outbox.ToHost})
 	}
 	eps, err := w.Store.WebhookEndpoints(ctx, ev.OrgID)
@@ -311,6 +315,13 @@ func (w *Worker) attempt(ctx context.Context, ev *outbox.Event, d *outbox.Delive
 		}
 		if ev.Kind == outbox.KindMessage {
 			m, err := w.message(ctx, ev, org, b)
+			if err != nil {
+				return 0, err
+			}
+			return 0, w.send(ctx, org.ID, m)
+		}
+		if threadKind(ev.Kind) {
+			m, err := w.threadMail(ctx, ev, d, org, b)
 			if err != nil {
 				return 0, err
 			}

@@ -244,6 +244,19 @@ var StayKit = (() => {
     saveCheckin(token, body, opts) {
       return this.call("POST", `/booking/${encodeURIComponent(token)}/checkin`, body, opts);
     }
+    /** GET /api/v1/book/{org}/booking/{token}/messages: the thread between the guest and the host, oldest first. */
+    messages(token, opts) {
+      return this.call("GET", `/booking/${encodeURIComponent(token)}/messages`, void 0, opts);
+    }
+    /**
+     * POST /api/v1/book/{org}/booking/{token}/messages: writes to the host as
+     * the guest (plain text, e-mailed to the host). It always sends an
+     * Idempotency-Key: opts.idempotencyKey, else a random one; reuse one to
+     * retry a message safely.
+     */
+    postMessage(token, body, opts) {
+      return this.call("POST", `/booking/${encodeURIComponent(token)}/messages`, { body }, opts, opts?.idempotencyKey ?? randomKey());
+    }
     async call(method, path, body, opts, idempotencyKey) {
       const locale = opts?.locale ?? this.locale;
       let url = `${this.baseUrl}/api/v1/book/${encodeURIComponent(this.org)}${path}`;

@@ -18,6 +18,7 @@ import (
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/closeout"
 	"github.com/staykit/staykit/connect"
+	"github.com/staykit/staykit/conversation"
 	"github.com/staykit/staykit/hostapi"
 	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/internal/httpserve"
@@ -76,6 +77,11 @@ type server struct {
 	// jobs is the job engine, set by startWorkers before the first
 	// request is served.
 	jobs *jobs.Workers
+
+	// thread is the guest's side of the messages between guests and
+	// hosts, and their e-mails (package conversation); nil when the
+	// database keeps none.
+	thread *conversation.Service
 }
 
 // newServer opens the backends, loads the seed on first start and builds
@@ -120,6 +126,9 @@ func newServer(ctx context.Context, cfg serverenv.Config, logger *slog.Logger) (
 	if store := back.Store.Reviews(); store != nil {
 		s.reviews = review.New(review.Options{Store: store, Records: back.Store.Records, Clock: s.clock})
 	}
+	if store := back.Store.Conversation(); store != nil {
+		s.thread = conversation.New(conversation.Options{Store: store, Catalog: back.Store.Booking(), Clock: s.clock})
+	}
 	if err := serverenv.ApplyPlatformFee(ctx, cfg, s.connect, s.readModel); err != nil {
 		back.Close()
 		return nil, err
@@ -147,6 +156,7 @@ func (s *server) handler(publicURL string, origins []string) http.Handler {
 		ExtraOrigins:   origins,
 		Reviews:        s.reviews,
 		Checkin:        s.guestHost(),
+		Conversation:   s.thread,
 	})
 	plants := plantstore.New(plantstore.Options{Store: s.back.Plants, Tokens: s.cfg.PlantTokens, Logger: s.log})
 

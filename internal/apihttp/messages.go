@@ -124,6 +124,12 @@ var byCode = map[string][]Variant{
 		{When: Equals(booking.ParamReason, "stay_not_over"), Text: Text{
 			FR: "Vous pourrez donner votre avis sur ce séjour une fois qu'il sera terminé.",
 			EN: "You can review this stay once it is over."}},
+		{When: Equals(booking.ParamReason, "messages_closed"), Text: Text{
+			FR: "Les messages de cette réservation sont fermés.",
+			EN: "Messages on this booking are closed."}},
+		{When: Equals(booking.ParamReason, "guest_erased"), Text: Text{
+			FR: "Les données du voyageur de cette réservation ont été effacées : aucun message ne peut plus être écrit.",
+			EN: "This booking's guest data was erased: no message can be written any more."}},
 		{When: Equals("action", "cancelled"), Text: Text{
 			FR: "Cette réservation ne peut pas (ou plus) être annulée.",
 			EN: "This booking cannot be cancelled (any more)."}},
@@ -144,6 +150,12 @@ var byCode = map[string][]Variant{
 		{When: Equals(booking.ParamReason, "key_reused"), Text: Text{
 			FR: "Cette clé Idempotency-Key a déjà servi pour une requête différente.",
 			EN: "This Idempotency-Key was already used with a different request."}},
+		{When: Equals(booking.ParamReason, "awaiting_reply"), Text: Text{
+			FR: "Vous avez envoyé plusieurs messages auxquels l'hôte n'a pas encore répondu : attendez sa réponse pour écrire à nouveau.",
+			EN: "You have sent several messages the host has not answered yet: please wait for their reply before writing again."}},
+		{When: Equals(booking.ParamReason, "thread_full"), Text: Text{
+			FR: "Cette conversation a atteint le nombre maximal de messages.",
+			EN: "This conversation holds the most messages it can."}},
 		{When: Equals(booking.ParamReason, "already_reviewed"), Text: Text{
 			FR: "Vous avez déjà donné votre avis sur ce séjour.",
 			EN: "You have already reviewed this stay."}},

@@ -148,6 +148,7 @@ func Run(t *testing.T, newStore func(t *testing.T) Stores, opts ...Option) {
 		reviewScenarios,
 		checkinScenarios,
 		scheduleScenarios,
+		conversationScenarios,
 	}
 	ran := 0
 	for _, g := range groups {

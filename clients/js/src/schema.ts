@@ -641,6 +641,55 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/book/{org_slug}/booking/{token}/messages": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Language of `message` and `errors`: `fr` or `en` (a region such as `en-GB` is accepted). Other values are ignored. Wins over `Accept-Language`.
+                 * @example en
+                 */
+                locale?: components["parameters"]["Locale"];
+            };
+            header?: {
+                /**
+                 * @description Language of `message` and `errors` when `locale` is not given: the supported language with the highest quality.
+                 * @example en-GB,en;q=0.9,fr;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Sent by browsers. When present it must be allowed for the organisation (see CORS), else the request is refused with 403.
+                 * @example https://www.villa-soleil.fr
+                 */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /**
+                 * @description Slug of the organisation.
+                 * @example villa
+                 */
+                org_slug: components["parameters"]["OrgSlug"];
+                /** @description The `booking_token` returned by checkout. */
+                token: components["parameters"]["BookingToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The messages between the guest and the host
+         * @description The booking's thread, oldest first: the guest's messages and the host's answers (`from`: `guest` or `host`; never which member of the host's team wrote), plain text to show as text. `can_write` says whether the guest may write now: on a requested, confirmed, declined or cancelled booking until `write_until` (14 days after the check-out date, in the organisation's time zone); never on a booking not yet paid (pending) or expired, nor once the guest's data was erased. `awaiting_reply`: the guest wrote 5 messages in a row, and may write again once the host answers. Each message is e-mailed to the other side; staykit receives no e-mail, so a reply by e-mail reaches no one: answers are written here.
+         */
+        get: operations["getBookingMessages"];
+        put?: never;
+        /**
+         * Write to the host as the booking's guest
+         * @description Adds the guest's message (plain text, at most 2,000 characters) to the booking's thread and e-mails it to the host, at least once through the outbox, one e-mail per message. Refused with 422 `booking_closed` when the guest may not write (see the GET: `messages_closed`, or `guest_erased`), and with 409 `conflict` after 5 messages in a row the host has not answered (`awaiting_reply`). An `Idempotency-Key` makes a retry safe: the same key with the same text answers the stored message and stores nothing; with another text, a 409. Rate limit: 10 requests a minute.
+         */
+        post: operations["postBookingMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks/stripe": {
         parameters: {
             query?: never;
@@ -1178,6 +1227,49 @@ export interface components {
             stay_month: string;
             /** Format: date-time */
             published_at: string;
+        };
+        BookingMessagesResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["BookingMessages"];
+        };
+        BookingMessages: {
+            /** @description The guest may write now (awaiting_reply aside). */
+            can_write: boolean;
+            /**
+             * Format: date
+             * @description The last day the guest may write, in the organisation's time zone; null on a booking where they never may (pending, expired).
+             */
+            write_until: string | null;
+            /** @description The guest wrote the most messages in a row they may before the host answers. */
+            awaiting_reply: boolean;
+            /** @description The longest message, in characters. */
+            max_length: number;
+            /** @description Oldest first. */
+            items: components["schemas"]["BookingMessage"][];
+        };
+        BookingMessage: {
+            id: number;
+            /**
+             * @description Who wrote it: the guest, or the host.
+             * @enum {string}
+             */
+            from: "guest" | "host";
+            /** @description Plain text with its line breaks: show it as text, never as HTML. */
+            body: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        BookingMessageResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["BookingMessage"];
+        };
+        MessageRequest: {
+            /** @description The message: at most 2,000 characters of plain text; line breaks and tabs are kept, leading and trailing white space is not; no other control character (422 `invalid_characters`). */
+            body: string;
         };
         BookingReviewResponse: {
             /** @constant */
@@ -2573,6 +2665,134 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBookingMessages: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Language of `message` and `errors`: `fr` or `en` (a region such as `en-GB` is accepted). Other values are ignored. Wins over `Accept-Language`.
+                 * @example en
+                 */
+                locale?: components["parameters"]["Locale"];
+            };
+            header?: {
+                /**
+                 * @description Language of `message` and `errors` when `locale` is not given: the supported language with the highest quality.
+                 * @example en-GB,en;q=0.9,fr;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Sent by browsers. When present it must be allowed for the organisation (see CORS), else the request is refused with 403.
+                 * @example https://www.villa-soleil.fr
+                 */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /**
+                 * @description Slug of the organisation.
+                 * @example villa
+                 */
+                org_slug: components["parameters"]["OrgSlug"];
+                /** @description The `booking_token` returned by checkout. */
+                token: components["parameters"]["BookingToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The booking's thread. */
+            200: {
+                headers: {
+                    "X-Service-API-Version": components["headers"]["APIVersion"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "X-Content-Type-Options": components["headers"]["NoSniff"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingMessagesResponse"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postBookingMessage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Language of `message` and `errors`: `fr` or `en` (a region such as `en-GB` is accepted). Other values are ignored. Wins over `Accept-Language`.
+                 * @example en
+                 */
+                locale?: components["parameters"]["Locale"];
+            };
+            header?: {
+                /**
+                 * @description Language of `message` and `errors` when `locale` is not given: the supported language with the highest quality.
+                 * @example en-GB,en;q=0.9,fr;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Sent by browsers. When present it must be allowed for the organisation (see CORS), else the request is refused with 403.
+                 * @example https://www.villa-soleil.fr
+                 */
+                Origin?: components["parameters"]["Origin"];
+                /**
+                 * @description Makes retries safe: the same key with the same text answers the message stored the first time, with no second message nor e-mail; with another text, a 409. Kept with the message.
+                 * @example 3f1c9a52-7d1e-4b0a-9d6e-2f4c8b1a7e90
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Slug of the organisation.
+                 * @example villa
+                 */
+                org_slug: components["parameters"]["OrgSlug"];
+                /** @description The `booking_token` returned by checkout. */
+                token: components["parameters"]["BookingToken"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {
+                 *       "body": "Hello! Could we leave our bags in the morning before check-in?"
+                 *     } */
+                "application/json": components["schemas"]["MessageRequest"];
+            };
+        };
+        responses: {
+            /** @description The message is stored and its e-mail to the host is on its way. */
+            201: {
+                headers: {
+                    "X-Service-API-Version": components["headers"]["APIVersion"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "X-Content-Type-Options": components["headers"]["NoSniff"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingMessageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
