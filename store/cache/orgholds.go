@@ -54,6 +54,11 @@ func (c *Store) searchOccupancy(ctx context.Context, propertyID int64, from civi
 // Concurrent refreshes of one organisation read once: the others wait.
 func (c *Store) refreshOrgHolds(ctx context.Context, os booking.OrgHoldsStore, org int64, from civil.Date, now time.Time) error {
 	c.mu.Lock()
+	if held, ok := c.orgHeld[org]; ok && c.fresh(held) {
+		// Another refresh ended since the caller looked.
+		c.mu.Unlock()
+		return nil
+	}
 	if done, ok := c.refreshing[org]; ok {
 		c.mu.Unlock()
 		select {
@@ -140,6 +145,11 @@ func (c *Store) searchCalendar(ctx context.Context, org, propertyID int64, from,
 		return nil
 	}
 	c.mu.Lock()
+	if held, ok := c.orgCal[org]; ok && c.fresh(held) {
+		// Another refresh ended since the caller looked.
+		c.mu.Unlock()
+		return nil
+	}
 	if done, ok := c.calRefreshing[org]; ok {
 		c.mu.Unlock()
 		select {
