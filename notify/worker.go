@@ -357,7 +357,7 @@ func (w *Worker) mail(ctx context.Context, ev *outbox.Event, d *outbox.Delivery,
 		return Mail{}, fmt.Errorf("%w: %w", errPermanent, err)
 	}
 	return Mail{ID: MessageID(ev) + "." + d.To, Kind: ev.Kind, To: to, Subject: subject, Text: text, HTML: html,
-		Private: []string{b.GuestEmail, b.GuestPhone, b.Message}}, nil
+		Private: guestPrivate(b)}, nil
 }
 
 // MailerSource gives an organisation's own mailer, nil when it has none.

@@ -31,9 +31,11 @@ type Store interface {
 	// erased address; it deletes the host's notes on the booking (package
 	// notes) and the guest's review (package review), which may name the
 	// guest, and its check-in (package checkin: the guests' identity
-	// data), and replaces the buyer of its invoices and credit notes
-	// (package invoice) with e.Name and no address, keeping their numbers
-	// and amounts, in the same transaction. Amounts, dates, status and
+	// data); it erases the host API's kept answers to requests about the
+	// booking (host.Request.BookingID: their bodies, marked Erased), and
+	// replaces the buyer of its invoices and credit notes (package
+	// invoice) with e.Name and no address, keeping their numbers and
+	// amounts, in the same transaction. Amounts, dates, status and
 	// ledger are left as they are. Errors: booking.CodeNotFound.
 	EraseGuest(ctx context.Context, bookingID int64, e Erasure) error
 }
