@@ -41,6 +41,38 @@ type Mail struct {
 	Private []string
 }
 
+// mask replaces each of private found in s with "[private]", the longest
+// first (a message naming the guest is masked whole).
+func mask(s string, private []string) string {
+	private = slices.Clone(private)
+	slices.SortStableFunc(private, func(a, b string) int { return len(b) - len(a) })
+	for _, p := range private {
+		if p != "" {
+			s = strings.ReplaceAll(s, p, "[private]")
+		}
+	}
+	return s
+}
+
+// maskedError is an error whose text has a guest's details masked; it
+// wraps the error it masks (errors.Is and As see through it).
+type maskedError struct {
+	text string
+	err  error
+}
+
+func (e *maskedError) Error() string { return e.text }
+func (e *maskedError) Unwrap() error { return e.err }
+
+// masked is err with private masked in its text (err itself when none of
+// them is in it).
+func masked(err error, private []string) error {
+	if text := mask(err.Error(), private); text != err.Error() {
+		return &maskedError{text: text, err: err}
+	}
+	return err
+}
+
 // guestPrivate is what a mail may carry of b's guest, which a LogMailer
 // masks: their message, e-mail address, phone number and name, and each
 // word of their name of three letters or more (a template may name them
@@ -315,16 +347,7 @@ type LogMailer struct{ Logger *slog.Logger }
 // Send logs m.
 func (l LogMailer) Send(ctx context.Context, m Mail) error {
 	l.Logger.InfoContext(ctx, "mail not sent: no SMTP server configured", "mail_id", m.ID, "kind", m.Kind)
-	text, subject := m.Text, m.Subject
-	// The longest first: a message naming the guest is masked whole.
-	private := slices.Clone(m.Private)
-	slices.SortStableFunc(private, func(a, b string) int { return len(b) - len(a) })
-	for _, p := range private {
-		if p != "" {
-			text = strings.ReplaceAll(text, p, "[private]")
-			subject = strings.ReplaceAll(subject, p, "[private]")
-		}
-	}
+	text, subject := mask(m.Text, m.Private), mask(m.Subject, m.Private)
 	l.Logger.DebugContext(ctx, "mail", "mail_id", m.ID, "subject", subject, "text", text)
 	return nil
 }
