@@ -230,6 +230,11 @@ func TestSESParteTwoAdults(t *testing.T) {
 		t.Errorf("root %v, want peticion in %s", root.XMLName, checkin.SESNamespace)
 	}
 	sol := root.child("solicitud")
+	// Only the root is in the namespace: the XSD's elementFormDefault is
+	// unqualified, so its children carry none.
+	if sol == nil || sol.XMLName.Space != "" || !strings.Contains(body, `<ns2:peticion xmlns:ns2="`+checkin.SESNamespace+`">`) {
+		t.Errorf("the root is not ns2:peticion with unqualified children: %.200s", body)
+	}
 	checkSequence(t, "solicitud", sol, []string{"codigoEstablecimiento", "comunicacion"}, []string{"codigoEstablecimiento", "comunicacion"})
 	if sol.child("codigoEstablecimiento").Text != "0000012345" {
 		t.Errorf("codigoEstablecimiento %q", sol.child("codigoEstablecimiento").Text)
