@@ -102,8 +102,9 @@ type Store interface {
 	// it returns the stored record and booking.CodeConflict. Older records of the
 	// key are replaced.
 	ReserveHostRequest(ctx context.Context, r *Request, notBefore time.Time) (*Request, error)
-	// CompleteHostRequest stores the response of a reserved request.
-	CompleteHostRequest(ctx context.Context, orgID int64, key string, status int, body []byte) error
+	// CompleteHostRequest stores the response of a reserved request, and
+	// the booking whose guest it may show (0: none).
+	CompleteHostRequest(ctx context.Context, orgID int64, key string, status int, body []byte, bookingID int64) error
 	// ForgetHostRequest deletes a reserved request, so that it can be
 	// retried (its first attempt failed on our side).
 	ForgetHostRequest(ctx context.Context, orgID int64, key string) error
@@ -213,4 +214,11 @@ type Request struct {
 	Status    int
 	Body      []byte
 	CreatedAt time.Time
+	// BookingID is the booking whose guest the response may show (0:
+	// none), so that the guest's erasure erases the response too
+	// (privacy.Store.EraseGuest).
+	BookingID int64
+	// Erased is set once the response was erased with the guest's data:
+	// Body is nil and a retry is refused rather than replayed.
+	Erased bool
 }

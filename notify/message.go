@@ -60,7 +60,7 @@ func (w *Worker) message(ctx context.Context, ev *outbox.Event, org *booking.Org
 		return Mail{}, fmt.Errorf("render message: %w", err)
 	}
 	return Mail{ID: MessageID(ev) + "." + outbox.ToGuest, Kind: ev.Kind, To: b.GuestEmail, Subject: msg.Subject, Text: msg.Text,
-		HTML: cmp.Or(msg.HTML, MessageHTML(msg.Text)), Private: append([]string{b.GuestEmail, b.GuestPhone}, msg.Private...)}, nil
+		HTML: cmp.Or(msg.HTML, MessageHTML(msg.Text)), Private: append(guestPrivate(b), msg.Private...)}, nil
 }
 
 // MessageHTML is a plain-text message as HTML: escaped, its paragraphs

@@ -282,11 +282,25 @@ func lastError(err error) string {
 // every attempt and redelivery.
 func MessageID(ev *outbox.Event) string { return "evt_" + strconv.FormatInt(ev.ID, 10) }
 
+// attempt makes one attempt of d. Its error's text has the booking's
+// guest masked (guestPrivate): an SMTP server refusing an address quotes
+// it, a receiver may echo the payload, and the text goes to the delivery
+// log and the server's log, which never name a guest (issue #29).
 func (w *Worker) attempt(ctx context.Context, ev *outbox.Event, d *outbox.Delivery) (int, error) {
 	org, b, entry, err := subjects(ctx, w.Store, ev)
 	if err != nil {
 		return 0, err
 	}
+	code, err := w.attemptTo(ctx, ev, d, org, b, entry)
+	if err != nil && b != nil {
+		err = masked(err, guestPrivate(b))
+	}
+	return code, err
+}
+
+// attemptTo makes one attempt of d about org's booking b (nil for an
+// organisation's event) and its ledger entry.
+func (w *Worker) attemptTo(ctx context.Context, ev *outbox.Event, d *outbox.Delivery, org *booking.Organization, b *booking.Booking, entry *ledger.Entry) (int, error) {
 	switch d.Channel {
 	case outbox.ChannelWebhook:
 		ep, err := w.Store.WebhookEndpoint(ctx, org.ID, d.EndpointID)
@@ -368,7 +382,7 @@ func (w *Worker) mail(ctx context.Context, ev *outbox.Event, d *outbox.Delivery,
 		return Mail{}, fmt.Errorf("%w: %w", errPermanent, err)
 	}
 	return Mail{ID: MessageID(ev) + "." + d.To, Kind: ev.Kind, To: to, Subject: subject, Text: text, HTML: html,
-		Private: []string{b.GuestEmail, b.GuestPhone, b.Message}}, nil
+		Private: guestPrivate(b)}, nil
 }
 
 // MailerSource gives an organisation's own mailer, nil when it has none.

@@ -32,7 +32,9 @@ type Store interface {
 	// notes), the guest's review (package review) and the messages
 	// between the guest and the host (package conversation), which may
 	// name the guest, and its check-in (package checkin: the guests'
-	// identity data), and replaces the buyer of its invoices and credit notes
+	// identity data); it erases the host API's kept answers to requests
+	// about the booking (host.Request.BookingID: their bodies, marked
+	// Erased), and replaces the buyer of its invoices and credit notes
 	// (package invoice) with e.Name and no address, keeping their numbers
 	// and amounts, in the same transaction. Amounts, dates, status and
 	// ledger are left as they are. Errors: booking.CodeNotFound.
