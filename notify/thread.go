@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -66,12 +67,8 @@ func (w *Worker) threadMail(ctx context.Context, ev *outbox.Event, d *outbox.Del
 	if err != nil {
 		return Mail{}, fmt.Errorf("render thread message: %w", err)
 	}
-	html := msg.HTML
-	if html == "" {
-		html = MessageHTML(msg.Text)
-	}
-	return Mail{ID: MessageID(ev) + "." + d.To, Kind: ev.Kind, To: to, Subject: msg.Subject, Text: msg.Text, HTML: html,
-		Private: append([]string{b.GuestEmail, b.GuestPhone}, msg.Private...)}, nil
+	return Mail{ID: MessageID(ev) + "." + d.To, Kind: ev.Kind, To: to, Subject: msg.Subject, Text: msg.Text,
+		HTML: cmp.Or(msg.HTML, MessageHTML(msg.Text)), Private: append(guestPrivate(b), msg.Private...)}, nil
 }
 
 // threadKind reports whether kind is a message of a booking's thread.

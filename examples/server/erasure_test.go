@@ -367,7 +367,7 @@ func TestErasedGuestAppearsNowhere(t *testing.T) {
 			}
 			stayToken, stayID := book(erasedStay, 10, 3, "3f2c9a1e-checkout-1")
 			_, refundID := book(erasedRefund, 40, 2, "3f2c9a1e-checkout-2")
-			_, keptID := book(kept, 60, 2, "3f2c9a1e-checkout-3")
+			keptToken, keptID := book(kept, 60, 2, "3f2c9a1e-checkout-3")
 
 			// The online check-in of the stay's two guests.
 			guestOf := func(given, doc string) map[string]any {
@@ -403,6 +403,16 @@ func TestErasedGuestAppearsNowhere(t *testing.T) {
 			must(call(t, http.MethodPost, ts.URL+"/api/v1/book/demo/booking/"+stayToken+"/review",
 				map[string]any{"rating": 5, "comment": "Merci pour tout ! " + erasedStay.name}, nil), http.StatusCreated, "review")
 			must(host(http.MethodPost, fmt.Sprintf("/bookings/%d/resend-email", stayID), nil, "resend-1"), http.StatusAccepted, "resend the e-mail")
+			// The thread of each stay: the guest writes, signing, and the
+			// host answers, naming them; each message is e-mailed.
+			for token, g := range map[string]guest{stayToken: erasedStay, keptToken: kept} {
+				must(call(t, http.MethodPost, ts.URL+"/api/v1/book/demo/booking/"+token+"/messages",
+					map[string]any{"body": "Où laisser les clés ? " + g.name + ", " + g.phone}, nil), http.StatusCreated, "the guest's message")
+			}
+			for id, g := range map[int64]guest{stayID: erasedStay, keptID: kept} {
+				must(host(http.MethodPost, fmt.Sprintf("/bookings/%d/messages", id),
+					map[string]any{"body": "Dans la boîte, " + g.name + "."}, fmt.Sprintf("reply-%d", id)), http.StatusCreated, "the host's answer")
+			}
 			// The refunded stay, still ahead: cancelled by the host,
 			// everything paid given back; an hour later the refund is sent
 			// and its credit note issued.
@@ -546,7 +556,7 @@ func TestErasedGuestAppearsNowhere(t *testing.T) {
 			reads := []string{"/bookings?limit=100", "/invoices", "/reviews", "/events?limit=100", "/audit-log?limit=100",
 				"/reports/movements", "/planning?from=" + time.Now().Format(time.DateOnly) + "&to=" + time.Now().AddDate(0, 0, 60).Format(time.DateOnly), "/webhooks"}
 			for _, id := range []int64{stayID, refundID} {
-				for _, rest := range []string{"", "/notes", "/invoices", "/guest-data", "/checkin", "/checkin/status"} {
+				for _, rest := range []string{"", "/notes", "/messages", "/invoices", "/guest-data", "/checkin", "/checkin/status"} {
 					reads = append(reads, fmt.Sprintf("/bookings/%d%s", id, rest))
 				}
 			}
@@ -560,7 +570,8 @@ func TestErasedGuestAppearsNowhere(t *testing.T) {
 			}
 			// Nor in what the guest's link shows.
 			for _, p := range []string{"/api/v1/book/demo/booking/" + stayToken, "/api/v1/book/demo/booking/" + stayToken + "/review",
-				"/api/v1/book/demo/booking/" + stayToken + "/checkin", "/guest-invoices/demo/" + stayToken} {
+				"/api/v1/book/demo/booking/" + stayToken + "/checkin", "/api/v1/book/demo/booking/" + stayToken + "/messages",
+				"/guest-invoices/demo/" + stayToken} {
 				r := must(call(t, http.MethodGet, ts.URL+p, nil, nil), http.StatusOK, p)
 				if got := erasedStay.found(r.Raw); len(got) > 0 {
 					t.Errorf("GET %s after the erasure holds %v", p, got)
