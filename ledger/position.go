@@ -8,8 +8,8 @@ import (
 
 // ReceivedOn is the intent whose money e records as received, and whether
 // e is such a receipt: a succeeded charge, capture, balance or deposit
-// claim. A balance entry's intent is its own (ProviderID); the others name
-// theirs in IntentID.
+// claim or change charge. A balance's or change charge's intent is its
+// own (ProviderID); the others name theirs in IntentID.
 func (e *Entry) ReceivedOn() (string, bool) {
 	if e.Status != StatusSucceeded {
 		return "", false
@@ -17,7 +17,7 @@ func (e *Entry) ReceivedOn() (string, bool) {
 	switch e.Kind {
 	case KindCharge, KindCapture, KindDepositClaim:
 		return e.IntentID, e.IntentID != ""
-	case KindBalance:
+	case KindBalance, KindChangeCharge:
 		return e.ProviderID, e.ProviderID != ""
 	}
 	return "", false

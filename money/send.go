@@ -194,6 +194,8 @@ func (s *Service) carryOut(ctx context.Context, e *ledger.Entry, reached bool, n
 			return s.sendDepositRelease(ctx, e, now)
 		case ledger.KindDepositClaim:
 			return s.sendDepositClaim(ctx, e, now)
+		case ledger.KindChangeCharge:
+			return s.sendChangeCharge(ctx, e, reached, now)
 		}
 		e.Status = ledger.StatusSkipped // records (charges, captures, decisions, disputes), not tasks
 		return nil
