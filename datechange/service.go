@@ -378,7 +378,7 @@ func (s *Service) apply(ctx context.Context, sub *subject, c *Change, from []Sta
 		updated, err := s.store.ApplyDateChange(ctx, a)
 		if err == nil {
 			c.Status, c.UpdatedAt = StatusApplied, now
-			s.money.SendNow(ctx, a.Record)
+			s.sendDue(ctx, c.BookingID)
 			return updated, nil
 		}
 		if booking.ErrorCode(err) != booking.CodeConflict || attempt >= 3 || errReason(err) != "" {
@@ -523,7 +523,7 @@ func (s *Service) Current(ctx context.Context, slug, token string) (*View, error
 			c = lapsed
 		}
 	case c.Status == StatusPaying:
-		if e, err := s.chargeEntry(ctx, c); err == nil && e != nil && e.Status == ledger.StatusPending && e.ProviderID != "" {
+		if e, err := s.chargeEntry(ctx, c); err == nil && e != nil && e.Status == ledger.StatusPending && (e.ProviderID != "" || e.Attempts > 0) {
 			if _, err := s.money.Send(ctx, e); err != nil {
 				s.logger.WarnContext(ctx, "settle a change's charge; the worker retries", "booking_id", sub.b.ID, "err", err)
 			}
@@ -661,8 +661,26 @@ func (s *Service) ChangePaid(ctx context.Context, e *ledger.Entry, in *payment.I
 		}
 	}
 	e.Status, e.Amount = settled.Status, settled.Amount
-	s.money.SendNow(ctx, refunds)
+	s.sendDue(ctx, c.BookingID)
 	return nil
+}
+
+// sendDue sends the booking's pending entries due now other than the
+// change charges (a change's refunds), so that the guest sees them go;
+// what fails is left to the jobs.
+func (s *Service) sendDue(ctx context.Context, bookingID int64) {
+	entries, err := s.store.LedgerEntries(context.WithoutCancel(ctx), bookingID)
+	if err != nil {
+		s.logger.WarnContext(ctx, "read ledger; the worker sends it", "booking_id", bookingID, "err", err)
+		return
+	}
+	due := entries[:0:0]
+	for _, e := range entries {
+		if e.Kind == ledger.KindRefund && e.Status == ledger.StatusPending && e.Attempts == 0 {
+			due = append(due, e)
+		}
+	}
+	s.money.SendNow(ctx, due)
 }
 
 // ChangeDropped expires the change of e, which took nothing
