@@ -148,6 +148,8 @@ func Run(t *testing.T, newStore func(t *testing.T) Stores, opts ...Option) {
 		reviewScenarios,
 		checkinScenarios,
 		scheduleScenarios,
+		dateChangeScenarios,
+		dateChangeRaceScenarios,
 	}
 	ran := 0
 	for _, g := range groups {
