@@ -215,3 +215,22 @@ func RefundRetry(failures int) time.Duration {
 	}
 	return min(d, 24*time.Hour)
 }
+
+// Reissue is the refund that owes again what failed, a refund the
+// provider refused of a booking that stays live (a change of dates gave
+// it back): the same amount, from the intents that can still refund it,
+// under a new key, due after RefundRetry of the failures so far.
+func Reissue(entries []Entry, bookingID int64, currency string, failed *Entry, now time.Time) []Entry {
+	p := PositionOf(entries)
+	n := 0
+	for _, e := range entries {
+		if e.Kind == KindRefund && e.Status == StatusFailed && e.Reason == failed.Reason {
+			n++
+		}
+	}
+	out := p.Refunds(entries, bookingID, currency, failed.Reason, min(failed.Amount, p.RefundableTotal()))
+	for i := range out {
+		out[i].NextAttemptAt = now.Add(RefundRetry(max(n, 1)))
+	}
+	return out
+}

@@ -200,7 +200,7 @@ var dateChangeRaceScenarios = []scenario{
 			c := changeOf(b, datechange.StatusApplied, "2026-05-10", "2026-05-13")
 			stays := make([]*booking.Booking, n)
 			for i := range stays {
-				stays[i] = pendingFixture(p, day("2026-05-11").AddDays(-(i%3)).String(), day("2026-05-12").AddDays(i%4).String())
+				stays[i] = pendingFixture(p, day("2026-05-11").AddDays(-(i % 3)).String(), day("2026-05-12").AddDays(i%4).String())
 			}
 			counts := race(n+1, func(i int) error {
 				if i == n {
