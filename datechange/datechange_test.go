@@ -8,6 +8,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/datechange"
 	"github.com/staykit/staykit/ledger"
+	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/payment/paymenttest"
 )
@@ -554,4 +555,82 @@ func TestCancelledWhileTheChargeWaited(t *testing.T) {
 	if pos := ledger.PositionOf(e.ledger(t, b.ID)); pos.Owed() != 0 {
 		t.Fatalf("the cancelled booking still owes %d", pos.Owed())
 	}
+}
+
+// Paying the balance early uses the scheduled entry's key: the job that
+// runs on the due date finds it settled, and the card is charged once.
+func TestBalancePaidEarlyChargedOnce(t *testing.T) {
+	e := newEnv(t)
+	b := e.book(t, "demo-deposit", "2026-06-08", "2026-06-11", "")
+	ctx := context.Background()
+	if err := e.money.PayBalanceNow(ctx, e.booking(t, b.ID)); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.booking(t, b.ID); !got.PaidAmount.Equal(got.TotalAmount) {
+		t.Fatalf("paid %s of %s after paying early", got.PaidAmount, got.TotalAmount)
+	}
+	e.clock.Set(time.Date(2026, 6, 5, 1, 0, 0, 0, time.UTC)) // past the due date
+	e.process(t)
+	for _, x := range entriesOf(e.ledger(t, b.ID), ledger.KindBalance) {
+		if _, err := e.money.SendLedgerEntry(ctx, b.ID, x.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var charged int64
+	n := 0
+	for _, in := range e.pay.Intents() {
+		if in.Metadata["purpose"] == "balance" {
+			charged += in.AmountReceived
+			n++
+		}
+	}
+	if n != 1 || charged != 25130 {
+		t.Fatalf("%d balance intents charged %d, want one of 25130", n, charged)
+	}
+	if held := e.balanced(t, e.booking(t, b.ID)); held != 35900 {
+		t.Fatalf("held %d, want 35900", held)
+	}
+	if err := e.money.PayBalanceNow(ctx, e.booking(t, b.ID)); err != nil {
+		t.Fatalf("paying a paid balance again: %v", err)
+	}
+	full := e.book(t, "demo", "2026-06-15", "2026-06-18", "")
+	wantCode(t, e.money.PayBalanceNow(ctx, full), booking.CodeBookingClosed, money.ReasonBalanceNotScheduled)
+	terms, err := e.store.Terms(ctx, b.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sched := money.Schedule(e.booking(t, b.ID), terms, e.ledger(t, b.ID), time.UTC)
+	if len(sched) != 2 || sched[0].Kind != "charge" || sched[1].Kind != "balance" || sched[1].Status != "paid" {
+		t.Fatalf("schedule = %+v", sched)
+	}
+}
+
+// The early payment and the job at once: one charge.
+func TestBalancePaidEarlyRacingItsJob(t *testing.T) {
+	e := newEnv(t)
+	b := e.book(t, "demo-deposit", "2026-06-08", "2026-06-11", "")
+	ctx := context.Background()
+	e.clock.Set(time.Date(2026, 6, 4, 22, 0, 0, 0, time.UTC)) // the due instant
+	var x ledger.Entry
+	for _, y := range entriesOf(e.ledger(t, b.ID), ledger.KindBalance) {
+		x = y
+	}
+	done := make(chan error, 1)
+	go func() { _, err := e.money.SendLedgerEntry(ctx, b.ID, x.ID); done <- err }()
+	if err := e.money.PayBalanceNow(ctx, e.booking(t, b.ID)); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	var charged int64
+	for _, in := range e.pay.Intents() {
+		if in.Metadata["purpose"] == "balance" {
+			charged += in.AmountReceived
+		}
+	}
+	if charged != 25130 {
+		t.Fatalf("balances charged %d, want 25130 once", charged)
+	}
+	e.balanced(t, e.booking(t, b.ID))
 }
