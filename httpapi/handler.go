@@ -11,6 +11,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/connect"
+	"github.com/staykit/staykit/datechange"
 	"github.com/staykit/staykit/internal/apihttp"
 	moneyio "github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/ratelimit"
@@ -52,6 +53,8 @@ func DefaultLimits() map[string]ratelimit.Limit {
 		RouteBalancePayment: ratelimit.PerMinute(10),
 		RouteReview:         ratelimit.PerMinute(10),
 		RouteCheckin:        ratelimit.PerMinute(10),
+		RouteChange:         ratelimit.PerMinute(10),
+		RouteChangeQuote:    ratelimit.PerMinute(30),
 	}
 }
 
@@ -69,6 +72,9 @@ type Options struct {
 	// Reviews serves the guests' reviews (the property's reviews, the
 	// booking's review); nil: those routes are not served (404).
 	Reviews *review.Service
+	// Changes serves the guests' changes of dates or party
+	// (/booking/{token}/change); nil: those routes are not served (404).
+	Changes *datechange.Service
 	// Logger receives one line per request and the details of server
 	// errors; nil means slog.Default().
 	Logger *slog.Logger
@@ -110,6 +116,7 @@ type handler struct {
 	cors    *cors.Cors
 	mux     *http.ServeMux
 	reviews *review.Service
+	changes *datechange.Service
 	// lists keeps the encoded properties lists (lists.go).
 	lists lists
 	// calendars keeps the encoded availability calendars (calendars.go).
@@ -132,6 +139,7 @@ func New(o Options) http.Handler {
 		money:   o.Money,
 		connect: o.Connect,
 		reviews: o.Reviews,
+		changes: o.Changes,
 		quotes:  quotes{max: maxQuoteBytes},
 		log:     o.Logger,
 		limiter: o.Limiter,
@@ -189,12 +197,16 @@ func (h *handler) routes() {
 		{RouteBalancePayment, http.MethodPost, orgPrefix + "/booking/{token}/balance", true, h.balancePayment},
 		{RouteCheckinStatus, http.MethodGet, orgPrefix + "/booking/{token}/checkin", true, h.checkinStatus},
 		{RouteCheckin, http.MethodPost, orgPrefix + "/booking/{token}/checkin", true, h.saveCheckin},
+		{RoutePayments, http.MethodGet, orgPrefix + "/booking/{token}/payments", true, h.payments},
 		{RouteWebhook, http.MethodPost, "/api/v1/webhooks/stripe", false, h.webhook},
 		{RouteOpenAPI, http.MethodGet, "/api/v1/openapi.json", false, h.openAPI},
 		{RouteConnectWebhook, http.MethodPost, "/api/v1/webhooks/stripe-connect", false, h.connectWebhook},
 	}
 	if h.reviews != nil {
 		rs = append(rs, h.reviewRoutes()...)
+	}
+	if h.changes != nil {
+		rs = append(rs, h.changeRoutes()...)
 	}
 	// Each path also gets a pattern without a method, so that the mux never
 	// answers 405 itself: that handler serves preflights and writes the JSON
@@ -267,7 +279,8 @@ func (h *handler) serve(rt route) http.Handler {
 	private := rt.name == RouteCheckout || rt.name == RouteBooking || rt.name == RouteConfirm ||
 		rt.name == RouteCancellation || rt.name == RouteCancel || rt.name == RouteBalancePayment ||
 		rt.name == RouteBookingReview || rt.name == RouteReview ||
-		rt.name == RouteCheckinStatus || rt.name == RouteCheckin
+		rt.name == RouteCheckinStatus || rt.name == RouteCheckin || rt.name == RoutePayments ||
+		rt.name == RouteChangeQuote || rt.name == RouteChange || rt.name == RouteChangeState
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		st := stateOf(r)
 		st.route = rt.name

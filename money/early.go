@@ -33,7 +33,7 @@ const earlyMargin = time.Minute
 func (s *Service) PayBalanceNow(ctx context.Context, b *booking.Booking) error {
 	if b.Status != booking.StatusConfirmed {
 		return &booking.Error{Code: booking.CodeBookingClosed, Message: "Only a confirmed booking's balance can be paid.",
-			Params: map[string]string{"status": string(b.Status)}}
+			Params: map[string]string{booking.ParamReason: "balance_not_confirmed"}}
 	}
 	entries, err := s.store.LedgerEntries(ctx, b.ID)
 	if err != nil {
