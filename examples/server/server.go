@@ -18,6 +18,7 @@ import (
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/closeout"
 	"github.com/staykit/staykit/connect"
+	"github.com/staykit/staykit/datechange"
 	"github.com/staykit/staykit/hostapi"
 	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/internal/httpserve"
@@ -62,6 +63,9 @@ type server struct {
 	// reviews are the guests' reviews (package review); nil when the
 	// database keeps none.
 	reviews *review.Service
+	// changes are the guests' changes of dates or party (package
+	// datechange); nil when the database keeps none.
+	changes *datechange.Service
 	fake    *paymenttest.Provider // nil with Stripe
 	stripe  bool
 
@@ -120,6 +124,9 @@ func newServer(ctx context.Context, cfg serverenv.Config, logger *slog.Logger) (
 	if store := back.Store.Reviews(); store != nil {
 		s.reviews = review.New(review.Options{Store: store, Records: back.Store.Records, Clock: s.clock})
 	}
+	if store := back.Store.DateChanges(s.readModel); store != nil {
+		s.changes = datechange.New(datechange.Options{Bookings: s.svc, Store: store, Money: s.money, Clock: s.clock, Logger: logger})
+	}
 	if err := serverenv.ApplyPlatformFee(ctx, cfg, s.connect, s.readModel); err != nil {
 		back.Close()
 		return nil, err
@@ -146,6 +153,7 @@ func (s *server) handler(publicURL string, origins []string) http.Handler {
 		PreviewDomains: s.cfg.PreviewDomains,
 		ExtraOrigins:   origins,
 		Reviews:        s.reviews,
+		Changes:        s.changes,
 		Checkin:        s.guestHost(),
 	})
 	plants := plantstore.New(plantstore.Options{Store: s.back.Plants, Tokens: s.cfg.PlantTokens, Logger: s.log})
