@@ -177,6 +177,7 @@ func (s *server) handler(publicURL string, origins []string) http.Handler {
 	}
 	mux.Handle("GET /widget.js", bookingpage.Widget(s.publishableKey()))
 	mux.Handle(bookingpage.InvoicesPrefix, bookingpage.Invoices(s.back.Store.Booking(), s.back.Store.Invoices(s.clock)))
+	mux.Handle(bookingpage.ReceiptsPrefix, bookingpage.Receipts(s.back.Store.Booking(), s.clock.Now))
 	mux.Handle("/", bookingpage.Handler(s.stripe))
 	sandboxAPI := s.sandboxHandler()
 	hostAPI, dashboard := s.hostSide(publicURL)
