@@ -2,16 +2,21 @@ package datechange_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/datechange"
+	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/payment/paymenttest"
 )
+
+// hostActor is the host of the tests' approvals.
+var hostActor = host.Actor{Kind: "user", ID: 1, Name: "Host"}
 
 // accept accepts r for b and fails on error.
 func (e *env) accept(t *testing.T, slug string, b *booking.Booking, r datechange.Request) *datechange.View {
@@ -479,7 +484,7 @@ func TestHostApproval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.changes.SetApproval(ctx, org, true); err != nil {
+	if err := e.changes.SetApproval(ctx, org, true, hostActor); err != nil {
 		t.Fatal(err)
 	}
 	b := e.book(t, "demo", "2026-06-08", "2026-06-11", "")
@@ -493,7 +498,7 @@ func TestHostApproval(t *testing.T) {
 		wantCode(t, err, booking.CodeConflict, datechange.ReasonChangeOpen)
 	}
 	wantStay(t, e.booking(t, b.ID), "2026-06-08", "2026-06-11", 2)
-	approved, err := e.changes.Approve(ctx, org, v.Change.ID)
+	approved, err := e.changes.Approve(ctx, org, v.Change.ID, hostActor)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -501,17 +506,28 @@ func TestHostApproval(t *testing.T) {
 		t.Fatalf("approved change is %s", approved.Change.Status)
 	}
 	wantStay(t, e.booking(t, b.ID), "2026-06-08", "2026-06-10", 2)
-	if _, err := e.changes.Approve(ctx, org, v.Change.ID); err == nil {
+	if _, err := e.changes.Approve(ctx, org, v.Change.ID, hostActor); err == nil {
 		t.Fatal("approved twice")
 	}
 	e.balanced(t, e.booking(t, b.ID))
 
 	v = e.accept(t, "demo", b, req("2026-06-08", "2026-06-12", 2))
-	d, err := e.changes.Decline(ctx, org, v.Change.ID, "")
+	d, err := e.changes.Decline(ctx, org, v.Change.ID, "", hostActor)
 	if err != nil || d.Status != datechange.StatusDeclined {
 		t.Fatalf("decline = %+v, %v", d, err)
 	}
 	wantStay(t, e.booking(t, b.ID), "2026-06-08", "2026-06-10", 2)
+	log, err := e.store.AuditLog(ctx, org.ID, 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var actions []string
+	for _, a := range log {
+		actions = append(actions, a.Action+" "+a.Actor)
+	}
+	if want := []string{"date_change.decline user:1", "date_change.approve user:1", "date_change.settings user:1"}; strings.Join(actions, ",") != strings.Join(want, ",") {
+		t.Fatalf("audit log %v, want %v", actions, want)
+	}
 }
 
 // Every payment mode: a request-mode booking, once approved and captured,

@@ -45,7 +45,7 @@ func newEnv(t testing.TB) *env {
 	e := &env{store: db, pay: paymenttest.New(paymenttest.WithClock(clock.Now)), clock: clock, property: map[string]int64{}}
 	e.svc = booking.NewService(booking.Options{Stores: db.Stores(), Payments: e.pay, Clock: e.clock})
 	e.money = money.New(e.svc, money.Options{Store: db.Stores(), Payments: e.pay, Clock: e.clock})
-	e.changes = datechange.New(datechange.Options{Bookings: e.svc, Store: db, Money: e.money, Clock: e.clock})
+	e.changes = datechange.New(datechange.Options{Bookings: e.svc, Store: db, Money: e.money, Records: db, Clock: e.clock})
 	e.addOrg(t, "demo", pricing.ModeFull)
 	e.addOrg(t, "demo-deposit", pricing.ModeDeposit)
 	e.addOrg(t, "demo-request", pricing.ModeRequest)

@@ -29,6 +29,9 @@ type Options struct {
 	// Money sends the changes' charges and refunds; New makes the
 	// Service its money.DateChanges.
 	Money *money.Service
+	// Records, when set, keeps the host's answers and settings in the
+	// audit log (the database's host.Store).
+	Records Records
 	// Clock defaults to the wall clock.
 	Clock  booking.Clock
 	Logger *slog.Logger
@@ -40,6 +43,7 @@ type Service struct {
 	bookings *booking.Service
 	store    Store
 	money    *money.Service
+	records  Records
 	clock    booking.Clock
 	logger   *slog.Logger
 }
@@ -50,7 +54,7 @@ func New(o Options) *Service {
 	if o.Bookings == nil || o.Store == nil || o.Money == nil {
 		panic("datechange: New needs Bookings, a Store and Money")
 	}
-	s := &Service{bookings: o.Bookings, store: o.Store, money: o.Money, clock: o.Clock, logger: o.Logger}
+	s := &Service{bookings: o.Bookings, store: o.Store, money: o.Money, records: o.Records, clock: o.Clock, logger: o.Logger}
 	if s.clock == nil {
 		s.clock = booking.SystemClock{}
 	}

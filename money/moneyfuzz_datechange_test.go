@@ -9,6 +9,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/datechange"
+	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/payment/paymenttest"
@@ -20,6 +21,9 @@ import (
 // own (insertDateChanges), so that the sequences of the seeds found
 // before they existed, the regressions, stay what they were; inserted
 // ops are numbered after the generated ones.
+
+// hostActor is the host of the fuzz's approvals.
+var hostActor = host.Actor{Kind: "user", ID: 1, Name: "Host"}
 
 // dateChangeKinds are the op kinds insertDateChanges adds, not drawn by
 // opWeights.
@@ -95,7 +99,7 @@ func (w *fuzzWorld) dateChange(o op) string {
 	if err != nil {
 		return result(err)
 	}
-	if err := w.changes.SetApproval(w.ctx, org, o.Approval > 0); err != nil {
+	if err := w.changes.SetApproval(w.ctx, org, o.Approval > 0, hostActor); err != nil {
 		return "approval: " + result(err)
 	}
 	r := datechange.Request{CheckIn: fuzzStays[o.Stay].Start, CheckOut: fuzzStays[o.Stay].End, Guests: o.Guests}
@@ -111,13 +115,13 @@ func (w *fuzzWorld) dateChange(o op) string {
 	switch {
 	case v.Change.Status != datechange.StatusRequested:
 	case o.Approval == 1:
-		av, err := w.changes.Approve(w.ctx, org, v.Change.ID)
+		av, err := w.changes.Approve(w.ctx, org, v.Change.ID, hostActor)
 		if err != nil {
 			return out + "; approve: " + result(err)
 		}
 		out += "; approved: " + string(av.Change.Status)
 	default:
-		if _, err := w.changes.Decline(w.ctx, org, v.Change.ID, ""); err != nil {
+		if _, err := w.changes.Decline(w.ctx, org, v.Change.ID, "", hostActor); err != nil {
 			return out + "; decline: " + result(err)
 		}
 		out += "; declined"

@@ -125,7 +125,7 @@ func newServer(ctx context.Context, cfg serverenv.Config, logger *slog.Logger) (
 		s.reviews = review.New(review.Options{Store: store, Records: back.Store.Records, Clock: s.clock})
 	}
 	if store := back.Store.DateChanges(s.readModel); store != nil {
-		s.changes = datechange.New(datechange.Options{Bookings: s.svc, Store: store, Money: s.money, Clock: s.clock, Logger: logger})
+		s.changes = datechange.New(datechange.Options{Bookings: s.svc, Store: store, Money: s.money, Records: back.Store.Records, Clock: s.clock, Logger: logger})
 	}
 	if err := serverenv.ApplyPlatformFee(ctx, cfg, s.connect, s.readModel); err != nil {
 		back.Close()
