@@ -25,6 +25,12 @@ func (b *browser) setInput(sel, value string) {
 	})()`, sel, value))
 }
 
+// dayAfter is the date n days after d.
+func dayAfter(t *testing.T, d string, n int) string {
+	t.Helper()
+	return civil.MustParse(d).AddDays(n).String()
+}
+
 // bookingStay reads a booking's dates over the API.
 func bookingStay(t *testing.T, ts *testServer, org, token string) (string, string) {
 	t.Helper()
