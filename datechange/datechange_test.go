@@ -511,7 +511,16 @@ func TestHostApproval(t *testing.T) {
 	}
 	e.balanced(t, e.booking(t, b.ID))
 
+	// A request the host lets lapse stands in the way of no new change.
+	lapsed := e.accept(t, "demo", b, req("2026-06-08", "2026-06-13", 2))
+	e.clock.Advance(49 * time.Hour)
 	v = e.accept(t, "demo", b, req("2026-06-08", "2026-06-12", 2))
+	if got, err := e.store.DateChange(ctx, org.ID, lapsed.Change.ID); err != nil || got.Status != datechange.StatusExpired {
+		t.Fatalf("the lapsed request: %+v, %v", got, err)
+	}
+	if _, err := e.changes.Approve(ctx, org, lapsed.Change.ID, hostActor); err == nil {
+		t.Fatal("a lapsed request was approved")
+	}
 	d, err := e.changes.Decline(ctx, org, v.Change.ID, "", hostActor)
 	if err != nil || d.Status != datechange.StatusDeclined {
 		t.Fatalf("decline = %+v, %v", d, err)

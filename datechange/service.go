@@ -290,6 +290,11 @@ func (s *Service) Accept(ctx context.Context, slug, token string, r Request) (*V
 	if err != nil {
 		return nil, err
 	}
+	// A request the host let lapse is closed first: it no longer stands
+	// in the way of a new change.
+	if err := s.lapse(ctx, sub.b.ID, now); err != nil {
+		return nil, err
+	}
 	c := &Change{BookingID: sub.b.ID, OrgID: sub.org.ID, OldCheckIn: sub.b.CheckIn, OldCheckOut: sub.b.CheckOut,
 		OldGuests: sub.b.Guests, Offer: *o, CreatedAt: now, UpdatedAt: now}
 	if o.ApprovalRequired {
@@ -498,6 +503,26 @@ func laterOf(a, b time.Time) time.Time {
 		return b
 	}
 	return a
+}
+
+// lapse expires the booking's request that the host did not answer in
+// time, if any.
+func (s *Service) lapse(ctx context.Context, bookingID int64, now time.Time) error {
+	changes, err := s.store.DateChanges(ctx, bookingID)
+	if err != nil {
+		return fmt.Errorf("read changes of booking %d: %w", bookingID, err)
+	}
+	for _, c := range changes {
+		if c.Status != StatusRequested || now.Before(c.ExpiresAt) {
+			continue
+		}
+		_, err := s.store.CloseDateChange(ctx, Close{ID: c.ID, From: []Status{StatusRequested}, To: StatusExpired,
+			Reason: "the host did not answer in time", At: now})
+		if err != nil && booking.ErrorCode(err) != booking.CodeConflict {
+			return err
+		}
+	}
+	return nil
 }
 
 // Current is the booking's latest change as its page shows it, nil
