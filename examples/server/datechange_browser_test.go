@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -23,6 +24,21 @@ func (b *browser) setInput(sel, value string) {
 		s.dispatchEvent(new Event('change', { bubbles: true }));
 		return '';
 	})()`, sel, value))
+}
+
+// waitFor waits until the JavaScript condition js holds on the page, at
+// most stepTimeout, failing the test with step otherwise.
+func (b *browser) waitFor(step, js string) {
+	b.t.Helper()
+	deadline := time.Now().Add(stepTimeout)
+	for time.Now().Before(deadline) {
+		if b.eval(`String(!!(`+js+`))`) == "true" {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	b.shot("failed-" + step)
+	b.t.Fatalf("%s: %s never held", step, js)
 }
 
 // dayAfter is the date n days after d.
@@ -100,11 +116,11 @@ func TestBrowserGuestChangesDates(t *testing.T) {
 					chromedp.Click(chromedp.CSS(`[data-testid="change-pay"]`)),
 				)
 			}
-			b.do("the page shows the new stay",
-				chromedp.WaitVisible(chromedp.CSS(`[data-testid="payments-box"]`)),
-				chromedp.WaitNotPresent(chromedp.CSS(`[data-testid="change-card"]`)),
-				chromedp.WaitVisible(chromedp.CSS(`[data-testid="change-check-out"]`)),
-			)
+			// The page is shown again once the change applied: the status
+			// card counts the new nights.
+			b.waitFor("the page shows the new stay", fmt.Sprintf(
+				`(document.querySelector('[data-testid="status-nights"]') || {}).textContent === %q && !document.querySelector('[data-testid="change-accept"]') && !!document.querySelector('[data-testid="payments-box"]')`,
+				fmt.Sprint(tc.nights)))
 			if got := b.eval(`document.querySelector('[data-testid="change-check-out"]').value`); got != newOut {
 				t.Fatalf("after the change the page shows check-out %q, want %q", got, newOut)
 			}
