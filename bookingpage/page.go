@@ -24,7 +24,7 @@ var web embed.FS
 
 // Files are the booking page's files: index.html, app.js, style.css,
 // staykit-client.js, widget-element.js, terms.js, review.js,
-// conversation.js and conversation.css, and img/.
+// conversation.js, conversation.css, datechange.js and img/.
 func Files() fs.FS {
 	sub, err := fs.Sub(web, "web")
 	if err != nil {

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/datechange"
 	"github.com/staykit/staykit/eventfeed"
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/internal/apihttp"
@@ -108,6 +109,11 @@ type Options struct {
 	// Reviews lists the guests' reviews and publishes them (/reviews/...);
 	// nil: those routes answer 503 not_configured.
 	Reviews *review.Service
+	// Changes are the guests' changes of dates or party: the host
+	// approves or declines those that wait (/changes/...,
+	// /bookings/{id}/changes, /change-settings); nil: those routes answer
+	// 503 not_configured.
+	Changes *datechange.Service
 	// Invoices lists the invoices and credit notes and draws them as PDF
 	// (/invoices/..., /bookings/{id}/invoices); nil: those routes answer
 	// 503 not_configured.
@@ -137,6 +143,7 @@ type handler struct {
 	mail     *host.Mail
 	team     *team.Service
 	reviews  *review.Service
+	changes  *datechange.Service
 	invoices *invoice.Service
 	messages *schedule.Service
 	// registered lists the routes ("METHOD /path"), for the test that
@@ -173,7 +180,7 @@ func New(o Options) http.Handler {
 	}
 	h.channels, h.public, h.reports, h.events = o.Channels, strings.TrimRight(o.PublicURL, "/"), o.Reports, o.Events
 	h.team, h.reviews, h.messages = o.Team, o.Reviews, o.Messages
-	h.invoices = o.Invoices
+	h.invoices, h.changes = o.Invoices, o.Changes
 	if h.channels == nil {
 		h.channels = o.Host.Channels(host.ChannelOptions{})
 	}

@@ -87,6 +87,11 @@ var routeRoles = map[string]team.Role{
 	"POST /webhooks/{id}/replay":  team.Manager,
 	"GET /mail-templates/preview": team.Manager,
 	// The guests' reviews and their publication on the properties.
+	"GET /bookings/{id}/changes":       team.Manager,
+	"POST /changes/{id}/approve":       team.Manager,
+	"POST /changes/{id}/decline":       team.Manager,
+	"GET /change-settings":             team.Manager,
+	"PATCH /change-settings":           team.Manager,
 	"GET /reviews":                     team.Manager,
 	"POST /reviews/{id}/publish":       team.Manager,
 	"POST /reviews/{id}/unpublish":     team.Manager,

@@ -47,7 +47,7 @@ func (h *handler) routes() {
 		{http.MethodGet, "/stripe", h.getStripe},
 		{http.MethodPost, "/stripe/onboarding", h.startOnboarding},
 	}
-	for _, c := range slices.Concat(h.channelRoutes(), h.reportRoutes(), h.privacyRoutes(), h.noteRoutes(), h.checkinRoutes(), h.closeoutRoutes(), h.eventRoutes(), h.mailRoutes(), h.reviewRoutes(), h.invoiceRoutes(), h.scheduleRoutes()) {
+	for _, c := range slices.Concat(h.channelRoutes(), h.reportRoutes(), h.privacyRoutes(), h.noteRoutes(), h.checkinRoutes(), h.closeoutRoutes(), h.eventRoutes(), h.mailRoutes(), h.reviewRoutes(), h.invoiceRoutes(), h.scheduleRoutes(), h.changeRoutes()) {
 		rs = append(rs, rt(c))
 	}
 	for _, c := range h.teamRoutes() {

@@ -331,6 +331,7 @@ var appTemplate = template.Must(template.New("app").Parse(`<!doctype html>
 <script src="/host/assets/rates.js" defer></script>
 <script src="/host/assets/thread.js" defer></script>
 <script src="/host/assets/bookingdetail.js" defer></script>
+<script src="/host/assets/changes.js" defer></script>
 <script src="/host/assets/compliance.js" defer></script>
 <script src="/host/assets/checkin.js" defer></script>
 <script src="/host/assets/invoicing.js" defer></script>

@@ -42,12 +42,14 @@ var StayKit = (() => {
     "claimed_amount",
     "non_refundable_amount",
     "paid_amount",
+    "previous_total",
     "price",
     "price_from",
     "quote_total",
     "refund_amount",
     "refund_pending_amount",
     "refunded_amount",
+    "retained_amount",
     "total_amount"
   ];
 
@@ -256,6 +258,22 @@ var StayKit = (() => {
      */
     postMessage(token, body, opts) {
       return this.call("POST", `/booking/${encodeURIComponent(token)}/messages`, { body }, opts, opts?.idempotencyKey ?? randomKey());
+    }
+    /** POST /api/v1/book/{org}/booking/{token}/change/quote: what changing the stay would cost or give back; nothing is written. */
+    quoteChange(token, body, opts) {
+      return this.call("POST", `/booking/${encodeURIComponent(token)}/change/quote`, body, opts);
+    }
+    /** POST /api/v1/book/{org}/booking/{token}/change: changes the stay (or asks the host to). */
+    changeBooking(token, body, opts) {
+      return this.call("POST", `/booking/${encodeURIComponent(token)}/change`, body, opts);
+    }
+    /** GET /api/v1/book/{org}/booking/{token}/change: the latest change, settled if its payment was completed. */
+    bookingChange(token, opts) {
+      return this.call("GET", `/booking/${encodeURIComponent(token)}/change`, void 0, opts);
+    }
+    /** GET /api/v1/book/{org}/booking/{token}/payments: what was paid and refunded, and what is due when. */
+    payments(token, opts) {
+      return this.call("GET", `/booking/${encodeURIComponent(token)}/payments`, void 0, opts);
     }
     async call(method, path, body, opts, idempotencyKey) {
       const locale = opts?.locale ?? this.locale;

@@ -19,6 +19,7 @@ import (
 	"github.com/staykit/staykit/closeout"
 	"github.com/staykit/staykit/connect"
 	"github.com/staykit/staykit/conversation"
+	"github.com/staykit/staykit/datechange"
 	"github.com/staykit/staykit/hostapi"
 	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/internal/httpserve"
@@ -63,6 +64,9 @@ type server struct {
 	// reviews are the guests' reviews (package review); nil when the
 	// database keeps none.
 	reviews *review.Service
+	// changes are the guests' changes of dates or party (package
+	// datechange); nil when the database keeps none.
+	changes *datechange.Service
 	fake    *paymenttest.Provider // nil with Stripe
 	stripe  bool
 
@@ -129,6 +133,9 @@ func newServer(ctx context.Context, cfg serverenv.Config, logger *slog.Logger) (
 	if store := back.Store.Conversation(); store != nil {
 		s.thread = conversation.New(conversation.Options{Store: store, Catalog: back.Store.Booking(), Clock: s.clock})
 	}
+	if store := back.Store.DateChanges(s.readModel); store != nil {
+		s.changes = datechange.New(datechange.Options{Bookings: s.svc, Store: store, Money: s.money, Records: back.Store.Records, Clock: s.clock, Logger: logger})
+	}
 	if err := serverenv.ApplyPlatformFee(ctx, cfg, s.connect, s.readModel); err != nil {
 		back.Close()
 		return nil, err
@@ -155,6 +162,7 @@ func (s *server) handler(publicURL string, origins []string) http.Handler {
 		PreviewDomains: s.cfg.PreviewDomains,
 		ExtraOrigins:   origins,
 		Reviews:        s.reviews,
+		Changes:        s.changes,
 		Checkin:        s.guestHost(),
 		Conversation:   s.thread,
 	})
@@ -179,6 +187,7 @@ func (s *server) handler(publicURL string, origins []string) http.Handler {
 	}
 	mux.Handle("GET /widget.js", bookingpage.Widget(s.publishableKey()))
 	mux.Handle(bookingpage.InvoicesPrefix, bookingpage.Invoices(s.back.Store.Booking(), s.back.Store.Invoices(s.clock)))
+	mux.Handle(bookingpage.ReceiptsPrefix, bookingpage.Receipts(s.back.Store.Booking(), s.clock.Now))
 	mux.Handle("/", bookingpage.Handler(s.stripe))
 	sandboxAPI := s.sandboxHandler()
 	hostAPI, dashboard := s.hostSide(publicURL)

@@ -149,6 +149,8 @@ func Run(t *testing.T, newStore func(t *testing.T) Stores, opts ...Option) {
 		checkinScenarios,
 		scheduleScenarios,
 		conversationScenarios,
+		dateChangeScenarios,
+		dateChangeRaceScenarios,
 	}
 	ran := 0
 	for _, g := range groups {

@@ -38,6 +38,14 @@ export type CheckinInput = Schemas['CheckinInput'];
 export type BookingMessages = Schemas['BookingMessages'];
 /** A message between a booking's guest and the host: plain text, to show as text. */
 export type BookingMessage = Schemas['BookingMessage'];
+/** The body of quoteChange and changeBooking: the new dates and party. */
+export type ChangeRequest = Schemas['ChangeRequest'];
+/** What a change of dates or party would do. */
+export type ChangeOffer = Schemas['ChangeOffer'];
+/** A change of dates or party and where it stands. */
+export type BookingChange = Schemas['Change'];
+/** A booking's payment schedule. */
+export type Payments = Schemas['Payments'];
 /** The query of availability. */
 export type AvailabilityQuery = Omit<NonNullable<operations['getAvailability']['parameters']['query']>, 'locale'>;
 /** The query of priceQuote. */
@@ -203,6 +211,26 @@ export class StaykitClient {
    */
   postMessage(token: string, body: string, opts?: IdempotentCallOptions): Promise<BookingMessage> {
     return this.call('POST', `/booking/${encodeURIComponent(token)}/messages`, { body }, opts, opts?.idempotencyKey ?? randomKey());
+  }
+
+  /** POST /api/v1/book/{org}/booking/{token}/change/quote: what changing the stay would cost or give back; nothing is written. */
+  quoteChange(token: string, body: ChangeRequest, opts?: CallOptions): Promise<ChangeOffer> {
+    return this.call('POST', `/booking/${encodeURIComponent(token)}/change/quote`, body, opts);
+  }
+
+  /** POST /api/v1/book/{org}/booking/{token}/change: changes the stay (or asks the host to). */
+  changeBooking(token: string, body: ChangeRequest, opts?: CallOptions): Promise<BookingChange> {
+    return this.call('POST', `/booking/${encodeURIComponent(token)}/change`, body, opts);
+  }
+
+  /** GET /api/v1/book/{org}/booking/{token}/change: the latest change, settled if its payment was completed. */
+  bookingChange(token: string, opts?: CallOptions): Promise<BookingChange> {
+    return this.call('GET', `/booking/${encodeURIComponent(token)}/change`, undefined, opts);
+  }
+
+  /** GET /api/v1/book/{org}/booking/{token}/payments: what was paid and refunded, and what is due when. */
+  payments(token: string, opts?: CallOptions): Promise<Payments> {
+    return this.call('GET', `/booking/${encodeURIComponent(token)}/payments`, undefined, opts);
   }
 
   private async call<T>(method: string, path: string, body: unknown, opts?: CallOptions, idempotencyKey?: string): Promise<T> {
