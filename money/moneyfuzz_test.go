@@ -189,6 +189,12 @@ var moneyFuzzRegressions = []fuzzRegression{
 	// the dashboard before its job found the intent: the refund's event
 	// matched no entry, and the ledger never learnt the refund.
 	{1795569325445018951, []int{22, 32, 37, 38, 39, 51}},
+	// A balance charged, then a panic before the booking recorded it
+	// (recovered as an outcome to retry): the attempt had marked its entry
+	// succeeded, and the entry was saved so. The ledger counted the balance
+	// the booking did not, and a cancellation without refund kept it
+	// though the host was shown the deposit alone.
+	{1795901768208966553, []int{1, 2, 3, 6, 8, 12, 13, 25}},
 }
 
 // fuzzConfig is the test's environment.

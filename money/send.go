@@ -157,8 +157,14 @@ func (s *Service) send(ctx context.Context, e *ledger.Entry) (bool, error) {
 		e.LastError = outcome.Error()
 		if errors.As(outcome, &later) {
 			e.NextAttemptAt = later.at // scheduled, not a failure
+			e.Status = ledger.StatusPending
 		} else if errors.Is(outcome, errRetry) {
 			e.NextAttemptAt = now.Add(ledger.Backoff(e.Attempts))
+			// Whatever the attempt set before it gave up (a balance
+			// marked succeeded, then a panic recovered before the
+			// booking recorded it) is not saved: the entry is sent
+			// again, and finds its intent by its key.
+			e.Status = ledger.StatusPending
 		} else {
 			e.Status = ledger.StatusFailed
 		}
