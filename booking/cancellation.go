@@ -85,7 +85,8 @@ func (s *Service) preview(ctx context.Context, org *Organization, b *Booking, no
 		pol = p
 	}
 	decimals := pricing.MinorUnits(b.Currency)
-	out := pol.Evaluate(b.TotalAmount, b.CheckIn, s.location(org), now, decimals)
+	// A booking whose dates changed counts from its earliest check-in.
+	out := pol.Evaluate(b.TotalAmount, PolicyAnchor(b, t), s.location(org), now, decimals)
 	entries, err := s.ledgerOf(ctx, b)
 	if err != nil {
 		return nil, err

@@ -127,7 +127,7 @@ func TestPurgeHostRequests(t *testing.T) {
 				now.Add(-booking.HostRequestWindow)); err != nil {
 				t.Fatal(err)
 			}
-			if err := e.store.CompleteHostRequest(ctx, org.ID, key, 201, []byte(`{"key":"sk_host_secret"}`)); err != nil {
+			if err := e.store.CompleteHostRequest(ctx, org.ID, key, 201, []byte(`{"key":"sk_host_secret"}`), 0); err != nil {
 				t.Fatal(err)
 			}
 		}

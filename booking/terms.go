@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/policy"
 )
 
@@ -24,6 +25,16 @@ type Settings struct {
 	// released unless claimed.
 	DepositHoldDays    int `json:"deposit_hold_days"`
 	DepositReleaseDays int `json:"deposit_release_days"`
+}
+
+// PolicyAnchor is the check-in date b's cancellation policy counts its
+// tiers from under terms t (nil: none): t.PolicyCheckIn when set and
+// earlier than b's check-in, else b's check-in.
+func PolicyAnchor(b *Booking, t *Terms) civil.Date {
+	if t != nil && !t.PolicyCheckIn.IsZero() && t.PolicyCheckIn.Before(b.CheckIn) {
+		return t.PolicyCheckIn
+	}
+	return b.CheckIn
 }
 
 // DefaultPolicy applies when a host set none.
@@ -80,6 +91,11 @@ type Terms struct {
 	Version int `json:"-"`
 
 	Policy policy.Policy `json:"policy"`
+	// PolicyCheckIn, when set, is the check-in the policy's tiers count
+	// from: the earliest check-in of a booking whose dates were changed
+	// (package datechange), so that moving a stay later never makes a
+	// cancellation more generous. Zero: the booking's own check-in.
+	PolicyCheckIn civil.Date `json:"policy_check_in,omitzero"`
 	// Customer is the provider's customer the guest's card is saved on;
 	// empty when no card was saved.
 	Customer string `json:"customer,omitempty"`

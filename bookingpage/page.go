@@ -23,7 +23,8 @@ import (
 var web embed.FS
 
 // Files are the booking page's files: index.html, app.js, style.css,
-// staykit-client.js, widget-element.js, terms.js, review.js and img/.
+// staykit-client.js, widget-element.js, terms.js, review.js,
+// conversation.js, conversation.css, datechange.js and img/.
 func Files() fs.FS {
 	sub, err := fs.Sub(web, "web")
 	if err != nil {

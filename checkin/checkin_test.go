@@ -230,13 +230,32 @@ func TestSESParteTwoAdults(t *testing.T) {
 		t.Errorf("root %v, want peticion in %s", root.XMLName, checkin.SESNamespace)
 	}
 	sol := root.child("solicitud")
+	// Only the root is in the namespace: the XSD's elementFormDefault is
+	// unqualified, so its children carry none.
+	if sol == nil || sol.XMLName.Space != "" || !strings.Contains(body, `<ns2:peticion xmlns:ns2="`+checkin.SESNamespace+`">`) {
+		t.Errorf("the root is not ns2:peticion with unqualified children: %.200s", body)
+	}
 	checkSequence(t, "solicitud", sol, []string{"codigoEstablecimiento", "comunicacion"}, []string{"codigoEstablecimiento", "comunicacion"})
 	if sol.child("codigoEstablecimiento").Text != "0000012345" {
 		t.Errorf("codigoEstablecimiento %q", sol.child("codigoEstablecimiento").Text)
 	}
 	com := sol.child("comunicacion")
+	// The comunicacion: its contrato, then one persona per guest, exactly.
+	if got, want := com.names(), []string{"contrato", "persona", "persona"}; !slices.Equal(got, want) {
+		t.Errorf("comunicacion children %v, want %v", got, want)
+	}
 	contrato := com.child("contrato")
 	checkSequence(t, "contrato", contrato, contratoSeq, contratoReq)
+	// Exactly these elements, in this order (numHabitaciones 1: a whole
+	// dwelling; internet left out, optional), and pagoType's sequence
+	// (tipoPago, fechaPago, medioPago, titular, caducidadTarjeta) holding
+	// its one required element.
+	if got, want := contrato.names(), []string{"referencia", "fechaContrato", "fechaEntrada", "fechaSalida", "numPersonas", "numHabitaciones", "pago"}; !slices.Equal(got, want) {
+		t.Errorf("contrato children %v, want %v", got, want)
+	}
+	if got := contrato.child("pago").names(); !slices.Equal(got, []string{"tipoPago"}) {
+		t.Errorf("pago children %v, want [tipoPago]", got)
+	}
 	for name, want := range map[string]string{"fechaContrato": "2026-05-10", "fechaEntrada": "2026-07-01T16:00:00",
 		"fechaSalida": "2026-07-04T11:00:00", "numPersonas": "2", "referencia": "SK-7"} {
 		if got := contrato.child(name).Text; got != want {
@@ -266,7 +285,17 @@ func TestSESParteTwoAdults(t *testing.T) {
 		{"direccion": "Calle Mayor 1", "codigoMunicipio": "28079", "codigoPostal": "28013", "pais": "ESP"},
 		{"direccion": "Unter den Linden 5", "nombreMunicipio": "Berlin", "codigoPostal": "10117", "pais": "DEU"},
 	}
+	// Each persona's elements exactly, in personaHospedajeType's order:
+	// the Spanish DNI with its support number and second surname, the
+	// passport without either; the contacts given.
+	wantNames := [][]string{
+		{"rol", "nombre", "apellido1", "apellido2", "tipoDocumento", "numeroDocumento", "soporteDocumento", "fechaNacimiento", "nacionalidad", "sexo", "direccion", "telefono"},
+		{"rol", "nombre", "apellido1", "tipoDocumento", "numeroDocumento", "fechaNacimiento", "nacionalidad", "sexo", "direccion", "telefono", "correo"},
+	}
 	for i, p := range personas {
+		if got := p.names(); !slices.Equal(got, wantNames[i]) {
+			t.Errorf("persona %d children %v, want %v", i, got, wantNames[i])
+		}
 		checkSequence(t, "persona", &p, personaSeq, personaReq)
 		for name, v := range want[i] {
 			if c := p.child(name); c == nil || c.Text != v {
@@ -278,6 +307,15 @@ func TestSESParteTwoAdults(t *testing.T) {
 		}
 		dir := p.child("direccion")
 		checkSequence(t, "direccion", dir, direccionSeq, direccionReq)
+		// Spain: codigoMunicipio (INE) and no nombreMunicipio; abroad the
+		// reverse (MIR-HOSPE-DSI-WS v3.1.3, direccionType).
+		wantDir := []string{"direccion", "codigoMunicipio", "codigoPostal", "pais"}
+		if i == 1 {
+			wantDir = []string{"direccion", "nombreMunicipio", "codigoPostal", "pais"}
+		}
+		if got := dir.names(); !slices.Equal(got, wantDir) {
+			t.Errorf("persona %d direccion children %v, want %v", i, got, wantDir)
+		}
 		if len(dir.Children) != len(wantAddress[i]) {
 			t.Errorf("persona %d direccion %v, want %v", i, dir.names(), wantAddress[i])
 		}

@@ -24,6 +24,7 @@ import (
 	"github.com/staykit/staykit/checkin"
 	"github.com/staykit/staykit/closeout"
 	"github.com/staykit/staykit/connect"
+	"github.com/staykit/staykit/conversation"
 	"github.com/staykit/staykit/invoice"
 	"github.com/staykit/staykit/mailsettings"
 	"github.com/staykit/staykit/notes"
@@ -64,11 +65,13 @@ type Service struct {
 	invoices invoice.Store
 	// inventory is the properties' units and links (Stores.Units).
 	inventory units.Store
-	units     Atomic
-	bookings  *booking.Service
-	connect   *connect.Service
-	clock     booking.Clock
-	log       *slog.Logger
+	// thread keeps the guests' and hosts' messages (Stores.Conversation).
+	thread   conversation.Store
+	units    Atomic
+	bookings *booking.Service
+	connect  *connect.Service
+	clock    booking.Clock
+	log      *slog.Logger
 	// hashSlots holds a token per password hash running (Login).
 	hashSlots chan struct{}
 	// touches spaces the writes of keys' LastUsedAt (Authenticate).
@@ -133,7 +136,8 @@ func New(o Options) *Service {
 		mail:      capability(o.Stores.Mail, o.Stores.Records),
 		checkin:   capability(o.Stores.Checkin, o.Stores.Records),
 		invoices:  capability(o.Stores.Invoices, o.Stores.Records),
-		inventory: capability(o.Stores.Units, o.Stores.Records)}
+		inventory: capability(o.Stores.Units, o.Stores.Records),
+		thread:    capability(o.Stores.Conversation, o.Stores.Records)}
 	if s.clock == nil {
 		s.clock = booking.SystemClock{}
 	}

@@ -13,9 +13,11 @@ func (s *Service) ReserveRequest(ctx context.Context, r *Request, notBefore time
 	return s.records.ReserveHostRequest(ctx, r, notBefore)
 }
 
-// CompleteRequest stores the response of a reserved request, to replay.
-func (s *Service) CompleteRequest(ctx context.Context, orgID int64, key string, status int, body []byte) error {
-	return s.records.CompleteHostRequest(ctx, orgID, key, status, body)
+// CompleteRequest stores the response of a reserved request, to replay,
+// and the booking whose guest it may show (0: none), whose erasure
+// erases it.
+func (s *Service) CompleteRequest(ctx context.Context, orgID int64, key string, status int, body []byte, bookingID int64) error {
+	return s.records.CompleteHostRequest(ctx, orgID, key, status, body, bookingID)
 }
 
 // ForgetRequest frees a reserved key whose request failed on our side.

@@ -21,8 +21,8 @@ type guestAudit struct {
 }
 
 // GuestData exports everything staykit keeps about a booking's guest
-// (GDPR art. 15 and 20), their check-in included, and audits the export
-// as "guest.export".
+// (GDPR art. 15 and 20), their check-in and their messages with the host
+// included, and audits the export as "guest.export".
 // Errors: CodeNotFound.
 func (s *Service) GuestData(ctx context.Context, org *booking.Organization, id int64, by Actor) (*privacy.Export, error) {
 	b, entries, err := s.Booking(ctx, org, id)
@@ -42,6 +42,15 @@ func (s *Service) GuestData(ctx context.Context, org *booking.Organization, id i
 		}
 		if err == nil {
 			e.AddCheckin(r)
+		}
+	}
+	if s.thread != nil {
+		msgs, err := s.thread.BookingMessages(ctx, id)
+		if err != nil {
+			return nil, fmt.Errorf("messages of booking %d: %w", id, err)
+		}
+		for _, m := range msgs {
+			e.AddMessage(m.From, m.Body, m.CreatedAt)
 		}
 	}
 	if err := s.audit(ctx, org, by, "guest.export", target("booking", id), nil, guestAudit{b.Status, e.Booking.Erased}); err != nil {

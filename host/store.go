@@ -8,6 +8,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/checkin"
 	"github.com/staykit/staykit/closeout"
+	"github.com/staykit/staykit/conversation"
 	"github.com/staykit/staykit/coupon"
 	"github.com/staykit/staykit/feed"
 	"github.com/staykit/staykit/invoice"
@@ -49,6 +50,9 @@ type Stores struct {
 	// (store/cache: rm.UnitStore), so that its writes forget what they
 	// change. (Options.Units is something else: the units of work.)
 	Units units.Store
+	// Conversation keeps the messages between the guests and the host
+	// (package conversation); nil means Records, when it serves them too.
+	Conversation conversation.Store
 }
 
 // capability is the store given, else records when it serves S too; nil
@@ -104,8 +108,9 @@ type Store interface {
 	// it returns the stored record and booking.CodeConflict. Older records of the
 	// key are replaced.
 	ReserveHostRequest(ctx context.Context, r *Request, notBefore time.Time) (*Request, error)
-	// CompleteHostRequest stores the response of a reserved request.
-	CompleteHostRequest(ctx context.Context, orgID int64, key string, status int, body []byte) error
+	// CompleteHostRequest stores the response of a reserved request, and
+	// the booking whose guest it may show (0: none).
+	CompleteHostRequest(ctx context.Context, orgID int64, key string, status int, body []byte, bookingID int64) error
 	// ForgetHostRequest deletes a reserved request, so that it can be
 	// retried (its first attempt failed on our side).
 	ForgetHostRequest(ctx context.Context, orgID int64, key string) error
@@ -215,4 +220,11 @@ type Request struct {
 	Status    int
 	Body      []byte
 	CreatedAt time.Time
+	// BookingID is the booking whose guest the response may show (0:
+	// none), so that the guest's erasure erases the response too
+	// (privacy.Store.EraseGuest).
+	BookingID int64
+	// Erased is set once the response was erased with the guest's data:
+	// Body is nil and a retry is refused rather than replayed.
+	Erased bool
 }

@@ -25,7 +25,9 @@ import (
 	"github.com/staykit/staykit/booking/bookingtest"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/connect"
+	"github.com/staykit/staykit/conversation"
 	"github.com/staykit/staykit/coupon"
+	"github.com/staykit/staykit/datechange"
 	"github.com/staykit/staykit/eventfeed"
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/hostapi"
@@ -57,6 +59,7 @@ type replica struct {
 	// reviews are the guests' reviews, on the database (nil on a faulty
 	// wrapper of it).
 	reviews *review.Service
+	changes *datechange.Service
 	// invoices issues and reads invoices; nil when Records is no
 	// database.
 	invoices *invoice.Service
@@ -136,6 +139,9 @@ func newEnv(t *testing.T, stores []host.Stores, opts ...func(*booking.Options)) 
 		if db, ok := st.Records.(review.Store); ok {
 			r.reviews = review.New(review.Options{Store: db, Records: st.Records, Clock: e.clock})
 		}
+		if db, ok := st.Records.(datechange.Store); ok {
+			r.changes = datechange.New(datechange.Options{Bookings: r.svc, Store: db, Money: r.money, Records: st.Records, Clock: e.clock, Logger: logger})
+		}
 		if db, ok := st.Records.(interface {
 			schedule.Store
 			schedule.Catalog
@@ -145,8 +151,16 @@ func newEnv(t *testing.T, stores []host.Stores, opts ...func(*booking.Options)) 
 					return "https://book.example.com/?org=" + org.Slug + "&booking=" + b.Token
 				}})
 		}
+		var thread *conversation.Service // the guest's side of the thread, on the database
+		if db, ok := st.Records.(interface {
+			conversation.Store
+			conversation.Catalog
+		}); ok {
+			thread = conversation.New(conversation.Options{Store: db, Catalog: db, Clock: e.clock})
+		}
 		mux := http.NewServeMux()
-		mux.Handle("/api/", httpapi.New(httpapi.Options{Service: r.svc, Money: r.money, Connect: cs, Logger: logger, Limiter: limiter, Reviews: r.reviews}))
+		mux.Handle("/api/", httpapi.New(httpapi.Options{Service: r.svc, Money: r.money, Connect: cs, Logger: logger, Limiter: limiter, Reviews: r.reviews,
+			Conversation: thread, Changes: r.changes}))
 		var rs *reports.Service // on the database, when Records is it (not a faulty wrapper)
 		if db, ok := st.Records.(reports.Store); ok {
 			rs = reports.New(reports.Options{Store: db, Clock: e.clock})
@@ -165,7 +179,7 @@ func newEnv(t *testing.T, stores []host.Stores, opts ...func(*booking.Options)) 
 			r.invoices = invoice.New(invoice.Options{Store: db, Reader: db, Clock: e.clock})
 		}
 		mux.Handle(hostapi.Prefix, hostapi.New(hostapi.Options{Host: r.host, Logger: logger, Limiter: limiter, Clock: e.clock, Reports: rs, Events: events,
-			Mail: r.host.Mail(host.MailOptions{Key: testSecretsKey(t)}), Reviews: r.reviews, Invoices: r.invoices, Messages: r.messages}))
+			Mail: r.host.Mail(host.MailOptions{Key: testSecretsKey(t)}), Reviews: r.reviews, Invoices: r.invoices, Messages: r.messages, Changes: r.changes}))
 		r.server = mux
 		e.replicas = append(e.replicas, r)
 	}

@@ -22,10 +22,12 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/datechange"
 	"github.com/staykit/staykit/eventfeed"
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/internal/apihttp"
@@ -107,6 +109,11 @@ type Options struct {
 	// Reviews lists the guests' reviews and publishes them (/reviews/...);
 	// nil: those routes answer 503 not_configured.
 	Reviews *review.Service
+	// Changes are the guests' changes of dates or party: the host
+	// approves or declines those that wait (/changes/...,
+	// /bookings/{id}/changes, /change-settings); nil: those routes answer
+	// 503 not_configured.
+	Changes *datechange.Service
 	// Invoices lists the invoices and credit notes and draws them as PDF
 	// (/invoices/..., /bookings/{id}/invoices); nil: those routes answer
 	// 503 not_configured.
@@ -136,6 +143,7 @@ type handler struct {
 	mail     *host.Mail
 	team     *team.Service
 	reviews  *review.Service
+	changes  *datechange.Service
 	invoices *invoice.Service
 	messages *schedule.Service
 	// registered lists the routes ("METHOD /path"), for the test that
@@ -172,7 +180,7 @@ func New(o Options) http.Handler {
 	}
 	h.channels, h.public, h.reports, h.events = o.Channels, strings.TrimRight(o.PublicURL, "/"), o.Reports, o.Events
 	h.team, h.reviews, h.messages = o.Team, o.Reviews, o.Messages
-	h.invoices = o.Invoices
+	h.invoices, h.changes = o.Invoices, o.Changes
 	if h.channels == nil {
 		h.channels = o.Host.Channels(host.ChannelOptions{})
 	}
@@ -227,7 +235,7 @@ var errPanic = booking.Errorf(booking.CodeInternal, "panic")
 func (h *handler) handle(method, path string, fn op) {
 	min, _ := minRole(method, path) // unclassified: team.Owner (roles.go)
 	h.registered = append(h.registered, method+" "+path)
-	h.mux.Handle(method+" "+Prefix+"{org_slug}"+path, h.authenticated(h.roleChecked(min, h.idempotent(h.operation(fn)))))
+	h.mux.Handle(method+" "+Prefix+"{org_slug}"+path, h.authenticated(h.roleChecked(min, h.idempotent(path, h.operation(fn)))))
 }
 
 // callKey is the context key of a request's call.
@@ -278,7 +286,10 @@ func (h *handler) authenticated(next http.Handler) http.Handler {
 // first request with a key is served and its answer kept (unless we
 // failed: a 5xx may be retried); a retry with the same request gets the
 // kept answer, with another request or while the first runs a conflict.
-func (h *handler) idempotent(next http.Handler) http.Handler {
+// An answer that may show a booking's guest is kept with the booking
+// (answerBooking), whose guest's erasure erases it: a retry then gets a
+// conflict, not the answer.
+func (h *handler) idempotent(path string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, c := r.Context(), callOf(r)
 		key := r.Header.Get("Idempotency-Key")
@@ -300,6 +311,9 @@ func (h *handler) idempotent(next http.Handler) http.Handler {
 			case prev.RequestHash != req.RequestHash:
 				err = &booking.Error{Code: booking.CodeConflict, Message: "This Idempotency-Key was already used with a different request.",
 					Params: map[string]string{booking.ParamReason: "key_reused"}}
+			case prev.Erased:
+				err = &booking.Error{Code: booking.CodeConflict, Message: "The answer to the request made with this Idempotency-Key showed a guest whose data has been erased since: it is not replayed.",
+					Params: map[string]string{booking.ParamReason: ReasonAnswerErased}}
 			case prev.Status == 0:
 				err = &booking.Error{Code: booking.CodeConflict, Message: "A request with this Idempotency-Key is still in progress.",
 					Params: map[string]string{booking.ParamReason: "in_progress"}}
@@ -328,11 +342,37 @@ func (h *handler) idempotent(next http.Handler) http.Handler {
 			if err := h.host.ForgetRequest(store, c.org.ID, key); err != nil {
 				h.log.ErrorContext(ctx, "forget host request", "err", err)
 			}
-		} else if err := h.host.CompleteRequest(store, c.org.ID, key, buf.status, kept); err != nil {
+		} else if err := h.host.CompleteRequest(store, c.org.ID, key, buf.status, kept, answerBooking(path, r, c.answer)); err != nil {
 			h.log.ErrorContext(ctx, "record host request", "err", err)
 		}
 		writeRaw(w, buf.status, buf.body.Bytes())
 	})
+}
+
+// ReasonAnswerErased is the booking.ParamReason of the conflict a retry
+// gets when the kept answer of its Idempotency-Key showed a guest erased
+// since (host.Request.Erased).
+const ReasonAnswerErased = "answer_erased"
+
+// aboutBooking is the data of an answer that shows a booking's guest on a
+// route that is not the booking's (a review, a message's preview).
+type aboutBooking interface {
+	guestBooking() int64
+}
+
+// answerBooking is the booking whose guest the answer to r, a request of
+// the route path, may show: the booking the answer names (aboutBooking),
+// else the {id} of a booking's route (/bookings/{id}/...), else 0.
+func answerBooking(path string, r *http.Request, answer any) int64 {
+	if a, ok := answer.(aboutBooking); ok {
+		return a.guestBooking()
+	}
+	if path == "/bookings/{id}" || strings.HasPrefix(path, "/bookings/{id}/") {
+		if id, err := strconv.ParseInt(r.PathValue("id"), 10, 64); err == nil && id > 0 {
+			return id
+		}
+	}
+	return 0
 }
 
 // operation is the handler of an operation: it runs fn with the request's

@@ -47,6 +47,9 @@ var (
 				EN: "This property is linked to no whole."}},
 		},
 		booking.CodeConflict: {
+			{When: apihttp.Equals(booking.ParamReason, ReasonAnswerErased), Text: apihttp.Text{
+				FR: "La réponse à la requête faite avec cette clé Idempotency-Key montrait un voyageur dont les données ont été effacées depuis : elle n'est pas rejouée.",
+				EN: "The answer to the request made with this Idempotency-Key showed a guest whose data has been erased since: it is not replayed."}},
 			{When: apihttp.Equals(booking.ParamReason, host.ReasonNoGuestMail), Text: apihttp.Text{
 				FR: "Cette réservation n'a encore envoyé aucun e-mail au voyageur.",
 				EN: "This booking has sent no e-mail to its guest yet."}},

@@ -71,6 +71,14 @@ func TestGuestDataAndErasure(t *testing.T) {
 		// The clock passes the other stay's check-out: over, it may be erased.
 		e.clock.Set(testNow.AddDate(0, 0, 5))
 		revenue := report()
+		// A note made with an Idempotency-Key: its answer, kept for a
+		// retry, names the guest.
+		note := req{method: "POST", path: bookingPath(ended, "/notes"), body: map[string]any{"body": "Call Ana Guest"},
+			header: map[string]string{"Idempotency-Key": "note-ended"}}
+		want(t, e.do("villa", note), http.StatusCreated)
+		if r := e.do("villa", note); r.header.Get("Idempotent-Replayed") != "true" {
+			t.Fatalf("the note's retry before the erasure was not replayed: %v", r.header)
+		}
 
 		for _, id := range []int64{cancelled, ended} {
 			r := e.do("villa", req{method: "POST", path: bookingPath(id, "/erase-guest")})
@@ -107,6 +115,12 @@ func TestGuestDataAndErasure(t *testing.T) {
 			if len(invs) != 1 || invs[0].Number == 0 || !invs[0].Total.Equal(b.TotalAmount) || invs[0].Snapshot.Buyer.Name != privacy.ErasedName {
 				t.Errorf("stored invoices of booking %d after the erasure: %+v", id, invs)
 			}
+		}
+		// The kept answer went with the guest: the retry is refused.
+		retry := e.do("villa", note)
+		want(t, retry, http.StatusConflict, "conflict")
+		if !bytes.Contains(retry.body, []byte("effacées depuis")) || len(holds(retry.body)) > 0 {
+			t.Errorf("retry of the note after the erasure: %s, want the answer_erased conflict", retry.body)
 		}
 		if got := holds(e.do("villa", req{method: "GET", path: hostPath("villa", "/invoices")}).body); len(got) > 0 {
 			t.Errorf("the invoice list after the erasures holds %v", got)

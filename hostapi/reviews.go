@@ -46,6 +46,9 @@ type reviewView struct {
 	PublishedAt *time.Time `json:"published_at"`
 }
 
+// guestBooking: a review shows its guest (aboutBooking).
+func (v reviewView) guestBooking() int64 { return v.BookingID }
+
 func newReviewView(r *review.Review) reviewView {
 	v := reviewView{ID: r.ID, BookingID: r.BookingID, PropertyID: r.PropertyID, Rating: r.Rating, Comment: r.Comment,
 		Author: r.Author, CheckIn: r.CheckIn, CheckOut: r.CheckOut, Locale: r.Locale, CreatedAt: r.CreatedAt.UTC()}

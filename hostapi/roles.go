@@ -87,6 +87,11 @@ var routeRoles = map[string]team.Role{
 	"POST /webhooks/{id}/replay":  team.Manager,
 	"GET /mail-templates/preview": team.Manager,
 	// The guests' reviews and their publication on the properties.
+	"GET /bookings/{id}/changes":       team.Manager,
+	"POST /changes/{id}/approve":       team.Manager,
+	"POST /changes/{id}/decline":       team.Manager,
+	"GET /change-settings":             team.Manager,
+	"PATCH /change-settings":           team.Manager,
 	"GET /reviews":                     team.Manager,
 	"POST /reviews/{id}/publish":       team.Manager,
 	"POST /reviews/{id}/unpublish":     team.Manager,
@@ -108,6 +113,10 @@ var routeRoles = map[string]team.Role{
 	"PUT /settings/messages":                    team.Manager,
 	"GET /properties/{id}/checkin-instructions": team.Manager,
 	"PUT /properties/{id}/checkin-instructions": team.Manager,
+	// The messages between the guests and the host: the guest's words and
+	// contact, never housekeeping's (who sees no guest contact).
+	"GET /bookings/{id}/messages":  team.Manager,
+	"POST /bookings/{id}/messages": team.Manager,
 
 	// The organisation's own SMTP server: credentials, like the keys.
 	"GET /settings/smtp":            team.Owner,

@@ -47,10 +47,13 @@ func (h *handler) routes() {
 		{http.MethodGet, "/stripe", h.getStripe},
 		{http.MethodPost, "/stripe/onboarding", h.startOnboarding},
 	}
-	for _, c := range slices.Concat(h.channelRoutes(), h.reportRoutes(), h.privacyRoutes(), h.noteRoutes(), h.checkinRoutes(), h.closeoutRoutes(), h.eventRoutes(), h.mailRoutes(), h.reviewRoutes(), h.invoiceRoutes(), h.scheduleRoutes(), h.unitRoutes()) {
+	for _, c := range slices.Concat(h.channelRoutes(), h.reportRoutes(), h.privacyRoutes(), h.noteRoutes(), h.checkinRoutes(), h.closeoutRoutes(), h.eventRoutes(), h.mailRoutes(), h.reviewRoutes(), h.invoiceRoutes(), h.scheduleRoutes(), h.changeRoutes(), h.unitRoutes()) {
 		rs = append(rs, rt(c))
 	}
 	for _, c := range h.teamRoutes() {
+		rs = append(rs, rt(c))
+	}
+	for _, c := range h.threadRoutes() {
 		rs = append(rs, rt(c))
 	}
 	allow := map[string][]string{}

@@ -203,6 +203,9 @@ type messagePreviewView struct {
 	HTML      string `json:"html"`
 }
 
+// guestBooking: a preview shows the booking's guest (aboutBooking).
+func (v messagePreviewView) guestBooking() int64 { return v.BookingID }
+
 // POST /message-preview
 func (h *handler) previewMessageTemplate(r *http.Request, c *call) (int, any, error) {
 	s, err := h.scheduleService()

@@ -21,7 +21,9 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/booking/bookingtest"
 	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/conversation"
 	"github.com/staykit/staykit/coupon"
+	"github.com/staykit/staykit/datechange"
 	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/payment/paymenttest"
@@ -118,6 +120,8 @@ func newTestEnv(t testing.TB, opts ...envOption) *testEnv {
 		PreviewDomains: []string{"vercel.app"},
 		ExtraOrigins:   []string{"http://127.0.0.1:8080"},
 		Reviews:        review.New(review.Options{Store: db, Records: db, Clock: e.Clock}),
+		Conversation:   conversation.New(conversation.Options{Store: db, Catalog: db, Clock: e.Clock}),
+		Changes:        datechange.New(datechange.Options{Bookings: e.Service, Store: db, Money: e.Money, Clock: e.Clock, Logger: logger}),
 	}
 	for _, opt := range opts {
 		opt(&o)

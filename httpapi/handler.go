@@ -11,6 +11,8 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/connect"
+	"github.com/staykit/staykit/conversation"
+	"github.com/staykit/staykit/datechange"
 	"github.com/staykit/staykit/internal/apihttp"
 	moneyio "github.com/staykit/staykit/money"
 	"github.com/staykit/staykit/ratelimit"
@@ -40,9 +42,8 @@ const MaxBodyBytes = apihttp.MaxBodyBytes
 
 // DefaultLimits returns the rate limits applied when Options.Limits does
 // not override them: checkout 10, validate-coupon 20, confirm, cancel,
-// balance and check-in 10 requests a minute per organisation and client
-// address. Other routes are
-// not limited.
+// balance, review, check-in and a guest's message 10 requests a minute
+// per organisation and client address. Other routes are not limited.
 func DefaultLimits() map[string]ratelimit.Limit {
 	return map[string]ratelimit.Limit{
 		RouteCheckout:       ratelimit.PerMinute(10),
@@ -52,6 +53,9 @@ func DefaultLimits() map[string]ratelimit.Limit {
 		RouteBalancePayment: ratelimit.PerMinute(10),
 		RouteReview:         ratelimit.PerMinute(10),
 		RouteCheckin:        ratelimit.PerMinute(10),
+		RouteMessage:        ratelimit.PerMinute(10),
+		RouteChange:         ratelimit.PerMinute(10),
+		RouteChangeQuote:    ratelimit.PerMinute(30),
 	}
 }
 
@@ -69,6 +73,9 @@ type Options struct {
 	// Reviews serves the guests' reviews (the property's reviews, the
 	// booking's review); nil: those routes are not served (404).
 	Reviews *review.Service
+	// Changes serves the guests' changes of dates or party
+	// (/booking/{token}/change); nil: those routes are not served (404).
+	Changes *datechange.Service
 	// Logger receives one line per request and the details of server
 	// errors; nil means slog.Default().
 	Logger *slog.Logger
@@ -94,6 +101,10 @@ type Options struct {
 	// (/booking/{token}/checkin): host.Service; nil means the routes
 	// answer 404.
 	Checkin GuestCheckin
+	// Conversation serves the messages between a booking's guest and the
+	// host (/booking/{token}/messages); nil: those routes are not served
+	// (404).
+	Conversation *conversation.Service
 }
 
 // handler is the API v1 http.Handler.
@@ -110,6 +121,11 @@ type handler struct {
 	cors    *cors.Cors
 	mux     *http.ServeMux
 	reviews *review.Service
+	// conversation serves the guest's thread; nil: not served.
+	conversation *conversation.Service
+	// configs keeps the organisations' encoded configurations (configs.go).
+	configs configs
+	changes *datechange.Service
 	// lists keeps the encoded properties lists (lists.go).
 	lists lists
 	// calendars keeps the encoded availability calendars (calendars.go).
@@ -132,6 +148,7 @@ func New(o Options) http.Handler {
 		money:   o.Money,
 		connect: o.Connect,
 		reviews: o.Reviews,
+		changes: o.Changes,
 		quotes:  quotes{max: maxQuoteBytes},
 		log:     o.Logger,
 		limiter: o.Limiter,
@@ -140,6 +157,7 @@ func New(o Options) http.Handler {
 		origins: newOriginRules(o.ServiceDomain, o.PreviewDomains, o.ExtraOrigins),
 		mux:     http.NewServeMux(),
 	}
+	h.conversation = o.Conversation
 	if h.connect == nil {
 		h.connect = &connect.Service{}
 	}
@@ -189,12 +207,19 @@ func (h *handler) routes() {
 		{RouteBalancePayment, http.MethodPost, orgPrefix + "/booking/{token}/balance", true, h.balancePayment},
 		{RouteCheckinStatus, http.MethodGet, orgPrefix + "/booking/{token}/checkin", true, h.checkinStatus},
 		{RouteCheckin, http.MethodPost, orgPrefix + "/booking/{token}/checkin", true, h.saveCheckin},
+		{RoutePayments, http.MethodGet, orgPrefix + "/booking/{token}/payments", true, h.payments},
 		{RouteWebhook, http.MethodPost, "/api/v1/webhooks/stripe", false, h.webhook},
 		{RouteOpenAPI, http.MethodGet, "/api/v1/openapi.json", false, h.openAPI},
 		{RouteConnectWebhook, http.MethodPost, "/api/v1/webhooks/stripe-connect", false, h.connectWebhook},
 	}
 	if h.reviews != nil {
 		rs = append(rs, h.reviewRoutes()...)
+	}
+	if h.conversation != nil {
+		rs = append(rs, h.threadRoutes()...)
+	}
+	if h.changes != nil {
+		rs = append(rs, h.changeRoutes()...)
 	}
 	// Each path also gets a pattern without a method, so that the mux never
 	// answers 405 itself: that handler serves preflights and writes the JSON
@@ -264,10 +289,7 @@ func (h *handler) serve(rt route) http.Handler {
 	if rt.org {
 		next = h.originGate(h.cors.Handler(next))
 	}
-	private := rt.name == RouteCheckout || rt.name == RouteBooking || rt.name == RouteConfirm ||
-		rt.name == RouteCancellation || rt.name == RouteCancel || rt.name == RouteBalancePayment ||
-		rt.name == RouteBookingReview || rt.name == RouteReview ||
-		rt.name == RouteCheckinStatus || rt.name == RouteCheckin
+	private := privateRoutes[rt.name]
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		st := stateOf(r)
 		st.route = rt.name
@@ -280,6 +302,14 @@ func (h *handler) serve(rt route) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// privateRoutes are the routes whose answers carry guest data: no cache,
+// shared or private, may keep them (Cache-Control: no-store).
+var privateRoutes = map[string]bool{
+	RouteCheckout: true, RouteBooking: true, RouteConfirm: true, RouteCancellation: true, RouteCancel: true,
+	RouteBalancePayment: true, RouteBookingReview: true, RouteReview: true, RouteCheckinStatus: true, RouteCheckin: true,
+	RouteThread: true, RouteMessage: true, RoutePayments: true, RouteChangeQuote: true, RouteChange: true, RouteChangeState: true,
 }
 
 // otherMethod answers the methods a path has no operation for: preflights

@@ -31,7 +31,8 @@ func TestPublishedLimitsAreTheDefaults(t *testing.T) {
 	}
 	routeOf := map[string]string{"checkout": httpapi.RouteCheckout, "validateCoupon": httpapi.RouteValidateCoupon,
 		"confirmBooking": httpapi.RouteConfirm, "cancelBooking": httpapi.RouteCancel, "payBalance": httpapi.RouteBalancePayment,
-		"reviewBooking": httpapi.RouteReview, "saveCheckin": httpapi.RouteCheckin}
+		"reviewBooking": httpapi.RouteReview, "saveCheckin": httpapi.RouteCheckin, "postBookingMessage": httpapi.RouteMessage,
+		"changeBooking": httpapi.RouteChange, "quoteBookingChange": httpapi.RouteChangeQuote}
 	published := map[string]bool{}
 	for path, ops := range doc.Paths {
 		for method, raw := range ops {

@@ -60,17 +60,10 @@ func releaseEnvelope(b rawEnvelope) {
 	envelopeBufs.Put(&buf)
 }
 
-// sharedEnvelope is a success envelope already encoded and kept for
-// other requests (the properties list, lists.go): written as it is, never
-// given back to envelopeBufs nor modified.
-type sharedEnvelope []byte
-
 // encodeData returns the success envelope of data.
 func encodeData(data any) ([]byte, error) {
 	switch raw := data.(type) {
 	case rawEnvelope:
-		return raw, nil
-	case sharedEnvelope:
 		return raw, nil
 	case *keptBody:
 		return raw.body, nil

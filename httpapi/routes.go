@@ -22,7 +22,11 @@ func (h *handler) config(_ http.ResponseWriter, r *http.Request, st *reqState) (
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, newConfigView(c), nil
+	b, err := h.configs.body(o.Organization().ID, newConfigView(c))
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, b, nil
 }
 
 // GET /api/v1/book/{org_slug}/properties
@@ -56,7 +60,8 @@ func (h *handler) properties(_ http.ResponseWriter, r *http.Request, st *reqStat
 		out[i] = newPropertyView(l)
 	}
 	out, next := pg.cut(out)
-	b := sharedEnvelope(encodePropertiesPage(out, pg, next))
+	body := encodePropertiesPage(out, pg, next)
+	b := &keptBody{body: body, etag: etagOf(body)}
 	if keep {
 		h.lists.put(o.Organization().ID, version, pg, b)
 	}

@@ -51,14 +51,33 @@ func (h *handler) cancel(w http.ResponseWriter, r *http.Request, st *reqState) (
 	return http.StatusOK, newBookingView(d), nil
 }
 
-// POST /api/v1/book/{org_slug}/booking/{token}/balance
+// POST /api/v1/book/{org_slug}/booking/{token}/balance {"pay_now"?}
 func (h *handler) balancePayment(w http.ResponseWriter, r *http.Request, st *reqState) (int, any, error) {
 	o, err := decodeObject(w, r, true)
 	if err != nil {
 		return 0, nil, err
 	}
+	payNow := false
+	switch v := string(o.raw("pay_now")); v {
+	case "", "false":
+	case "true":
+		payNow = true
+	default:
+		o.errs.Add("pay_now", "invalid_type")
+	}
 	if err := o.err(); err != nil {
 		return 0, nil, err
+	}
+	if payNow {
+		// Pay the scheduled balance now, through its own ledger entry:
+		// its job, on the due date, finds it settled.
+		d, err := h.svc.Booking(r.Context(), st.slug, r.PathValue("token"))
+		if err != nil {
+			return 0, nil, err
+		}
+		if err := h.money.PayBalanceNow(r.Context(), &d.Booking); err != nil {
+			return 0, nil, err
+		}
 	}
 	b, err := h.svc.BalancePayment(r.Context(), st.slug, r.PathValue("token"))
 	if err != nil {

@@ -30,7 +30,8 @@ var words = map[string]map[string]string{
 		"invoice": "FACTURE", "credit_note": "AVOIR", "number": "N°", "date": "Date d'émission : ",
 		"seller": "Vendeur", "buyer": "Client", "vat_id": "N° TVA intracommunautaire : ",
 		"no_vat": "TVA non applicable, art. 293 B du CGI",
-		"stay":   "Séjour", "booking": "Réservation n° ", "dates": "Du %s au %s, %d nuit(s), %d voyageur(s)",
+		"stay":   "Séjour", "booking": "Réservation n° ", "dates": "Du %s au %s, %s, %s",
+		"night": "nuit", "nights": "nuits", "guest": "voyageur", "guests": "voyageurs",
 		"line": "Désignation", "qty": "Qté", "amount": "Montant",
 		"subtotal": "Sous-total", "tourist_tax": "Taxe de séjour (hors TVA)", "total": "Total TTC",
 		"paid": "Déjà payé", "included": "dont %s %s %% incluse", "vat_table": "Récapitulatif des taxes",
@@ -40,7 +41,8 @@ var words = map[string]map[string]string{
 		"invoice": "INVOICE", "credit_note": "CREDIT NOTE", "number": "No.", "date": "Issue date: ",
 		"seller": "Seller", "buyer": "Bill to", "vat_id": "VAT number: ",
 		"no_vat": "VAT not applicable (art. 293 B of the French tax code)",
-		"stay":   "Stay", "booking": "Booking no. ", "dates": "From %s to %s, %d night(s), %d guest(s)",
+		"stay":   "Stay", "booking": "Booking no. ", "dates": "From %s to %s, %s, %s",
+		"night": "night", "nights": "nights", "guest": "guest", "guests": "guests",
 		"line": "Description", "qty": "Qty", "amount": "Amount",
 		"subtotal": "Subtotal", "tourist_tax": "Tourist tax (outside VAT)", "total": "Total incl. taxes",
 		"paid": "Already paid", "included": "of which %s %s%% included", "vat_table": "Taxes summary",
@@ -48,11 +50,14 @@ var words = map[string]map[string]string{
 	},
 }
 
-// Page geometry, in points (A4).
+// Page geometry, in points (A4): the margins, the buyer's column and the
+// space kept between two columns.
 const (
 	left   = 50.0
 	right  = 545.0
 	bottom = 790.0
+	buyerX = 320.0
+	gutter = 12.0
 )
 
 // Render writes inv as a one-document PDF in its snapshot's locale, drawn
@@ -91,19 +96,20 @@ func Render(w io.Writer, inv Invoice) error {
 	top := d.y
 	d.text("bold", 9, left, t["seller"])
 	d.y += 14
-	d.block(left, append(append([]string{s.Seller.LegalName, s.Seller.LegalForm}, lines(s.Seller.Address)...), vat(s.Seller, t)))
+	d.block(left, buyerX-left-gutter, append(append([]string{s.Seller.LegalName, s.Seller.LegalForm}, lines(s.Seller.Address)...), vat(s, t)))
 	sellerEnd := d.y
 	d.y = top
-	d.text("bold", 9, 320, t["buyer"])
+	d.text("bold", 9, buyerX, t["buyer"])
 	d.y += 14
-	d.block(320, append([]string{s.Buyer.Name}, lines(s.Buyer.Address)...))
+	d.block(buyerX, right-buyerX, append([]string{s.Buyer.Name}, lines(s.Buyer.Address)...))
 	d.y = max(d.y, sellerEnd) + 16
 
 	// The stay.
 	d.text("bold", 9, left, t["stay"])
 	d.y += 14
-	d.block(left, []string{s.Property, s.PropertyAddress, t["booking"] + s.BookingRef,
-		fmt.Sprintf(t["dates"], date(s.CheckIn, loc), date(s.CheckOut, loc), s.Nights, s.Guests)})
+	d.block(left, right-left, []string{s.Property, s.PropertyAddress, t["booking"] + s.BookingRef,
+		fmt.Sprintf(t["dates"], date(s.CheckIn, loc), date(s.CheckOut, loc), count(s.Nights, t["night"], t["nights"]),
+			count(s.Guests, t["guest"], t["guests"]))})
 	d.y += 12
 
 	// Lines.
@@ -209,15 +215,37 @@ func (d *drawer) right(font string, size float64, s string) {
 	d.at(font, size, right-w, s)
 }
 
-// block draws the non-empty lines of ls, one under the other.
-func (d *drawer) block(x float64, ls []string) {
+// block draws the non-empty lines of ls, one under the other, each
+// wrapped at spaces to width (a word longer than width stays whole).
+func (d *drawer) block(x, width float64, ls []string) {
+	d.font("sans", 9)
 	for _, l := range ls {
-		if strings.TrimSpace(l) == "" {
-			continue
+		for _, part := range d.wrap(strings.TrimSpace(l), width) {
+			d.at("sans", 9, x, part)
+			d.y += 12
 		}
-		d.at("sans", 9, x, l)
-		d.y += 12
 	}
+}
+
+// wrap cuts s into lines no wider than width in the current font.
+func (d *drawer) wrap(s string, width float64) []string {
+	var out []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		next := w
+		if line != "" {
+			next = line + " " + w
+		}
+		if wide, err := d.pdf.MeasureTextWidth(next); err == nil && wide > width && line != "" {
+			out = append(out, line)
+			next = w
+		}
+		line = next
+	}
+	if line != "" {
+		out = append(out, line)
+	}
+	return out
 }
 
 // row draws a priced line: label, quantity and amount, breaking to a
@@ -241,12 +269,28 @@ func (d *drawer) rule() {
 // lines splits an address into its lines.
 func lines(s string) []string { return strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n") }
 
-// vat is the seller's VAT line: its number, or the franchise mention.
-func vat(s Seller, t map[string]string) string {
-	if s.VATID == "" {
+// vat is the seller's VAT line: its number; without one, the franchise
+// mention (art. 293 B CGI) when the document charges no percentage tax,
+// and nothing when it does (a document charging VAT cannot say that VAT
+// does not apply; the seller's number is missing from its settings).
+func vat(s Snapshot, t map[string]string) string {
+	switch {
+	case s.Seller.VATID != "":
+		return t["vat_id"] + s.Seller.VATID
+	case len(s.Taxes) == 0:
 		return t["no_vat"]
 	}
-	return t["vat_id"] + s.VATID
+	return ""
+}
+
+// count is n with the word for its number: "1 nuit", "3 nuits". A stay
+// has one night and one guest at least, so 0 (singular in French, plural
+// in English) never comes.
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // date prints d as 02/01/2006 in French, 2 January 2006 in English.

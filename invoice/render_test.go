@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -103,7 +105,7 @@ func TestRenderFrench(t *testing.T) {
 	inv.Number, inv.IssuedAt = 7, time.Date(2026, 6, 1, 10, 0, 0, 0, time.UTC)
 	got := text(t, inv, "invoice-fr")
 	wantText(t, got, "FACTURE", "N° 000007", "SARL Villa Soleil", "N° TVA intracommunautaire : FR12123456789",
-		"Zoë Müller-Éluard", "Villa Éden", "06600 Antibes, FR", "Du 10/07/2026 au 13/07/2026, 3 nuit(s)",
+		"Zoë Müller-Éluard", "Villa Éden", "06600 Antibes, FR", "Du 10/07/2026 au 13/07/2026, 3 nuits, 3 voyageurs",
 		"Hébergement, 3 nuits", "1 200,00 €", "Code promo ÉTÉ", "-120,00 €", "Ménage", "Petit-déjeuner",
 		"Taxe de séjour (hors TVA)", "13,20 €", "Total TTC", "1 203,20 €", "dont TVA 10 % incluse", "98,18 €",
 		"Récapitulatif des taxes", "981,82 €")
@@ -141,7 +143,7 @@ func TestRenderEnglish(t *testing.T) {
 	inv := invoice.NewInvoice(source("en"))
 	inv.Number = 12
 	got := text(t, inv, "invoice-en")
-	wantText(t, got, "INVOICE", "No. 000012", "VAT number: FR12123456789", "From 10 July 2026 to 13 July 2026",
+	wantText(t, got, "INVOICE", "No. 000012", "VAT number: FR12123456789", "From 10 July 2026 to 13 July 2026, 3 nights, 3 guests",
 		"Accommodation, 3 nights", "€1,200.00", "Coupon SUMMER", "-€120.00", "Tourist tax (outside VAT)",
 		"Total incl. taxes", "€1,203.20", "of which VAT 10% included")
 }
@@ -170,12 +172,91 @@ func TestRenderCreditNote(t *testing.T) {
 	wantText(t, got, "AVOIR", "N° 000008", "Avoir sur la facture n° 000007", "Remboursement — facture n° 000007", "-601,60 €")
 }
 
+// TestRenderNoVATNumber: a seller without a VAT number whose document
+// charges no VAT states the franchise (art. 293 B CGI); one whose
+// document charges VAT does not say that VAT does not apply.
 func TestRenderNoVATNumber(t *testing.T) {
+	const franchise = "VAT not applicable (art. 293 B of the French tax code)"
 	src := source("en")
 	src.Seller = invoice.Seller{}
+	src.Property.Fees.Taxes = nil
+	src.Booking.Quote.IncludedTaxes = nil
+	src.Booking.Quote.Nights, src.Booking.Quote.Guests, src.Booking.Guests = 1, 1, 1
+	src.Booking.CheckOut = src.Booking.CheckIn.AddDays(1)
 	inv := invoice.NewInvoice(src)
 	if inv.Snapshot.Seller.LegalName != "Villa Soleil" {
 		t.Errorf("seller without a legal name: %q, want the organisation's name", inv.Snapshot.Seller.LegalName)
 	}
-	wantText(t, text(t, inv, "novat"), "VAT not applicable (art. 293 B of the French tax code)")
+	got := text(t, inv, "novat")
+	wantText(t, got, franchise, "From 10 July 2026 to 11 July 2026, 1 night, 1 guest")
+	if strings.Contains(got, "VAT 10%") || strings.Contains(got, "Taxes summary") {
+		t.Errorf("a document without VAT shows VAT:\n%s", got)
+	}
+
+	withVAT := source("fr")
+	withVAT.Seller = invoice.Seller{}
+	got = text(t, invoice.NewInvoice(withVAT), "novat-vat")
+	wantText(t, got, "dont TVA 10 % incluse")
+	if strings.Contains(got, "TVA non applicable") || strings.Contains(got, "N° TVA") {
+		t.Errorf("a document charging VAT says VAT does not apply, or shows an empty number:\n%s", got)
+	}
+}
+
+// TestRenderWrapsLongLines: a long legal form and a long buyer's address
+// wrap inside their columns: no word of the seller's column reaches the
+// buyer's, none runs past the right margin (word boxes from pdftotext
+// -bbox, in points).
+func TestRenderWrapsLongLines(t *testing.T) {
+	pdftotext := testenv.Program(t, "pdftotext")
+	src := source("fr")
+	src.Seller.LegalForm = "Société par actions simplifiée au capital de 100 000 €, RCS Nice 123 456 789, APE 5520Z, siège social à Antibes"
+	inv := invoice.NewInvoice(src)
+	inv.Number = 3
+	inv.Snapshot.Buyer = invoice.Buyer{Name: "Maximilian-Alexander von Hohenzollern-Sigmaringen de la Tour d'Auvergne",
+		Address: "Résidence Les Terrasses du Grand Large, bâtiment C, escalier 4\n1234 boulevard de la Croisette prolongée\n06400 Cannes"}
+	var buf bytes.Buffer
+	if err := invoice.Render(&buf, inv); err != nil {
+		t.Fatal(err)
+	}
+	pdf := filepath.Join(t.TempDir(), "long.pdf")
+	if err := os.WriteFile(pdf, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(pdftotext, "-bbox", pdf, "-").CombinedOutput()
+	if err != nil {
+		t.Fatalf("pdftotext -bbox: %v: %s", err, out)
+	}
+	if *keepPNG != "" {
+		text(t, inv, "long")
+	}
+	word := regexp.MustCompile(`<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</word>`)
+	stayTop := 0.0
+	var words [][]string
+	for _, m := range word.FindAllStringSubmatch(string(out), -1) {
+		words = append(words, m)
+		if m[4] == "Séjour" {
+			stayTop, _ = strconv.ParseFloat(m[2], 64)
+		}
+	}
+	if stayTop == 0 || len(words) < 50 {
+		t.Fatalf("no stay heading among %d words:\n%s", len(words), out)
+	}
+	seen := map[string]bool{}
+	for _, m := range words {
+		xMin, _ := strconv.ParseFloat(m[1], 64)
+		yMin, _ := strconv.ParseFloat(m[2], 64)
+		xMax, _ := strconv.ParseFloat(m[3], 64)
+		seen[m[4]] = true
+		if xMax > 546 {
+			t.Errorf("%q runs past the right margin (to %.1f pt)", m[4], xMax)
+		}
+		if yMin < stayTop && xMin < 320 && xMax > 320 {
+			t.Errorf("%q of the seller's column reaches the buyer's (%.1f to %.1f pt)", m[4], xMin, xMax)
+		}
+	}
+	for _, w := range []string{"siège", "Antibes", "Hohenzollern-Sigmaringen", "Tour", "prolongée", "Cannes"} {
+		if !seen[w] {
+			t.Errorf("the PDF lost the word %q", w)
+		}
+	}
 }

@@ -63,6 +63,16 @@ const (
 	// KindDepositClaim: the host took part or all of a held security
 	// deposit. Recorded as it happens.
 	KindDepositClaim Kind = "deposit_claim"
+	// KindChangeCharge: what a guest's change of dates or party costs
+	// more than the booking holds, to be charged from NextAttemptAt on
+	// the card of the booking's first payment (IntentID), off session
+	// when the card was saved, else completed by the guest on the
+	// booking page. Written pending with the change's request, before
+	// the new dates are taken: the change is applied (the dates swapped)
+	// in the write that settles it succeeded, or voided when the guest
+	// does not complete it in time. ProviderID becomes its own intent,
+	// created once with the entry's key and only read after that.
+	KindChangeCharge Kind = "change_charge"
 )
 
 // Status is where an entry stands.
@@ -100,6 +110,11 @@ const (
 	ReasonBalanceDue    = "balance_due"      // the balance of a deposit is due
 	ReasonSecurity      = "security_deposit" // a security deposit's hold, release or claim
 	ReasonGuestCancel   = "guest_cancelled"  // the guest cancelled under the booking's policy
+	ReasonDateChange    = "date_change"      // the guest changed dates or party (package datechange)
+	// ReasonChangeRefused: a change's charge went through but its dates
+	// could not be taken (another guest's checkout won them): the charge
+	// goes back in full.
+	ReasonChangeRefused = "date_change_refused"
 )
 
 // Entry is one movement of money of a booking.

@@ -8,8 +8,8 @@ import (
 
 // ReceivedOn is the intent whose money e records as received, and whether
 // e is such a receipt: a succeeded charge, capture, balance or deposit
-// claim. A balance entry's intent is its own (ProviderID); the others name
-// theirs in IntentID.
+// claim or change charge. A balance's or change charge's intent is its
+// own (ProviderID); the others name theirs in IntentID.
 func (e *Entry) ReceivedOn() (string, bool) {
 	if e.Status != StatusSucceeded {
 		return "", false
@@ -17,7 +17,7 @@ func (e *Entry) ReceivedOn() (string, bool) {
 	switch e.Kind {
 	case KindCharge, KindCapture, KindDepositClaim:
 		return e.IntentID, e.IntentID != ""
-	case KindBalance:
+	case KindBalance, KindChangeCharge:
 		return e.ProviderID, e.ProviderID != ""
 	}
 	return "", false
@@ -214,4 +214,23 @@ func RefundRetry(failures int) time.Duration {
 		d *= 2
 	}
 	return min(d, 24*time.Hour)
+}
+
+// Reissue is the refund that owes again what failed, a refund the
+// provider refused of a booking that stays live (a change of dates gave
+// it back): the same amount, from the intents that can still refund it,
+// under a new key, due after RefundRetry of the failures so far.
+func Reissue(entries []Entry, bookingID int64, currency string, failed *Entry, now time.Time) []Entry {
+	p := PositionOf(entries)
+	n := 0
+	for _, e := range entries {
+		if e.Kind == KindRefund && e.Status == StatusFailed && e.Reason == failed.Reason {
+			n++
+		}
+	}
+	out := p.Refunds(entries, bookingID, currency, failed.Reason, min(failed.Amount, p.RefundableTotal()))
+	for i := range out {
+		out[i].NextAttemptAt = now.Add(RefundRetry(max(n, 1)))
+	}
+	return out
 }

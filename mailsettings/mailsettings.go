@@ -72,8 +72,9 @@ type Store interface {
 	// error.
 	DeleteSMTPSettings(ctx context.Context, orgID int64) error
 	// LatestGuestMail returns the e-mail delivery to the guest of the
-	// booking's latest event that has one, scheduled messages
-	// (outbox.KindMessage) aside. Errors: booking.CodeNotFound when there
+	// booking's latest event that has one, staykit's own messages
+	// (outbox.InternalKinds: the scheduled messages, the guest-host
+	// thread) aside. Errors: booking.CodeNotFound when there
 	// is none.
 	LatestGuestMail(ctx context.Context, bookingID int64) (*outbox.Delivery, error)
 }

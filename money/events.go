@@ -113,8 +113,8 @@ func (s *Service) applyIntentEvent(ctx context.Context, intentID, account string
 }
 
 // applySavedCardEvent handles an event about an intent that is no
-// booking's own payment: a balance or a security deposit hold, settled at
-// once through its ledger entry.
+// booking's own payment: a balance, a change's charge or a security
+// deposit hold, settled at once through its ledger entry.
 func (s *Service) applySavedCardEvent(ctx context.Context, intentID, account string) error {
 	e, err := s.store.LedgerEntryByProviderID(ctx, intentID)
 	switch {
@@ -126,7 +126,7 @@ func (s *Service) applySavedCardEvent(ctx context.Context, intentID, account str
 	if ok, err := s.eventMatches(ctx, e.BookingID, account); err != nil || !ok {
 		return err
 	}
-	if e.Kind != ledger.KindBalance || e.Status != ledger.StatusPending {
+	if (e.Kind != ledger.KindBalance && e.Kind != ledger.KindChangeCharge) || e.Status != ledger.StatusPending {
 		return nil
 	}
 	_, err = s.send(ctx, e)

@@ -144,6 +144,7 @@ const (
 	roleCharge  intentRole = "charge"  // the checkout's payment, or one returned
 	roleBalance intentRole = "balance" // a balance charged off session
 	roleDeposit intentRole = "deposit" // a security deposit hold
+	roleChange  intentRole = "change"  // a change of dates' charge
 )
 
 // ownedIntent is an intent at the provider with its role.
@@ -198,6 +199,8 @@ func (w *fuzzWorld) own(fb fuzzBooking) *ownedBooking {
 			add(e.ProviderID, roleBalance)
 		case ledger.KindDepositHold:
 			add(e.ProviderID, roleDeposit)
+		case ledger.KindChangeCharge: // IntentID is the card's first payment
+			add(e.ProviderID, roleChange)
 		case ledger.KindDepositRelease, ledger.KindDepositClaim:
 			add(e.IntentID, roleDeposit)
 		default:
@@ -214,6 +217,8 @@ func (w *fuzzWorld) own(fb fuzzBooking) *ownedBooking {
 			keys[e.Key] = roleBalance
 		case ledger.KindDepositHold:
 			keys[e.Key] = roleDeposit
+		case ledger.KindChangeCharge:
+			keys[e.Key] = roleChange
 		}
 	}
 	for _, in := range w.env.pay.Intents() {
@@ -297,13 +302,13 @@ func (ob *ownedBooking) describeIntents() string {
 }
 
 // ledgerMoney is what entries say was received (succeeded charges,
-// captures, balances and deposit claims) and refunded (succeeded or
+// captures, balances, deposit claims and change charges) and refunded (succeeded or
 // submitted refunds).
 func ledgerMoney(entries []ledger.Entry) (received, refunded int64) {
 	for _, e := range entries {
 		switch {
 		case e.Status == ledger.StatusSucceeded && (e.Kind == ledger.KindCharge || e.Kind == ledger.KindCapture ||
-			e.Kind == ledger.KindBalance || e.Kind == ledger.KindDepositClaim):
+			e.Kind == ledger.KindBalance || e.Kind == ledger.KindDepositClaim || e.Kind == ledger.KindChangeCharge):
 			received += e.Amount
 		case e.Kind == ledger.KindRefund && (e.Status == ledger.StatusSucceeded || e.Status == ledger.StatusSubmitted):
 			refunded += e.Amount
@@ -318,7 +323,7 @@ func ledgerMoneyOf(entries []ledger.Entry, intentID string) (received, refunded 
 	var mine []ledger.Entry
 	for _, e := range entries {
 		id := e.IntentID
-		if e.Kind == ledger.KindBalance {
+		if e.Kind == ledger.KindBalance || e.Kind == ledger.KindChangeCharge {
 			id = e.ProviderID
 		}
 		if id == intentID {
@@ -427,7 +432,7 @@ func (w *fuzzWorld) checkDecision(ob *ownedBooking) {
 	if !closed(ob.b.Status) {
 		return
 	}
-	recv, ref := ob.providerMoney(roleCharge, roleBalance)
+	recv, ref := ob.providerMoney(roleCharge, roleBalance, roleChange)
 	kept := recv - ref
 	var decisions []ledger.Entry
 	for _, e := range ob.entries {

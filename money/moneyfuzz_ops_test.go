@@ -51,6 +51,8 @@ const (
 	opDashboardRefund                 // the host refunds from the provider's dashboard
 	opRefundPendingNext               // the provider answers the next refund "pending"
 	opSettleRefund                    // a pending refund settles at the provider: succeeded or failed
+	opDateChange                      // the guest changes dates or party (insertDateChanges)
+	opChangePays                      // the guest pays a change's charge on the page (insertDateChanges)
 )
 
 // payOutcome is what a guest's payment attempt comes to.
@@ -111,6 +113,8 @@ type op struct {
 	Page       bool   // opBalanceAuth: the guest's page asks the engine too
 	Quarters   int    // opDeliver: how much of the queue arrives, in quarters
 	Shuffle    uint64 // opDeliver: the order they arrive in
+	Guests     int    // opDateChange: the new party
+	Approval   int    // opDateChange: 0 none, 1 the host approves, 2 the host declines
 }
 
 // fuzzOrgs are newEnv's organisations: full payment, deposit with a
@@ -135,7 +139,7 @@ var fuzzStays = []civil.Range{
 func (o op) targets() bool {
 	switch o.Kind {
 	case opGuestPays, opConfirm, opBalanceAuth, opApprove, opDecline, opGuestCancel, opHostCancel,
-		opClaimDeposit, opDashboardRefund, opSettleRefund:
+		opClaimDeposit, opDashboardRefund, opSettleRefund, opDateChange, opChangePays:
 		return true
 	case opWebhook:
 		return o.When != deliverReplay
@@ -220,6 +224,21 @@ func (o op) String() string {
 			outcome = "fails"
 		}
 		return fmt.Sprintf("a pending refund of %s %s at the provider", b, outcome)
+	case opDateChange:
+		s := fmt.Sprintf("guest of %s changes to %s→%s for %d", b, fuzzStays[o.Stay].Start, fuzzStays[o.Stay].End, o.Guests)
+		switch o.Approval {
+		case 1:
+			s += ", the host approving it"
+		case 2:
+			s += ", the host declining it"
+		}
+		return s
+	case opChangePays:
+		s := fmt.Sprintf("guest of %s pays the change's charge: %s", b, o.Pay)
+		if o.Page {
+			s += ", then the page asks"
+		}
+		return s
 	}
 	return fmt.Sprintf("op kind %d", o.Kind)
 }
@@ -244,6 +263,11 @@ var opWeights = []weightedKind{
 // are likely to do next (pay, confirm, approve, cancel) a few ops later,
 // so that bookings get somewhere; everything else is drawn by opWeights.
 func generate(seed uint64) []op {
+	return insertDateChanges(seed, generateBase(seed))
+}
+
+// generateBase is the sequence of a seed before insertDateChanges.
+func generateBase(seed uint64) []op {
 	g := &generator{rng: rand.New(rand.NewPCG(seed, 0x6d6f6e6579))}
 	for org := range fuzzOrgs {
 		if g.rng.IntN(2) == 0 {

@@ -157,8 +157,14 @@ func (s *Service) send(ctx context.Context, e *ledger.Entry) (bool, error) {
 		e.LastError = outcome.Error()
 		if errors.As(outcome, &later) {
 			e.NextAttemptAt = later.at // scheduled, not a failure
+			e.Status = ledger.StatusPending
 		} else if errors.Is(outcome, errRetry) {
 			e.NextAttemptAt = now.Add(ledger.Backoff(e.Attempts))
+			// Whatever the attempt set before it gave up (a balance
+			// marked succeeded, then a panic recovered before the
+			// booking recorded it) is not saved: the entry is sent
+			// again, and finds its intent by its key.
+			e.Status = ledger.StatusPending
 		} else {
 			e.Status = ledger.StatusFailed
 		}
@@ -194,6 +200,8 @@ func (s *Service) carryOut(ctx context.Context, e *ledger.Entry, reached bool, n
 			return s.sendDepositRelease(ctx, e, now)
 		case ledger.KindDepositClaim:
 			return s.sendDepositClaim(ctx, e, now)
+		case ledger.KindChangeCharge:
+			return s.sendChangeCharge(ctx, e, reached, now)
 		}
 		e.Status = ledger.StatusSkipped // records (charges, captures, decisions, disputes), not tasks
 		return nil
@@ -396,9 +404,12 @@ func (s *Service) saveEntry(ctx context.Context, e *ledger.Entry) error {
 // owedAgain is what a closed booking owes once its refund e has failed:
 // the booking's decision still asks for the money, so a new refund
 // (ledger.Corrections, under a new key) is written with e's failure, due
-// after a wait that grows with each failure. None for any other entry.
+// after a wait that grows with each failure. A live booking's refund of a
+// change of dates is owed again the same way (ledger.Reissue). None for
+// any other entry.
 func (s *Service) owedAgain(ctx context.Context, b *booking.Booking, e *ledger.Entry, now time.Time) ([]ledger.Entry, error) {
-	if e.Kind != ledger.KindRefund || e.Status != ledger.StatusFailed || !b.Closed() {
+	change := e.Reason == ledger.ReasonDateChange || e.Reason == ledger.ReasonChangeRefused
+	if e.Kind != ledger.KindRefund || e.Status != ledger.StatusFailed || (!b.Closed() && !change) {
 		return nil, nil
 	}
 	entries, err := s.ledgerOf(ctx, b)
@@ -406,6 +417,11 @@ func (s *Service) owedAgain(ctx context.Context, b *booking.Booking, e *ledger.E
 		return nil, err
 	}
 	entries, _ = upsertEntry(entries, *e)
+	if !b.Closed() {
+		// A live booking's change of dates gave this back: it is owed
+		// again, as a closed booking's decision would be.
+		return ledger.Reissue(entries, b.ID, b.Currency, e, now), nil
+	}
 	return ledger.Corrections(entries, b.ID, b.Currency, e.Reason, now), nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/staykit/staykit/booking"
@@ -82,6 +83,8 @@ type Service struct {
 	clock    booking.Clock
 	notifier booking.Notifier
 	logger   *slog.Logger
+	// changes is the store side of date changes (SetDateChanges).
+	changes atomic.Pointer[dateChanges]
 }
 
 // New returns the money service of bookings and makes it the lifecycle's

@@ -3,6 +3,7 @@ package notify_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -87,6 +88,9 @@ func TestTemplatesOverriddenFromDirectory(t *testing.T) {
 	}
 }
 
+// TestLogMailerHidesAddresses: the mails written to the log name no
+// guest: neither their addresses, phone and message, nor their name or
+// any word of it (issue #29: a log line cannot be erased).
 func TestLogMailerHidesAddresses(t *testing.T) {
 	e := newEnv(t)
 	var logs bytes.Buffer
@@ -102,7 +106,10 @@ func TestLogMailerHidesAddresses(t *testing.T) {
 	if strings.Count(out, "mail not sent") != 2 || !strings.Contains(out, "Your booking is confirmed") {
 		t.Errorf("log lacks the two mails:\n%s", out)
 	}
-	for _, secret := range []string{"camille@example.com", "host@example.com", "+33612345678", "We arrive late"} {
+	if !strings.Contains(out, "[private]") {
+		t.Errorf("log masks nothing:\n%s", out)
+	}
+	for _, secret := range []string{"camille@example.com", "host@example.com", "+33612345678", "We arrive late", "Camille", "Martin"} {
 		if strings.Contains(out, secret) {
 			t.Errorf("log shows %s:\n%s", secret, out)
 		}
@@ -132,5 +139,60 @@ func TestEveryKindOfOtherIssuesIsMailed(t *testing.T) {
 	}
 	if notify.GuestMailed(booking.NotifyCalendarConflict) || !notify.HostMailed(booking.NotifyCalendarConflict) {
 		t.Errorf("calendar conflict: want the host mailed, not the guest")
+	}
+}
+
+// refusingMailer is an SMTP server that refuses every recipient, quoting
+// the address and the start of the mail, as servers do; said is what it
+// answered.
+type refusingMailer struct{ said *[]string }
+
+func (r refusingMailer) Send(_ context.Context, m notify.Mail) error {
+	err := fmt.Errorf("smtp: send %s: 550 5.1.1 <%s>: Recipient address rejected (mail: %.120q)", m.ID, m.To, m.Text)
+	*r.said = append(*r.said, err.Error())
+	return err
+}
+
+// TestRefusedAddressNeitherLoggedNorKept: what a mail server answers
+// quotes the guest's address (and here their name): the delivery log and
+// the server's log keep the answer with them masked (issue #29: no log
+// names a guest, and the delivery log outlives an erasure).
+func TestRefusedAddressNeitherLoggedNorKept(t *testing.T) {
+	e := newEnv(t)
+	var logs bytes.Buffer
+	var said []string
+	e.worker.Mailer = refusingMailer{&said}
+	e.worker.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	e.book(t, "demo", "en")
+	e.process(t)
+	list, err := e.store.OutboxDeliveries(context.Background(), 0, 0, 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := 0
+	for _, d := range list {
+		if d.Channel != outbox.ChannelMail || d.To != outbox.ToGuest {
+			continue
+		}
+		refused++
+		if !strings.Contains(d.LastError, "550 5.1.1 <[private]>") {
+			t.Errorf("delivery log %q, want the server's answer with the address masked", d.LastError)
+		}
+	}
+	if refused == 0 {
+		t.Fatalf("no mail to the guest was attempted: %+v", list)
+	}
+	if len(said) == 0 || !strings.Contains(said[0], "camille@example.com") || !strings.Contains(said[0], "Camille Martin") {
+		t.Fatalf("the server's answers %q do not quote the guest: the test proves nothing", said)
+	}
+	if !strings.Contains(logs.String(), "Recipient address rejected") {
+		t.Errorf("the log lacks the refusal:\n%s", logs.String())
+	}
+	for _, secret := range []string{"camille@example.com", "Camille", "Martin"} {
+		for what, text := range map[string]string{"log": logs.String(), "delivery log": fmt.Sprint(list)} {
+			if strings.Contains(text, secret) {
+				t.Errorf("the %s holds %q:\n%s", what, secret, text)
+			}
+		}
 	}
 }

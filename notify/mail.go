@@ -13,6 +13,7 @@ import (
 	"strings"
 	"text/template"
 	"time"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 	"github.com/wneessen/go-mail"
@@ -35,9 +36,56 @@ type Mail struct {
 	Subject string
 	HTML    string
 	Text    string
-	// Private are the guest's contact and words the mail carries (the
-	// host's copy): a LogMailer masks them.
+	// Private are the guest's name, contact and words the mail carries
+	// (the host's copy) and the secrets it holds: a LogMailer masks them.
 	Private []string
+}
+
+// mask replaces each of private found in s with "[private]", the longest
+// first (a message naming the guest is masked whole).
+func mask(s string, private []string) string {
+	private = slices.Clone(private)
+	slices.SortStableFunc(private, func(a, b string) int { return len(b) - len(a) })
+	for _, p := range private {
+		if p != "" {
+			s = strings.ReplaceAll(s, p, "[private]")
+		}
+	}
+	return s
+}
+
+// maskedError is an error whose text has a guest's details masked; it
+// wraps the error it masks (errors.Is and As see through it).
+type maskedError struct {
+	text string
+	err  error
+}
+
+func (e *maskedError) Error() string { return e.text }
+func (e *maskedError) Unwrap() error { return e.err }
+
+// masked is err with private masked in its text (err itself when none of
+// them is in it).
+func masked(err error, private []string) error {
+	if text := mask(err.Error(), private); text != err.Error() {
+		return &maskedError{text: text, err: err}
+	}
+	return err
+}
+
+// guestPrivate is what a mail may carry of b's guest, which a LogMailer
+// masks: their message, e-mail address, phone number and name, and each
+// word of their name of three letters or more (a template may name them
+// by their first name). No log line ever names a guest (issue #29: an
+// erased guest appears in no log, and a log line cannot be taken back).
+func guestPrivate(b *booking.Booking) []string {
+	out := []string{b.Message, b.GuestEmail, b.GuestPhone, b.GuestName}
+	for _, w := range strings.Fields(b.GuestName) {
+		if utf8.RuneCountInString(w) >= 3 {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // Mailer sends e-mails.
@@ -293,19 +341,13 @@ func Date(d civil.Date, locale string) string {
 
 // LogMailer writes e-mails to the log instead of sending them: the kind
 // and id at info, the rendered mail (without its address, the guest's
-// contact and message masked) at debug.
+// name, contact and message masked) at debug.
 type LogMailer struct{ Logger *slog.Logger }
 
 // Send logs m.
 func (l LogMailer) Send(ctx context.Context, m Mail) error {
 	l.Logger.InfoContext(ctx, "mail not sent: no SMTP server configured", "mail_id", m.ID, "kind", m.Kind)
-	text, subject := m.Text, m.Subject
-	for _, p := range m.Private {
-		if p != "" {
-			text = strings.ReplaceAll(text, p, "[private]")
-			subject = strings.ReplaceAll(subject, p, "[private]")
-		}
-	}
+	text, subject := mask(m.Text, m.Private), mask(m.Subject, m.Private)
 	l.Logger.DebugContext(ctx, "mail", "mail_id", m.ID, "subject", subject, "text", text)
 	return nil
 }

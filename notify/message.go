@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -26,8 +27,10 @@ type Message struct {
 	Text string
 	// Locale is the language it is written in ("en", "fr").
 	Locale string
+	// HTML is the HTML body; "" makes it the text as HTML (MessageHTML).
+	HTML string
 	// Private are the secrets it carries (a door code, check-in
-	// instructions), which a LogMailer masks.
+	// instructions, a guest's words), which a LogMailer masks.
 	Private []string
 }
 
@@ -57,7 +60,7 @@ func (w *Worker) message(ctx context.Context, ev *outbox.Event, org *booking.Org
 		return Mail{}, fmt.Errorf("render message: %w", err)
 	}
 	return Mail{ID: MessageID(ev) + "." + outbox.ToGuest, Kind: ev.Kind, To: b.GuestEmail, Subject: msg.Subject, Text: msg.Text,
-		HTML: MessageHTML(msg.Text), Private: append([]string{b.GuestEmail, b.GuestPhone}, msg.Private...)}, nil
+		HTML: cmp.Or(msg.HTML, MessageHTML(msg.Text)), Private: append(guestPrivate(b), msg.Private...)}, nil
 }
 
 // MessageHTML is a plain-text message as HTML: escaped, its paragraphs

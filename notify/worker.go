@@ -85,6 +85,10 @@ type Worker struct {
 	// QueueMessages, when set, is called periodically by package jobs to
 	// record the scheduled messages that are due (schedule.Service.Queue).
 	QueueMessages func(ctx context.Context) error
+	// Threads renders the messages of the guests' and hosts' threads
+	// (outbox.KindGuestMessage, KindHostMessage; package conversation);
+	// nil: they fail unsent.
+	Threads ThreadSource
 
 	// once fills in the defaults once: package jobs calls a Worker's
 	// steps concurrently.
@@ -169,14 +173,14 @@ func (w *Worker) Process(ctx context.Context) (int, error) {
 // e-mails, and one per endpoint that wants the event.
 func (w *Worker) dispatch(ctx context.Context, ev outbox.Event) error {
 	var ds []outbox.Delivery
-	if (GuestMailed(ev.Kind) || ev.Kind == outbox.KindMessage) && ev.BookingID != 0 {
+	if (GuestMailed(ev.Kind) || ev.Kind == outbox.KindMessage || ev.Kind == outbox.KindHostMessage) && ev.BookingID != 0 {
 		ds = append(ds, outbox.Delivery{Channel: outbox.ChannelMail, To: outbox.ToGuest})
 	}
 	contact, err := w.Store.ContactEmail(ctx, ev.OrgID)
 	if err != nil {
 		return fmt.Errorf("dispatch event %d: %w", ev.ID, err)
 	}
-	if contact != "" && HostMailed(ev.Kind) {
+	if contact != "" && (HostMailed(ev.Kind) || ev.Kind == outbox.KindGuestMessage && ev.BookingID != 0) {
 		ds = append(ds, outbox.Delivery{Channel: outbox.ChannelMail, To: outbox.ToHost})
 	}
 	eps, err := w.Store.WebhookEndpoints(ctx, ev.OrgID)
@@ -278,11 +282,25 @@ func lastError(err error) string {
 // every attempt and redelivery.
 func MessageID(ev *outbox.Event) string { return "evt_" + strconv.FormatInt(ev.ID, 10) }
 
+// attempt makes one attempt of d. Its error's text has the booking's
+// guest masked (guestPrivate): an SMTP server refusing an address quotes
+// it, a receiver may echo the payload, and the text goes to the delivery
+// log and the server's log, which never name a guest (issue #29).
 func (w *Worker) attempt(ctx context.Context, ev *outbox.Event, d *outbox.Delivery) (int, error) {
 	org, b, entry, err := subjects(ctx, w.Store, ev)
 	if err != nil {
 		return 0, err
 	}
+	code, err := w.attemptTo(ctx, ev, d, org, b, entry)
+	if err != nil && b != nil {
+		err = masked(err, guestPrivate(b))
+	}
+	return code, err
+}
+
+// attemptTo makes one attempt of d about org's booking b (nil for an
+// organisation's event) and its ledger entry.
+func (w *Worker) attemptTo(ctx context.Context, ev *outbox.Event, d *outbox.Delivery, org *booking.Organization, b *booking.Booking, entry *ledger.Entry) (int, error) {
 	switch d.Channel {
 	case outbox.ChannelWebhook:
 		ep, err := w.Store.WebhookEndpoint(ctx, org.ID, d.EndpointID)
@@ -311,6 +329,13 @@ func (w *Worker) attempt(ctx context.Context, ev *outbox.Event, d *outbox.Delive
 		}
 		if ev.Kind == outbox.KindMessage {
 			m, err := w.message(ctx, ev, org, b)
+			if err != nil {
+				return 0, err
+			}
+			return 0, w.send(ctx, org.ID, m)
+		}
+		if threadKind(ev.Kind) {
+			m, err := w.threadMail(ctx, ev, d, org, b)
 			if err != nil {
 				return 0, err
 			}
@@ -357,7 +382,7 @@ func (w *Worker) mail(ctx context.Context, ev *outbox.Event, d *outbox.Delivery,
 		return Mail{}, fmt.Errorf("%w: %w", errPermanent, err)
 	}
 	return Mail{ID: MessageID(ev) + "." + d.To, Kind: ev.Kind, To: to, Subject: subject, Text: text, HTML: html,
-		Private: []string{b.GuestEmail, b.GuestPhone, b.Message}}, nil
+		Private: guestPrivate(b)}, nil
 }
 
 // MailerSource gives an organisation's own mailer, nil when it has none.

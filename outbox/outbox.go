@@ -163,10 +163,33 @@ const KindEndpointPaused Kind = "webhook.paused"
 // and the event feed does not carry it.
 const KindMessage Kind = "message.scheduled"
 
-// Internal reports whether events of kind are staykit's own business,
-// carried by no webhook nor the event feed: KindEndpointPaused and
-// KindMessage.
-func Internal(kind Kind) bool { return kind == KindEndpointPaused || kind == KindMessage }
+// KindGuestMessage is the event of a message a guest wrote to the host
+// on their booking's page (package conversation): the host gets an
+// e-mail. KindHostMessage is the host's message to the guest: the guest
+// gets an e-mail. No webhook is sent for them and the event feed does not
+// carry them.
+const (
+	KindGuestMessage Kind = "message.from_guest"
+	KindHostMessage  Kind = "message.from_host"
+)
+
+// InternalKinds are the kinds of events that are staykit's own business,
+// carried by no webhook nor the event feed, in a stable order (stores
+// leave them out of their queries).
+func InternalKinds() []Kind {
+	return []Kind{KindEndpointPaused, KindMessage, KindGuestMessage, KindHostMessage}
+}
+
+// Internal reports whether events of kind are staykit's own business
+// (InternalKinds): KindEndpointPaused, KindMessage, KindGuestMessage and
+// KindHostMessage.
+func Internal(kind Kind) bool {
+	switch kind {
+	case KindEndpointPaused, KindMessage, KindGuestMessage, KindHostMessage:
+		return true
+	}
+	return false
+}
 
 // PausedEvent is the event telling that e was paused at e.PausedAt. Its
 // key names the endpoint and the pause, so that one pause is told once.

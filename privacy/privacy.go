@@ -29,9 +29,12 @@ type Store interface {
 	// to e.At, and fails the pending deliveries of mail to the guest of
 	// its outbox events, which would otherwise be sent to no one or to an
 	// erased address; it deletes the host's notes on the booking (package
-	// notes) and the guest's review (package review), which may name the
-	// guest, and its check-in (package checkin: the guests' identity
-	// data), and replaces the buyer of its invoices and credit notes
+	// notes), the guest's review (package review) and the messages
+	// between the guest and the host (package conversation), which may
+	// name the guest, and its check-in (package checkin: the guests'
+	// identity data); it erases the host API's kept answers to requests
+	// about the booking (host.Request.BookingID: their bodies, marked
+	// Erased), and replaces the buyer of its invoices and credit notes
 	// (package invoice) with e.Name and no address, keeping their numbers
 	// and amounts, in the same transaction. Amounts, dates, status and
 	// ledger are left as they are. Errors: booking.CodeNotFound.
@@ -87,6 +90,22 @@ type Export struct {
 	// the online check-in (package checkin); the caller adds it
 	// (AddCheckin).
 	Checkin []checkin.Guest `json:"checkin"`
+	// Messages are the messages between the guest and the host (package
+	// conversation), oldest first; the caller adds them (AddMessage).
+	Messages []ExportedMessage `json:"messages"`
+}
+
+// ExportedMessage is a message of the booking's guest-host thread.
+type ExportedMessage struct {
+	// From is "guest" or "host".
+	From      string    `json:"from"`
+	Body      string    `json:"body"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// AddMessage adds a message of the booking's thread to the export.
+func (e *Export) AddMessage(from, body string, at time.Time) {
+	e.Messages = append(e.Messages, ExportedMessage{From: from, Body: body, CreatedAt: at.UTC()})
 }
 
 // AddCheckin adds the booking's check-in (nil: none) to the export.
@@ -150,7 +169,8 @@ func NewExport(b booking.Booking, entries []ledger.Entry) Export {
 		CheckIn: b.CheckIn, CheckOut: b.CheckOut, Guests: b.Guests, GuestName: b.GuestName, GuestEmail: b.GuestEmail,
 		GuestPhone: b.GuestPhone, Message: b.Message, Locale: b.Locale, CouponCode: b.CouponCode, Currency: b.Currency,
 		TotalAmount: amount(b.TotalAmount, b.Currency), PaidAmount: amount(b.PaidAmount, b.Currency), PaymentIntentID: b.PaymentIntentID,
-		CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt, Erased: Erased(b)}, Payments: []ExportedPayment{}, Notes: []ExportedNote{}, Checkin: []checkin.Guest{}}
+		CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt, Erased: Erased(b)}, Payments: []ExportedPayment{}, Notes: []ExportedNote{}, Checkin: []checkin.Guest{},
+		Messages: []ExportedMessage{}}
 	for _, x := range entries {
 		e.Payments = append(e.Payments, ExportedPayment{ID: x.ID, Kind: string(x.Kind), Status: string(x.Status),
 			Amount: amount(pricing.FromMinor(x.Amount, x.Currency), x.Currency), Currency: x.Currency, ProviderID: x.ProviderID, CreatedAt: x.CreatedAt})

@@ -42,12 +42,14 @@ var StayKit = (() => {
     "claimed_amount",
     "non_refundable_amount",
     "paid_amount",
+    "previous_total",
     "price",
     "price_from",
     "quote_total",
     "refund_amount",
     "refund_pending_amount",
     "refunded_amount",
+    "retained_amount",
     "total_amount"
   ];
 
@@ -243,6 +245,35 @@ var StayKit = (() => {
     /** POST /api/v1/book/{org}/booking/{token}/checkin: replaces the guests' identity data and answers the completeness. */
     saveCheckin(token, body, opts) {
       return this.call("POST", `/booking/${encodeURIComponent(token)}/checkin`, body, opts);
+    }
+    /** GET /api/v1/book/{org}/booking/{token}/messages: the thread between the guest and the host, oldest first. */
+    messages(token, opts) {
+      return this.call("GET", `/booking/${encodeURIComponent(token)}/messages`, void 0, opts);
+    }
+    /**
+     * POST /api/v1/book/{org}/booking/{token}/messages: writes to the host as
+     * the guest (plain text, e-mailed to the host). It always sends an
+     * Idempotency-Key: opts.idempotencyKey, else a random one; reuse one to
+     * retry a message safely.
+     */
+    postMessage(token, body, opts) {
+      return this.call("POST", `/booking/${encodeURIComponent(token)}/messages`, { body }, opts, opts?.idempotencyKey ?? randomKey());
+    }
+    /** POST /api/v1/book/{org}/booking/{token}/change/quote: what changing the stay would cost or give back; nothing is written. */
+    quoteChange(token, body, opts) {
+      return this.call("POST", `/booking/${encodeURIComponent(token)}/change/quote`, body, opts);
+    }
+    /** POST /api/v1/book/{org}/booking/{token}/change: changes the stay (or asks the host to). */
+    changeBooking(token, body, opts) {
+      return this.call("POST", `/booking/${encodeURIComponent(token)}/change`, body, opts);
+    }
+    /** GET /api/v1/book/{org}/booking/{token}/change: the latest change, settled if its payment was completed. */
+    bookingChange(token, opts) {
+      return this.call("GET", `/booking/${encodeURIComponent(token)}/change`, void 0, opts);
+    }
+    /** GET /api/v1/book/{org}/booking/{token}/payments: what was paid and refunded, and what is due when. */
+    payments(token, opts) {
+      return this.call("GET", `/booking/${encodeURIComponent(token)}/payments`, void 0, opts);
     }
     async call(method, path, body, opts, idempotencyKey) {
       const locale = opts?.locale ?? this.locale;

@@ -43,8 +43,16 @@ func TestBrowserDashboardCheckin(t *testing.T) {
 		guests.forEach((g, i) => { for (const [k, v] of Object.entries(g)) sets[i].querySelector('[name="' + k + '"]').value = v; });
 		return "";
 	})()`)
+	// The check-in's own words, not those of the property's arrival
+	// instructions (another module once took over the same keys).
+	if h, save := b.text("#checkin h3"), b.text("#checkin-save"); h != "Guest check-in" || save != "Save" {
+		t.Errorf("section %q, save button %q; want Guest check-in and Save", h, save)
+	}
 	b.do("save", chromedp.Click(chromedp.CSS("#checkin-save")), chromedp.WaitVisible(chromedp.CSS("#flash.ok")),
 		chromedp.WaitVisible(chromedp.CSS(`#checkin-status[data-complete="true"]`)))
+	if got := b.text("#flash"); got != "Check-in saved." {
+		t.Errorf("flash after saving = %q", got)
+	}
 	if got := b.text("#checkin-status"); !strings.Contains(got, "2 of 2 guest(s) complete") {
 		t.Errorf("status after = %q", got)
 	}

@@ -41,7 +41,7 @@ func (s *server) hostSide(publicURL string) (api, dashboard http.Handler) {
 		TrustedProxies: s.cfg.TrustedProxies, Session: d.Session, PublicURL: publicURL, KeyRequests: s.cfg.HostKeyRequests,
 		Channels: hs.Channels(host.ChannelOptions{Syncer: s.calendarSync(), WebhookPolicy: s.cfg.Outbox.WebhookPolicy()}),
 		Reports:  reports.New(reports.Options{Store: s.back.Store.Reports(), Clock: s.clock}),
-		Clock:    s.clock, Events: s.eventFeed(publicURL), Mail: s.hostMail(hs, publicURL), Team: ts, Reviews: s.reviews,
+		Clock:    s.clock, Events: s.eventFeed(publicURL), Mail: s.hostMail(hs, publicURL), Team: ts, Reviews: s.reviews, Changes: s.changes,
 		Invoices: s.back.Store.Invoices(s.clock), Messages: s.scheduleService(publicURL)})))
 	return api, d
 }

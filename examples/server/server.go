@@ -18,6 +18,8 @@ import (
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/closeout"
 	"github.com/staykit/staykit/connect"
+	"github.com/staykit/staykit/conversation"
+	"github.com/staykit/staykit/datechange"
 	"github.com/staykit/staykit/hostapi"
 	"github.com/staykit/staykit/httpapi"
 	"github.com/staykit/staykit/internal/httpserve"
@@ -62,6 +64,9 @@ type server struct {
 	// reviews are the guests' reviews (package review); nil when the
 	// database keeps none.
 	reviews *review.Service
+	// changes are the guests' changes of dates or party (package
+	// datechange); nil when the database keeps none.
+	changes *datechange.Service
 	fake    *paymenttest.Provider // nil with Stripe
 	stripe  bool
 
@@ -76,6 +81,11 @@ type server struct {
 	// jobs is the job engine, set by startWorkers before the first
 	// request is served.
 	jobs *jobs.Workers
+
+	// thread is the guest's side of the messages between guests and
+	// hosts, and their e-mails (package conversation); nil when the
+	// database keeps none.
+	thread *conversation.Service
 }
 
 // newServer opens the backends, loads the seed on first start and builds
@@ -120,6 +130,12 @@ func newServer(ctx context.Context, cfg serverenv.Config, logger *slog.Logger) (
 	if store := back.Store.Reviews(); store != nil {
 		s.reviews = review.New(review.Options{Store: store, Records: back.Store.Records, Clock: s.clock})
 	}
+	if store := back.Store.Conversation(); store != nil {
+		s.thread = conversation.New(conversation.Options{Store: store, Catalog: back.Store.Booking(), Clock: s.clock})
+	}
+	if store := back.Store.DateChanges(s.readModel); store != nil {
+		s.changes = datechange.New(datechange.Options{Bookings: s.svc, Store: store, Money: s.money, Records: back.Store.Records, Clock: s.clock, Logger: logger})
+	}
 	if err := serverenv.ApplyPlatformFee(ctx, cfg, s.connect, s.readModel); err != nil {
 		back.Close()
 		return nil, err
@@ -146,7 +162,9 @@ func (s *server) handler(publicURL string, origins []string) http.Handler {
 		PreviewDomains: s.cfg.PreviewDomains,
 		ExtraOrigins:   origins,
 		Reviews:        s.reviews,
+		Changes:        s.changes,
 		Checkin:        s.guestHost(),
+		Conversation:   s.thread,
 	})
 	plants := plantstore.New(plantstore.Options{Store: s.back.Plants, Tokens: s.cfg.PlantTokens, Logger: s.log})
 
@@ -169,6 +187,7 @@ func (s *server) handler(publicURL string, origins []string) http.Handler {
 	}
 	mux.Handle("GET /widget.js", bookingpage.Widget(s.publishableKey()))
 	mux.Handle(bookingpage.InvoicesPrefix, bookingpage.Invoices(s.back.Store.Booking(), s.back.Store.Invoices(s.clock)))
+	mux.Handle(bookingpage.ReceiptsPrefix, bookingpage.Receipts(s.back.Store.Booking(), s.clock.Now))
 	mux.Handle("/", bookingpage.Handler(s.stripe))
 	sandboxAPI := s.sandboxHandler()
 	hostAPI, dashboard := s.hostSide(publicURL)

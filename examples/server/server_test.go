@@ -568,3 +568,34 @@ func writeFile(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+// TestRequestIDLoggedAsAnswered: the access log's line of a request names
+// the X-Request-ID the client got, whichever API answered (the public
+// API and the host API set their own headers behind the access log).
+func TestRequestIDLoggedAsAnswered(t *testing.T) {
+	ts := startServer(t, nil)
+	// One connection: once the last answer is in, the lines of the
+	// requests before it are written.
+	client := &http.Client{Transport: &http.Transport{MaxConnsPerHost: 1}}
+	get := func(path string) string {
+		t.Helper()
+		res, err := client.Get(ts.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		return res.Header.Get("X-Request-ID")
+	}
+	ids := map[string]string{}
+	for _, path := range []string{"/api/v1/book/demo", "/api/v1/book/demo/properties", "/api/v1/host/demo/bookings", "/healthz"} {
+		ids[path] = get(path)
+	}
+	get("/healthz")
+	logs := ts.logs.String()
+	for path, id := range ids {
+		if id == "" || !strings.Contains(logs, "request_id="+id) {
+			t.Errorf("%s answered X-Request-ID %q, which no log line names:\n%s", path, id, logs)
+		}
+	}
+}

@@ -72,8 +72,14 @@ func serveHostPage(t *testing.T, api *string) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
+// widgetRegistration is the French registration number (Code du tourisme
+// art. D324-1-1: commune 13055, Marseille) the widget's property shows,
+// as entered; the API stores and shows it compact.
+const widgetRegistration = "13055 123456 vp"
+
 // seedAllowing writes the demo seed with origin added to the demo
-// organisation's allowed origins, and returns its path.
+// organisation's allowed origins, and its second property (Marseille)
+// given the registration number widgetRegistration, and returns its path.
 func seedAllowing(t *testing.T, origin string) string {
 	t.Helper()
 	raw, err := os.ReadFile("demo-seed.json")
@@ -90,6 +96,7 @@ func seedAllowing(t *testing.T, origin string) string {
 		if org["slug"] == "demo" {
 			origins, _ := org["allowed_origins"].([]any)
 			org["allowed_origins"] = append(origins, origin)
+			org["properties"].([]any)[1].(map[string]any)["registration_number"] = widgetRegistration
 			found = true
 		}
 	}
@@ -155,11 +162,24 @@ func TestBrowserWidgetOnAnotherSite(t *testing.T) {
 		}
 	}
 
+	// The registration number the law asks every listing to show
+	// (Regulation (EU) 2024/1028): on the property's card, then on its
+	// page; none on a property without one.
+	if got := b.eval(shadowJS + `.querySelector('[data-testid="property-2"]').textContent`); !strings.Contains(got, "Registration number: 13055123456VP") {
+		t.Errorf("property 2's card = %q, want its registration number", got)
+	}
+	if got := b.eval(shadowJS + `.querySelector('[data-testid="property-1"]').textContent`); strings.Contains(got, "Registration") {
+		t.Errorf("property 1, which has no number, shows one: %q", got)
+	}
+
 	// A stay: ten days ahead at least, three nights.
 	b.do("open the property",
 		chromedp.Click(shadow(`[data-testid="property-2"]`)),
 		chromedp.WaitVisible(shadow(`#calendar .day[data-check-in="true"]:not([aria-disabled="true"])`)),
 	)
+	if got := b.eval(shadowJS + `.querySelector('[data-testid="property-registration"]').textContent`); got != "Registration number: 13055123456VP" {
+		t.Errorf("the property's page in the widget shows %q, want its registration number", got)
+	}
 	paris, _ := time.LoadLocation("Europe/Paris")
 	earliest := civil.Today(time.Now(), paris).AddDays(10).String()
 	findCheckIn := fmt.Sprintf(`(() => {

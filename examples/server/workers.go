@@ -78,6 +78,10 @@ func (s *server) outboxWorker(publicURL string) (*notify.Worker, error) {
 			return err
 		}
 	}
+	// The guests' and hosts' messages, each e-mailed to the other side.
+	if s.thread != nil {
+		w.Threads = s.thread
+	}
 	if c.ReminderDays > 0 {
 		w.Reminders = func(ctx context.Context) error {
 			_, err := s.svc.QueueReminders(ctx, c.ReminderDays)

@@ -9,17 +9,17 @@
 (window.staykitHostPages = window.staykitHostPages || []).push(function ({ T, lang, el, call, say, bookingSections }) {
   Object.assign(T, {
     fr: {
-      checkinTitle: "Enregistrement des voyageurs", checkinOf: (c) => `${c.valid} voyageur(s) sur ${c.expected} complet(s)` + (c.entered > c.valid ? `, ${c.entered - c.valid} incomplet(s)` : ""),
-      checkinComplete: "✓", checkinOpen: "Voir ou remplir les pièces d'identité", checkinSave: "Enregistrer",
-      checkinAdd: "Ajouter un voyageur", checkinGuest: (n) => `Voyageur ${n}`, checkinSaved: "Enregistrement sauvegardé.",
+      guestCheckinTitle: "Enregistrement des voyageurs", checkinOf: (c) => `${c.valid} voyageur(s) sur ${c.expected} complet(s)` + (c.entered > c.valid ? `, ${c.entered - c.valid} incomplet(s)` : ""),
+      checkinComplete: "✓", checkinOpen: "Voir ou remplir les pièces d'identité", guestCheckinSave: "Enregistrer",
+      checkinAdd: "Ajouter un voyageur", checkinGuest: (n) => `Voyageur ${n}`, guestCheckinSaved: "Enregistrement sauvegardé.",
       checkinFile: "Télécharger le fichier pour les autorités", checkinCode: "Code d'établissement SES.HOSPEDAJES",
       checkinNone: "Pas de fichier pour les autorités de ce pays.", checkinRead: "Chaque lecture est inscrite au journal.",
       authority: { ses_hospedajes: "SES.HOSPEDAJES (Espagne)", alloggiati_web: "Alloggiati Web (Italie)", fiche_police: "Fiches de police (France)" },
     },
     en: {
-      checkinTitle: "Guest check-in", checkinOf: (c) => `${c.valid} of ${c.expected} guest(s) complete` + (c.entered > c.valid ? `, ${c.entered - c.valid} incomplete` : ""),
-      checkinComplete: "✓", checkinOpen: "Show or fill in the identity data", checkinSave: "Save",
-      checkinAdd: "Add a guest", checkinGuest: (n) => `Guest ${n}`, checkinSaved: "Check-in saved.",
+      guestCheckinTitle: "Guest check-in", checkinOf: (c) => `${c.valid} of ${c.expected} guest(s) complete` + (c.entered > c.valid ? `, ${c.entered - c.valid} incomplete` : ""),
+      checkinComplete: "✓", checkinOpen: "Show or fill in the identity data", guestCheckinSave: "Save",
+      checkinAdd: "Add a guest", checkinGuest: (n) => `Guest ${n}`, guestCheckinSaved: "Check-in saved.",
       checkinFile: "Download the file for the authorities", checkinCode: "SES.HOSPEDAJES establishment code",
       checkinNone: "No authority file for this country.", checkinRead: "Every read is written to the audit log.",
       authority: { ses_hospedajes: "SES.HOSPEDAJES (Spain)", alloggiati_web: "Alloggiati Web (Italy)", fiche_police: "Police forms (France)" },
@@ -61,7 +61,7 @@
     const code = el("input", { id: "checkin-code", maxlength: "10", autocomplete: "off" });
     const codeLabel = el("label", { hidden: true }, T.checkinCode, " ", code);
     const fileButton = el("button", { type: "button", id: "checkin-file", on: { click: download } }, T.checkinFile);
-    const section = el("section", { id: "checkin" }, el("h3", {}, T.checkinTitle), status,
+    const section = el("section", { id: "checkin" }, el("h3", {}, T.guestCheckinTitle), status,
       el("p", { class: "bar" }, el("button", { type: "button", id: "checkin-open", on: { click: open } }, T.checkinOpen), codeLabel, fileButton),
       el("p", { class: "hint" }, T.checkinRead), formBox);
 
@@ -96,8 +96,8 @@
         const saved = await call("PUT", "/bookings/" + b.id + "/checkin", body);
         if (!section.isConnected) return;
         showStatus(saved);
-        say(T.checkinSaved);
-      } } }, list, el("p", { class: "bar" }, add, el("button", { type: "submit", id: "checkin-save" }, T.checkinSave)));
+        say(T.guestCheckinSaved);
+      } } }, list, el("p", { class: "bar" }, add, el("button", { type: "submit", id: "checkin-save" }, T.guestCheckinSave)));
       formBox.replaceChildren(form);
     }
 

@@ -62,6 +62,9 @@ var byCode = map[string][]Variant{
 		{When: Equals(booking.ParamSubject, "property"), Text: Text{
 			FR: "Ce logement n'existe pas.",
 			EN: "This property does not exist."}},
+		{When: Equals(booking.ParamSubject, "date_change"), Text: Text{
+			FR: "Cette réservation n'a pas de modification.",
+			EN: "This booking has no change."}},
 		{When: Equals(booking.ParamSubject, "review"), Text: Text{
 			FR: "Cet avis n'existe pas.",
 			EN: "This review does not exist."}},
@@ -124,6 +127,31 @@ var byCode = map[string][]Variant{
 		{When: Equals(booking.ParamReason, "stay_not_over"), Text: Text{
 			FR: "Vous pourrez donner votre avis sur ce séjour une fois qu'il sera terminé.",
 			EN: "You can review this stay once it is over."}},
+		{When: Equals(booking.ParamReason, "messages_closed"), Text: Text{
+			FR: "Les messages de cette réservation sont fermés.",
+			EN: "Messages on this booking are closed."}},
+		{When: Equals(booking.ParamReason, "guest_erased"), Text: Text{
+			FR: "Les données du voyageur de cette réservation ont été effacées : aucun message ne peut plus être écrit.",
+			EN: "This booking's guest data was erased: no message can be written any more."}},
+		// Changes of dates or party (package datechange) and the balance.
+		{When: Equals(booking.ParamReason, "change_not_confirmed"), Text: Text{
+			FR: "Seule une réservation confirmée peut être modifiée.",
+			EN: "Only a confirmed booking can be changed."}},
+		{When: Equals(booking.ParamReason, "change_stay_started"), Text: Text{
+			FR: "Le séjour a commencé : ses dates ne peuvent plus être modifiées ici. Veuillez contacter l'hôte.",
+			EN: "The stay has started: its dates can no longer be changed here. Please contact the host."}},
+		{When: Equals(booking.ParamReason, "change_balance_in_progress"), Text: Text{
+			FR: "Le solde de cette réservation est en cours de paiement : réglez-le d'abord, puis modifiez les dates.",
+			EN: "The balance of this booking is being collected: please pay it first, then change the dates."}},
+		{When: Equals(booking.ParamReason, "change_deposit_held"), Text: Text{
+			FR: "Le dépôt de garantie est déjà bloqué pour ces dates : veuillez contacter l'hôte pour les modifier.",
+			EN: "The security deposit is already held for these dates: please contact the host to change them."}},
+		{When: Equals(booking.ParamReason, "balance_not_scheduled"), Text: Text{
+			FR: "Aucun solde n'est en attente de prélèvement sur la carte enregistrée.",
+			EN: "No balance is waiting to be charged to the saved card."}},
+		{When: Equals(booking.ParamReason, "balance_not_confirmed"), Text: Text{
+			FR: "Seul le solde d'une réservation confirmée peut être payé.",
+			EN: "Only a confirmed booking's balance can be paid."}},
 		{When: Equals("action", "cancelled"), Text: Text{
 			FR: "Cette réservation ne peut pas (ou plus) être annulée.",
 			EN: "This booking cannot be cancelled (any more)."}},
@@ -144,12 +172,24 @@ var byCode = map[string][]Variant{
 		{When: Equals(booking.ParamReason, "key_reused"), Text: Text{
 			FR: "Cette clé Idempotency-Key a déjà servi pour une requête différente.",
 			EN: "This Idempotency-Key was already used with a different request."}},
+		{When: Equals(booking.ParamReason, "awaiting_reply"), Text: Text{
+			FR: "Vous avez envoyé plusieurs messages auxquels l'hôte n'a pas encore répondu : attendez sa réponse pour écrire à nouveau.",
+			EN: "You have sent several messages the host has not answered yet: please wait for their reply before writing again."}},
+		{When: Equals(booking.ParamReason, "thread_full"), Text: Text{
+			FR: "Cette conversation a atteint le nombre maximal de messages.",
+			EN: "This conversation holds the most messages it can."}},
 		{When: Equals(booking.ParamReason, "already_reviewed"), Text: Text{
 			FR: "Vous avez déjà donné votre avis sur ce séjour.",
 			EN: "You have already reviewed this stay."}},
 		{When: Equals(booking.ParamReason, "in_progress"), Text: Text{
 			FR: "Une requête avec cette clé Idempotency-Key est encore en cours de traitement.",
 			EN: "A request with this Idempotency-Key is still being processed."}},
+		{When: Equals(booking.ParamReason, "change_open"), Text: Text{
+			FR: "Une autre modification de cette réservation est en attente (de la réponse de l'hôte ou de son paiement).",
+			EN: "Another change of this booking is waiting (for the host's answer or its payment)."}},
+		{When: Equals(booking.ParamReason, "change_closed"), Text: Text{
+			FR: "Cette modification n'est plus en attente : elle a reçu une réponse, a été appliquée ou a expiré.",
+			EN: "This change is no longer waiting: it was answered, applied or has expired."}},
 		{Text: Text{
 			FR: "Cette requête est en conflit avec l'état actuel de la réservation.",
 			EN: "This request conflicts with the current state of the booking."}},

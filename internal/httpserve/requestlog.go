@@ -1,22 +1,22 @@
 package httpserve
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"log/slog"
 	"net/http"
-	"strings"
 	"time"
+
+	"github.com/staykit/staykit/internal/apihttp"
 )
 
 // LogRequests logs one line per request with its status, duration and
 // request id, which it also returns in X-Request-ID (the client's own when
-// sane). Only the path is logged: the booking page's query may carry a
-// booking token. Health checks are logged at debug level.
+// sane: apihttp.RequestID, as the APIs, which log their own requests).
+// Only the path is logged: the booking page's query may carry a booking
+// token. Health checks are logged at debug level.
 func LogRequests(logger *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		id := requestID(r.Header.Get("X-Request-ID"))
+		id := apihttp.RequestID(r)
 		w.Header().Set("X-Request-ID", id)
 		rec := &statusRecorder{ResponseWriter: w}
 		defer func() {
@@ -39,17 +39,6 @@ func LogRequests(logger *slog.Logger, next http.Handler) http.Handler {
 		}()
 		next.ServeHTTP(rec, r)
 	})
-}
-
-// requestID returns the client's X-Request-ID when it is 1–64 characters of
-// [A-Za-z0-9._-], else 128 random bits in hex.
-func requestID(in string) string {
-	if len(in) > 0 && len(in) <= 64 && strings.Trim(in, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == "" {
-		return in
-	}
-	var b [16]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
 }
 
 // statusRecorder remembers the status a handler wrote.

@@ -7,6 +7,7 @@ import (
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/closeout"
 	"github.com/staykit/staykit/connect"
+	"github.com/staykit/staykit/conversation"
 	"github.com/staykit/staykit/eventfeed"
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/invoice"
@@ -114,6 +115,11 @@ func (db Database) Invoices(clock booking.Clock) *invoice.Service {
 // Messages is the database as package schedule's store; nil when it is
 // neither store/sqlite nor store/postgres.
 func (db Database) Messages() schedule.Store { return nativeAs[schedule.Store](db) }
+
+// Conversation is the database as package conversation's store (the
+// guests' and hosts' messages); nil when it is neither store/sqlite nor
+// store/postgres.
+func (db Database) Conversation() conversation.Store { return nativeAs[conversation.Store](db) }
 
 // Booking is the seams of the booking engine (booking.Options.Stores).
 func (db Database) Booking() booking.Stores { return db.Stores.Stores }

@@ -146,6 +146,11 @@ func (c *Store) searchCalendar(ctx context.Context, org, propertyID int64, from,
 		return nil
 	}
 	c.mu.Lock()
+	if held, ok := c.orgCal[org]; ok && c.fresh(held) {
+		// Another refresh ended since the caller looked.
+		c.mu.Unlock()
+		return nil
+	}
 	if done, ok := c.calRefreshing[org]; ok {
 		c.mu.Unlock()
 		select {

@@ -275,3 +275,12 @@ func (c *Store) feedProperty(feedID int64) int64 {
 	defer c.mu.RUnlock()
 	return c.feedProps[feedID]
 }
+
+// ForgetOccupancy forgets a property's occupancy (0: every property's),
+// in this process at once and in the others through the Publisher: for a
+// write to bookings made outside the read model's seams, such as a
+// guest's change of dates (package datechange), whose store writes the
+// database directly.
+func (c *Store) ForgetOccupancy(ctx context.Context, propertyID int64) {
+	c.changed(ctx, change{}, propertyID)
+}

@@ -55,8 +55,8 @@ func (db *DB) FeedEvents(ctx context.Context, orgID int64, after int64, limit in
 			return nil, err
 		}
 		return sqlflow.All(ctx, q, scanFeedEntry, `SELECT `+rowmap.EventColumns+`, acked_at FROM outbox_events
-			WHERE org_id = $1 AND id > $2 AND kind NOT IN ($3, $6) AND (NOT $4 OR acked_at IS NULL) ORDER BY id LIMIT $5`,
-			orgID, after, outbox.KindEndpointPaused, unacked, limit, outbox.KindMessage)
+			WHERE org_id = $1 AND id > $2 AND kind <> ALL ($3::text[]) AND (NOT $4 OR acked_at IS NULL) ORDER BY id LIMIT $5`,
+			orgID, after, outbox.InternalKinds(), unacked, limit)
 	})
 }
 
@@ -64,7 +64,7 @@ func (db *DB) FeedEvents(ctx context.Context, orgID int64, after int64, limit in
 func (db *DB) AckFeedEvent(ctx context.Context, orgID, eventID int64, now time.Time) error {
 	return db.run(ctx, "ack feed event", func(q querier) error {
 		return sqlflow.Exec(ctx, q, outboxNotFound("event"), `UPDATE outbox_events SET acked_at = coalesce(acked_at, $1)
-			WHERE id = $2 AND org_id = $3 AND kind NOT IN ($4, $5)`, now, eventID, orgID, outbox.KindEndpointPaused, outbox.KindMessage)
+			WHERE id = $2 AND org_id = $3 AND kind <> ALL ($4::text[])`, now, eventID, orgID, outbox.InternalKinds())
 	})
 }
 
@@ -72,7 +72,7 @@ func (db *DB) AckFeedEvent(ctx context.Context, orgID, eventID int64, now time.T
 func (db *DB) AckFeedEventsUpTo(ctx context.Context, orgID int64, upTo int64, now time.Time) (int, error) {
 	n, err := sqlflow.Get(ctx, db.run, "ack feed events", func(q querier) (int64, error) {
 		return q.Exec(ctx, `UPDATE outbox_events SET acked_at = $1 WHERE org_id = $2
-			AND id <= $3 AND acked_at IS NULL AND kind NOT IN ($4, $5)`, now, orgID, upTo, outbox.KindEndpointPaused, outbox.KindMessage)
+			AND id <= $3 AND acked_at IS NULL AND kind <> ALL ($4::text[])`, now, orgID, upTo, outbox.InternalKinds())
 	})
 	return int(n), err
 }

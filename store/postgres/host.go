@@ -107,9 +107,10 @@ func (db *DB) AuditLog(ctx context.Context, orgID, before int64, limit int) ([]h
 func (db *DB) ReserveHostRequest(ctx context.Context, r *host.Request, notBefore time.Time) (*host.Request, error) {
 	var existing *host.Request
 	err := db.run(ctx, "reserve host request", func(q querier) error {
-		n, err := q.Exec(ctx, `INSERT INTO host_requests (`+rowmap.HostRequestColumns+`)
+		n, err := q.Exec(ctx, `INSERT INTO host_requests (org_id, key, request_hash, status, body, created_at)
 			VALUES ($1, $2, $3, 0, NULL, $4) ON CONFLICT (org_id, key) DO UPDATE SET
-			request_hash = EXCLUDED.request_hash, status = 0, body = NULL, created_at = EXCLUDED.created_at
+			request_hash = EXCLUDED.request_hash, status = 0, body = NULL, created_at = EXCLUDED.created_at,
+			booking_id = NULL, erased = false
 			WHERE host_requests.created_at < $5`, r.OrgID, r.Key, r.RequestHash, instant(r.CreatedAt), instant(notBefore))
 		switch {
 		case sqlState(err) == foreignKeyViolation:
@@ -128,11 +129,12 @@ func (db *DB) ReserveHostRequest(ctx context.Context, r *host.Request, notBefore
 	return existing, booking.Errorf(booking.CodeConflict, "This idempotency key is recorded already.")
 }
 
-// CompleteHostRequest stores the response of a reserved request.
-func (db *DB) CompleteHostRequest(ctx context.Context, orgID int64, key string, status int, body []byte) error {
+// CompleteHostRequest stores the response of a reserved request and the
+// booking whose guest it may show.
+func (db *DB) CompleteHostRequest(ctx context.Context, orgID int64, key string, status int, body []byte, bookingID int64) error {
 	return db.run(ctx, "complete host request", func(q querier) error {
-		return sqlflow.Exec(ctx, q, nil, `UPDATE host_requests SET status = $3, body = $4 WHERE org_id = $1 AND key = $2`,
-			orgID, key, status, body)
+		return sqlflow.Exec(ctx, q, nil, `UPDATE host_requests SET status = $3, body = $4, booking_id = $5 WHERE org_id = $1 AND key = $2`,
+			orgID, key, status, body, rowmap.NullID(bookingID))
 	})
 }
 

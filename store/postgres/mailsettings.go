@@ -63,8 +63,8 @@ func (db *DB) LatestGuestMail(ctx context.Context, bookingID int64) (*outbox.Del
 		return sqlflow.One(ctx, q, rowmap.ScanDelivery, outboxNotFound("delivery"),
 			`SELECT `+rowmap.DeliveryColumns+` FROM outbox_deliveries WHERE event_id = (
 				SELECT e.id FROM outbox_events e JOIN outbox_deliveries d ON d.event_id = e.id
-				WHERE e.booking_id = $1 AND d.channel = $2 AND d.recipient = $3 AND e.kind <> $6 ORDER BY e.id DESC LIMIT 1)
+				WHERE e.booking_id = $1 AND d.channel = $2 AND d.recipient = $3 AND e.kind <> ALL ($6::text[]) ORDER BY e.id DESC LIMIT 1)
 			AND channel = $4 AND recipient = $5`,
-			bookingID, string(outbox.ChannelMail), outbox.ToGuest, string(outbox.ChannelMail), outbox.ToGuest, outbox.KindMessage)
+			bookingID, string(outbox.ChannelMail), outbox.ToGuest, string(outbox.ChannelMail), outbox.ToGuest, outbox.InternalKinds())
 	})
 }

@@ -11,8 +11,9 @@ import (
 var _ privacy.Store = (*DB)(nil)
 
 // EraseGuest replaces a booking's guest details and fails the pending
-// mail deliveries to its guest, deletes its notes, review and check-in,
-// and erases the buyer of its invoices (privacy.Store).
+// mail deliveries to its guest, deletes its notes, review, check-in and
+// messages, erases the host API's kept answers about it and the buyer of
+// its invoices (privacy.Store).
 func (db *DB) EraseGuest(ctx context.Context, bookingID int64, e privacy.Erasure) error {
 	return db.tx(ctx, "erase guest", func(q querier) error {
 		if err := sqlflow.Exec(ctx, q, bookingNotFound(), `UPDATE bookings SET guest_name = $1, guest_email = $2,
@@ -21,11 +22,18 @@ func (db *DB) EraseGuest(ctx context.Context, bookingID int64, e privacy.Erasure
 			return err
 		}
 		// What may name the guest goes: the host's notes, the guest's
-		// review and the guests' identity data of the check-in.
-		for _, table := range []string{"booking_notes", "reviews", "booking_checkins"} {
+		// review, the guests' identity data of the check-in and the
+		// messages between the guest and the host.
+		for _, table := range []string{"booking_notes", "reviews", "booking_checkins", "booking_messages"} {
 			if err := sqlflow.Exec(ctx, q, nil, `DELETE FROM `+table+` WHERE booking_id = $1`, bookingID); err != nil {
 				return err
 			}
+		}
+		// The host API's kept answers that may show the guest are
+		// erased; a retry of their requests is refused, not replayed.
+		if err := sqlflow.Exec(ctx, q, nil, `UPDATE host_requests SET body = NULL, erased = true WHERE booking_id = $1`,
+			bookingID); err != nil {
+			return err
 		}
 		// Invoices keep their numbers and amounts; their buyer is erased.
 		if err := sqlflow.Exec(ctx, q, nil, `UPDATE invoices SET buyer_name = $1, buyer_address = '' WHERE booking_id = $2`,

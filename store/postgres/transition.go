@@ -163,6 +163,22 @@ func (db *DB) Transition(ctx context.Context, id int64, t booking.Transition) (*
 	})
 }
 
+// stayUnit returns the unit booking id, on unit own, holds stay on at now,
+// in q (a transaction holding the property's row lock and its linked
+// properties'): nothing of the whole property overlaps guarded, and its
+// own unit is free for it, or, when move is set and it is taken or
+// retired, the best fit of the others (claimUnit). Errors: CodeUnavailable.
+func stayUnit(ctx context.Context, q querier, propertyID, own int64, stay, guarded civil.Range, now time.Time, id int64, move bool) (int64, error) {
+	unit, ok, err := claimUnit(ctx, q, propertyID, own, stay, guarded, now, id)
+	if err == nil && !ok && move {
+		unit, ok, err = claimUnit(ctx, q, propertyID, 0, stay, guarded, now, id)
+	}
+	if err != nil || !ok {
+		return 0, unavailableIf(!ok, err)
+	}
+	return unit, nil
+}
+
 // claimDates checks, in q (a transaction holding the property's row lock
 // and its linked properties'), that the stay of booking id is free for it
 // at t.At on its unit: no other booking holding dates then nor any block
@@ -177,12 +193,9 @@ func claimDates(ctx context.Context, q querier, id int64, cur *current, t bookin
 	if reclaim {
 		guarded = t.Guarded(cur.stay)
 	}
-	unit, ok, err := claimUnit(ctx, q, cur.propertyID, cur.unitID, cur.stay, guarded, t.At, id)
-	if err == nil && !ok && reclaim {
-		unit, ok, err = claimUnit(ctx, q, cur.propertyID, 0, cur.stay, guarded, t.At, id)
-	}
-	if err != nil || !ok {
-		return 0, unavailableIf(!ok, err)
+	unit, err := stayUnit(ctx, q, cur.propertyID, cur.unitID, cur.stay, guarded, t.At, id, reclaim)
+	if err != nil {
+		return 0, err
 	}
 	if !reclaim {
 		return unit, nil

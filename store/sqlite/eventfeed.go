@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"time"
 
 	"github.com/staykit/staykit/eventfeed"
@@ -14,6 +15,13 @@ import (
 )
 
 var _ eventfeed.Store = (*DB)(nil)
+
+// internalKinds is outbox.InternalKinds as a JSON array, which queries
+// read with json_each.
+func internalKinds() string {
+	b, _ := json.Marshal(outbox.InternalKinds()) // strings: never fails
+	return string(b)
+}
 
 // scanFeedEntry reads EventColumns and acked_at.
 func scanFeedEntry(c rowmap.Codec, s rowmap.Scanner) (*eventfeed.Entry, error) {
@@ -38,8 +46,9 @@ func (t scanTail) Scan(dest ...any) error { return t.s.Scan(append(dest, t.tail)
 func (db *DB) FeedEvents(ctx context.Context, orgID int64, after int64, limit int, unacked bool) ([]eventfeed.Entry, error) {
 	return sqlflow.Get(ctx, db.run, "feed events", func(q querier) ([]eventfeed.Entry, error) {
 		return sqlflow.All(ctx, q, scanFeedEntry, `SELECT `+rowmap.EventColumns+`, acked_at FROM outbox_events
-			WHERE org_id = ? AND id > ? AND kind NOT IN (?, ?) AND (NOT ? OR acked_at IS NULL) ORDER BY id LIMIT ?`,
-			orgID, after, outbox.KindEndpointPaused, outbox.KindMessage, unacked, limit)
+			WHERE org_id = ? AND id > ? AND kind NOT IN (SELECT value FROM json_each(?)) AND (NOT ? OR acked_at IS NULL)
+			ORDER BY id LIMIT ?`,
+			orgID, after, internalKinds(), unacked, limit)
 	})
 }
 
@@ -47,7 +56,7 @@ func (db *DB) FeedEvents(ctx context.Context, orgID int64, after int64, limit in
 func (db *DB) AckFeedEvent(ctx context.Context, orgID, eventID int64, now time.Time) error {
 	return db.tx(ctx, "ack feed event", func(q querier) error {
 		return sqlflow.Exec(ctx, q, outboxNotFound("event"), `UPDATE outbox_events SET acked_at = coalesce(acked_at, ?)
-			WHERE id = ? AND org_id = ? AND kind NOT IN (?, ?)`, now.UnixMilli(), eventID, orgID, outbox.KindEndpointPaused, outbox.KindMessage)
+			WHERE id = ? AND org_id = ? AND kind NOT IN (SELECT value FROM json_each(?))`, now.UnixMilli(), eventID, orgID, internalKinds())
 	})
 }
 
@@ -55,7 +64,7 @@ func (db *DB) AckFeedEvent(ctx context.Context, orgID, eventID int64, now time.T
 func (db *DB) AckFeedEventsUpTo(ctx context.Context, orgID int64, upTo int64, now time.Time) (int, error) {
 	n, err := sqlflow.Get(ctx, db.tx, "ack feed events", func(q querier) (int64, error) {
 		return q.Exec(ctx, `UPDATE outbox_events SET acked_at = ? WHERE org_id = ? AND id <= ? AND acked_at IS NULL
-			AND kind NOT IN (?, ?)`, now.UnixMilli(), orgID, upTo, outbox.KindEndpointPaused, outbox.KindMessage)
+			AND kind NOT IN (SELECT value FROM json_each(?))`, now.UnixMilli(), orgID, upTo, internalKinds())
 	})
 	return int(n), err
 }

@@ -117,9 +117,10 @@ func (db *DB) ReserveHostRequest(ctx context.Context, r *host.Request, notBefore
 			existing = got
 			return booking.Errorf(booking.CodeConflict, "This idempotency key is recorded already.")
 		}
-		err = sqlflow.Exec(ctx, q, nil, `INSERT INTO host_requests (`+rowmap.HostRequestColumns+`)
+		err = sqlflow.Exec(ctx, q, nil, `INSERT INTO host_requests (org_id, key, request_hash, status, body, created_at)
 			VALUES (?, ?, ?, 0, NULL, ?) ON CONFLICT (org_id, key) DO UPDATE SET
-			request_hash = excluded.request_hash, status = 0, body = NULL, created_at = excluded.created_at`,
+			request_hash = excluded.request_hash, status = 0, body = NULL, created_at = excluded.created_at,
+			booking_id = NULL, erased = 0`,
 			r.OrgID, r.Key, r.RequestHash, r.CreatedAt.UnixMilli())
 		if isForeignKeyViolation(err) {
 			return booking.Errorf(booking.CodeNotFound, "Organisation not found.")
@@ -129,11 +130,12 @@ func (db *DB) ReserveHostRequest(ctx context.Context, r *host.Request, notBefore
 	return existing, err
 }
 
-// CompleteHostRequest stores the response of a reserved request.
-func (db *DB) CompleteHostRequest(ctx context.Context, orgID int64, key string, status int, body []byte) error {
+// CompleteHostRequest stores the response of a reserved request and the
+// booking whose guest it may show.
+func (db *DB) CompleteHostRequest(ctx context.Context, orgID int64, key string, status int, body []byte, bookingID int64) error {
 	return db.tx(ctx, "complete host request", func(q querier) error {
-		return sqlflow.Exec(ctx, q, nil, `UPDATE host_requests SET status = ?, body = ? WHERE org_id = ? AND key = ?`,
-			status, body, orgID, key)
+		return sqlflow.Exec(ctx, q, nil, `UPDATE host_requests SET status = ?, body = ?, booking_id = ? WHERE org_id = ? AND key = ?`,
+			status, body, rowmap.NullID(bookingID), orgID, key)
 	})
 }
 

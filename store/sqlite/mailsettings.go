@@ -63,8 +63,9 @@ func (db *DB) LatestGuestMail(ctx context.Context, bookingID int64) (*outbox.Del
 		return sqlflow.One(ctx, q, rowmap.ScanDelivery, outboxNotFound("delivery"),
 			`SELECT `+rowmap.DeliveryColumns+` FROM outbox_deliveries WHERE event_id = (
 				SELECT e.id FROM outbox_events e JOIN outbox_deliveries d ON d.event_id = e.id
-				WHERE e.booking_id = ? AND d.channel = ? AND d.recipient = ? AND e.kind <> ? ORDER BY e.id DESC LIMIT 1)
+				WHERE e.booking_id = ? AND d.channel = ? AND d.recipient = ? AND e.kind NOT IN (SELECT value FROM json_each(?))
+				ORDER BY e.id DESC LIMIT 1)
 			AND channel = ? AND recipient = ?`,
-			bookingID, string(outbox.ChannelMail), outbox.ToGuest, outbox.KindMessage, string(outbox.ChannelMail), outbox.ToGuest)
+			bookingID, string(outbox.ChannelMail), outbox.ToGuest, internalKinds(), string(outbox.ChannelMail), outbox.ToGuest)
 	})
 }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/outbox"
 	"github.com/staykit/staykit/store/internal/sqlflow"
 )
@@ -89,6 +91,33 @@ func (db *DB) Transition(ctx context.Context, id int64, t booking.Transition) (*
 	})
 }
 
+// stayUnit returns the unit booking cur holds stay on at now, in q (a
+// write transaction): nothing of the whole property overlaps guarded
+// (wholeTaken), and its own unit is free for it, or, when move is set and
+// its unit is taken or retired, the best fit of the others. Errors:
+// CodeUnavailable.
+func stayUnit(ctx context.Context, q querier, cur *booking.Booking, stay, guarded civil.Range, now time.Time, move bool) (int64, error) {
+	if taken, err := wholeTaken(ctx, q, cur.PropertyID, guarded, now, cur.ID); err != nil || taken {
+		return 0, unavailableIf(taken, err)
+	}
+	unit, ok, err := chooseUnit(ctx, q, cur.PropertyID, cur.UnitID, stay, guarded, now, cur.ID)
+	if booking.ErrorCode(err) == booking.CodeNotFound {
+		ok, err = false, nil // its unit was retired
+	}
+	if err != nil {
+		return 0, err
+	}
+	if !ok && move {
+		if unit, ok, err = chooseUnit(ctx, q, cur.PropertyID, 0, stay, guarded, now, cur.ID); err != nil {
+			return 0, err
+		}
+	}
+	if !ok {
+		return 0, unavailable()
+	}
+	return unit, nil
+}
+
 // claimDates checks, in q (a write transaction), that cur's stay is free
 // for it at t.At on its unit: no other booking holding dates then nor any
 // block overlaps it there, nor on a linked property. When cur does not
@@ -102,23 +131,9 @@ func claimDates(ctx context.Context, q querier, cur *booking.Booking, t booking.
 	if reclaim {
 		guarded = t.Guarded(stay)
 	}
-	if taken, err := wholeTaken(ctx, q, cur.PropertyID, guarded, t.At, cur.ID); err != nil || taken {
-		return 0, unavailableIf(taken, err)
-	}
-	unit, ok, err := chooseUnit(ctx, q, cur.PropertyID, cur.UnitID, stay, guarded, t.At, cur.ID)
-	if booking.ErrorCode(err) == booking.CodeNotFound {
-		ok, err = false, nil // its unit was retired
-	}
+	unit, err := stayUnit(ctx, q, cur, stay, guarded, t.At, reclaim)
 	if err != nil {
 		return 0, err
-	}
-	if !ok && reclaim {
-		if unit, ok, err = chooseUnit(ctx, q, cur.PropertyID, 0, stay, guarded, t.At, cur.ID); err != nil {
-			return 0, err
-		}
-	}
-	if !ok {
-		return 0, unavailable()
 	}
 	if !reclaim {
 		return unit, nil

@@ -54,9 +54,17 @@ var eventFeedScenarios = []scenario{
 			_, err := s.RecordOutbox(ctx, []outbox.Event{outboxEvent(b, key)}, t0.Add(time.Duration(i)*time.Hour))
 			must(t, err)
 		}
-		_, err := s.RecordOutbox(ctx, []outbox.Event{{Key: "theirs", Kind: "booking.confirmed", OrgID: other.ID},
-			{Key: "paused", Kind: outbox.KindEndpointPaused, OrgID: w.org.ID}}, t0)
+		// Another organisation's event, and staykit's own of every kind
+		// (outbox.InternalKinds), which no feed carries.
+		internal := []outbox.Event{{Key: "theirs", Kind: "booking.confirmed", OrgID: other.ID}}
+		for _, kind := range outbox.InternalKinds() {
+			internal = append(internal, outbox.Event{Key: "internal-" + kind, Kind: kind, OrgID: w.org.ID, BookingID: b.ID})
+		}
+		stored, err := s.RecordOutbox(ctx, internal, t0)
 		must(t, err)
+		for _, ev := range stored[1:] {
+			wantCode(t, f.AckFeedEvent(ctx, w.org.ID, ev.ID, t0), booking.CodeNotFound)
+		}
 
 		all, last := readFeed(t, f, w.org.ID, 0, 2, false)
 		if got := fmt.Sprint(keysOf(all)); got != fmt.Sprint(keys) {

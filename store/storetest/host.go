@@ -186,7 +186,7 @@ var hostScenarios = []scenario{
 		if reserved != 1 {
 			t.Fatalf("%d racers reserved the key, want 1", reserved)
 		}
-		must(t, records(t, s).CompleteHostRequest(t.Context(), w.org.ID, "k", 201, []byte(`{"ok":1}`)))
+		must(t, records(t, s).CompleteHostRequest(t.Context(), w.org.ID, "k", 201, []byte(`{"ok":1}`), 0))
 		got, err := records(t, s).ReserveHostRequest(t.Context(), r, t0.Add(-time.Hour))
 		wantCode(t, err, booking.CodeConflict)
 		if got == nil || got.Status != 201 || string(got.Body) != `{"ok":1}` || got.RequestHash != "h" {
@@ -209,7 +209,7 @@ var hostScenarios = []scenario{
 		} {
 			_, err := records(t, s).ReserveHostRequest(t.Context(), &r, r.CreatedAt.Add(-time.Hour))
 			must(t, err)
-			must(t, records(t, s).CompleteHostRequest(t.Context(), r.OrgID, r.Key, 201, []byte(`{"ok":1}`)))
+			must(t, records(t, s).CompleteHostRequest(t.Context(), r.OrgID, r.Key, 201, []byte(`{"ok":1}`), 0))
 		}
 		n, err := s.PurgeHostRequests(t.Context(), t0.Add(time.Hour))
 		must(t, err)

@@ -76,6 +76,14 @@ var mailSettingsScenarios = []scenario{
 		if d, err = mailStore(t, s).LatestGuestMail(t.Context(), b.ID); err != nil || d.EventID != evs[2].ID {
 			t.Fatalf("after a scheduled message: %+v, %v; want still the guest's of event %d", d, err, evs[2].ID)
 		}
+		// Nor is the host's message to the guest (package conversation).
+		reply, err := s.RecordOutbox(t.Context(), []outbox.Event{{Key: "message.from_host:1", Kind: outbox.KindHostMessage,
+			OrgID: w.org.ID, BookingID: b.ID}}, t0)
+		must(t, err)
+		must(t, s.DispatchOutboxEvent(t.Context(), reply[0].ID, []outbox.Delivery{guest}, t0))
+		if d, err = mailStore(t, s).LatestGuestMail(t.Context(), b.ID); err != nil || d.EventID != evs[2].ID {
+			t.Fatalf("after a host's message: %+v, %v; want still the guest's of event %d", d, err, evs[2].ID)
+		}
 	}},
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/notes"
 	"github.com/staykit/staykit/outbox"
 	"github.com/staykit/staykit/privacy"
@@ -89,6 +90,52 @@ var privacyScenarios = []scenario{
 			if len(ds) != 2 {
 				t.Errorf("event %d: %d deliveries, want 2", i, len(ds))
 			}
+		}
+	}},
+	{"Privacy/EraseGuestErasesKeptHostAnswers", func(t *testing.T, s Stores) {
+		w := newWorld(t, s)
+		b := newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour))
+		other := newPending(t, s, w.prop, "2026-07-01", "2026-07-04", t0.Add(time.Hour))
+		r := records(t, s)
+		// Three kept answers: about the erased booking, about another,
+		// about none.
+		for _, k := range []struct {
+			key     string
+			booking int64
+		}{{"about-b", b.ID}, {"about-other", other.ID}, {"about-none", 0}} {
+			_, err := r.ReserveHostRequest(t.Context(), &host.Request{OrgID: w.org.ID, Key: k.key, RequestHash: "h", CreatedAt: t0}, t0.Add(-time.Hour))
+			must(t, err)
+			must(t, r.CompleteHostRequest(t.Context(), w.org.ID, k.key, 201, []byte(`{"guest_name":"`+k.key+`"}`), k.booking))
+		}
+		must(t, r.EraseGuest(t.Context(), b.ID, privacy.Anonymous(t0.Add(2*time.Hour))))
+		kept := func(key string) *host.Request {
+			t.Helper()
+			got, err := r.ReserveHostRequest(t.Context(), &host.Request{OrgID: w.org.ID, Key: key, RequestHash: "h", CreatedAt: t0.Add(3 * time.Hour)}, t0.Add(-time.Hour))
+			wantCode(t, err, booking.CodeConflict)
+			if got == nil {
+				t.Fatalf("the record of %s is gone", key)
+			}
+			return got
+		}
+		if got := kept("about-b"); !got.Erased || got.Body != nil || got.Status != 201 || got.BookingID != b.ID {
+			t.Errorf("the answer about the erased booking: %+v, want erased, no body, still recorded", got)
+		}
+		for _, k := range []struct {
+			key     string
+			booking int64
+		}{{"about-other", other.ID}, {"about-none", 0}} {
+			if got := kept(k.key); got.Erased || string(got.Body) != `{"guest_name":"`+k.key+`"}` || got.BookingID != k.booking {
+				t.Errorf("another answer after the erasure: %+v", got)
+			}
+		}
+		// Past its window, an erased record's key is free again, and the
+		// new record is neither erased nor tied to the booking.
+		_, err := r.ReserveHostRequest(t.Context(), &host.Request{OrgID: w.org.ID, Key: "about-b", RequestHash: "h2", CreatedAt: t0.Add(48 * time.Hour)}, t0.Add(24*time.Hour))
+		must(t, err)
+		got, err := r.ReserveHostRequest(t.Context(), &host.Request{OrgID: w.org.ID, Key: "about-b", RequestHash: "h2", CreatedAt: t0.Add(49 * time.Hour)}, t0.Add(24*time.Hour))
+		wantCode(t, err, booking.CodeConflict)
+		if got == nil || got.Erased || got.BookingID != 0 || got.Status != 0 {
+			t.Errorf("the key reserved again: %+v, want a fresh record", got)
 		}
 	}},
 	{"Notes/InOrderAndErasedWithTheGuest", func(t *testing.T, s Stores) {

@@ -153,6 +153,9 @@ func Run(t *testing.T, newStore func(t *testing.T) Stores, opts ...Option) {
 		reviewScenarios,
 		checkinScenarios,
 		scheduleScenarios,
+		conversationScenarios,
+		dateChangeScenarios,
+		dateChangeRaceScenarios,
 	}
 	ran := 0
 	for _, g := range groups {

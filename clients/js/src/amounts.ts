@@ -9,11 +9,13 @@ export const amountKeys: readonly string[] = [
   'claimed_amount',
   'non_refundable_amount',
   'paid_amount',
+  'previous_total',
   'price',
   'price_from',
   'quote_total',
   'refund_amount',
   'refund_pending_amount',
   'refunded_amount',
+  'retained_amount',
   'total_amount',
 ];

@@ -34,6 +34,18 @@ export type BookingStatus = Schemas['BookingStatus'];
 export type CheckinStatus = Schemas['CheckinStatus'];
 /** The body of saveCheckin: the guests' identity data. */
 export type CheckinInput = Schemas['CheckinInput'];
+/** The messages between a booking's guest and the host, and whether the guest may write. */
+export type BookingMessages = Schemas['BookingMessages'];
+/** A message between a booking's guest and the host: plain text, to show as text. */
+export type BookingMessage = Schemas['BookingMessage'];
+/** The body of quoteChange and changeBooking: the new dates and party. */
+export type ChangeRequest = Schemas['ChangeRequest'];
+/** What a change of dates or party would do. */
+export type ChangeOffer = Schemas['ChangeOffer'];
+/** A change of dates or party and where it stands. */
+export type BookingChange = Schemas['Change'];
+/** A booking's payment schedule. */
+export type Payments = Schemas['Payments'];
 /** The query of availability. */
 export type AvailabilityQuery = Omit<NonNullable<operations['getAvailability']['parameters']['query']>, 'locale'>;
 /** The query of priceQuote. */
@@ -184,6 +196,41 @@ export class StaykitClient {
   /** POST /api/v1/book/{org}/booking/{token}/checkin: replaces the guests' identity data and answers the completeness. */
   saveCheckin(token: string, body: CheckinInput, opts?: CallOptions): Promise<CheckinStatus> {
     return this.call('POST', `/booking/${encodeURIComponent(token)}/checkin`, body, opts);
+  }
+
+  /** GET /api/v1/book/{org}/booking/{token}/messages: the thread between the guest and the host, oldest first. */
+  messages(token: string, opts?: CallOptions): Promise<BookingMessages> {
+    return this.call('GET', `/booking/${encodeURIComponent(token)}/messages`, undefined, opts);
+  }
+
+  /**
+   * POST /api/v1/book/{org}/booking/{token}/messages: writes to the host as
+   * the guest (plain text, e-mailed to the host). It always sends an
+   * Idempotency-Key: opts.idempotencyKey, else a random one; reuse one to
+   * retry a message safely.
+   */
+  postMessage(token: string, body: string, opts?: IdempotentCallOptions): Promise<BookingMessage> {
+    return this.call('POST', `/booking/${encodeURIComponent(token)}/messages`, { body }, opts, opts?.idempotencyKey ?? randomKey());
+  }
+
+  /** POST /api/v1/book/{org}/booking/{token}/change/quote: what changing the stay would cost or give back; nothing is written. */
+  quoteChange(token: string, body: ChangeRequest, opts?: CallOptions): Promise<ChangeOffer> {
+    return this.call('POST', `/booking/${encodeURIComponent(token)}/change/quote`, body, opts);
+  }
+
+  /** POST /api/v1/book/{org}/booking/{token}/change: changes the stay (or asks the host to). */
+  changeBooking(token: string, body: ChangeRequest, opts?: CallOptions): Promise<BookingChange> {
+    return this.call('POST', `/booking/${encodeURIComponent(token)}/change`, body, opts);
+  }
+
+  /** GET /api/v1/book/{org}/booking/{token}/change: the latest change, settled if its payment was completed. */
+  bookingChange(token: string, opts?: CallOptions): Promise<BookingChange> {
+    return this.call('GET', `/booking/${encodeURIComponent(token)}/change`, undefined, opts);
+  }
+
+  /** GET /api/v1/book/{org}/booking/{token}/payments: what was paid and refunded, and what is due when. */
+  payments(token: string, opts?: CallOptions): Promise<Payments> {
+    return this.call('GET', `/booking/${encodeURIComponent(token)}/payments`, undefined, opts);
   }
 
   private async call<T>(method: string, path: string, body: unknown, opts?: CallOptions, idempotencyKey?: string): Promise<T> {

@@ -486,7 +486,7 @@ export interface paths {
         put?: never;
         /**
          * Complete the balance payment the bank asked the guest to authenticate
-         * @description In deposit mode the balance is charged off session to the card saved at checkout on its due date. When the guest's bank asks for authentication, the balance's `status` is `action_required`: this operation returns the `client_secret` of the open balance payment, with which the page completes it (3-D Secure) through the payment provider, then calls this operation again, which settles the balance (`paid`). In any other status it returns the balance with a null `client_secret`. The body may be empty. Rate limit: 10 requests a minute.
+         * @description In deposit mode the balance is charged off session to the card saved at checkout on its due date. When the guest's bank asks for authentication, the balance's `status` is `action_required`: this operation returns the `client_secret` of the open balance payment, with which the page completes it (3-D Secure) through the payment provider, then calls this operation again, which settles the balance (`paid`). In any other status it returns the balance with a null `client_secret`. The body may be empty. With `{"pay_now": true}` a balance scheduled on the saved card is charged now rather than on its due date: the same charge, with the same key, that its job would make (which then finds it paid); the outcome is the balance's (`paid`, or `action_required` with its `client_secret`). Rate limit: 10 requests a minute.
          */
         post: operations["payBalance"];
         delete?: never;
@@ -635,6 +635,194 @@ export interface paths {
          * @description Replaces the booking's check-in with the guests given, before arrival: each guest's identity data as the law of the property's country asks (Spain: Real Decreto 933/2021; Italy: art. 109 TULPS; France: CESEDA art. R. 814-1; Germany: Bundesmeldegesetz §§ 29-30). Checked per country: 422 invalid with fields named guests.N.field. Kept apart from the booking, read only by the host's owners and managers (every read audited), deleted after the country's keeping period and with the guest's erasure. A booking cancelled or whose stay is over is a 422 booking_closed. Rate limit: 10 requests a minute.
          */
         post: operations["saveCheckin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/book/{org_slug}/booking/{token}/change/quote": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Language of `message` and `errors`: `fr` or `en` (a region such as `en-GB` is accepted). Other values are ignored. Wins over `Accept-Language`.
+                 * @example en
+                 */
+                locale?: components["parameters"]["Locale"];
+            };
+            header?: {
+                /**
+                 * @description Language of `message` and `errors` when `locale` is not given: the supported language with the highest quality.
+                 * @example en-GB,en;q=0.9,fr;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Sent by browsers. When present it must be allowed for the organisation (see CORS), else the request is refused with 403.
+                 * @example https://www.villa-soleil.fr
+                 */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /**
+                 * @description Slug of the organisation.
+                 * @example villa
+                 */
+                org_slug: components["parameters"]["OrgSlug"];
+                /** @description The `booking_token` returned by checkout. */
+                token: components["parameters"]["BookingToken"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Price a change of the booking's dates or party
+         * @description Prices the stay the guest would change to, as a checkout of it would be priced now (the stay rules, closed nights, preparation days and availability apply; the booking's own nights do not count as taken), against what was paid (`paid_amount`) and what the cancellation policy keeps: of a price decrease, the policy's percent now (`policy_refund_percent`, counted from the earliest check-in the booking had) goes back and the rest is kept (`retained_amount`), so that changing then cancelling never gives back more than cancelling. `charge_amount` is charged now, `refund_amount` refunded now, `balance_amount` left to pay by `balance_due_date` (deposit bookings: the balance is recomputed). The booking's coupon stays when it still applies to the new stay (`coupon_dropped` otherwise). Nothing is written. Only a confirmed booking whose stay has not started can change (422 `booking_closed`). Rate limit: 30 requests a minute.
+         */
+        post: operations["quoteBookingChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/book/{org_slug}/booking/{token}/change": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Language of `message` and `errors`: `fr` or `en` (a region such as `en-GB` is accepted). Other values are ignored. Wins over `Accept-Language`.
+                 * @example en
+                 */
+                locale?: components["parameters"]["Locale"];
+            };
+            header?: {
+                /**
+                 * @description Language of `message` and `errors` when `locale` is not given: the supported language with the highest quality.
+                 * @example en-GB,en;q=0.9,fr;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Sent by browsers. When present it must be allowed for the organisation (see CORS), else the request is refused with 403.
+                 * @example https://www.villa-soleil.fr
+                 */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /**
+                 * @description Slug of the organisation.
+                 * @example villa
+                 */
+                org_slug: components["parameters"]["OrgSlug"];
+                /** @description The `booking_token` returned by checkout. */
+                token: components["parameters"]["BookingToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The booking's latest change
+         * @description Where the latest change stands. A change whose payment the guest completed is settled first (as the provider's webhook would); while it waits for the guest, `client_secret` completes it. 404 when the booking has no change.
+         */
+        get: operations["getBookingChange"];
+        put?: never;
+        /**
+         * Change the booking's dates or party
+         * @description Accepts the change priced now (as the quote). When the host approves changes first, the change is `requested` and nothing moves until the host answers. A change that costs more is `paying`: its difference is charged (the card saved at checkout, off session, when the guest agreed to keep it; else a payment the guest completes on the page) and the change applies, the new dates taken and the old ones freed in one write, once the charge went through; while the bank asks for 3-D Secure, or a card is to be entered, `client_secret` lets the page complete it, then a `GET` of this path settles it. The new dates are not held meanwhile: if another guest books them first, the charge is refunded in full (`refused`); a charge not completed within the organisation's hold minutes is voided (`expired`). A change that costs less, or adds to an open balance, is `applied` at once, its refund sent. A booking has one open change at a time (409 `conflict`). Rate limit: 10 requests a minute.
+         */
+        post: operations["changeBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/book/{org_slug}/booking/{token}/payments": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Language of `message` and `errors`: `fr` or `en` (a region such as `en-GB` is accepted). Other values are ignored. Wins over `Accept-Language`.
+                 * @example en
+                 */
+                locale?: components["parameters"]["Locale"];
+            };
+            header?: {
+                /**
+                 * @description Language of `message` and `errors` when `locale` is not given: the supported language with the highest quality.
+                 * @example en-GB,en;q=0.9,fr;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Sent by browsers. When present it must be allowed for the organisation (see CORS), else the request is refused with 403.
+                 * @example https://www.villa-soleil.fr
+                 */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /**
+                 * @description Slug of the organisation.
+                 * @example villa
+                 */
+                org_slug: components["parameters"]["OrgSlug"];
+                /** @description The `booking_token` returned by checkout. */
+                token: components["parameters"]["BookingToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The booking's payment schedule
+         * @description What was paid and refunded, and what is due when, from the payments ledger, oldest first: the payment at checkout (`charge`), the balance, the charges of changes of dates, refunds and security deposit claims. `can_pay_balance_now` says whether the guest may pay a balance scheduled on the saved card now (`POST .../balance` with `{"pay_now": true}`).
+         */
+        get: operations["getBookingPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/book/{org_slug}/booking/{token}/messages": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Language of `message` and `errors`: `fr` or `en` (a region such as `en-GB` is accepted). Other values are ignored. Wins over `Accept-Language`.
+                 * @example en
+                 */
+                locale?: components["parameters"]["Locale"];
+            };
+            header?: {
+                /**
+                 * @description Language of `message` and `errors` when `locale` is not given: the supported language with the highest quality.
+                 * @example en-GB,en;q=0.9,fr;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Sent by browsers. When present it must be allowed for the organisation (see CORS), else the request is refused with 403.
+                 * @example https://www.villa-soleil.fr
+                 */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /**
+                 * @description Slug of the organisation.
+                 * @example villa
+                 */
+                org_slug: components["parameters"]["OrgSlug"];
+                /** @description The `booking_token` returned by checkout. */
+                token: components["parameters"]["BookingToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The messages between the guest and the host
+         * @description The booking's thread, oldest first: the guest's messages and the host's answers (`from`: `guest` or `host`; never which member of the host's team wrote), plain text to show as text. `can_write` says whether the guest may write now: on a requested, confirmed, declined or cancelled booking until `write_until` (14 days after the check-out date, in the organisation's time zone); never on a booking not yet paid (pending) or expired, nor once the guest's data was erased. `awaiting_reply`: the guest wrote 5 messages in a row, and may write again once the host answers. Each message is e-mailed to the other side; staykit receives no e-mail, so a reply by e-mail reaches no one: answers are written here.
+         */
+        get: operations["getBookingMessages"];
+        put?: never;
+        /**
+         * Write to the host as the booking's guest
+         * @description Adds the guest's message (plain text, at most 2,000 characters) to the booking's thread and e-mails it to the host, at least once through the outbox, one e-mail per message. Refused with 422 `booking_closed` when the guest may not write (see the GET: `messages_closed`, or `guest_erased`), and with 409 `conflict` after 5 messages in a row the host has not answered (`awaiting_reply`). An `Idempotency-Key` makes a retry safe: the same key with the same text answers the stored message and stores nothing; with another text, a 409. Rate limit: 10 requests a minute.
+         */
+        post: operations["postBookingMessage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1183,6 +1371,49 @@ export interface components {
             /** Format: date-time */
             published_at: string;
         };
+        BookingMessagesResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["BookingMessages"];
+        };
+        BookingMessages: {
+            /** @description The guest may write now (awaiting_reply aside). */
+            can_write: boolean;
+            /**
+             * Format: date
+             * @description The last day the guest may write, in the organisation's time zone; null on a booking where they never may (pending, expired).
+             */
+            write_until: string | null;
+            /** @description The guest wrote the most messages in a row they may before the host answers. */
+            awaiting_reply: boolean;
+            /** @description The longest message, in characters. */
+            max_length: number;
+            /** @description Oldest first. */
+            items: components["schemas"]["BookingMessage"][];
+        };
+        BookingMessage: {
+            id: number;
+            /**
+             * @description Who wrote it: the guest, or the host.
+             * @enum {string}
+             */
+            from: "guest" | "host";
+            /** @description Plain text with its line breaks: show it as text, never as HTML. */
+            body: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        BookingMessageResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["BookingMessage"];
+        };
+        MessageRequest: {
+            /** @description The message: at most 2,000 characters of plain text; line breaks and tabs are kept, leading and trailing white space is not; no other control character (422 `invalid_characters`). */
+            body: string;
+        };
         BookingReviewResponse: {
             /** @constant */
             success: true;
@@ -1279,6 +1510,104 @@ export interface components {
         };
         CheckinInput: {
             guests: components["schemas"]["CheckinGuest"][];
+        };
+        ChangeRequest: {
+            /** Format: date */
+            check_in: string;
+            /** Format: date */
+            check_out: string;
+            guests_count: number;
+            locale?: components["schemas"]["Locale"];
+        };
+        /** @description What a change does: `total_amount` = `quote.total_amount` + `retained_amount`; `charge_amount`, `refund_amount` and `balance_amount` settle it against `paid_amount`. */
+        ChangeOffer: {
+            /** Format: date */
+            check_in: string;
+            /** Format: date */
+            check_out: string;
+            nights: number;
+            guests_count: number;
+            currency: components["schemas"]["Currency"];
+            quote: components["schemas"]["Quote"];
+            previous_total: components["schemas"]["Amount"];
+            paid_amount: components["schemas"]["Amount"];
+            policy_refund_percent: number;
+            retained_amount: components["schemas"]["Amount"];
+            total_amount: components["schemas"]["Amount"];
+            charge_amount: components["schemas"]["Amount"];
+            refund_amount: components["schemas"]["Amount"];
+            balance_amount: components["schemas"]["Amount"];
+            /** Format: date */
+            balance_due_date: string | null;
+            coupon_dropped: boolean;
+            approval_required: boolean;
+        };
+        ChangeOfferResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["ChangeOffer"];
+        };
+        Change: {
+            /** Format: int64 */
+            id: number;
+            /**
+             * @description `requested`: waits for the host's answer until `expires_at`; `paying`: its charge is under way; `applied`: the booking has its new stay; `declined` by the host; `expired`: not answered, or not paid, in time; `refused`: paid, but the dates were taken meanwhile, and refunded in full.
+             * @enum {string}
+             */
+            status: "requested" | "paying" | "applied" | "declined" | "expired" | "refused";
+            /** Format: date */
+            old_check_in: string;
+            /** Format: date */
+            old_check_out: string;
+            old_guests_count: number;
+            offer: components["schemas"]["ChangeOffer"];
+            reason: string | null;
+            /** Format: date-time */
+            created_at: string | null;
+            /** Format: date-time */
+            expires_at: string | null;
+            /** @description Secret of the change's payment while it waits for the guest (3-D Secure, or a card to enter), else null. */
+            client_secret: string | null;
+            payment_public_key: string;
+        };
+        ChangeResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["Change"];
+        };
+        Payment: {
+            /** @enum {string} */
+            kind: "charge" | "balance" | "change_charge" | "refund" | "deposit_claim";
+            /** @enum {string} */
+            status: "paid" | "refunded" | "pending" | "scheduled" | "failed";
+            amount: components["schemas"]["Amount"];
+            /** Format: date-time */
+            date: string | null;
+        };
+        Payments: {
+            currency: components["schemas"]["Currency"];
+            total_amount: components["schemas"]["Amount"];
+            paid_amount: components["schemas"]["Amount"];
+            refunded_amount: components["schemas"]["Amount"];
+            balance_amount: components["schemas"]["Amount"];
+            /** Format: date */
+            balance_due_date: string | null;
+            /** @enum {string} */
+            balance_status: "none" | "scheduled" | "manual" | "paid" | "action_required" | "retrying" | "failed" | "cancelled";
+            can_pay_balance_now: boolean;
+            items: components["schemas"]["Payment"][];
+        };
+        PaymentsResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["Payments"];
+        };
+        BalancePaymentRequest: {
+            /** @description Charge a balance scheduled on the saved card now rather than on its due date (the same charge: its job then finds it paid). */
+            pay_now?: boolean;
         };
         WebhookResponse: {
             /** @constant */
@@ -2252,7 +2581,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                /** @example {
+                 *       "pay_now": true
+                 *     } */
+                "application/json": components["schemas"]["BalancePaymentRequest"];
+            };
+        };
         responses: {
             /** @description The balance. */
             200: {
@@ -2577,6 +2913,387 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    quoteBookingChange: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Language of `message` and `errors`: `fr` or `en` (a region such as `en-GB` is accepted). Other values are ignored. Wins over `Accept-Language`.
+                 * @example en
+                 */
+                locale?: components["parameters"]["Locale"];
+            };
+            header?: {
+                /**
+                 * @description Language of `message` and `errors` when `locale` is not given: the supported language with the highest quality.
+                 * @example en-GB,en;q=0.9,fr;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Sent by browsers. When present it must be allowed for the organisation (see CORS), else the request is refused with 403.
+                 * @example https://www.villa-soleil.fr
+                 */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /**
+                 * @description Slug of the organisation.
+                 * @example villa
+                 */
+                org_slug: components["parameters"]["OrgSlug"];
+                /** @description The `booking_token` returned by checkout. */
+                token: components["parameters"]["BookingToken"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {
+                 *       "check_in": "2026-06-08",
+                 *       "check_out": "2026-06-12",
+                 *       "guests_count": 2
+                 *     } */
+                "application/json": components["schemas"]["ChangeRequest"];
+            };
+        };
+        responses: {
+            /** @description The change's price. */
+            200: {
+                headers: {
+                    "X-Service-API-Version": components["headers"]["APIVersion"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "X-Content-Type-Options": components["headers"]["NoSniff"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeOfferResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBookingChange: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Language of `message` and `errors`: `fr` or `en` (a region such as `en-GB` is accepted). Other values are ignored. Wins over `Accept-Language`.
+                 * @example en
+                 */
+                locale?: components["parameters"]["Locale"];
+            };
+            header?: {
+                /**
+                 * @description Language of `message` and `errors` when `locale` is not given: the supported language with the highest quality.
+                 * @example en-GB,en;q=0.9,fr;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Sent by browsers. When present it must be allowed for the organisation (see CORS), else the request is refused with 403.
+                 * @example https://www.villa-soleil.fr
+                 */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /**
+                 * @description Slug of the organisation.
+                 * @example villa
+                 */
+                org_slug: components["parameters"]["OrgSlug"];
+                /** @description The `booking_token` returned by checkout. */
+                token: components["parameters"]["BookingToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The change. */
+            200: {
+                headers: {
+                    "X-Service-API-Version": components["headers"]["APIVersion"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "X-Content-Type-Options": components["headers"]["NoSniff"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeResponse"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    changeBooking: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Language of `message` and `errors`: `fr` or `en` (a region such as `en-GB` is accepted). Other values are ignored. Wins over `Accept-Language`.
+                 * @example en
+                 */
+                locale?: components["parameters"]["Locale"];
+            };
+            header?: {
+                /**
+                 * @description Language of `message` and `errors` when `locale` is not given: the supported language with the highest quality.
+                 * @example en-GB,en;q=0.9,fr;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Sent by browsers. When present it must be allowed for the organisation (see CORS), else the request is refused with 403.
+                 * @example https://www.villa-soleil.fr
+                 */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /**
+                 * @description Slug of the organisation.
+                 * @example villa
+                 */
+                org_slug: components["parameters"]["OrgSlug"];
+                /** @description The `booking_token` returned by checkout. */
+                token: components["parameters"]["BookingToken"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {
+                 *       "check_in": "2026-06-08",
+                 *       "check_out": "2026-06-12",
+                 *       "guests_count": 2
+                 *     } */
+                "application/json": components["schemas"]["ChangeRequest"];
+            };
+        };
+        responses: {
+            /** @description The change. */
+            200: {
+                headers: {
+                    "X-Service-API-Version": components["headers"]["APIVersion"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "X-Content-Type-Options": components["headers"]["NoSniff"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBookingPayments: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Language of `message` and `errors`: `fr` or `en` (a region such as `en-GB` is accepted). Other values are ignored. Wins over `Accept-Language`.
+                 * @example en
+                 */
+                locale?: components["parameters"]["Locale"];
+            };
+            header?: {
+                /**
+                 * @description Language of `message` and `errors` when `locale` is not given: the supported language with the highest quality.
+                 * @example en-GB,en;q=0.9,fr;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Sent by browsers. When present it must be allowed for the organisation (see CORS), else the request is refused with 403.
+                 * @example https://www.villa-soleil.fr
+                 */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /**
+                 * @description Slug of the organisation.
+                 * @example villa
+                 */
+                org_slug: components["parameters"]["OrgSlug"];
+                /** @description The `booking_token` returned by checkout. */
+                token: components["parameters"]["BookingToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment schedule. */
+            200: {
+                headers: {
+                    "X-Service-API-Version": components["headers"]["APIVersion"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "X-Content-Type-Options": components["headers"]["NoSniff"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsResponse"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBookingMessages: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Language of `message` and `errors`: `fr` or `en` (a region such as `en-GB` is accepted). Other values are ignored. Wins over `Accept-Language`.
+                 * @example en
+                 */
+                locale?: components["parameters"]["Locale"];
+            };
+            header?: {
+                /**
+                 * @description Language of `message` and `errors` when `locale` is not given: the supported language with the highest quality.
+                 * @example en-GB,en;q=0.9,fr;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Sent by browsers. When present it must be allowed for the organisation (see CORS), else the request is refused with 403.
+                 * @example https://www.villa-soleil.fr
+                 */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /**
+                 * @description Slug of the organisation.
+                 * @example villa
+                 */
+                org_slug: components["parameters"]["OrgSlug"];
+                /** @description The `booking_token` returned by checkout. */
+                token: components["parameters"]["BookingToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The booking's thread. */
+            200: {
+                headers: {
+                    "X-Service-API-Version": components["headers"]["APIVersion"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "X-Content-Type-Options": components["headers"]["NoSniff"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingMessagesResponse"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postBookingMessage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Language of `message` and `errors`: `fr` or `en` (a region such as `en-GB` is accepted). Other values are ignored. Wins over `Accept-Language`.
+                 * @example en
+                 */
+                locale?: components["parameters"]["Locale"];
+            };
+            header?: {
+                /**
+                 * @description Language of `message` and `errors` when `locale` is not given: the supported language with the highest quality.
+                 * @example en-GB,en;q=0.9,fr;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Sent by browsers. When present it must be allowed for the organisation (see CORS), else the request is refused with 403.
+                 * @example https://www.villa-soleil.fr
+                 */
+                Origin?: components["parameters"]["Origin"];
+                /**
+                 * @description Makes retries safe: the same key with the same text answers the message stored the first time, with no second message nor e-mail; with another text, a 409. Kept with the message.
+                 * @example 3f1c9a52-7d1e-4b0a-9d6e-2f4c8b1a7e90
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Slug of the organisation.
+                 * @example villa
+                 */
+                org_slug: components["parameters"]["OrgSlug"];
+                /** @description The `booking_token` returned by checkout. */
+                token: components["parameters"]["BookingToken"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {
+                 *       "body": "Hello! Could we leave our bags in the morning before check-in?"
+                 *     } */
+                "application/json": components["schemas"]["MessageRequest"];
+            };
+        };
+        responses: {
+            /** @description The message is stored and its e-mail to the host is on its way. */
+            201: {
+                headers: {
+                    "X-Service-API-Version": components["headers"]["APIVersion"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "X-Content-Type-Options": components["headers"]["NoSniff"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingMessageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];

@@ -174,6 +174,20 @@ test('checkout, fake card, confirm and booking status', async () => {
   assert.equal(after.completeness.complete, true);
   assert.equal(JSON.stringify(after).includes('Müller'), false, 'the guest never reads the data back');
 
+  const thread = await client.messages(c.booking_token);
+  assert.equal(thread.can_write, true);
+  assert.deepEqual(thread.items, []);
+  const messageKey = 'retry-' + c.booking_token;
+  const sentOnce = await client.postMessage(c.booking_token, 'Can we arrive at <b>23:00</b>?', { idempotencyKey: messageKey });
+  const sentAgain = await client.postMessage(c.booking_token, 'Can we arrive at <b>23:00</b>?', { idempotencyKey: messageKey });
+  assert.equal(sentAgain.id, sentOnce.id, 'a retry with its key stores one message');
+  assert.equal(sentOnce.from, 'guest');
+  assert.equal(sentOnce.body, 'Can we arrive at <b>23:00</b>?');
+  assert.equal((await client.messages(c.booking_token)).items.length, 1);
+  const blank = await rejects(() => client.postMessage(c.booking_token, '   '));
+  assert.equal(blank.status, 422);
+  assert.ok(blank.fieldCodes.body?.includes('required'), JSON.stringify(blank.fieldCodes));
+
   const missing = await rejects(() => client.booking('no-such-token'));
   assert.equal(missing.status, 404);
   assert.equal(missing.code, 'not_found');

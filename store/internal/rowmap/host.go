@@ -49,13 +49,13 @@ func ScanAuditEntry(c Codec, s Scanner) (*host.AuditEntry, error) {
 
 // HostRequestColumns are the columns of host_requests, in the order
 // ScanHostRequest reads them.
-const HostRequestColumns = `org_id, key, request_hash, status, body, created_at`
+const HostRequestColumns = `org_id, key, request_hash, status, body, created_at, booking_id, erased`
 
 // ScanHostRequest reads a row of HostRequestColumns.
 func ScanHostRequest(c Codec, s Scanner) (*host.Request, error) {
 	var r host.Request
 	if err := Scan(s, &r.OrgID, &r.Key, &r.RequestHash, &r.Status, &r.Body,
-		c.Instant(&r.CreatedAt)); err != nil {
+		c.Instant(&r.CreatedAt), c.NullInt64(&r.BookingID), &r.Erased); err != nil {
 		return nil, err
 	}
 	return &r, nil
