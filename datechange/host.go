@@ -81,7 +81,7 @@ func (s *Service) Approve(ctx context.Context, org *booking.Organization, id int
 	if err != nil {
 		return nil, fmt.Errorf("find booking of change %d: %w", c.ID, err)
 	}
-	sub, err := s.read(ctx, org, b)
+	sub, err := s.learnt(ctx, org, b)
 	if err != nil {
 		return nil, err
 	}

@@ -106,6 +106,18 @@ func (s *Service) byToken(ctx context.Context, slug, token string) (*subject, er
 	return s.read(ctx, org, b)
 }
 
+// learnt is read after the provider's refunds of b that the ledger does
+// not know yet are recorded (money.Service.LearnRefunds: the host's
+// dashboard, their events still on their way), as a cancellation learns
+// them before it decides: a change that costs less gives back what is
+// held beyond its price, and what the host gave back already counts. The
+// provider being unreachable does not stop a change: a refund it refuses
+// beyond what is left is owed again only as far as it is still owed.
+func (s *Service) learnt(ctx context.Context, org *booking.Organization, b *booking.Booking) (*subject, error) {
+	s.money.LearnRefunds(ctx, b)
+	return s.read(ctx, org, b)
+}
+
 func (s *Service) read(ctx context.Context, org *booking.Organization, b *booking.Booking) (*subject, error) {
 	sub := &subject{org: org, b: b}
 	t, err := s.store.Terms(ctx, b.ID)
@@ -283,6 +295,9 @@ func balanceDue(org *booking.Organization, checkIn civil.Date, now time.Time) ci
 func (s *Service) Accept(ctx context.Context, slug, token string, r Request) (*View, error) {
 	sub, err := s.byToken(ctx, slug, token)
 	if err != nil {
+		return nil, err
+	}
+	if sub, err = s.learnt(ctx, sub.org, sub.b); err != nil {
 		return nil, err
 	}
 	now := s.clock.Now()

@@ -188,7 +188,11 @@ func Corrections(entries []Entry, bookingID int64, currency, reason string, now 
 func Decide(entries []Entry, bookingID int64, currency, reason string, refund int64) []Entry {
 	p := PositionOf(entries)
 	refund = min(max(refund, 0), p.RefundableTotal())
-	decision := Entry{BookingID: bookingID, Kind: KindDecision, Amount: p.Charged() - p.Returned() - refund, Currency: currency,
+	// Refunds on their way may promise more than an intent can still
+	// give (a change of dates' refund sent while the host refunded from
+	// the provider's dashboard): the excess fails at the provider, and
+	// the booking keeps nothing rather than less than nothing.
+	decision := Entry{BookingID: bookingID, Kind: KindDecision, Amount: max(0, p.Charged()-p.Returned()-refund), Currency: currency,
 		Key: "decision:" + strconv.FormatInt(bookingID, 10), Reason: reason, Status: StatusSucceeded}
 	return append([]Entry{decision}, p.Refunds(entries, bookingID, currency, reason, refund)...)
 }
@@ -217,10 +221,11 @@ func RefundRetry(failures int) time.Duration {
 }
 
 // Reissue is the refund that owes again what failed, a refund the
-// provider refused of a booking that stays live (a change of dates gave
-// it back): the same amount, from the intents that can still refund it,
-// under a new key, due after RefundRetry of the failures so far.
-func Reissue(entries []Entry, bookingID int64, currency string, failed *Entry, now time.Time) []Entry {
+// provider refused of a booking that stays live: the same amount, capped
+// at owed (what the booking still owes its guest, the caller's to say)
+// and at what its intents can still refund, under a new key, due after
+// RefundRetry of the failures so far.
+func Reissue(entries []Entry, bookingID int64, currency string, failed *Entry, owed int64, now time.Time) []Entry {
 	p := PositionOf(entries)
 	n := 0
 	for _, e := range entries {
@@ -228,7 +233,7 @@ func Reissue(entries []Entry, bookingID int64, currency string, failed *Entry, n
 			n++
 		}
 	}
-	out := p.Refunds(entries, bookingID, currency, failed.Reason, min(failed.Amount, p.RefundableTotal()))
+	out := p.Refunds(entries, bookingID, currency, failed.Reason, min(failed.Amount, owed, p.RefundableTotal()))
 	for i := range out {
 		out[i].NextAttemptAt = now.Add(RefundRetry(max(n, 1)))
 	}

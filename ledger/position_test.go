@@ -94,6 +94,10 @@ func TestDecide(t *testing.T) {
 		{"after a dashboard refund, kept is what is held less the refund",
 			append(append([]ledger.Entry{}, paid...), refund("pi_1", 5000, ledger.StatusSucceeded, "dashboard:re_1")), 10000, 85000,
 			map[string]int64{"pi_2": 10000}},
+		{"refunds on their way beyond what is held: keeps nothing, not less",
+			append(append([]ledger.Entry{}, paid...), refund("pi_2", 70000, ledger.StatusSucceeded, "dashboard:re_1"),
+				refund("pi_1", 25000, ledger.StatusSucceeded, "dashboard:re_2"), refund("pi_1", 10000, ledger.StatusPending, "refund:pi_1:date_change")),
+			0, 0, map[string]int64{}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out := ledger.Decide(tt.entries, 1, "EUR", ledger.ReasonCancelled, tt.refund)
@@ -162,5 +166,37 @@ func TestRefundRetry(t *testing.T) {
 		if got := ledger.RefundRetry(tt.failures); got != tt.want {
 			t.Errorf("RefundRetry(%d) = %v, want %v", tt.failures, got, tt.want)
 		}
+	}
+}
+
+// TestReissue: a live booking's refund the provider refused is owed again
+// under a new key, no more than the caller says is still owed nor than
+// its intents can still refund.
+func TestReissue(t *testing.T) {
+	failed := refund("pi_1", 14750, ledger.StatusFailed, "refund:pi_1:date_change")
+	failed.Reason = ledger.ReasonDateChange
+	entries := []ledger.Entry{charge("pi_1", 50200), refund("pi_1", 35993, ledger.StatusSucceeded, "dashboard:re_1"), failed}
+	for _, tt := range []struct {
+		name string
+		owed int64
+		want int64 // 0: nothing reissued
+	}{
+		{"nothing owed any more", 0, 0},
+		{"part still owed", 5000, 5000},
+		{"all of it owed, capped at what the intent can refund", 1 << 40, 50200 - 35993},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out := ledger.Reissue(entries, 1, "EUR", &failed, tt.owed, now)
+			var got int64
+			for _, e := range out {
+				if e.Kind != ledger.KindRefund || e.Status != ledger.StatusPending || e.Key == failed.Key || !e.NextAttemptAt.After(now) {
+					t.Errorf("reissued %+v, want a pending refund under a new key, due later", e)
+				}
+				got += e.Amount
+			}
+			if got != tt.want {
+				t.Errorf("reissued %d, want %d", got, tt.want)
+			}
+		})
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/outbox"
 	"github.com/staykit/staykit/payment"
+	"github.com/staykit/staykit/pricing"
 )
 
 // ledgerLease is how long a claimed entry is left to the worker that
@@ -419,8 +420,20 @@ func (s *Service) owedAgain(ctx context.Context, b *booking.Booking, e *ledger.E
 	entries, _ = upsertEntry(entries, *e)
 	if !b.Closed() {
 		// A live booking's change of dates gave this back: it is owed
-		// again, as a closed booking's decision would be.
-		return ledger.Reissue(entries, b.ID, b.Currency, e, now), nil
+		// again, as a closed booking's decision would be. A change that
+		// cost less owes what is held beyond the stay's price, no more:
+		// what the host refunded from the provider's dashboard since
+		// counts toward it. A refused change owes its whole charge back.
+		owed := e.Amount
+		if e.Reason == ledger.ReasonDateChange {
+			total, err := pricing.ToMinor(b.TotalAmount, b.Currency)
+			if err != nil {
+				return nil, fmt.Errorf("convert total of booking %d: %w", b.ID, err)
+			}
+			p := ledger.PositionOf(entries)
+			owed = max(0, p.Charged()-p.Returned()-total)
+		}
+		return ledger.Reissue(entries, b.ID, b.Currency, e, owed, now), nil
 	}
 	return ledger.Corrections(entries, b.ID, b.Currency, e.Reason, now), nil
 }
