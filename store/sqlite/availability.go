@@ -48,7 +48,14 @@ func linkedOverlaps(ctx context.Context, q querier, propertyID int64, r civil.Ra
 // now: by a block of the whole property, or by a block or a booking
 // holding dates (other than except) of a linked property.
 func wholeTaken(ctx context.Context, q querier, propertyID int64, r civil.Range, now time.Time, except int64) (bool, error) {
-	return sqlflow.Exists(ctx, q, qWholeTaken, propertyID, r.End.String(), r.Start.String(), except, now.UnixMilli())
+	end, start := r.End.String(), r.Start.String()
+	if blocked, err := sqlflow.Exists(ctx, q, qWholeBlocked, propertyID, end, start); err != nil || blocked {
+		return blocked, err
+	}
+	if linked, err := sqlflow.Exists(ctx, q, qHasLinks, propertyID); err != nil || !linked {
+		return false, err
+	}
+	return sqlflow.Exists(ctx, q, qLinkedTaken, propertyID, end, start, except, now.UnixMilli())
 }
 
 // chooseUnit returns the unit a stay of the property holds at now, in q (a
@@ -59,7 +66,7 @@ func wholeTaken(ctx context.Context, q querier, propertyID int64, r civil.Range,
 // properties are wholeTaken's. Errors: CodeNotFound when want is no
 // active unit of the property.
 func chooseUnit(ctx context.Context, q querier, propertyID, want int64, stay, guarded civil.Range, now time.Time, except int64) (unit int64, ok bool, err error) {
-	units, err := sqlflow.All(ctx, q, rowmap.ScanUnit, qActiveUnits, propertyID, want)
+	units, err := activeUnits(ctx, q, propertyID, want)
 	if err != nil {
 		return 0, false, err
 	}
@@ -67,12 +74,27 @@ func chooseUnit(ctx context.Context, q querier, propertyID, want int64, stay, gu
 		return 0, false, rowmap.UnitNotFound()
 	}
 	from, to := guarded.Start.AddDays(-booking.BestFitReach), guarded.End.AddDays(booking.BestFitReach)
+	if len(units) == 1 {
+		// One unit (the property has no other, or want): no fit to
+		// weigh, only whether it is free, which the holds overlapping
+		// guarded tell — not the year of stays around it.
+		from, to = guarded.Start, guarded.End
+	}
 	holds, err := sqlflow.All(ctx, q, rowmap.ScanHold, qUnitHolds, propertyID, to.String(), from.String(), except, now.UnixMilli())
 	if err != nil {
 		return 0, false, err
 	}
 	unit, ok = booking.BestUnit(units, holds, stay, guarded)
 	return unit, ok, nil
+}
+
+// activeUnits returns the active units of a property (want 0), or the
+// unit want when it is one of them.
+func activeUnits(ctx context.Context, q querier, propertyID, want int64) ([]booking.Unit, error) {
+	if want == 0 {
+		return sqlflow.All(ctx, q, rowmap.ScanUnit, qActiveUnits, propertyID)
+	}
+	return sqlflow.All(ctx, q, rowmap.ScanUnit, qActiveUnit, propertyID, want)
 }
 
 // claimUnit returns the unit a stay of the property can hold at now, as

@@ -43,7 +43,7 @@ func (db *DB) CreateFeed(ctx context.Context, f *feed.Feed, now time.Time) error
 		case !found:
 			return 0, rowmap.PropertyNotFound()
 		}
-		units, err := sqlflow.All(ctx, q, rowmap.ScanUnit, qActiveUnits, c.PropertyID, c.UnitID)
+		units, err := activeUnits(ctx, q, c.PropertyID, c.UnitID)
 		switch {
 		case err != nil:
 			return 0, err

@@ -28,10 +28,13 @@ const (
 	qBlocksOfOrg = `SELECT property_id, ` + rowmap.BlockColumns + ` FROM blocks
 		WHERE property_id IN (SELECT id FROM properties WHERE org_id = ?) AND feed_id IS NULL
 		ORDER BY property_id, start_date, id`
-	// qActiveUnits are a property's active units (?2 = 0), or the one
-	// asked for (?2) when it is one of them.
+	// qActiveUnits are a property's active units; qActiveUnit is the one
+	// asked for (?2) when it is one of them. Two statements, not one with
+	// (?2 = 0 OR id = ?2), which SQLite planned again at every step.
 	qActiveUnits = `SELECT ` + rowmap.UnitColumns + ` FROM units
-		WHERE property_id = ?1 AND retired_at IS NULL AND (?2 = 0 OR id = ?2) ORDER BY position, id`
+		WHERE property_id = ?1 AND retired_at IS NULL ORDER BY position, id`
+	qActiveUnit = `SELECT ` + rowmap.UnitColumns + ` FROM units
+		WHERE property_id = ?1 AND retired_at IS NULL AND id = ?2`
 	// qUnitsOfOrg are the active units of an organisation's properties.
 	qUnitsOfOrg = `SELECT u.id, u.property_id, u.name, u.position, u.retired_at
 		FROM properties p CROSS JOIN units u ON u.property_id = p.id
@@ -73,13 +76,20 @@ const (
 	qLinkedBookingOverlaps = `WITH ` + linkedOf + `
 		SELECT 1 FROM linked l CROSS JOIN bookings b ON b.property_id = l.id
 		WHERE b.check_in < ?2 AND ?3 < b.check_out AND b.id <> ?4 AND ` + orgHoldsDatesAt5 + ` LIMIT 1`
-	// qWholeTaken: [?3, ?2) is taken on every unit of property ?1 at ?5
-	// — by a block of the whole property, or by a block or a booking
-	// (other than ?4) of a linked property.
-	qWholeTaken = `WITH ` + linkedOf + `
-		SELECT 1 WHERE EXISTS (SELECT 1 FROM blocks
-				WHERE property_id = ?1 AND unit_id IS NULL AND start_date < ?2 AND ?3 < end_date)
-			OR EXISTS (SELECT 1 FROM linked l CROSS JOIN blocks k ON k.property_id = l.id
+	// qWholeBlocked: a block of the whole property ?1 (no unit) overlaps
+	// [?3, ?2). qHasLinks: property ?1 is linked (a whole or a part).
+	// qLinkedTaken: a block or a booking (other than ?4) holding dates at
+	// ?5 of a property linked to ?1 overlaps [?3, ?2). wholeTaken runs the
+	// last only for a linked property: the first two are planned once,
+	// where one statement of the three was planned again at every step
+	// (its bound dates reached the CTE's subqueries), a fifth of a
+	// checkout's CPU.
+	qWholeBlocked = `SELECT 1 FROM blocks
+		WHERE property_id = ?1 AND unit_id IS NULL AND start_date < ?2 AND ?3 < end_date LIMIT 1`
+	qHasLinks = `SELECT 1 FROM property_links WHERE part_id = ?1
+		UNION ALL SELECT 1 FROM property_links WHERE whole_id = ?1 LIMIT 1`
+	qLinkedTaken = `WITH ` + linkedOf + `
+		SELECT 1 WHERE EXISTS (SELECT 1 FROM linked l CROSS JOIN blocks k ON k.property_id = l.id
 				WHERE k.start_date < ?2 AND ?3 < k.end_date)
 			OR EXISTS (SELECT 1 FROM linked l CROSS JOIN bookings b ON b.property_id = l.id
 				WHERE b.check_in < ?2 AND ?3 < b.check_out AND b.id <> ?4 AND ` + orgHoldsDatesAt5 + `)`
@@ -124,12 +134,12 @@ const (
 func hotReads() []string {
 	return []string{qOrganizationBySlug, qOrganizationByID, qProperty, qProperties, qBlocksOf,
 		qBlocksOfOrg, qOccupied, qBookingByToken, qCouponByCode, qCouponHolders, qFindKey, qHolds,
-		qCalendarDays, qSettings, qTerms, qActiveUnits, qUnitsOfOrg, qLinksOf, qLinksOfOrg}
+		qCalendarDays, qSettings, qTerms, qActiveUnits, qActiveUnit, qUnitsOfOrg, qLinksOf, qLinksOfOrg}
 }
 
 // hotWrites are prepared on the write pool: checkout's transaction.
 func hotWrites() []string {
-	return []string{qPropertyOfOrg, qWholeTaken, qActiveUnits, qUnitHolds, qInsertBooking,
+	return []string{qPropertyOfOrg, qWholeBlocked, qHasLinks, qLinkedTaken, qActiveUnits, qActiveUnit, qUnitHolds, qInsertBooking,
 		qSetPaymentIntent, qCouponHolders, qFindKey, qForgetStaleKey, qInsertKey, qInsertTerms,
 		qClosedOfStay, qInsertBookingAccount}
 }

@@ -69,7 +69,7 @@ func withUnits(ctx context.Context, q querier, props []booking.Property, orgID i
 	var links []rowmap.PropertyLink
 	var err error
 	if len(props) == 1 {
-		units, err = sqlflow.All(ctx, q, rowmap.ScanUnit, qActiveUnits, props[0].ID, 0)
+		units, err = activeUnits(ctx, q, props[0].ID, 0)
 		if err == nil {
 			links, err = sqlflow.All(ctx, q, rowmap.ScanPropertyLink, qLinksOf, props[0].ID)
 		}
@@ -215,7 +215,7 @@ func checkBlockUnits(ctx context.Context, q querier, propertyID int64, blocks ..
 		if b.UnitID == 0 {
 			continue
 		}
-		found, err := sqlflow.Exists(ctx, q, qActiveUnits, propertyID, b.UnitID)
+		found, err := sqlflow.Exists(ctx, q, qActiveUnit, propertyID, b.UnitID)
 		switch {
 		case err != nil:
 			return err
