@@ -303,12 +303,17 @@
     const apply = async (change) => {
       const rs = runs();
       let whole = false;
-      for (const r of rs) {
-        if (!r.unit) await call("POST", "/properties/" + r.property + "/calendar", Object.assign({ from: r.from, to: r.to }, change));
-        else if (change.closed) await call("POST", "/properties/" + r.property + "/blocks", { start: r.from, end: r.to, unit_id: r.unit });
-        else whole = (await unblockUnit(r)) || whole;
+      // Drawn again even after a refusal (said by call): the ranges done
+      // before it are shown.
+      try {
+        for (const r of rs) {
+          if (!r.unit) await call("POST", "/properties/" + r.property + "/calendar", Object.assign({ from: r.from, to: r.to }, change));
+          else if (change.closed) await call("POST", "/properties/" + r.property + "/blocks", { start: r.from, end: r.to, unit_id: r.unit });
+          else whole = (await unblockUnit(r)) || whole;
+        }
+      } finally {
+        await views.planning.reload();
       }
-      await views.planning.reload();
       if (whole) say(T.wholeBlocked, true);
       else say(fill(T.done, { n: rs.length }));
     };
