@@ -99,9 +99,9 @@
     if (!b.unit_id) return box;
     // The units, and the stay's nights on each: a unit another stay, a
     // block or a channel holds then is said taken (the move decides, with
-    // the preparation days).
+    // the preparation days); without the calendar, none is.
     Promise.all([call("GET", "/properties/" + b.property_id + "/units"),
-      call("GET", "/properties/" + b.property_id + "/calendar?from=" + b.check_in + "&to=" + b.check_out).catch(() => ({ days: [] }))]).then(([res, cal]) => {
+      call("GET", "/properties/" + b.property_id + "/calendar?from=" + b.check_in + "&to=" + b.check_out, undefined, true).catch(() => ({ days: [] }))]).then(([res, cal]) => {
       const units = res.items;
       const taken = new Set();
       for (const d of cal.days) {
