@@ -68,18 +68,32 @@ func TestBrowserUnits(t *testing.T) {
 	first := num(bs[0], "id")
 	b.do("open the booking", chromedp.Navigate(ts.URL+"/host/?lang=en#bookings/"+first), chromedp.WaitVisible(chromedp.CSS("#bk-move-submit")))
 	free := ""
+	unitName := map[string]string{}
 	for _, u := range host(http.MethodGet, fmt.Sprintf("/properties/%d/units", studios), nil).data(t)["items"].([]any) {
-		if id := num(u.(map[string]any), "id"); id != num(bs[0], "unit_id") && id != num(bs[1], "unit_id") {
+		id := num(u.(map[string]any), "id")
+		unitName[id] = u.(map[string]any)["name"].(string)
+		if id != num(bs[0], "unit_id") && id != num(bs[1], "unit_id") {
 			free = id
 		}
 	}
 	if b.eval(`String(document.querySelectorAll('#bk-move-unit option').length)`) != "2" {
 		t.Errorf("the move offers %s units, want the 2 others", b.eval(`String(document.querySelectorAll('#bk-move-unit option').length)`))
 	}
-	// The other stay's unit is taken: moving there is refused, in words.
+	// The other stay's unit is said taken, the free one offered first;
+	// moving onto the taken one is refused, in words naming both units.
 	other := num(bs[1], "unit_id")
+	if got := b.eval(`[...document.querySelectorAll('#bk-move-unit option')].map((o) => o.value + ':' + o.dataset.taken).join(',')`); got != free+":false,"+other+":true" && got != other+":true,"+free+":false" {
+		t.Errorf("the move's options say %q, want %s free and %s taken", got, free, other)
+	}
+	if got := b.eval(`document.querySelector('#bk-move-unit').value`); got != free {
+		t.Errorf("the move offers unit %s first, want the free %s", got, free)
+	}
 	b.eval(`(document.querySelector('#bk-move-unit').value = '` + other + `', '')`)
 	b.do("move onto the taken unit", chromedp.Click(chromedp.CSS("#bk-move-submit")), chromedp.WaitVisible(chromedp.CSS("#flash.error")))
+	if got, want := b.text("#flash"), unitName[other]+" is not free for this stay (another stay, a block or the preparation days): the booking stays on "+
+		unitName[num(bs[0], "unit_id")]+". Choose another unit."; got != want {
+		t.Errorf("flash after a move onto a taken unit: %q, want %q", got, want)
+	}
 	b.eval(`(document.querySelector('#bk-move-unit').value = '` + free + `', '')`)
 	b.do("move onto the free unit", chromedp.Click(chromedp.CSS("#bk-move-submit")),
 		chromedp.WaitVisible(chromedp.CSS(`#bk-unit[data-unit="`+free+`"]`)))
@@ -91,9 +105,17 @@ func TestBrowserUnits(t *testing.T) {
 	}
 	b.shot("2-moved")
 
-	// The property page: add a unit, rename it, retire it.
+	// The property page: add a unit, rename it, retire it. A unit holding
+	// a stay to come is not retired, and the API's reason is shown.
 	b.do("open the studios", chromedp.Navigate(fmt.Sprintf("%s/host/?lang=en#properties/%d", ts.URL, studios)),
 		chromedp.WaitVisible(chromedp.CSS("#unit-add")))
+	b.do("retire the unit holding a stay", chromedp.Click(chromedp.CSS("#unit-retire-"+free)), chromedp.WaitVisible(chromedp.CSS("#flash.error")))
+	if got := b.text("#flash"); got != "This unit holds stays to come: move or cancel them first." {
+		t.Errorf("flash after retiring a unit with a stay: %q", got)
+	}
+	if got := b.attr(`#units li.unit[data-unit="`+free+`"]`, "data-active"); got != "true" {
+		t.Errorf("the unit holding a stay shows active=%q", got)
+	}
 	if got := b.eval(`String(document.querySelectorAll('#units li.unit').length)`); got != "3" {
 		t.Errorf("%s units listed, want 3", got)
 	}

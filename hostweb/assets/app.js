@@ -132,7 +132,7 @@
 
   // call sends a request to the host API; POSTs carry an Idempotency-Key.
   // A refusal is said in the flash unless quiet; the error thrown carries
-  // the API's field errors (fields).
+  // the API's field errors (fields) and its code (code: "unavailable"…).
   async function call(method, path, data, quiet) {
     const headers = { "Accept-Language": lang };
     const init = { method, headers, credentials: "same-origin" };
@@ -152,7 +152,7 @@
       let msg = env.message;
       if (env.errors) msg += " " + Object.entries(env.errors).map(([f, m]) => f + ": " + m.join(", ")).join("; ");
       if (!quiet) say(msg, true);
-      throw Object.assign(new Error(msg), { fields: env.errors || {} });
+      throw Object.assign(new Error(msg), { fields: env.errors || {}, code: env.code });
     }
     return env.data;
   }

@@ -65,6 +65,18 @@
       closeoutSave: "Save", closeoutClosed: "Arrivals today are closed at this property: its calendars are too old.",
     },
   }[lang]);
+  // A property of several units (issue #27): a calendar per unit to
+  // export, and the unit a channel's calendar blocks.
+  Object.assign(T, {
+    fr: {
+      unitExports: "Le calendrier de chaque lot, pour un lot publié seul sur un canal :", feedUnit: "Lot",
+      feedUnitPick: "Lot dont ce calendrier est l'annonce",
+    },
+    en: {
+      unitExports: "Each unit's calendar, for a unit listed on its own on a channel:", feedUnit: "Unit",
+      feedUnitPick: "The unit whose listing this calendar is",
+    },
+  }[lang]);
   // duration says a number of seconds as "3 h 07 min".
   const duration = (s) => {
     const m = Math.ceil(s / 60), h = Math.floor(m / 60);
@@ -83,6 +95,10 @@
     const [feeds, exp, prop, closeout] = await Promise.all([call("GET", base + "/feeds?limit=100"), call("GET", base + "/ical"), call("GET", base),
       call("GET", "/settings/sync-closeout")]);
     const cs = prop.calendar_sync;
+    // With one unit, the property's calendar is the unit's: no unit is named.
+    const units = prop.units || [];
+    const several = units.length > 1;
+    const unitName = (id) => (units.find((u) => u.id === id) || { name: "#" + id }).name;
     const max = closeout.max_exposure_minutes;
     // As the API decides it (closeout.Closed): over the threshold, or
     // unknown with an active feed.
@@ -98,8 +114,9 @@
     const summary = el("p", { id: "property-exposure", title: T.exposureNote }, T.propertyExposure,
       el("strong", {}, !cs.feeds ? T.noFeedExposure : cs.exposure_seconds === null ? T.exposureUnknown : duration(cs.exposure_seconds)),
       cs.stale_feeds ? el("span", { class: "error" }, " — " + cs.stale_feeds + " × " + T.stale) : "");
-    const rows = feeds.items.map((f) => el("tr", { "data-id": f.id },
+    const rows = feeds.items.map((f) => el("tr", { "data-id": f.id, "data-unit": f.unit_id },
       el("td", {}, f.name, el("br"), el("small", {}, f.url)),
+      several ? el("td", { class: "feed-unit" }, unitName(f.unit_id)) : null,
       el("td", { class: "feed-status" }, f.last_error ? el("span", { class: "error" }, T.syncFailed + " : " + f.last_error)
         : (f.last_success_at ? T.ok : T.never), f.stale ? el("div", { class: "feed-stale error" }, T.stale) : ""),
       el("td", {}, when(f.last_attempt_at), f.last_success_at ? el("div", { class: "feed-last-change" }, "+" + f.last_added + " / −" + f.last_removed) : ""),
@@ -129,6 +146,10 @@
     const name = el("input", { id: "feed-name", placeholder: T.feedName, required: true });
     const url = el("input", { id: "feed-url", type: "url", placeholder: T.feedURL, required: true });
     const lastNight = el("input", { id: "feed-last-night", type: "checkbox" });
+    const feedUnit = several ? el("select", { id: "feed-unit", "aria-label": T.feedUnitPick }, units.map((u) => el("option", { value: u.id }, u.name))) : null;
+    // Each unit's export URL, read-only, selected on focus.
+    const unitExports = several && exp.units.length ? [el("p", {}, T.unitExports), el("ul", { id: "unit-exports" }, exp.units.map((u) => el("li", { "data-unit": u.unit_id },
+      el("label", {}, u.name, " ", el("input", { class: "unit-export-url", readonly: true, value: u.url, size: "60", on: { focus: (e) => e.target.select() } })))))] : [];
     main.append(el("h2", {}, T.channels), el("div", { class: "bar" }, select),
       el("h3", {}, T.exportTitle),
       el("p", { class: "bar" }, el("input", { id: "export-url", readonly: true, value: exp.url, size: "60", on: { focus: (e) => e.target.select() } }),
@@ -138,20 +159,23 @@
           say(T.saved);
           show("channels");
         } } }, T.rotate)),
+      ...unitExports,
       el("h3", {}, T.feeds), summary,
-      closed ? el("p", { id: "closeout-state", class: "error" }, T.closeoutClosed) : null, closeoutForm,
-      feeds.items.length ? table([T.name, T.status, T.lastSync, T.exposure, T.delay, T.events, T.conflicts, T.actions], rows) : el("p", {}, T.none),
+      // Node.append writes null as a word: what is absent is left out.
+      ...(closed ? [el("p", { id: "closeout-state", class: "error" }, T.closeoutClosed)] : []), closeoutForm,
+      feeds.items.length ? table([T.name, ...(several ? [T.feedUnit] : []), T.status, T.lastSync, T.exposure, T.delay, T.events, T.conflicts, T.actions], rows) : el("p", {}, T.none),
       el("form", { class: "bar", id: "feed-form", on: { submit: async (ev) => {
         ev.preventDefault();
         // A refused URL is said by call (why, field by field); the feed is
         // fetched at once: a failed first fetch is its last error, said as
         // such rather than "Saved.".
-        const f = await call("POST", base + "/feeds", { name: name.value, url: url.value, end_is_last_night: lastNight.checked }).catch(() => null);
+        const f = await call("POST", base + "/feeds", Object.assign({ name: name.value, url: url.value, end_is_last_night: lastNight.checked },
+          feedUnit ? { unit_id: Number(feedUnit.value) } : {})).catch(() => null);
         if (!f) return;
         await show("channels");
         if (f.last_error) say(T.feedAddedFailed + f.last_error, true);
         else say(f.events_imported + " " + T.imported);
-      } } }, name, url, el("label", {}, lastNight, " ", T.lastNight), el("button", { type: "submit", id: "feed-add" }, T.add)));
+      } } }, name, url, feedUnit ? el("label", {}, T.feedUnit, " ", feedUnit) : null, el("label", {}, lastNight, " ", T.lastNight), el("button", { type: "submit", id: "feed-add" }, T.add)));
   };
 
   async function deliveries(w) {

@@ -13,6 +13,7 @@
       linksTitle: "Logements liés", linksHint: "Un logement loué entier (la villa) est fait d'autres logements (ses chambres) : réserver l'un bloque les autres pour ces nuits.",
       partOf: "Partie de : {p}", partsOf: "Parties : ", addPart: "Ajouter une partie", unlink: "Délier", noLinks: "Aucun lien.",
       unitTitle: "Lot", moveTo: "Déplacer vers", move: "Déplacer", moved: "Réservation déplacée.",
+      taken: "occupé", moveUnavailable: "{u} n'est pas libre pour ce séjour (un autre séjour, un blocage ou les jours de préparation) : la réservation reste sur {c}. Choisissez un autre lot.",
     },
     en: {
       unitsTitle: "Units", unitsHint: "Identical units sold apart: as many stays can share a night. Each stay holds one unit, chosen at booking.",
@@ -20,6 +21,7 @@
       linksTitle: "Linked listings", linksHint: "A property let whole (the villa) is made of others (its rooms): booking one blocks the others for those nights.",
       partOf: "Part of: {p}", partsOf: "Parts: ", addPart: "Add a part", unlink: "Unlink", noLinks: "No link.",
       unitTitle: "Unit", moveTo: "Move to", move: "Move", moved: "Booking moved.",
+      taken: "taken", moveUnavailable: "{u} is not free for this stay (another stay, a block or the preparation days): the booking stays on {c}. Choose another unit.",
     },
   }[lang]);
   const fill = (s, params) => s.replace(/\{(\w+)\}/g, (_, k) => params[k]);
@@ -95,19 +97,36 @@
   bookingSections.push(function (b, reshow) {
     const box = el("section", { id: "booking-unit" });
     if (!b.unit_id) return box;
-    call("GET", "/properties/" + b.property_id + "/units").then((res) => {
+    // The units, and the stay's nights on each: a unit another stay, a
+    // block or a channel holds then is said taken (the move decides, with
+    // the preparation days); without the calendar, none is.
+    Promise.all([call("GET", "/properties/" + b.property_id + "/units"),
+      call("GET", "/properties/" + b.property_id + "/calendar?from=" + b.check_in + "&to=" + b.check_out, undefined, true).catch(() => ({ days: [] }))]).then(([res, cal]) => {
       const units = res.items;
+      const taken = new Set();
+      for (const d of cal.days) {
+        for (const u of d.units || []) if ((u.booking_id && u.booking_id !== b.id) || u.block_id || u.feed_id) taken.add(u.unit_id);
+      }
       const current = units.find((u) => u.id === b.unit_id);
-      const nodes = [el("h3", {}, T.unitTitle), el("p", { id: "bk-unit", "data-unit": b.unit_id }, current ? current.name : "#" + b.unit_id)];
+      const currentName = current ? current.name : "#" + b.unit_id;
+      const nodes = [el("h3", {}, T.unitTitle), el("p", { id: "bk-unit", "data-unit": b.unit_id }, currentName)];
       const others = units.filter((u) => u.active && u.id !== b.unit_id);
       if (others.length && ["pending", "requested", "confirmed"].includes(b.status)) {
-        const pick = el("select", { id: "bk-move-unit", "aria-label": T.moveTo }, others.map((u) => el("option", { value: u.id }, u.name)));
+        const pick = el("select", { id: "bk-move-unit", "aria-label": T.moveTo }, others.map((u) => el("option", { value: u.id, "data-taken": String(taken.has(u.id)) },
+          u.name + (taken.has(u.id) ? " (" + T.taken + ")" : ""))));
+        // The first free unit is offered first.
+        const free = others.find((u) => !taken.has(u.id));
+        if (free) pick.value = String(free.id);
         nodes.push(el("form", { class: "bar", id: "bk-move", on: { submit: async (ev) => {
           ev.preventDefault();
           let moved;
           try {
-            moved = await call("POST", "/bookings/" + b.id + "/move", { unit_id: Number(pick.value) });
-          } catch {
+            moved = await call("POST", "/bookings/" + b.id + "/move", { unit_id: Number(pick.value) }, true);
+          } catch (e) {
+            // Not free: said with the unit's name; any other refusal as
+            // the API says it.
+            const chosen = units.find((u) => String(u.id) === pick.value);
+            say(e.code === "unavailable" ? fill(T.moveUnavailable, { u: chosen ? chosen.name : "#" + pick.value, c: currentName }) : e.message, true);
             return;
           }
           b.unit_id = moved.unit_id;
