@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/ledger"
+	"github.com/staykit/staykit/pricing"
 )
 
 // Reader is what the Service reads to make a document: the booking
@@ -123,6 +126,14 @@ func (s *Service) IssueInvoice(ctx context.Context, bookingID int64) (*Invoice, 
 	inv.Revision = rev
 	if last := lastInvoice(list); last != nil && cancelled(list, *last) {
 		inv.Snapshot.Replaces = last.Number
+		// What the guest paid less what went or goes back to them (a
+		// change that cost less refunds the difference).
+		entries, err := s.reader.LedgerEntries(ctx, bookingID)
+		if err != nil {
+			return nil, false, fmt.Errorf("ledger of booking %d: %w", bookingID, err)
+		}
+		back := pricing.FromMinor(ledger.PositionOf(entries).Returned(), src.Booking.Currency)
+		inv.Snapshot.Paid = decimal.Max(decimal.Zero, src.Booking.PaidAmount.Sub(back))
 	}
 	inv.IssuedAt = s.clock.Now()
 	return s.store.IssueInvoice(ctx, &inv)
