@@ -2,12 +2,17 @@ package datechange_test
 
 import (
 	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/bookingpage"
 	"github.com/staykit/staykit/datechange"
 	"github.com/staykit/staykit/invoice"
 	"github.com/staykit/staykit/ledger"
@@ -190,8 +195,51 @@ func TestInvoicesFollowChanges(t *testing.T) {
 			if b.Status == booking.StatusConfirmed && (vat.IsZero() || tourist.IsZero()) {
 				t.Errorf("a confirmed stay with VAT %s and tourist tax %s: the test checks nothing", vat, tourist)
 			}
+			// The guest's booking page lists the same documents, each
+			// credit note naming the invoice it corrects, each
+			// replacement the one it replaces.
+			if got, want := guestList(t, e, svc, b), guestWant(list); got != want {
+				t.Errorf("the guest's list:\n%s\nwant\n%s", got, want)
+			}
 		})
 	}
+}
+
+// guestList is the guest's list of b's documents (bookingpage.Invoices),
+// one line each: number, kind, total, corrects, replaces.
+func guestList(t *testing.T, e *env, svc *invoice.Service, b *booking.Booking) string {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	bookingpage.Invoices(e.store, svc).ServeHTTP(rec, httptest.NewRequest("GET", bookingpage.InvoicesPrefix+"demo/"+b.Token, nil))
+	if rec.Code != http.StatusOK {
+		t.Fatalf("guest invoices: %d %s", rec.Code, rec.Body)
+	}
+	var got struct {
+		Items []map[string]string `json:"items"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, it := range got.Items {
+		lines = append(lines, strings.Join([]string{it["number"], it["kind"], it["total"], it["corrects"], it["replaces"]}, " "))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// guestWant is what guestList should say of list.
+func guestWant(list []invoice.Invoice) string {
+	var lines []string
+	num := func(n int64) string {
+		if n == 0 {
+			return ""
+		}
+		return invoice.Format(n)
+	}
+	for _, d := range list {
+		lines = append(lines, strings.Join([]string{d.Display(), string(d.Kind), d.Total.StringFixed(2), num(d.Snapshot.Corrects), num(d.Snapshot.Replaces)}, " "))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // docs writes a booking's documents as the cases do.
