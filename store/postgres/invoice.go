@@ -144,14 +144,17 @@ func (db *DB) Invoice(ctx context.Context, orgID, id int64) (*invoice.Invoice, e
 }
 
 // InvoicesDue lists the documents owed (invoice.Store): step 0 the
-// cancellations of live invoices of a changed stay, step 1 the invoices
+// cancellations of live invoices of a changed stay (read from the
+// bookings that had a change applied, far fewer than the invoices),
+// step 1 the invoices
 // of confirmed bookings without a live one, step 2 the credit notes of
 // refunds other than a change's, once the live invoice is current.
 func (db *DB) InvoicesDue(ctx context.Context, limit int) ([]invoice.Due, error) {
 	return sqlflow.Get(ctx, db.run, "invoices due", func(q querier) ([]invoice.Due, error) {
 		return sqlflow.All(ctx, q, rowmap.ScanInvoiceDue, `SELECT kind, org_id, booking_id, entry_id, revision FROM (
 			SELECT 'credit_note' AS kind, 0 AS step, i.org_id, i.booking_id, 0 AS entry_id, i.revision FROM invoices i
-			WHERE i.kind = 'invoice' AND NOT EXISTS (`+cancellationOf+`) AND EXISTS (`+changedSince+`)
+			WHERE i.booking_id IN (SELECT booking_id FROM date_changes WHERE status = 'applied') AND i.kind = 'invoice'
+			AND NOT EXISTS (`+cancellationOf+`) AND EXISTS (`+changedSince+`)
 			UNION ALL
 			SELECT 'invoice', 1, b.org_id, b.id, 0, 0 FROM bookings b
 			WHERE b.confirmed_at IS NOT NULL AND b.status IN ('confirmed', 'cancelled')
