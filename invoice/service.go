@@ -61,7 +61,10 @@ const dueBatch = 200
 func (s *Service) IssueDue(ctx context.Context) (int, error) {
 	issued := 0
 	var errs []error
-	failed := map[Due]bool{}
+	// tried holds what this call issued or failed to: a document owed
+	// is tried once per call, so that the loop ends even if the store
+	// kept listing one it already has.
+	tried := map[Due]bool{}
 	for {
 		due, err := s.store.InvoicesDue(ctx, dueBatch)
 		if err != nil {
@@ -69,9 +72,10 @@ func (s *Service) IssueDue(ctx context.Context) (int, error) {
 		}
 		progress := false
 		for _, d := range due {
-			if failed[d] {
+			if tried[d] {
 				continue
 			}
+			tried[d] = true
 			var created bool
 			switch {
 			case d.Kind == KindInvoice:
@@ -82,7 +86,6 @@ func (s *Service) IssueDue(ctx context.Context) (int, error) {
 				_, created, err = s.IssueCreditNote(ctx, d.BookingID, d.LedgerEntryID)
 			}
 			if err != nil {
-				failed[d] = true
 				errs = append(errs, fmt.Errorf("%s of booking %d: %w", d.Kind, d.BookingID, err))
 				continue
 			}
