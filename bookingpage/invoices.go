@@ -30,6 +30,11 @@ type guestInvoice struct {
 	IssueDate string `json:"issue_date"`
 	Total     string `json:"total"`
 	Currency  string `json:"currency"`
+	// Corrects is the number of the invoice a credit note corrects or
+	// cancels; Replaces the number of the invoice a replacement replaces
+	// (the stay changed); both left out otherwise.
+	Corrects string `json:"corrects,omitempty"`
+	Replaces string `json:"replaces,omitempty"`
 	// URL downloads its PDF, relative to the server.
 	URL string `json:"url"`
 }
@@ -82,9 +87,16 @@ func Invoices(bookings BookingFinder, svc *invoice.Service) http.Handler {
 		if len(parts) == 2 {
 			items := make([]guestInvoice, 0, len(list))
 			for _, inv := range list {
-				items = append(items, guestInvoice{Kind: string(inv.Kind), Number: inv.Display(), IssueDate: inv.Snapshot.IssueDate.String(),
+				item := guestInvoice{Kind: string(inv.Kind), Number: inv.Display(), IssueDate: inv.Snapshot.IssueDate.String(),
 					Total: inv.Total.StringFixed(pricing.MinorUnits(inv.Currency)), Currency: inv.Currency,
-					URL: InvoicesPrefix + parts[0] + "/" + parts[1] + "/" + strconv.FormatInt(inv.ID, 10) + ".pdf"})
+					URL: InvoicesPrefix + parts[0] + "/" + parts[1] + "/" + strconv.FormatInt(inv.ID, 10) + ".pdf"}
+				if n := inv.Snapshot.Corrects; n != 0 {
+					item.Corrects = invoice.Format(n)
+				}
+				if n := inv.Snapshot.Replaces; n != 0 {
+					item.Replaces = invoice.Format(n)
+				}
+				items = append(items, item)
 			}
 			httpserve.WriteJSON(w, http.StatusOK, map[string]any{"items": items})
 			return

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/datechange"
 	"github.com/staykit/staykit/internal/testenv"
 )
 
@@ -125,6 +127,69 @@ func TestInvoiceAndCreditNoteInOneRun(t *testing.T) {
 		if len(list) != 2 || list[0].Number != 1 || list[0].Kind != "invoice" || list[1].Number != 2 || list[1].Kind != "credit_note" ||
 			!list[1].Total.Equal(list[0].Total.Neg()) {
 			t.Fatalf("documents: %+v", list)
+		}
+	})
+}
+
+// TestInvoicesAfterAChangeOfStay: a booking whose dates change after its
+// invoice gets a credit note cancelling it (naming it in corrects) and a
+// replacement for the new stay; the change's refund gets no credit note
+// of its own; a later cancellation's refund corrects the replacement.
+// The host lists them all, and the replacement's PDF names the invoice
+// it replaces.
+func TestInvoicesAfterAChangeOfStay(t *testing.T) {
+	forEachStore(t, func(t *testing.T, e *env) {
+		ctx := t.Context()
+		r := e.replicas[0]
+		id := e.paidBooking("villa", "soleil", "2026-06-10", "2026-06-13")
+		if n, err := r.invoices.IssueDue(ctx); err != nil || n != 1 {
+			t.Fatalf("first run issued %d (%v), want the invoice", n, err)
+		}
+		b, err := r.store.BookingByID(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := r.changes.Accept(ctx, "villa", b.Token, datechange.Request{CheckIn: civil.MustParse("2026-06-10"),
+			CheckOut: civil.MustParse("2026-06-12"), Guests: 2})
+		if err != nil || v.Change.Status != datechange.StatusApplied || !v.Change.Offer.Refund.IsPositive() {
+			t.Fatalf("change: %+v, %v; want applied with a refund", v, err)
+		}
+		if _, err := r.money.ProcessPayments(ctx); err != nil {
+			t.Logf("process payments: %v", err)
+		}
+		if n, err := r.invoices.IssueDue(ctx); err != nil || n != 2 {
+			t.Fatalf("after the change: issued %d (%v), want the cancellation and the replacement", n, err)
+		}
+		want(t, e.do("villa", req{method: "POST", path: hostPath("villa", fmt.Sprintf("/bookings/%d/cancel", id)), body: map[string]any{"refund": "full"}}), http.StatusOK)
+		if n, err := r.invoices.IssueDue(ctx); err != nil || n != 1 {
+			t.Fatalf("after the cancellation: issued %d (%v), want its credit note", n, err)
+		}
+		b, err = r.store.BookingByID(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		newTotal := b.TotalAmount.StringFixed(2)
+		list := e.do("villa", req{method: "GET", path: hostPath("villa", fmt.Sprintf("/bookings/%d/invoices", id))})
+		want(t, list, http.StatusOK)
+		var got []string
+		for _, it := range list.data(t)["items"].([]any) {
+			it := it.(map[string]any)
+			got = append(got, fmt.Sprintf("%v %v %v %v", it["number"], it["kind"], it["total"], it["corrects"]))
+		}
+		wantList := []string{"000001 invoice 300.00 <nil>", "000002 credit_note -300.00 000001",
+			"000003 invoice " + newTotal + " <nil>", "000004 credit_note -" + newTotal + " 000003"}
+		if strings.Join(got, "\n") != strings.Join(wantList, "\n") {
+			t.Fatalf("documents:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(wantList, "\n"))
+		}
+		items := list.data(t)["items"].([]any)
+		replID := int64(items[2].(map[string]any)["id"].(float64))
+		pdf := e.do("villa", req{method: "GET", path: hostPath("villa", fmt.Sprintf("/invoices/%d/pdf", replID))})
+		want(t, pdf, http.StatusOK)
+		text := pdfText(t, pdf.body)
+		for _, w := range []string{"000003", "Remplace la facture n° 000001 (séjour modifié)", "Du 10/06/2026 au 12/06/2026, 2 nuits", "200,00 €"} {
+			if !strings.Contains(text, w) {
+				t.Errorf("replacement PDF lacks %q:\n%s", w, text)
+			}
 		}
 	})
 }

@@ -54,9 +54,16 @@ func taxBase(q pricing.Quote, on []string) decimal.Decimal {
 	return base
 }
 
+// LineRetained is the code of a replacement invoice's line for what a
+// change that cost less kept of the decrease (datechange.Offer.Retained).
+const LineRetained = "change_retained"
+
 // NewInvoice is the invoice of src's booking: its stored quote's lines,
 // VAT per rate (the rate read from the property's pricing.PercentTax of
-// the same code), tourist tax and total.
+// the same code), tourist tax and total. A booking whose total is more
+// than its quote's (a change of stay kept part of a price decrease) gets
+// a line LineRetained of the difference, outside the taxes, so that the
+// invoice's total is the booking's.
 func NewInvoice(src Source) Invoice {
 	b, q := src.Booking, src.Booking.Quote
 	loc := Locale(b.Locale)
@@ -68,6 +75,9 @@ func NewInvoice(src Source) Invoice {
 	}
 	for _, f := range q.Fees {
 		s.Lines = append(s.Lines, Line{Code: f.Code, Label: label(f, loc), Quantity: f.Quantity, Amount: f.Amount})
+	}
+	if kept := b.TotalAmount.Sub(q.Total); kept.IsPositive() {
+		s.Lines = append(s.Lines, Line{Code: LineRetained, Label: retainedLabel[loc], Amount: kept})
 	}
 	s.Subtotal = decimal.Zero
 	for _, l := range s.Lines {
@@ -100,6 +110,9 @@ func NewInvoice(src Source) Invoice {
 		add(t, true)
 	}
 	s.Total = q.Total
+	if b.TotalAmount.GreaterThan(q.Total) {
+		s.Total = b.TotalAmount
+	}
 	s.Paid = b.PaidAmount
 	return Invoice{OrgID: b.OrgID, BookingID: b.ID, Kind: KindInvoice, Currency: b.Currency, Total: s.Total, Snapshot: s}
 }
@@ -140,6 +153,42 @@ func NewCreditNote(src Source, inv Invoice, refund ledger.Entry) Invoice {
 	s.Lines[0].Amount = s.Subtotal
 	return Invoice{OrgID: b.OrgID, BookingID: b.ID, Kind: KindCreditNote, LedgerEntryID: refund.ID,
 		Currency: b.Currency, Total: s.Total, Snapshot: s}
+}
+
+// retainedLabel is the label of a LineRetained line.
+var retainedLabel = map[string]string{
+	"fr": "Montant conservé lors de la modification du séjour",
+	"en": "Amount kept when the stay was changed",
+}
+
+// NewCancellation is the credit note that cancels inv, an invoice of
+// src's booking whose stay changed since, in full: its stay as inv shows
+// it, and each of its lines, taxes, tourist tax and totals negated. Its
+// revision is inv's; it has no ledger entry.
+func NewCancellation(src Source, inv Invoice) Invoice {
+	b := src.Booking
+	was := inv.Snapshot
+	loc := Locale(b.Locale)
+	if was.Locale != "" {
+		loc = was.Locale // the words of the invoice it cancels
+	}
+	s := header(src, loc)
+	s.Property, s.PropertyAddress = was.Property, was.PropertyAddress
+	s.CheckIn, s.CheckOut, s.Nights, s.Guests = was.CheckIn, was.CheckOut, was.Nights, was.Guests
+	s.Corrects = inv.Number
+	s.Lines = make([]Line, 0, len(was.Lines))
+	for _, l := range was.Lines {
+		l.Amount = l.Amount.Neg()
+		s.Lines = append(s.Lines, l)
+	}
+	for _, t := range was.Taxes {
+		t.Base, t.Amount = t.Base.Neg(), t.Amount.Neg()
+		s.Taxes = append(s.Taxes, t)
+	}
+	s.Subtotal, s.TouristTax, s.Total = was.Subtotal.Neg(), was.TouristTax.Neg(), was.Total.Neg()
+	s.Paid = decimal.Zero
+	return Invoice{OrgID: b.OrgID, BookingID: b.ID, Kind: KindCreditNote, Revision: inv.Revision,
+		Currency: inv.Currency, Total: inv.Total.Neg(), Snapshot: s}
 }
 
 // header fills what every document of src shows.

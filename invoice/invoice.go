@@ -23,13 +23,65 @@
 //
 // # Issuing
 //
-// Issuing is idempotent: a booking has at most one invoice (the store
-// enforces it with a unique index), a refund ledger entry at most one
-// credit note, and issuing either again returns the stored one. Service
-// IssueDue issues whatever is owed — confirmed bookings without an
-// invoice, succeeded refunds without a credit note — and runs as a
-// periodic job on the job engine (package jobs), so an invoice is issued
-// durably whatever happened to the process that confirmed the booking.
+// Issuing is idempotent: a booking has at most one invoice per revision
+// of its stay, a refund ledger entry at most one credit note, an invoice
+// at most one cancellation (the store enforces each with a unique index),
+// and issuing any of them again returns the stored one. Service IssueDue
+// issues whatever is owed — invoices of confirmed bookings without one,
+// the cancellation and replacement of invoices whose stay changed,
+// credit notes of succeeded refunds — and runs as a periodic job on the
+// job engine (package jobs), so a document is issued durably whatever
+// happened to the process that confirmed or changed the booking, and on
+// any number of replicas at once.
+//
+// # Changes of stay
+//
+// An invoice is never corrected in place. When the stay or the total of
+// an invoiced booking changes (a change of dates or party, package
+// datechange), French practice is followed: the old invoice is cancelled
+// by a credit note of its full amount (every line, VAT line and the
+// tourist tax negated, naming the invoice it cancels), and a replacement
+// invoice is issued for the stay as it now is — new dates, nights, lines,
+// VAT per rate and tourist tax, and the new total — which names the
+// invoice it replaces. Both take the next numbers of the same sequence,
+// the cancellation first. A change applied before the booking's first
+// invoice was issued leaves one invoice, of the new stay.
+//
+// The stay an invoice shows is its Revision: the ID of the latest change
+// applied to the booking when the invoice was made (0: the stay as
+// booked). The store reads it before the booking is read, so an invoice
+// is never older than its revision says; a change applied between the two
+// reads only makes the next pass replace an invoice that already shows
+// the new stay. An invoice is live until its cancellation; a booking has
+// at most one live invoice (the store returns the live one rather than
+// issue a second).
+//
+// Refunds never count twice:
+//
+//   - the refund of a change that costs less (ledger.ReasonDateChange)
+//     gets no credit note: the replacement already bills the lower total;
+//   - the refund of a change that could not apply
+//     (ledger.ReasonChangeRefused) gets none either: it gives back a
+//     charge that no invoice billed;
+//   - every other succeeded refund (a cancellation, a refund at the
+//     provider's dashboard) gets a credit note correcting the booking's
+//     live invoice, issued once that invoice shows the booking's latest
+//     stay (after its replacement, when the stay changed).
+//
+// The invariant, checked on both stores (store/storetest, scenarios
+// Invoice/ChangeOfStay): for every booking, once IssueDue has run, the
+// totals of its invoices less those of its credit notes equal what the
+// guest finally owes for the stay — the booking's total after its
+// changes, less the refunds that are not a change's. Sums of VAT and
+// tourist tax follow the same rule, the refunds' credit notes taking
+// their share in proportion.
+//
+// A change that costs less may keep part of the decrease (the policy's
+// retained amount, datechange.Offer.Retained): the booking's total is
+// then more than its new quote, and the replacement bills the difference
+// on a line of its own (LineRetained), outside the VAT base and the
+// tourist tax, as the reports (package reports) count the taxes of the
+// stored quote only.
 //
 // # Snapshots and the GDPR
 //
@@ -69,8 +121,14 @@ type Invoice struct {
 	Kind      Kind
 	// Number is its place in the organisation's sequence, from 1.
 	Number int64
-	// LedgerEntryID is the refund a credit note is for; 0 for an invoice.
+	// LedgerEntryID is the refund a credit note is for; 0 for an invoice
+	// and for the cancellation of one.
 	LedgerEntryID int64
+	// Revision is the revision of the booking's stay an invoice shows
+	// (the ID of the latest date change applied to it, 0 for none); for
+	// a cancellation, the revision of the invoice it cancels; 0 for a
+	// refund's credit note.
+	Revision int64
 	// IssuedAt is when it was issued; a store moves it forward to the
 	// previous number's time if that is later.
 	IssuedAt time.Time
@@ -80,6 +138,10 @@ type Invoice struct {
 	Total    decimal.Decimal
 	Snapshot Snapshot
 }
+
+// Cancellation reports whether a credit note cancels an invoice in full
+// (the booking's stay changed), rather than correcting it for a refund.
+func (i Invoice) Cancellation() bool { return i.Kind == KindCreditNote && i.LedgerEntryID == 0 }
 
 // Display is the number as printed: six digits at least.
 func (i Invoice) Display() string { return Format(i.Number) }
@@ -120,8 +182,12 @@ type Snapshot struct {
 	// Paid is what the guest had paid when it was issued (invoices).
 	Paid     decimal.Decimal `json:"paid"`
 	Currency string          `json:"currency"`
-	// Corrects is the number of the invoice a credit note corrects.
+	// Corrects is the number of the invoice a credit note corrects (or,
+	// a cancellation, cancels).
 	Corrects int64 `json:"corrects,omitempty"`
+	// Replaces is the number of the invoice a replacement invoice
+	// replaces (cancelled by a credit note when the stay changed).
+	Replaces int64 `json:"replaces,omitempty"`
 }
 
 // Line is one priced line of a document.
@@ -165,13 +231,16 @@ type Buyer struct {
 	Address string
 }
 
-// Due is a document owed: an invoice for BookingID, or a credit note for
-// the refund LedgerEntryID of it.
+// Due is a document owed: an invoice for BookingID (its first, or the
+// replacement of a cancelled one), a credit note for the refund
+// LedgerEntryID of it, or (LedgerEntryID 0) the cancellation of its
+// invoice of Revision, whose stay changed since.
 type Due struct {
 	Kind          Kind
 	OrgID         int64
 	BookingID     int64
 	LedgerEntryID int64
+	Revision      int64
 }
 
 // Store keeps the documents; store/sqlite and store/postgres implement
@@ -180,12 +249,19 @@ type Store interface {
 	// IssueInvoice stores inv with its organisation's next number, taken
 	// from the organisation's counter in the same transaction, and sets
 	// its ID, Number and IssuedAt (moved forward to the previous
-	// number's when that is later). When the booking already has an
-	// invoice (inv.Kind KindInvoice) or the refund a credit note, it
-	// stores nothing, takes no number and returns the stored document
-	// with created false. Errors: booking.CodeNotFound (booking or
-	// ledger entry).
+	// number's when that is later). It stores nothing, takes no number
+	// and returns the stored document with created false when the
+	// document exists already: for an invoice, the booking's invoice of
+	// inv.Revision, or its live invoice (one not cancelled) whatever its
+	// revision; for a refund's credit note, the refund's; for a
+	// cancellation (a credit note without ledger entry), the one of the
+	// booking's invoice of inv.Revision. Errors: booking.CodeNotFound
+	// (booking, ledger entry, or the invoice a cancellation cancels).
 	IssueInvoice(ctx context.Context, inv *Invoice) (stored *Invoice, created bool, err error)
+	// StayRevision is the revision of a booking's stay: the ID of the
+	// latest date change applied to it (package datechange), 0 when
+	// none was.
+	StayRevision(ctx context.Context, bookingID int64) (int64, error)
 	// Invoices lists an organisation's documents by number, those with
 	// a number above after, at most limit.
 	Invoices(ctx context.Context, orgID, after int64, limit int) ([]Invoice, error)
@@ -194,10 +270,14 @@ type Store interface {
 	// Invoice finds a document of an organisation by ID. Errors:
 	// booking.CodeNotFound.
 	Invoice(ctx context.Context, orgID, id int64) (*Invoice, error)
-	// InvoicesDue lists up to limit documents owed: invoices of bookings
-	// that were confirmed (confirmed or cancelled since) and have none,
-	// then credit notes of succeeded refunds of invoiced bookings that
-	// have none, oldest first.
+	// InvoicesDue lists up to limit documents owed, oldest first: the
+	// cancellations of live invoices whose booking had a change applied
+	// since their revision; invoices of bookings that were confirmed
+	// (confirmed or cancelled since) and have no live invoice (a first
+	// invoice, or the replacement of a cancelled one); then credit notes
+	// of the succeeded refunds that are not a change's
+	// (ledger.ReasonDateChange, ledger.ReasonChangeRefused) and have
+	// none, of bookings whose live invoice shows their latest revision.
 	InvoicesDue(ctx context.Context, limit int) ([]Due, error)
 	// InvoiceSeller returns an organisation's seller details (the zero
 	// Seller when none were saved).

@@ -36,6 +36,7 @@ var words = map[string]map[string]string{
 		"subtotal": "Sous-total", "tourist_tax": "Taxe de séjour (hors TVA)", "total": "Total TTC",
 		"paid": "Déjà payé", "included": "dont %s %s %% incluse", "vat_table": "Récapitulatif des taxes",
 		"rate": "Taux", "base": "Base", "tax": "Taxe", "corrects": "Avoir sur la facture n° ",
+		"cancels": "Annule la facture n° %s (séjour modifié)", "replaces": "Remplace la facture n° %s (séjour modifié)",
 	},
 	"en": {
 		"invoice": "INVOICE", "credit_note": "CREDIT NOTE", "number": "No.", "date": "Issue date: ",
@@ -47,6 +48,7 @@ var words = map[string]map[string]string{
 		"subtotal": "Subtotal", "tourist_tax": "Tourist tax (outside VAT)", "total": "Total incl. taxes",
 		"paid": "Already paid", "included": "of which %s %s%% included", "vat_table": "Taxes summary",
 		"rate": "Rate", "base": "Base", "tax": "Tax", "corrects": "Credit note on invoice no. ",
+		"cancels": "Cancels invoice no. %s (stay changed)", "replaces": "Replaces invoice no. %s (stay changed)",
 	},
 }
 
@@ -87,8 +89,13 @@ func Render(w io.Writer, inv Invoice) error {
 	d.right("bold", 12, t["number"]+" "+inv.Display())
 	d.y += 26
 	d.right("sans", 10, t["date"]+date(s.IssueDate, loc))
-	if inv.Kind == KindCreditNote {
+	switch {
+	case inv.Cancellation():
+		d.text("sans", 10, left, fmt.Sprintf(t["cancels"], Format(s.Corrects)))
+	case inv.Kind == KindCreditNote:
 		d.text("sans", 10, left, t["corrects"]+Format(s.Corrects))
+	case s.Replaces != 0:
+		d.text("sans", 10, left, fmt.Sprintf(t["replaces"], Format(s.Replaces)))
 	}
 	d.y += 24
 

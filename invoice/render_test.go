@@ -260,3 +260,67 @@ func TestRenderWrapsLongLines(t *testing.T) {
 		}
 	}
 }
+
+// changed is src's booking after a change to 11–13 July (2 nights), the
+// policy keeping 40.00 of the decrease: its quote is the new stay's, its
+// total that quote and the 40.00 kept.
+func changed(src invoice.Source) invoice.Source {
+	q := src.Booking.Quote
+	q.CheckIn, q.Nights = civil.MustParse("2026-07-11"), 2
+	q.Accommodation = dec("800.00")
+	q.Discounts = []pricing.Line{{Code: pricing.LineCoupon, Label: "Coupon ETE", Labels: map[string]string{"fr": "Code promo ÉTÉ", "en": "Coupon SUMMER"}, Amount: dec("80.00")}}
+	q.Taxes = []pricing.Line{{Code: pricing.LineTouristTax, Label: "Tourist tax", Amount: dec("8.80")}}
+	q.IncludedTaxes = []pricing.Line{{Code: "vat", Label: "VAT", Labels: map[string]string{"fr": "TVA", "en": "VAT"}, Amount: dec("65.45")}}
+	q.Total = dec("838.80") // 720 + 80 + 30 + 8.80
+	src.Booking.Quote, src.Booking.CheckIn = q, q.CheckIn
+	src.Booking.TotalAmount = dec("878.80")
+	src.Booking.PaidAmount = dec("878.80") // 1 203.20 paid, 324.40 given back
+	return src
+}
+
+// TestRenderChangeOfStay: the cancellation of an invoice whose stay
+// changed shows the old stay and every amount negated; the replacement
+// shows the new stay, the amount kept on a line of its own, and names the
+// invoice it replaces. Run with -png DIR to look at the pages.
+func TestRenderChangeOfStay(t *testing.T) {
+	for _, loc := range []string{"fr", "en"} {
+		src := source(loc)
+		inv := invoice.NewInvoice(src)
+		inv.Number = 7
+		now := changed(src)
+		x := invoice.NewCancellation(now, inv)
+		x.Number = 8
+		if !x.Cancellation() || x.LedgerEntryID != 0 || !x.Total.Equal(dec("-1203.20")) || x.Snapshot.Corrects != 7 ||
+			x.Snapshot.Nights != 3 || !x.Snapshot.TouristTax.Equal(dec("-13.20")) || !x.Snapshot.Taxes[0].Amount.Equal(dec("-98.18")) ||
+			!x.Snapshot.Taxes[0].Base.Equal(dec("-981.82")) || !x.Snapshot.Subtotal.Add(x.Snapshot.TouristTax).Equal(x.Total) {
+			t.Fatalf("cancellation: %+v", x)
+		}
+		repl := invoice.NewInvoice(now)
+		repl.Number, repl.Snapshot.Replaces = 9, 7
+		s := repl.Snapshot
+		last := s.Lines[len(s.Lines)-1]
+		if !repl.Total.Equal(dec("878.80")) || last.Code != invoice.LineRetained || !last.Amount.Equal(dec("40.00")) ||
+			!s.Subtotal.Add(s.TouristTax).Equal(repl.Total) || !s.Taxes[0].Amount.Equal(dec("65.45")) || s.Nights != 2 {
+			t.Fatalf("replacement: total %s, lines %+v, subtotal %s, taxes %+v", repl.Total, s.Lines, s.Subtotal, s.Taxes)
+		}
+		// Invoice less cancellation plus replacement: the new total.
+		if net := inv.Total.Add(x.Total).Add(repl.Total); !net.Equal(now.Booking.TotalAmount) {
+			t.Errorf("net %s, want %s", net, now.Booking.TotalAmount)
+		}
+		gotX, gotR := text(t, x, "cancellation-"+loc), text(t, repl, "replacement-"+loc)
+		if loc == "fr" {
+			wantText(t, gotX, "AVOIR", "N° 000008", "Annule la facture n° 000007 (séjour modifié)",
+				"Du 10/07/2026 au 13/07/2026, 3 nuits", "Hébergement, 3 nuits", "-1 200,00 €", "-13,20 €", "-1 203,20 €")
+			wantText(t, gotR, "FACTURE", "N° 000009", "Remplace la facture n° 000007 (séjour modifié)",
+				"Du 11/07/2026 au 13/07/2026, 2 nuits", "Hébergement, 2 nuits", "800,00 €",
+				"Montant conservé lors de la modification du séjour", "40,00 €", "8,80 €", "878,80 €", "65,45 €")
+		} else {
+			wantText(t, gotX, "CREDIT NOTE", "Cancels invoice no. 000007 (stay changed)", "-€1,203.20")
+			wantText(t, gotR, "INVOICE", "Replaces invoice no. 000007 (stay changed)", "From 11 July 2026 to 13 July 2026, 2 nights",
+				"Amount kept when the stay was changed", "€878.80")
+		}
+		if strings.Contains(gotR, "Avoir") || strings.Contains(gotR, "Credit note") {
+			t.Errorf("the replacement reads as a credit note:\n%s", gotR)
+		}
+	}
+}

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/ledger"
+	"github.com/staykit/staykit/pricing"
 )
 
 // Reader is what the Service reads to make a document: the booking
@@ -49,15 +52,19 @@ func New(o Options) *Service {
 // dueBatch is how many owed documents one IssueDue pass reads.
 const dueBatch = 200
 
-// IssueDue issues every document owed (Store.InvoicesDue), invoices
-// before credit notes, and returns how many it issued. It is the job
-// engine's periodic task (package jobs) and safe to run on several
-// replicas at once: a document issued twice is stored once. Errors of
-// single documents are joined; the others are issued.
+// IssueDue issues every document owed (Store.InvoicesDue) — the
+// cancellations of invoices whose stay changed, then invoices (first ones
+// and replacements), then credit notes of refunds — and returns how many
+// it issued. It is the job engine's periodic task (package jobs) and safe
+// to run on several replicas at once: a document issued twice is stored
+// once. Errors of single documents are joined; the others are issued.
 func (s *Service) IssueDue(ctx context.Context) (int, error) {
 	issued := 0
 	var errs []error
-	failed := map[Due]bool{}
+	// tried holds what this call issued or failed to: a document owed
+	// is tried once per call, so that the loop ends even if the store
+	// kept listing one it already has.
+	tried := map[Due]bool{}
 	for {
 		due, err := s.store.InvoicesDue(ctx, dueBatch)
 		if err != nil {
@@ -65,17 +72,20 @@ func (s *Service) IssueDue(ctx context.Context) (int, error) {
 		}
 		progress := false
 		for _, d := range due {
-			if failed[d] {
+			if tried[d] {
 				continue
 			}
+			tried[d] = true
 			var created bool
-			if d.Kind == KindInvoice {
+			switch {
+			case d.Kind == KindInvoice:
 				_, created, err = s.IssueInvoice(ctx, d.BookingID)
-			} else {
+			case d.LedgerEntryID == 0:
+				_, created, err = s.CancelInvoice(ctx, d.BookingID, d.Revision)
+			default:
 				_, created, err = s.IssueCreditNote(ctx, d.BookingID, d.LedgerEntryID)
 			}
 			if err != nil {
-				failed[d] = true
 				errs = append(errs, fmt.Errorf("%s of booking %d: %w", d.Kind, d.BookingID, err))
 				continue
 			}
@@ -84,18 +94,26 @@ func (s *Service) IssueDue(ctx context.Context) (int, error) {
 				issued++
 			}
 		}
-		// Again while a pass did something: the credit notes of refunds
-		// whose invoice this pass issued are due now.
+		// Again while a pass did something: the replacements of the
+		// invoices this pass cancelled, and the credit notes of refunds
+		// whose invoice this pass issued, are due now.
 		if !progress {
 			return issued, errors.Join(errs...)
 		}
 	}
 }
 
-// IssueInvoice issues the invoice of a confirmed booking, or returns the
-// one it has (created false). Errors: CodeNotFound, CodeConflict (the
-// booking was never confirmed).
+// IssueInvoice issues the invoice of a confirmed booking for its stay as
+// it is now — its first, or the replacement of its cancelled one — or
+// returns its live invoice (created false). Errors: CodeNotFound,
+// CodeConflict (the booking was never confirmed).
 func (s *Service) IssueInvoice(ctx context.Context, bookingID int64) (*Invoice, bool, error) {
+	// The revision first, then the booking: the invoice shows a stay at
+	// least as recent as its revision says (see the package's doc).
+	rev, err := s.store.StayRevision(ctx, bookingID)
+	if err != nil {
+		return nil, false, fmt.Errorf("stay revision of booking %d: %w", bookingID, err)
+	}
 	src, err := s.source(ctx, bookingID)
 	if err != nil {
 		return nil, false, err
@@ -103,15 +121,63 @@ func (s *Service) IssueInvoice(ctx context.Context, bookingID int64) (*Invoice, 
 	if src.Booking.ConfirmedAt.IsZero() {
 		return nil, false, booking.Errorf(booking.CodeConflict, "Booking %d was never confirmed: it has no invoice.", bookingID)
 	}
+	list, err := s.store.BookingInvoices(ctx, bookingID)
+	if err != nil {
+		return nil, false, fmt.Errorf("invoices of booking %d: %w", bookingID, err)
+	}
 	inv := NewInvoice(*src)
+	inv.Revision = rev
+	if last := lastInvoice(list); last != nil && cancelled(list, *last) {
+		inv.Snapshot.Replaces = last.Number
+		// What the guest paid less what went or goes back to them (a
+		// change that cost less refunds the difference).
+		entries, err := s.reader.LedgerEntries(ctx, bookingID)
+		if err != nil {
+			return nil, false, fmt.Errorf("ledger of booking %d: %w", bookingID, err)
+		}
+		back := pricing.FromMinor(ledger.PositionOf(entries).Returned(), src.Booking.Currency)
+		inv.Snapshot.Paid = decimal.Max(decimal.Zero, src.Booking.PaidAmount.Sub(back))
+	}
 	inv.IssuedAt = s.clock.Now()
 	return s.store.IssueInvoice(ctx, &inv)
 }
 
+// CancelInvoice issues the credit note that cancels in full the invoice
+// of revision rev of a booking whose stay changed since, or returns the
+// one it has. Errors: CodeNotFound (the booking, or its invoice of rev),
+// CodeConflict (that invoice shows the booking's latest stay).
+func (s *Service) CancelInvoice(ctx context.Context, bookingID, rev int64) (*Invoice, bool, error) {
+	cur, err := s.store.StayRevision(ctx, bookingID)
+	if err != nil {
+		return nil, false, fmt.Errorf("stay revision of booking %d: %w", bookingID, err)
+	}
+	if rev >= cur {
+		return nil, false, booking.Errorf(booking.CodeConflict, "The invoice of booking %d shows its latest stay: it stands.", bookingID)
+	}
+	src, err := s.source(ctx, bookingID)
+	if err != nil {
+		return nil, false, err
+	}
+	list, err := s.store.BookingInvoices(ctx, bookingID)
+	if err != nil {
+		return nil, false, fmt.Errorf("invoices of booking %d: %w", bookingID, err)
+	}
+	for _, inv := range list {
+		if inv.Kind == KindInvoice && inv.Revision == rev {
+			note := NewCancellation(*src, inv)
+			note.IssuedAt = s.clock.Now()
+			return s.store.IssueInvoice(ctx, &note)
+		}
+	}
+	return nil, false, booking.Errorf(booking.CodeNotFound, "Booking %d has no invoice of revision %d to cancel.", bookingID, rev)
+}
+
 // IssueCreditNote issues the credit note of a succeeded refund of an
-// invoiced booking, or returns the one it has. Errors: CodeNotFound (the
-// booking, the entry, or the booking's invoice), CodeConflict (the entry
-// is no succeeded refund).
+// invoiced booking against its live invoice, or returns the one it has.
+// The refund of a change of stay has none: the replacement invoice bills
+// the new total (see the package's doc). Errors: CodeNotFound (the
+// booking, the entry, or the booking's live invoice), CodeConflict (the
+// entry is no succeeded refund, or a change's).
 func (s *Service) IssueCreditNote(ctx context.Context, bookingID, entryID int64) (*Invoice, bool, error) {
 	src, err := s.source(ctx, bookingID)
 	if err != nil {
@@ -132,19 +198,47 @@ func (s *Service) IssueCreditNote(ctx context.Context, bookingID, entryID int64)
 		return nil, false, booking.Errorf(booking.CodeNotFound, "Ledger entry not found.")
 	case refund.Kind != ledger.KindRefund || refund.Status != ledger.StatusSucceeded:
 		return nil, false, booking.Errorf(booking.CodeConflict, "Ledger entry %d is no succeeded refund.", entryID)
+	case changeRefund(*refund):
+		return nil, false, booking.Errorf(booking.CodeConflict, "Ledger entry %d refunds a change of stay: the replacement invoice accounts for it.", entryID)
 	}
 	list, err := s.store.BookingInvoices(ctx, bookingID)
 	if err != nil {
 		return nil, false, fmt.Errorf("invoices of booking %d: %w", bookingID, err)
 	}
-	for _, inv := range list {
-		if inv.Kind == KindInvoice {
-			note := NewCreditNote(*src, inv, *refund)
-			note.IssuedAt = s.clock.Now()
-			return s.store.IssueInvoice(ctx, &note)
-		}
+	if inv := lastInvoice(list); inv != nil && !cancelled(list, *inv) {
+		note := NewCreditNote(*src, *inv, *refund)
+		note.IssuedAt = s.clock.Now()
+		return s.store.IssueInvoice(ctx, &note)
 	}
 	return nil, false, booking.Errorf(booking.CodeNotFound, "Booking %d has no invoice to correct.", bookingID)
+}
+
+// changeRefund reports whether a refund belongs to a change of stay (its
+// decrease, or a charge given back when the change could not apply):
+// such refunds get no credit note.
+func changeRefund(e ledger.Entry) bool {
+	return e.Reason == ledger.ReasonDateChange || e.Reason == ledger.ReasonChangeRefused
+}
+
+// lastInvoice is the invoice numbered last of list (a booking's
+// documents by number), nil without one.
+func lastInvoice(list []Invoice) *Invoice {
+	for i := len(list) - 1; i >= 0; i-- {
+		if list[i].Kind == KindInvoice {
+			return &list[i]
+		}
+	}
+	return nil
+}
+
+// cancelled reports whether list holds the cancellation of inv.
+func cancelled(list []Invoice, inv Invoice) bool {
+	for _, x := range list {
+		if x.Cancellation() && x.Revision == inv.Revision {
+			return true
+		}
+	}
+	return false
 }
 
 // source reads what a document of a booking is made of.

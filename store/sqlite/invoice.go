@@ -52,9 +52,9 @@ func (db *DB) IssueInvoice(ctx context.Context, inv *invoice.Invoice) (*invoice.
 		last := counter[1]
 		inv.Number = counter[0]
 		inv.IssuedAt = time.UnixMilli(last).UTC()
-		inv.ID, err = sqlflow.Value[int64](ctx, q, nil, `INSERT INTO invoices (org_id, booking_id, kind, number, ledger_entry_id,
-			currency, total, buyer_name, buyer_address, snapshot, issued_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			inv.OrgID, inv.BookingID, string(inv.Kind), inv.Number, rowmap.NullID(inv.LedgerEntryID), inv.Currency,
+		inv.ID, err = sqlflow.Value[int64](ctx, q, nil, `INSERT INTO invoices (org_id, booking_id, kind, number, ledger_entry_id, revision,
+			currency, total, buyer_name, buyer_address, snapshot, issued_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			inv.OrgID, inv.BookingID, string(inv.Kind), inv.Number, rowmap.NullID(inv.LedgerEntryID), inv.Revision, inv.Currency,
 			inv.Total.String(), inv.Snapshot.Buyer.Name, inv.Snapshot.Buyer.Address, string(snapshot), last)
 		created = err == nil
 		return err
@@ -69,15 +69,46 @@ func (db *DB) IssueInvoice(ctx context.Context, inv *invoice.Invoice) (*invoice.
 	return stored, created, nil
 }
 
-// existingInvoice is the document inv's booking (an invoice) or refund (a
-// credit note) has already, or nil.
+// existingInvoice is the document inv stands for that is stored already,
+// or nil (invoice.Store.IssueInvoice): for an invoice, the booking's
+// invoice of its revision or else its live one (a booking has at most
+// one); for a refund's credit note, the refund's; for a cancellation, the
+// one of the booking's invoice of its revision, which must exist.
 func existingInvoice(ctx context.Context, q querier, inv *invoice.Invoice) (*invoice.Invoice, error) {
-	if inv.Kind == invoice.KindInvoice {
+	switch {
+	case inv.Kind == invoice.KindInvoice:
+		return sqlflow.One(ctx, q, rowmap.ScanInvoice, nil, `SELECT `+rowmap.InvoiceColumns+` FROM invoices i
+			WHERE i.booking_id = ? AND i.kind = 'invoice' AND (i.revision = ? OR NOT EXISTS (`+cancellationOf+`))
+			ORDER BY i.revision = ? DESC, i.number DESC LIMIT 1`, inv.BookingID, inv.Revision, inv.Revision)
+	case inv.LedgerEntryID != 0:
 		return sqlflow.One(ctx, q, rowmap.ScanInvoice, nil, `SELECT `+rowmap.InvoiceColumns+` FROM invoices
-			WHERE booking_id = ? AND kind = 'invoice'`, inv.BookingID)
+			WHERE ledger_entry_id = ?`, inv.LedgerEntryID)
+	}
+	if ok, err := sqlflow.Exists(ctx, q, `SELECT 1 FROM invoices WHERE booking_id = ? AND kind = 'invoice' AND revision = ?`,
+		inv.BookingID, inv.Revision); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, rowmap.InvoiceNotFound()
 	}
 	return sqlflow.One(ctx, q, rowmap.ScanInvoice, nil, `SELECT `+rowmap.InvoiceColumns+` FROM invoices
-		WHERE ledger_entry_id = ?`, inv.LedgerEntryID)
+		WHERE booking_id = ? AND kind = 'credit_note' AND ledger_entry_id IS NULL AND revision = ?`, inv.BookingID, inv.Revision)
+}
+
+// cancellationOf finds the cancellation of the invoice aliased i.
+const cancellationOf = `SELECT 1 FROM invoices x WHERE x.booking_id = i.booking_id AND x.kind = 'credit_note'
+	AND x.ledger_entry_id IS NULL AND x.revision = i.revision`
+
+// changedSince finds a date change of i's booking applied after the
+// revision of the invoice aliased i.
+const changedSince = `SELECT 1 FROM date_changes c WHERE c.booking_id = i.booking_id AND c.status = 'applied' AND c.id > i.revision`
+
+// StayRevision is the ID of the latest date change applied to a booking,
+// 0 without one (invoice.Store).
+func (db *DB) StayRevision(ctx context.Context, bookingID int64) (int64, error) {
+	return sqlflow.Get(ctx, db.run, "stay revision", func(q querier) (int64, error) {
+		return sqlflow.Value[int64](ctx, q, nil, `SELECT COALESCE(MAX(id), 0) FROM date_changes
+			WHERE booking_id = ? AND status = 'applied'`, bookingID)
+	})
 }
 
 // Invoices lists an organisation's documents by number (invoice.Store).
@@ -104,19 +135,29 @@ func (db *DB) Invoice(ctx context.Context, orgID, id int64) (*invoice.Invoice, e
 	})
 }
 
-// InvoicesDue lists the documents owed (invoice.Store).
+// InvoicesDue lists the documents owed (invoice.Store): step 0 the
+// cancellations of live invoices of a changed stay (read from the
+// bookings that had a change applied, far fewer than the invoices),
+// step 1 the invoices
+// of confirmed bookings without a live one, step 2 the credit notes of
+// refunds other than a change's, once the live invoice is current.
 func (db *DB) InvoicesDue(ctx context.Context, limit int) ([]invoice.Due, error) {
 	return sqlflow.Get(ctx, db.run, "invoices due", func(q querier) ([]invoice.Due, error) {
-		return sqlflow.All(ctx, q, rowmap.ScanInvoiceDue, `SELECT kind, org_id, booking_id, entry_id FROM (
-			SELECT 'invoice' AS kind, 0 AS step, b.org_id, b.id AS booking_id, 0 AS entry_id FROM bookings b
-			WHERE b.confirmed_at IS NOT NULL AND b.status IN ('confirmed', 'cancelled')
-			AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.booking_id = b.id AND i.kind = 'invoice')
+		return sqlflow.All(ctx, q, rowmap.ScanInvoiceDue, `SELECT kind, org_id, booking_id, entry_id, revision FROM (
+			SELECT 'credit_note' AS kind, 0 AS step, i.org_id, i.booking_id, 0 AS entry_id, i.revision FROM invoices i
+			WHERE i.booking_id IN (SELECT booking_id FROM date_changes WHERE status = 'applied') AND i.kind = 'invoice'
+			AND NOT EXISTS (`+cancellationOf+`) AND EXISTS (`+changedSince+`)
 			UNION ALL
-			SELECT 'credit_note', 1, b.org_id, b.id, e.id FROM ledger_entries e JOIN bookings b ON b.id = e.booking_id
-			WHERE e.kind = 'refund' AND e.status = 'succeeded'
-			AND EXISTS (SELECT 1 FROM invoices i WHERE i.booking_id = b.id AND i.kind = 'invoice')
+			SELECT 'invoice', 1, b.org_id, b.id, 0, 0 FROM bookings b
+			WHERE b.confirmed_at IS NOT NULL AND b.status IN ('confirmed', 'cancelled')
+			AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.booking_id = b.id AND i.kind = 'invoice' AND NOT EXISTS (`+cancellationOf+`))
+			UNION ALL
+			SELECT 'credit_note', 2, b.org_id, b.id, e.id, 0 FROM ledger_entries e JOIN bookings b ON b.id = e.booking_id
+			WHERE e.kind = 'refund' AND e.status = 'succeeded' AND e.reason NOT IN ('date_change', 'date_change_refused')
+			AND EXISTS (SELECT 1 FROM invoices i WHERE i.booking_id = b.id AND i.kind = 'invoice'
+				AND NOT EXISTS (`+cancellationOf+`) AND NOT EXISTS (`+changedSince+`))
 			AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.ledger_entry_id = e.id)
-		) ORDER BY step, booking_id, entry_id LIMIT ?`, limit)
+		) AS due ORDER BY step, booking_id, entry_id LIMIT ?`, limit)
 	})
 }
 

@@ -124,6 +124,7 @@ func Run(t *testing.T, newStore func(t *testing.T) Stores, opts ...Option) {
 		ledgerScenarios,
 		raceScenarios,
 		invoiceScenarios,
+		invoiceChangeScenarios,
 		ledgerRaceScenarios,
 		feedScenarios,
 		feedRaceScenarios,

@@ -9,7 +9,7 @@ import (
 
 // InvoiceColumns are the columns of invoices, in the order ScanInvoice
 // reads them.
-const InvoiceColumns = `id, org_id, booking_id, kind, number, ledger_entry_id, currency, total,
+const InvoiceColumns = `id, org_id, booking_id, kind, number, ledger_entry_id, revision, currency, total,
 	buyer_name, buyer_address, snapshot, issued_at`
 
 // ScanInvoice reads a row of InvoiceColumns; the buyer's columns fill
@@ -20,7 +20,7 @@ func ScanInvoice(c Codec, s Scanner) (*invoice.Invoice, error) {
 		kind string
 	)
 	if err := Scan(s, &inv.ID, &inv.OrgID, &inv.BookingID, &kind, &inv.Number, c.NullInt64(&inv.LedgerEntryID),
-		&inv.Currency, c.Money(&inv.Total), &inv.Snapshot.Buyer.Name, &inv.Snapshot.Buyer.Address,
+		&inv.Revision, &inv.Currency, c.Money(&inv.Total), &inv.Snapshot.Buyer.Name, &inv.Snapshot.Buyer.Address,
 		c.JSON(func(b []byte) error {
 			buyer := inv.Snapshot.Buyer
 			err := json.Unmarshal(b, &inv.Snapshot)
@@ -36,13 +36,14 @@ func ScanInvoice(c Codec, s Scanner) (*invoice.Invoice, error) {
 // InvoiceNotFound is the error for a document that is not there.
 func InvoiceNotFound() error { return booking.Errorf(booking.CodeNotFound, "Invoice not found.") }
 
-// ScanInvoiceDue reads a row of kind, org_id, booking_id, entry_id.
+// ScanInvoiceDue reads a row of kind, org_id, booking_id, entry_id,
+// revision.
 func ScanInvoiceDue(_ Codec, s Scanner) (*invoice.Due, error) {
 	var (
 		d    invoice.Due
 		kind string
 	)
-	if err := Scan(s, &kind, &d.OrgID, &d.BookingID, &d.LedgerEntryID); err != nil {
+	if err := Scan(s, &kind, &d.OrgID, &d.BookingID, &d.LedgerEntryID, &d.Revision); err != nil {
 		return nil, err
 	}
 	d.Kind = invoice.Kind(kind)
