@@ -23,6 +23,19 @@ const (
 	NotifyPaymentFailed = "payment.failed"
 	// NotifyDisputed: the guest disputed the charge with their bank.
 	NotifyDisputed = "payment.disputed"
+	// NotifyChangeRequested: a guest asks to change a confirmed booking's
+	// dates or party and the host approves changes (package datechange):
+	// the host is e-mailed to answer. NotifyChanged: a change applied, the
+	// booking has its new stay (guest and host e-mailed).
+	// NotifyChangeDeclined: the host declined a change, or it could not
+	// apply (its dates taken meanwhile, its charge given back);
+	// NotifyChangeExpired: a request lapsed unanswered, or the guest did
+	// not complete its payment in time (guest e-mailed). Their events
+	// carry the change (notify.ChangeData).
+	NotifyChangeRequested = "booking.change_requested"
+	NotifyChanged         = "booking.changed"
+	NotifyChangeDeclined  = "booking.change_declined"
+	NotifyChangeExpired   = "booking.change_expired"
 	// NotifyCalendarConflict: an imported calendar event (Notification.
 	// Conflict) overlaps a booking (Notification.Booking) held here; the
 	// booking is kept and the event not applied, the host must act.

@@ -171,7 +171,9 @@ type Apply struct {
 	Supersede    []int64
 	NotDueBefore time.Time
 	// Record are ledger entries written as by RecordLedger (refunds, the
-	// new balance); Outbox events as by RecordOutbox.
+	// new balance); Outbox events as by RecordOutbox (booking.changed),
+	// those without a key keyed for the change once it has its id
+	// (KeyEvents).
 	Record []ledger.Entry
 	Outbox []outbox.Event
 	At     time.Time
@@ -185,9 +187,11 @@ type Close struct {
 	Reason string
 	// Settle and Record as in Apply: a charge that went through for a
 	// change that cannot apply is settled succeeded with the refunds
-	// that give it back.
+	// that give it back. Outbox events are written as by RecordOutbox
+	// (booking.change_declined, booking.change_expired).
 	Settle *ledger.Entry
 	Record []ledger.Entry
+	Outbox []outbox.Event
 	At     time.Time
 }
 
@@ -196,14 +200,16 @@ type Close struct {
 // booking.CodeNotFound error when there is none.
 type Store interface {
 	// SaveDateChange stores c with record (its charge's entry, as by
-	// RecordLedger) in one atomic step: inserted when c.ID is 0 (setting
-	// it), else its status, entry key, customer, offer, expiry and
-	// UpdatedAt updated when its status is one of from. Errors:
+	// RecordLedger) and events (as by RecordOutbox; those without a key
+	// keyed for c once it has its id, KeyEvents) in one atomic step:
+	// inserted when c.ID is 0 (setting it), else its status, entry key,
+	// customer, offer, expiry and UpdatedAt updated when its status is
+	// one of from. Errors:
 	// booking.CodeConflict (reason ReasonChangeOpen) when the booking has
 	// another open change; booking.CodeConflict (reason
 	// ReasonChangeClosed) when its status is not in from;
 	// booking.CodeNotFound (booking).
-	SaveDateChange(ctx context.Context, c *Change, from []Status, record []ledger.Entry, at time.Time) error
+	SaveDateChange(ctx context.Context, c *Change, from []Status, record []ledger.Entry, events []outbox.Event, at time.Time) error
 	// ApplyDateChange gives a booking its new stay (see Apply) in one
 	// atomic step, and returns the booking. The new stay is checked as
 	// CreateBooking checks a new one, under the same lock: no block nor

@@ -1,6 +1,7 @@
 package datechange
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/host"
+	"github.com/staykit/staykit/notify"
 )
 
 // Records keeps the host's audit log in units of work: the database's
@@ -91,8 +93,12 @@ func (s *Service) Approve(ctx context.Context, org *booking.Organization, id int
 		case booking.CodeInternal, booking.CodeServiceUnavailable, booking.CodePaymentUnavailable:
 			return nil, err
 		}
+		evs, cerr := closing(c, StatusDeclined, notify.CauseUnavailable, "", b.Currency, nil, nil)
+		if cerr != nil {
+			return nil, cerr
+		}
 		if _, cerr := s.store.CloseDateChange(ctx, Close{ID: c.ID, From: []Status{StatusRequested}, To: StatusDeclined,
-			Reason: "refused when approved: " + err.Error(), At: now}); cerr != nil && booking.ErrorCode(cerr) != booking.CodeConflict {
+			Reason: "refused when approved: " + err.Error(), Outbox: evs, At: now}); cerr != nil && booking.ErrorCode(cerr) != booking.CodeConflict {
 			return nil, cerr
 		}
 		return nil, err
@@ -113,10 +119,12 @@ func (s *Service) Approve(ctx context.Context, org *booking.Organization, id int
 }
 
 // Decline ends a requested change of org; the booking keeps its stay.
-// The decline and its audit entry (date_change.decline) are written in
-// one unit. Errors: booking.CodeNotFound, booking.CodeConflict (reason
-// ReasonChangeClosed).
+// The decline, its event (booking.change_declined: the guest is e-mailed,
+// with the host's reason when given) and its audit entry
+// (date_change.decline) are written in one unit. Errors:
+// booking.CodeNotFound, booking.CodeConflict (reason ReasonChangeClosed).
 func (s *Service) Decline(ctx context.Context, org *booking.Organization, id int64, reason string, by host.Actor) (*Change, error) {
+	hostReason := reason
 	if reason == "" {
 		reason = "declined by the host"
 	}
@@ -126,7 +134,12 @@ func (s *Service) Decline(ctx context.Context, org *booking.Organization, id int
 		if err != nil {
 			return err
 		}
-		if out, err = s.store.CloseDateChange(ctx, Close{ID: id, From: []Status{StatusRequested}, To: StatusDeclined, Reason: reason, At: s.clock.Now()}); err != nil {
+		evs, err := closing(c, StatusDeclined, notify.CauseHostDeclined, hostReason, cmp.Or(c.Offer.Quote.Currency, org.Currency), nil, nil)
+		if err != nil {
+			return err
+		}
+		if out, err = s.store.CloseDateChange(ctx, Close{ID: id, From: []Status{StatusRequested}, To: StatusDeclined, Reason: reason,
+			Outbox: evs, At: s.clock.Now()}); err != nil {
 			return err
 		}
 		return s.audit(ctx, org, by, "date_change.decline", "date_change:"+strconv.FormatInt(id, 10), auditOf(c), auditOf(out))

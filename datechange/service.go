@@ -9,10 +9,14 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/money"
+	"github.com/staykit/staykit/notify"
+	"github.com/staykit/staykit/outbox"
 	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/policy"
 	"github.com/staykit/staykit/pricing"
@@ -314,8 +318,12 @@ func (s *Service) Accept(ctx context.Context, slug, token string, r Request) (*V
 		OldGuests: sub.b.Guests, Offer: *o, CreatedAt: now, UpdatedAt: now}
 	if o.ApprovalRequired {
 		c.Status = StatusRequested
-		c.ExpiresAt = now.Add(time.Duration(max(sub.org.RequestHoldHours, 1)) * time.Hour)
-		if err := s.store.SaveDateChange(ctx, c, nil, nil, now); err != nil {
+		c.ExpiresAt = expiresIn(sub.org, now)
+		ev, err := changeEvent(booking.NotifyChangeRequested, c, changeData(c, StatusRequested, sub.b.Currency))
+		if err != nil {
+			return nil, err
+		}
+		if err := s.store.SaveDateChange(ctx, c, nil, nil, []outbox.Event{ev}, now); err != nil {
 			return nil, err
 		}
 		return &View{Change: c}, nil
@@ -359,7 +367,7 @@ func (s *Service) execute(ctx context.Context, sub *subject, c *Change, guard bo
 	// The store first, the provider second: a crash in between leaves a
 	// pending entry the jobs send; money is never taken for a change the
 	// ledger does not know.
-	if err := s.store.SaveDateChange(ctx, c, from, []ledger.Entry{e}, now); err != nil {
+	if err := s.store.SaveDateChange(ctx, c, from, []ledger.Entry{e}, nil, now); err != nil {
 		return nil, err
 	}
 	if stored, err := s.chargeEntry(ctx, c); err == nil && stored != nil {
@@ -510,6 +518,24 @@ func (s *Service) applyOf(sub *subject, c *Change, from []Status, guard booking.
 			nt.BalanceStatus = booking.BalanceNone
 		}
 	}
+	// booking.changed, with what the change did: its charge, the refunds
+	// it records, the balance left.
+	d := changeData(c, StatusApplied, cur)
+	places := pricing.MinorUnits(cur)
+	d.Charge = decimal.Zero.StringFixed(places)
+	if settle != nil && settle.Status == ledger.StatusSucceeded {
+		d.Charge = pricing.FromMinor(settle.Amount, cur).StringFixed(places)
+	}
+	d.Refund = pricing.FromMinor(refunded(a.Record), cur).StringFixed(places)
+	d.Balance, d.BalanceDueDate = a.BalanceAmount.StringFixed(places), ""
+	if balance > 0 {
+		d.BalanceDueDate = a.BalanceDueDate.String()
+	}
+	ev, err := changeEvent(booking.NotifyChanged, c, d)
+	if err != nil {
+		return Apply{}, err
+	}
+	a.Outbox = append(a.Outbox, ev)
 	return a, nil
 }
 
@@ -527,17 +553,28 @@ func (s *Service) lapse(ctx context.Context, bookingID int64, now time.Time) err
 	if err != nil {
 		return fmt.Errorf("read changes of booking %d: %w", bookingID, err)
 	}
-	for _, c := range changes {
+	for i := range changes {
+		c := &changes[i]
 		if c.Status != StatusRequested || now.Before(c.ExpiresAt) {
 			continue
 		}
-		_, err := s.store.CloseDateChange(ctx, Close{ID: c.ID, From: []Status{StatusRequested}, To: StatusExpired,
-			Reason: "the host did not answer in time", At: now})
-		if err != nil && booking.ErrorCode(err) != booking.CodeConflict {
+		if _, err := s.expire(ctx, c, now); err != nil && booking.ErrorCode(err) != booking.CodeConflict {
 			return err
 		}
 	}
 	return nil
+}
+
+// expire closes c, a request the host did not answer in time, telling
+// the guest (booking.change_expired). Errors: booking.CodeConflict
+// (reason ReasonChangeClosed) when it is not requested any more.
+func (s *Service) expire(ctx context.Context, c *Change, now time.Time) (*Change, error) {
+	evs, err := closing(c, StatusExpired, notify.CauseRequestLapsed, "", c.Offer.Quote.Currency, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	return s.store.CloseDateChange(ctx, Close{ID: c.ID, From: []Status{StatusRequested}, To: StatusExpired,
+		Reason: "the host did not answer in time", Outbox: evs, At: now})
 }
 
 // Current is the booking's latest change as its page shows it, nil
@@ -562,8 +599,7 @@ func (s *Service) Current(ctx context.Context, slug, token string) (*View, error
 	now := s.clock.Now()
 	switch {
 	case c.Status == StatusRequested && !now.Before(c.ExpiresAt):
-		if lapsed, err := s.store.CloseDateChange(ctx, Close{ID: c.ID, From: []Status{StatusRequested}, To: StatusExpired,
-			Reason: "the host did not answer in time", At: now}); err == nil {
+		if lapsed, err := s.expire(ctx, c, now); err == nil {
 			c = lapsed
 		}
 	case c.Status == StatusPaying:
@@ -691,8 +727,12 @@ func (s *Service) ChangePaid(ctx context.Context, e *ledger.Entry, in *payment.I
 	if applyErr != nil {
 		reason += ": " + applyErr.Error()
 	}
+	evs, err := closing(c, StatusRefused, notify.CauseDatesTaken, "", b.Currency, &settled, refunds)
+	if err != nil {
+		return err
+	}
 	_, err = s.store.CloseDateChange(ctx, Close{ID: c.ID, From: OpenStatuses, To: StatusRefused, Reason: reason,
-		Settle: &settled, Record: refunds, At: now})
+		Settle: &settled, Record: refunds, Outbox: evs, At: now})
 	if err != nil && booking.ErrorCode(err) != booking.CodeConflict {
 		return err
 	}
@@ -700,7 +740,7 @@ func (s *Service) ChangePaid(ctx context.Context, e *ledger.Entry, in *payment.I
 		// Closed by another path meanwhile (expired while the guest
 		// paid): the charge is recorded and refunded all the same.
 		if _, err := s.store.CloseDateChange(ctx, Close{ID: c.ID, From: []Status{StatusExpired, StatusDeclined, StatusRefused}, To: StatusRefused,
-			Reason: reason, Settle: &settled, Record: refunds, At: now}); err != nil {
+			Reason: reason, Settle: &settled, Record: refunds, Outbox: evs, At: now}); err != nil {
 			return err
 		}
 	}
@@ -737,7 +777,15 @@ func (s *Service) ChangeDropped(ctx context.Context, e *ledger.Entry, reason str
 	if !c.Status.Open() {
 		return nil
 	}
-	_, err = s.store.CloseDateChange(ctx, Close{ID: c.ID, From: OpenStatuses, To: StatusExpired, Reason: reason, At: now})
+	cause := notify.CausePaymentAbandoned
+	if c.Status == StatusRequested {
+		cause = notify.CauseRequestLapsed
+	}
+	evs, err := closing(c, StatusExpired, cause, "", c.Offer.Quote.Currency, nil, nil)
+	if err != nil {
+		return err
+	}
+	_, err = s.store.CloseDateChange(ctx, Close{ID: c.ID, From: OpenStatuses, To: StatusExpired, Reason: reason, Outbox: evs, At: now})
 	if booking.ErrorCode(err) == booking.CodeConflict {
 		return nil
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/staykit/staykit/datechange"
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/ledger"
+	"github.com/staykit/staykit/outbox"
 	"github.com/staykit/staykit/payment"
 	"github.com/staykit/staykit/payment/paymenttest"
 	"github.com/staykit/staykit/store/sqlite"
@@ -181,9 +182,9 @@ type crashChanges struct {
 
 var _ datechange.Store = crashChanges{}
 
-func (s crashChanges) SaveDateChange(ctx context.Context, c *datechange.Change, from []datechange.Status, record []ledger.Entry, at time.Time) error {
+func (s crashChanges) SaveDateChange(ctx context.Context, c *datechange.Change, from []datechange.Status, record []ledger.Entry, events []outbox.Event, at time.Time) error {
 	s.write("SaveDateChange")
-	return s.db.SaveDateChange(ctx, c, from, record, at)
+	return s.db.SaveDateChange(ctx, c, from, record, events, at)
 }
 
 func (s crashChanges) ApplyDateChange(ctx context.Context, a datechange.Apply) (*booking.Booking, error) {

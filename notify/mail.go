@@ -157,6 +157,9 @@ type MailData struct {
 	Paid     string
 	// Refund is the amount of a refund event, "" otherwise.
 	Refund string
+	// Change is the change of dates of a change event (booking.NotifyChange*),
+	// nil otherwise.
+	Change *ChangeMail
 	Link   string
 	Color  string
 	// L holds the labels in Locale.
@@ -244,6 +247,10 @@ var headlines = map[string]map[string][2]string{
 			"Solde : le voyageur doit confirmer le paiement"},
 		booking.NotifyDepositClaimed:   {"Une partie de votre caution a été retenue", "Caution retenue"},
 		booking.NotifyCalendarConflict: {"", "Conflit de calendrier : un canal a réservé des dates déjà prises ici"},
+		booking.NotifyChangeRequested:  {"", "Un changement de dates attend votre réponse"},
+		booking.NotifyChanged:          {"Vos nouvelles dates sont confirmées", "Réservation modifiée par le voyageur"},
+		booking.NotifyChangeDeclined:   {"Votre demande de changement n'a pas abouti", ""},
+		booking.NotifyChangeExpired:    {"Votre demande de changement a expiré", ""},
 	},
 	"en": {
 		booking.NotifyRequested:     {"Your booking request is sent", "New booking request"},
@@ -260,6 +267,10 @@ var headlines = map[string]map[string][2]string{
 			"Balance: the guest must confirm the payment"},
 		booking.NotifyDepositClaimed:   {"Part of your security deposit was kept", "Security deposit claimed"},
 		booking.NotifyCalendarConflict: {"", "Calendar conflict: a channel booked dates already taken here"},
+		booking.NotifyChangeRequested:  {"", "A change of dates awaits your answer"},
+		booking.NotifyChanged:          {"Your new dates are confirmed", "Booking changed by the guest"},
+		booking.NotifyChangeDeclined:   {"Your change request did not go through", ""},
+		booking.NotifyChangeExpired:    {"Your change request has expired", ""},
 	},
 }
 
@@ -287,10 +298,12 @@ func GuestMailed(kind string) bool {
 }
 
 // HostMailed reports whether the host gets an e-mail for kind: the
-// booking events, and a webhook endpoint paused (outbox.KindEndpointPaused).
+// booking events but a change's closing (declined or expired, the guest's
+// business: the host declined it or let it lapse), and a webhook endpoint
+// paused (outbox.KindEndpointPaused).
 func HostMailed(kind string) bool {
-	_, ok := headlines["en"][kind]
-	return ok || kind == outbox.KindEndpointPaused
+	h, ok := headlines["en"][kind]
+	return ok && h[1] != "" || kind == outbox.KindEndpointPaused
 }
 
 // Amount formats money for a locale: "1 234,50 €" in French, "€1,234.50"

@@ -27,6 +27,11 @@ type EventData struct {
 	Organization string       `json:"organization"`
 	Booking      *BookingData `json:"booking,omitempty"`
 	Payment      *PaymentData `json:"payment,omitempty"`
+	// Change is the change of dates or party of a change event
+	// (booking.change_requested, booking.changed, booking.change_declined,
+	// booking.change_expired): the stay before and the one asked for, as
+	// they were when it happened.
+	Change *ChangeData `json:"change,omitempty"`
 }
 
 // BookingData is a booking in a webhook event; amounts are decimal strings.
@@ -133,6 +138,7 @@ func payload(ev *outbox.Event, org *booking.Organization, b *booking.Booking, e 
 		}
 		out.Data.Booking = bd
 	}
+	out.Data.Change = ChangeOf(ev)
 	if e != nil {
 		cur := e.Currency
 		out.Data.Payment = &PaymentData{Kind: string(e.Kind), Status: string(e.Status), Currency: cur,

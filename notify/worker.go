@@ -371,6 +371,9 @@ func (w *Worker) mail(ctx context.Context, ev *outbox.Event, d *outbox.Delivery,
 	if entry != nil && entry.Kind == ledger.KindRefund {
 		data.Refund = Amount(pricing.FromMinor(entry.Amount, b.Currency), b.Currency, locale)
 	}
+	if c := ChangeOf(ev); c != nil {
+		data.Change = NewChangeMail(org, c, ev.Kind, locale, forHost)
+	}
 	switch {
 	case forHost && w.HostBookingURL != nil:
 		data.Link = w.HostBookingURL(org, b)

@@ -32,6 +32,11 @@ type Event struct {
 	BookingID int64
 	// EntryID is the ledger entry of payment events, else 0.
 	EntryID int64
+	// Data is what the event tells beyond its booking as it is when sent,
+	// fixed when the event is written with the change it tells about
+	// (JSON: a date change's old and new stay, notify.ChangeData); nil
+	// for most kinds.
+	Data []byte
 	// NextAttemptAt is when the worker may fan the event out (a lease
 	// once claimed); DispatchedAt is set once it has.
 	NextAttemptAt time.Time

@@ -34,7 +34,9 @@ type Store interface {
 	// name the guest, and its check-in (package checkin: the guests'
 	// identity data); it erases the host API's kept answers to requests
 	// about the booking (host.Request.BookingID: their bodies, marked
-	// Erased), and replaces the buyer of its invoices and credit notes
+	// Erased) and the host's words declining its changes of dates
+	// (package datechange: the change's reason, its event's
+	// host_reason), and replaces the buyer of its invoices and credit notes
 	// (package invoice) with e.Name and no address, keeping their numbers
 	// and amounts, in the same transaction. Amounts, dates, status and
 	// ledger are left as they are. Errors: booking.CodeNotFound.

@@ -379,6 +379,18 @@ func TestErasedGuestAppearsNowhere(t *testing.T) {
 				map[string]any{"guests": []any{guestOf("Zélie", "BE4711XQ"), guestOf("Hugo", "BE4712XQ")}}, nil), http.StatusOK, "check-in")
 			must(host(http.MethodGet, fmt.Sprintf("/bookings/%d/checkin", stayID), nil, ""), http.StatusOK, "read the check-in")
 
+			// A change of the stay the guest asks for and the host
+			// declines in words naming them (issue #28): the host's mail,
+			// the guest's, and the events' webhooks (queued for the
+			// receiver that is down) carry the change.
+			must(host(http.MethodPatch, "/change-settings", map[string]any{"approval": true}, ""), http.StatusOK, "require approval of changes")
+			stayIn, stayOut := stayDates(10, 3)
+			asked := must(call(t, http.MethodPost, ts.URL+"/api/v1/book/demo/booking/"+stayToken+"/change",
+				map[string]any{"check_in": stayIn, "check_out": stayOut, "guests_count": 1}, nil), http.StatusOK, "ask a change").data(t)
+			must(host(http.MethodPost, "/changes/"+num(asked, "id")+"/decline",
+				map[string]any{"reason": "Désolé " + erasedStay.name + ", la maison est réservée pour deux."}, ""), http.StatusOK, "decline the change")
+			must(host(http.MethodPatch, "/change-settings", map[string]any{"approval": false}, ""), http.StatusOK, "approve no more")
+
 			// The stay passes, a day at a time (a message is sent within a
 			// day of its time): the message, the invoices, the review
 			// request; then the guest reviews it.
@@ -471,6 +483,11 @@ func TestErasedGuestAppearsNowhere(t *testing.T) {
 
 			// Before: the scans find all three guests.
 			dumped := dump(t)
+			if !slices.ContainsFunc(dumped, func(c cell) bool {
+				return c.table == "outbox_events" && c.column == "data" && len(erasedStay.found(c.text)) > 0
+			}) {
+				t.Fatalf("no event of the declined change holds the host's words naming %s: the test proves nothing", erasedStay.name)
+			}
 			for _, g := range []guest{erasedStay, erasedRefund, kept} {
 				if len(holding(dumped, g)) == 0 {
 					t.Fatalf("the dump of the database finds no trace of %s before any erasure", g.name)
@@ -511,6 +528,11 @@ func TestErasedGuestAppearsNowhere(t *testing.T) {
 			sentAfter := append(up.take(), down.take()...)
 			if !slices.ContainsFunc(sentAfter, func(b string) bool { return strings.Contains(b, privacy.ErasedName) }) {
 				t.Errorf("no webhook about an erased booking was sent after the erasure (%d sent): the queued ones were not checked", len(sentAfter))
+			}
+			if !slices.ContainsFunc(sentAfter, func(b string) bool {
+				return strings.Contains(b, `"booking.change_declined"`) && strings.Contains(b, `"old_check_in"`)
+			}) {
+				t.Errorf("the declined change's webhook was not among those sent after the erasure: its data was not checked")
 			}
 			// A retry of a request whose kept answer showed the guest is
 			// refused, not replayed; the other guest's is replayed.
@@ -556,7 +578,7 @@ func TestErasedGuestAppearsNowhere(t *testing.T) {
 			reads := []string{"/bookings?limit=100", "/invoices", "/reviews", "/events?limit=100", "/audit-log?limit=100",
 				"/reports/movements", "/planning?from=" + time.Now().Format(time.DateOnly) + "&to=" + time.Now().AddDate(0, 0, 60).Format(time.DateOnly), "/webhooks"}
 			for _, id := range []int64{stayID, refundID} {
-				for _, rest := range []string{"", "/notes", "/messages", "/invoices", "/guest-data", "/checkin", "/checkin/status"} {
+				for _, rest := range []string{"", "/notes", "/messages", "/invoices", "/guest-data", "/checkin", "/checkin/status", "/changes"} {
 					reads = append(reads, fmt.Sprintf("/bookings/%d%s", id, rest))
 				}
 			}
@@ -571,6 +593,7 @@ func TestErasedGuestAppearsNowhere(t *testing.T) {
 			// Nor in what the guest's link shows.
 			for _, p := range []string{"/api/v1/book/demo/booking/" + stayToken, "/api/v1/book/demo/booking/" + stayToken + "/review",
 				"/api/v1/book/demo/booking/" + stayToken + "/checkin", "/api/v1/book/demo/booking/" + stayToken + "/messages",
+				"/api/v1/book/demo/booking/" + stayToken + "/change",
 				"/guest-invoices/demo/" + stayToken} {
 				r := must(call(t, http.MethodGet, ts.URL+p, nil, nil), http.StatusOK, p)
 				if got := erasedStay.found(r.Raw); len(got) > 0 {

@@ -17,9 +17,9 @@ import (
 
 var _ datechange.Store = (*DB)(nil)
 
-// SaveDateChange stores a change with its charge's entry
+// SaveDateChange stores a change with its charge's entry and its events
 // (datechange.Store).
-func (db *DB) SaveDateChange(ctx context.Context, c *datechange.Change, from []datechange.Status, record []ledger.Entry, at time.Time) error {
+func (db *DB) SaveDateChange(ctx context.Context, c *datechange.Change, from []datechange.Status, record []ledger.Entry, events []outbox.Event, at time.Time) error {
 	data, err := rowmap.DateChangeData(c)
 	if err != nil {
 		return fmt.Errorf("encode date change: %w", err)
@@ -57,6 +57,15 @@ func (db *DB) SaveDateChange(ctx context.Context, c *datechange.Change, from []d
 				return 0, err
 			}
 			if err := recordLedger(ctx, q, entries); err != nil {
+				return 0, err
+			}
+		}
+		if len(events) > 0 {
+			evs, err := outbox.PrepareEvents(datechange.KeyEvents(events, id), c.BookingID, at)
+			if err != nil {
+				return 0, booking.Invalid(err)
+			}
+			if err := recordOutbox(ctx, q, evs); err != nil {
 				return 0, err
 			}
 		}
@@ -150,7 +159,7 @@ func (db *DB) ApplyDateChange(ctx context.Context, a datechange.Apply) (*booking
 			}
 		}
 		if len(a.Outbox) > 0 {
-			events, err := outbox.PrepareEvents(a.Outbox, cur.ID, a.At)
+			events, err := outbox.PrepareEvents(datechange.KeyEvents(a.Outbox, changeID), cur.ID, a.At)
 			if err != nil {
 				return nil, booking.Invalid(err)
 			}
@@ -254,6 +263,15 @@ func (db *DB) CloseDateChange(ctx context.Context, c datechange.Close) (*datecha
 				return nil, err
 			}
 			if err := recordLedger(ctx, q, entries); err != nil {
+				return nil, err
+			}
+		}
+		if len(c.Outbox) > 0 {
+			events, err := outbox.PrepareEvents(datechange.KeyEvents(c.Outbox, c.ID), cur.BookingID, c.At)
+			if err != nil {
+				return nil, booking.Invalid(err)
+			}
+			if err := recordOutbox(ctx, q, events); err != nil {
 				return nil, err
 			}
 		}

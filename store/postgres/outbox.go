@@ -30,9 +30,9 @@ func (db *DB) RecordOutbox(ctx context.Context, events []outbox.Event, now time.
 func recordOutbox(ctx context.Context, q querier, events []outbox.Event) error {
 	for i := range events {
 		e := &events[i]
-		err := sqlflow.Exec(ctx, q, nil, `INSERT INTO outbox_events (key, kind, org_id, booking_id, entry_id, next_attempt_at, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (key) DO NOTHING`,
-			e.Key, e.Kind, e.OrgID, rowmap.NullID(e.BookingID), e.EntryID, e.NextAttemptAt, e.CreatedAt)
+		err := sqlflow.Exec(ctx, q, nil, `INSERT INTO outbox_events (key, kind, org_id, booking_id, entry_id, next_attempt_at, created_at, data)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (key) DO NOTHING`,
+			e.Key, e.Kind, e.OrgID, rowmap.NullID(e.BookingID), e.EntryID, e.NextAttemptAt, e.CreatedAt, string(e.Data))
 		if sqlState(err) == foreignKeyViolation {
 			return booking.Errorf(booking.CodeNotFound, "This organisation or booking does not exist.")
 		}

@@ -12,8 +12,9 @@ var _ privacy.Store = (*DB)(nil)
 
 // EraseGuest replaces a booking's guest details and fails the pending
 // mail deliveries to its guest, deletes its notes, review, check-in and
-// messages, erases the host API's kept answers about it and the buyer of
-// its invoices (privacy.Store).
+// messages, erases the host API's kept answers about it, the host's
+// reasons for declining its changes of dates and the buyer of its
+// invoices (privacy.Store).
 func (db *DB) EraseGuest(ctx context.Context, bookingID int64, e privacy.Erasure) error {
 	return db.tx(ctx, "erase guest", func(q querier) error {
 		if err := sqlflow.Exec(ctx, q, bookingNotFound(), `UPDATE bookings SET guest_name = $1, guest_email = $2,
@@ -33,6 +34,17 @@ func (db *DB) EraseGuest(ctx context.Context, bookingID int64, e privacy.Erasure
 		// erased; a retry of their requests is refused, not replayed.
 		if err := sqlflow.Exec(ctx, q, nil, `UPDATE host_requests SET body = NULL, erased = true WHERE booking_id = $1`,
 			bookingID); err != nil {
+			return err
+		}
+		// The host's words when they declined a change of dates may name
+		// the guest: gone from the change and from its event's data (a
+		// webhook replayed later carries what the event keeps).
+		if err := sqlflow.Exec(ctx, q, nil, `UPDATE date_changes SET reason = '' WHERE booking_id = $1 AND status = 'declined'`,
+			bookingID); err != nil {
+			return err
+		}
+		if err := sqlflow.Exec(ctx, q, nil, `UPDATE outbox_events SET data = (data::jsonb - 'host_reason')::text
+			WHERE booking_id = $1 AND data LIKE '%"host_reason":%'`, bookingID); err != nil {
 			return err
 		}
 		// Invoices keep their numbers and amounts; their buyer is erased.

@@ -30,9 +30,9 @@ func (db *DB) RecordOutbox(ctx context.Context, events []outbox.Event, now time.
 func recordOutbox(ctx context.Context, q querier, events []outbox.Event) error {
 	for i := range events {
 		e := &events[i]
-		err := sqlflow.Exec(ctx, q, nil, `INSERT INTO outbox_events (key, kind, org_id, booking_id, entry_id, next_attempt_at, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
-			e.Key, e.Kind, e.OrgID, rowmap.NullID(e.BookingID), e.EntryID, e.NextAttemptAt.UnixMilli(), e.CreatedAt.UnixMilli())
+		err := sqlflow.Exec(ctx, q, nil, `INSERT INTO outbox_events (key, kind, org_id, booking_id, entry_id, next_attempt_at, created_at, data)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
+			e.Key, e.Kind, e.OrgID, rowmap.NullID(e.BookingID), e.EntryID, e.NextAttemptAt.UnixMilli(), e.CreatedAt.UnixMilli(), string(e.Data))
 		if isForeignKeyViolation(err) {
 			return booking.Errorf(booking.CodeNotFound, "This organisation or booking does not exist.")
 		}

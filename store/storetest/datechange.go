@@ -3,13 +3,17 @@ package storetest
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/datechange"
+	"github.com/staykit/staykit/eventfeed"
 	"github.com/staykit/staykit/ledger"
+	"github.com/staykit/staykit/outbox"
 )
 
 // changeOf is a change of b to [in, out), open in status.
@@ -41,11 +45,11 @@ var dateChangeScenarios = []scenario{
 		b := moveTo(t, s, newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour)), booking.StatusConfirmed)
 		c := changeOf(b, datechange.StatusRequested, "2026-06-10", "2026-06-14")
 		c.ExpiresAt = t0.Add(48 * time.Hour)
-		must(t, dc.SaveDateChange(ctx, c, nil, nil, t0))
+		must(t, dc.SaveDateChange(ctx, c, nil, nil, nil, t0))
 		if c.ID == 0 {
 			t.Fatal("SaveDateChange left the ID 0")
 		}
-		err := dc.SaveDateChange(ctx, changeOf(b, datechange.StatusPaying, "2026-06-10", "2026-06-12"), nil, nil, t0)
+		err := dc.SaveDateChange(ctx, changeOf(b, datechange.StatusPaying, "2026-06-10", "2026-06-12"), nil, nil, nil, t0)
 		wantCode(t, err, booking.CodeConflict)
 		if r := reasonOf(err); r != datechange.ReasonChangeOpen {
 			t.Fatalf("second open change: reason %q, want %q", r, datechange.ReasonChangeOpen)
@@ -63,8 +67,8 @@ var dateChangeScenarios = []scenario{
 		c.Status, c.EntryKey, c.ExpiresAt = datechange.StatusPaying, fmt.Sprintf("change-charge:%d:1", b.ID), time.Time{}
 		charge := ledger.Entry{Kind: ledger.KindChangeCharge, IntentID: "pi_first", Amount: 14100, Currency: "EUR", Key: c.EntryKey,
 			Reason: ledger.ReasonDateChange, Status: ledger.StatusPending}
-		must(t, dc.SaveDateChange(ctx, c, []datechange.Status{datechange.StatusRequested}, []ledger.Entry{charge}, t0.Add(time.Minute)))
-		wantCode(t, dc.SaveDateChange(ctx, c, []datechange.Status{datechange.StatusRequested}, nil, t0), booking.CodeConflict)
+		must(t, dc.SaveDateChange(ctx, c, []datechange.Status{datechange.StatusRequested}, []ledger.Entry{charge}, nil, t0.Add(time.Minute)))
+		wantCode(t, dc.SaveDateChange(ctx, c, []datechange.Status{datechange.StatusRequested}, nil, nil, t0), booking.CodeConflict)
 		byKey, err := dc.DateChangeByEntry(ctx, c.EntryKey)
 		must(t, err)
 		if byKey.ID != c.ID || byKey.Status != datechange.StatusPaying {
@@ -127,7 +131,7 @@ var dateChangeScenarios = []scenario{
 		// refused while another is open.
 		open := changeOf(moved, datechange.StatusRequested, "2026-06-20", "2026-06-22")
 		open.ExpiresAt = t0.Add(time.Hour)
-		must(t, dc.SaveDateChange(ctx, open, nil, nil, t0))
+		must(t, dc.SaveDateChange(ctx, open, nil, nil, nil, t0))
 		direct := changeOf(moved, datechange.StatusApplied, "2026-06-11", "2026-06-14")
 		_, err = dc.ApplyDateChange(ctx, applyOf(moved, direct, nil, "2026-06-11", "2026-06-14", at))
 		wantCode(t, err, booking.CodeConflict)
@@ -150,6 +154,90 @@ var dateChangeScenarios = []scenario{
 		if len(list) != 3 || list[0].ID != direct.ID || list[2].ID != c.ID {
 			t.Fatalf("changes newest first: %+v", list)
 		}
+	}},
+	{"DateChange/EventsWrittenWithTheirChange", func(t *testing.T, s Stores) {
+		w := newWorld(t, s)
+		ctx := t.Context()
+		dc := capabilityOf[datechange.Store](t, s)
+		feed := capabilityOf[eventfeed.Store](t, s)
+		b := moveTo(t, s, newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour)), booking.StatusConfirmed)
+		other := moveTo(t, s, newPending(t, s, w.prop, "2026-06-20", "2026-06-23", t0.Add(time.Hour)), booking.StatusConfirmed)
+		// An event as package datechange makes it: unkeyed for a change
+		// not stored yet, keyed by the store with the change's id.
+		event := func(kind string, c *datechange.Change) outbox.Event {
+			ev := outbox.Event{Kind: kind, OrgID: w.org.ID, BookingID: b.ID, Data: []byte(`{"status":"` + kind + `"}`)}
+			if c != nil && c.ID != 0 {
+				ev.Key = fmt.Sprintf("%s:%d", kind, c.ID)
+			}
+			return ev
+		}
+		events := func() map[string]outbox.Event {
+			t.Helper()
+			list, _ := readFeed(t, feed, w.org.ID, 0, 100, false)
+			out := map[string]outbox.Event{}
+			for _, e := range list {
+				if e.BookingID == b.ID {
+					out[e.Key] = e.Event
+				}
+			}
+			return out
+		}
+		wantKeys := func(want ...string) {
+			t.Helper()
+			got := events()
+			if len(got) != len(want) {
+				t.Fatalf("events %v, want %v", slices.Sorted(maps.Keys(got)), want)
+			}
+			for _, k := range want {
+				if _, ok := got[k]; !ok {
+					t.Fatalf("events %v, want %v", slices.Sorted(maps.Keys(got)), want)
+				}
+			}
+		}
+
+		// A request, with its event keyed by its new id, in one write.
+		req := changeOf(b, datechange.StatusRequested, "2026-06-10", "2026-06-14")
+		req.ExpiresAt = t0.Add(48 * time.Hour)
+		must(t, dc.SaveDateChange(ctx, req, nil, nil, []outbox.Event{event(booking.NotifyChangeRequested, nil)}, t0))
+		requested := fmt.Sprintf("%s:%d", booking.NotifyChangeRequested, req.ID)
+		wantKeys(requested)
+		if ev := events()[requested]; string(ev.Data) != `{"status":"booking.change_requested"}` || ev.Kind != booking.NotifyChangeRequested {
+			t.Fatalf("request's event %+v (data %s)", ev, ev.Data)
+		}
+		// A second open change is refused, and so is its event.
+		err := dc.SaveDateChange(ctx, changeOf(b, datechange.StatusRequested, "2026-06-10", "2026-06-12"), nil, nil,
+			[]outbox.Event{event(booking.NotifyChangeRequested, nil)}, t0)
+		wantCode(t, err, booking.CodeConflict)
+		wantKeys(requested)
+
+		// Declined with its event; a second closing of it writes none.
+		declined := event(booking.NotifyChangeDeclined, req)
+		_, err = dc.CloseDateChange(ctx, datechange.Close{ID: req.ID, From: []datechange.Status{datechange.StatusRequested},
+			To: datechange.StatusDeclined, Outbox: []outbox.Event{declined}, At: t0.Add(time.Minute)})
+		must(t, err)
+		_, err = dc.CloseDateChange(ctx, datechange.Close{ID: req.ID, From: []datechange.Status{datechange.StatusRequested},
+			To: datechange.StatusExpired, Outbox: []outbox.Event{event(booking.NotifyChangeExpired, req)}, At: t0.Add(time.Hour)})
+		wantCode(t, err, booking.CodeConflict)
+		wantKeys(requested, declined.Key)
+
+		// A change onto nights another booking holds is refused by the
+		// store, with its booking.changed.
+		taken := changeOf(b, datechange.StatusApplied, "2026-06-19", "2026-06-22")
+		a := applyOf(b, taken, nil, "2026-06-19", "2026-06-22", t0)
+		a.Outbox = []outbox.Event{event(booking.NotifyChanged, nil)}
+		_, err = dc.ApplyDateChange(ctx, a)
+		wantCode(t, err, booking.CodeUnavailable)
+		wantKeys(requested, declined.Key)
+		if cur, err := s.BookingByID(ctx, other.ID); err != nil || cur.CheckIn != day("2026-06-20") {
+			t.Fatalf("the other booking: %+v, %v", cur, err)
+		}
+		// Applied, with its event keyed by the change inserted.
+		free := changeOf(b, datechange.StatusApplied, "2026-06-10", "2026-06-14")
+		a = applyOf(b, free, nil, "2026-06-10", "2026-06-14", t0)
+		a.Outbox = []outbox.Event{event(booking.NotifyChanged, nil)}
+		_, err = dc.ApplyDateChange(ctx, a)
+		must(t, err)
+		wantKeys(requested, declined.Key, fmt.Sprintf("%s:%d", booking.NotifyChanged, free.ID))
 	}},
 	{"DateChange/NewStayCheckedAsACheckout", func(t *testing.T, s Stores) {
 		w := newWorld(t, s)
@@ -314,7 +402,7 @@ var dateChangeRaceScenarios = []scenario{
 			p := newProperty(t, s, w.org.ID)
 			b := moveTo(t, s, newPending(t, s, p, "2026-05-01", "2026-05-04", t0.Add(time.Hour)), booking.StatusConfirmed)
 			c := changeOf(b, datechange.StatusPaying, "2026-05-10", "2026-05-13")
-			must(t, dc.SaveDateChange(ctx, c, nil, nil, t0))
+			must(t, dc.SaveDateChange(ctx, c, nil, nil, nil, t0))
 			counts := race(n, func(int) error {
 				cc := *c
 				a := applyOf(b, &cc, []datechange.Status{datechange.StatusPaying}, "2026-05-10", "2026-05-13", t0)

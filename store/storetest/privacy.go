@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/datechange"
+	"github.com/staykit/staykit/eventfeed"
 	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/notes"
 	"github.com/staykit/staykit/outbox"
@@ -90,6 +92,44 @@ var privacyScenarios = []scenario{
 			if len(ds) != 2 {
 				t.Errorf("event %d: %d deliveries, want 2", i, len(ds))
 			}
+		}
+	}},
+	{"Privacy/EraseGuestErasesTheHostsReasonsOfChanges", func(t *testing.T, s Stores) {
+		w := newWorld(t, s)
+		ctx := t.Context()
+		dc := capabilityOf[datechange.Store](t, s)
+		feed := capabilityOf[eventfeed.Store](t, s)
+		b := moveTo(t, s, newPending(t, s, w.prop, "2026-06-01", "2026-06-04", t0.Add(time.Hour)), booking.StatusConfirmed)
+		c := changeOf(b, datechange.StatusRequested, "2026-06-10", "2026-06-14")
+		c.ExpiresAt = t0.Add(48 * time.Hour)
+		must(t, dc.SaveDateChange(ctx, c, nil, nil, nil, t0))
+		const words = "Sorry Zélie, the house is not ready"
+		_, err := dc.CloseDateChange(ctx, datechange.Close{ID: c.ID, From: []datechange.Status{datechange.StatusRequested}, To: datechange.StatusDeclined,
+			Reason: words, At: t0, Outbox: []outbox.Event{{Key: "booking.change_declined:x", Kind: "booking.change_declined", OrgID: w.org.ID,
+				Data: []byte(`{"status":"declined","check_in":"2026-06-10","host_reason":"` + words + `"}`)}}})
+		must(t, err)
+		data := func() string {
+			t.Helper()
+			list, _ := readFeed(t, feed, w.org.ID, 0, 100, false)
+			for _, e := range list {
+				if e.Key == "booking.change_declined:x" {
+					return string(e.Data)
+				}
+			}
+			t.Fatal("the change's event is gone")
+			return ""
+		}
+		if !strings.Contains(data(), words) {
+			t.Fatalf("the event keeps %s before the erasure: the test proves nothing", data())
+		}
+		must(t, records(t, s).EraseGuest(ctx, b.ID, privacy.Anonymous(t0.Add(time.Hour))))
+		got, err := dc.DateChange(ctx, w.org.ID, c.ID)
+		must(t, err)
+		if got.Reason != "" || got.Status != datechange.StatusDeclined {
+			t.Errorf("the change after the erasure: %s, reason %q", got.Status, got.Reason)
+		}
+		if d := data(); strings.Contains(d, "Zélie") || !strings.Contains(d, `"check_in"`) || !strings.Contains(d, "2026-06-10") {
+			t.Errorf("the event's data after the erasure: %s, want the host's words gone and the rest kept", d)
 		}
 	}},
 	{"Privacy/EraseGuestErasesKeptHostAnswers", func(t *testing.T, s Stores) {

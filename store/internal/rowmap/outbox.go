@@ -8,7 +8,7 @@ import (
 
 // EventColumns are the columns of outbox_events, in the order ScanEvent
 // reads them.
-const EventColumns = `id, key, kind, org_id, coalesce(booking_id, 0), entry_id, next_attempt_at, dispatched_at, created_at`
+const EventColumns = `id, key, kind, org_id, coalesce(booking_id, 0), entry_id, next_attempt_at, dispatched_at, created_at, data`
 
 // DeliveryColumns are the columns of outbox_deliveries, in the order
 // ScanDelivery reads them.
@@ -22,9 +22,13 @@ const EndpointColumns = `id, org_id, url, secret, event_types, active, failures,
 // ScanEvent reads a row of EventColumns.
 func ScanEvent(c Codec, s Scanner) (*outbox.Event, error) {
 	var e outbox.Event
+	var data string
 	if err := Scan(s, &e.ID, &e.Key, &e.Kind, &e.OrgID, &e.BookingID, &e.EntryID,
-		c.Time(&e.NextAttemptAt), c.Instant(&e.DispatchedAt), c.Time(&e.CreatedAt)); err != nil {
+		c.Time(&e.NextAttemptAt), c.Instant(&e.DispatchedAt), c.Time(&e.CreatedAt), &data); err != nil {
 		return nil, err
+	}
+	if data != "" {
+		e.Data = []byte(data)
 	}
 	return &e, nil
 }
