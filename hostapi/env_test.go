@@ -43,6 +43,7 @@ import (
 	"github.com/staykit/staykit/review"
 	"github.com/staykit/staykit/schedule"
 	"github.com/staykit/staykit/store/postgres"
+	"github.com/staykit/staykit/store/postgres/pgtest"
 	"github.com/staykit/staykit/store/sqlite/sqlitetest"
 )
 
@@ -100,10 +101,16 @@ func backends(t *testing.T) map[string]func(t *testing.T, n int) []host.Stores {
 // seamsOf is every seam of db.
 func seamsOf(db interface{ HostStores() host.Stores }) host.Stores { return db.HostStores() }
 
-// postgresStores opens n pools on a fresh schema, as n replicas would.
+// schemas are the PostgreSQL schemas of the package's tests, reused
+// emptied from one test to the next (TestMain drops them).
+var schemas pgtest.Pool
+
+func TestMain(m *testing.M) { pgtest.Main(m, &schemas) }
+
+// postgresStores opens n pools on an empty schema, as n replicas would.
 func postgresStores(t *testing.T, n int) []host.Stores {
+	schema := schemas.Schema(t)
 	url := testenv.PostgresURL(t)
-	schema := testenv.PostgresSchema(t, "staykit_hostapi_")
 	out := make([]host.Stores, n)
 	for i := range out {
 		db, err := postgres.Open(t.Context(), url, postgres.WithSchema(schema))

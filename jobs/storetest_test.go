@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/staykit/staykit/store/postgres/pgtest"
 	"github.com/staykit/staykit/store/storetest"
 )
 
@@ -15,8 +16,20 @@ import (
 // host's units of work); the others do not meet the hook.
 func TestStoreConformanceWithJobs(t *testing.T) {
 	forEachDriver(t, func(t *testing.T, d driver) {
+		open := func(t *testing.T) store { return d.open(t, d.database(t)) }
+		if d.name == "postgres" {
+			// A schema per scenario, from a pool: emptied, not migrated
+			// again.
+			var pool pgtest.Pool
+			t.Cleanup(func() {
+				if err := pool.Close(); err != nil {
+					t.Error(err)
+				}
+			})
+			open = func(t *testing.T) store { return storeOf(pool.Open(t)) }
+		}
 		storetest.Run(t, func(t *testing.T) storetest.Stores {
-			s := d.open(t, d.database(t))
+			s := open(t)
 			if _, err := d.workers(s, options(s, time.Second)); err != nil {
 				t.Fatal(err)
 			}

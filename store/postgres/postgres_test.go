@@ -21,6 +21,7 @@ import (
 	"github.com/staykit/staykit/internal/testenv"
 	"github.com/staykit/staykit/pricing"
 	"github.com/staykit/staykit/store/postgres"
+	"github.com/staykit/staykit/store/postgres/pgtest"
 	"github.com/staykit/staykit/store/storetest"
 )
 
@@ -77,7 +78,13 @@ func rawConn(t *testing.T, schema string) *pgx.Conn {
 }
 
 func TestStore(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) storetest.Stores { return seams(open(t)) })
+	var pool pgtest.Pool
+	t.Cleanup(func() {
+		if err := pool.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	storetest.Run(t, func(t *testing.T) storetest.Stores { return seams(pool.Open(t)) })
 }
 
 // TestFreshDatabaseHasNoPlantsTable: the plant store keeps its own schema
