@@ -167,6 +167,18 @@ func (s *Service) availability(ctx context.Context, resolve orgFunc, propertyID 
 	if g.days != nil {
 		g.days[n] = day
 	}
+	// Where units have prices of their own, a night costs what its
+	// cheapest free unit asks (cheapest, nil otherwise).
+	var cheapest []decimal.Decimal
+	if unitPriced(p) && s.store.UnitPriceReader != nil {
+		own, err := s.store.UnitPrices(ctx, p.ID, start, end)
+		if err != nil {
+			return nil, fmt.Errorf("read unit prices of property %d: %w", p.ID, err)
+		}
+		if len(own) > 0 {
+			cheapest = cheapestNights(p, start, n, own, &g)
+		}
+	}
 	g.occupy(p, taken, set.Gap())
 
 	cal := &Calendar{PropertyID: p.ID, Currency: org.Currency, From: from, To: to.AddDays(-1)}
@@ -175,6 +187,9 @@ func (s *Service) availability(ctx context.Context, resolve orgFunc, propertyID 
 		d := Day{Date: day, Price: p.Rates.NightPrice(day)}
 		switch {
 		case i >= 0 && i < n:
+			if cheapest != nil {
+				d.Price = cheapest[i]
+			}
 			d.Available = g.free[i]
 			d.UnitsAvailable = int(g.units[i])
 			d.CheckIn = g.canCheckIn(i)
@@ -228,6 +243,8 @@ type grid struct {
 	// days are the dates of the nights, and of the day after; nil when no
 	// rule restricts departures (every stay may end on any day).
 	days []civil.Date
+	// unitNights, when set, is told by occupy each unit's free nights.
+	unitNights func(unit int64, nights []bool)
 }
 
 // occupy takes the holds off the open nights of g, unit by unit, each
@@ -268,6 +285,9 @@ func (g *grid) occupy(p *Property, holds []Hold, gap int) {
 					take(nights, h)
 				}
 			}
+		}
+		if g.unitNights != nil {
+			g.unitNights(id, nights)
 		}
 		var run int32
 		for i := n - 1; i >= 0; i-- {
@@ -480,4 +500,44 @@ func (o *OrgService) calendarVersion(ctx context.Context, propertyID int64, b []
 	b = append(b, '/')
 	b = append(b, opt(o.org.MaxStayNights)...)
 	return b, today, true
+}
+
+// cheapestNights returns, for the n nights from start, the price of the
+// cheapest unit of p free that night — its own price (own) where it has
+// one, the property's otherwise — or the property's price when no unit is
+// free; it is filled in as g.occupy walks the units (g.unitNights).
+func cheapestNights(p *Property, start civil.Date, n int, own []UnitPrice, g *grid) []decimal.Decimal {
+	cheapest := make([]decimal.Decimal, n)
+	for i, day := 0, start; i < n; i, day = i+1, nextDay(day) {
+		cheapest[i] = p.Rates.NightPrice(day)
+	}
+	base := slices.Clone(cheapest)
+	byUnit := make(map[int64]map[int]decimal.Decimal)
+	for _, o := range own {
+		i := start.DaysUntil(o.Date)
+		if i < 0 || i >= n {
+			continue
+		}
+		if byUnit[o.UnitID] == nil {
+			byUnit[o.UnitID] = make(map[int]decimal.Decimal)
+		}
+		byUnit[o.UnitID][i] = o.Price
+	}
+	seen := make([]bool, n)
+	g.unitNights = func(unit int64, nights []bool) {
+		prices := byUnit[unit]
+		for i, free := range nights {
+			if !free {
+				continue
+			}
+			price, ok := prices[i]
+			if !ok {
+				price = base[i]
+			}
+			if !seen[i] || price.LessThan(cheapest[i]) {
+				cheapest[i], seen[i] = price, true
+			}
+		}
+	}
+	return cheapest
 }

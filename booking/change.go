@@ -55,6 +55,11 @@ func (s *Service) RepriceStay(ctx context.Context, org *Organization, b *Booking
 	if err := s.checkSameDay(ctx, org, p.ID, st, now); err != nil {
 		return nil, err
 	}
+	tier, err := s.unitPricing(ctx, p, st.Range(), nil, b, now)
+	if err != nil {
+		return nil, err
+	}
+	p, out.Guard.Units = tier.p, tier.units
 	today := s.today(org, now)
 	in := pricingStay(org, p, st, today)
 	in.Mode = b.PaymentMode

@@ -196,7 +196,15 @@ func (s *Service) checkout(ctx context.Context, resolve orgFunc, r CheckoutReque
 	if err := s.checkSameDay(ctx, org, p.ID, r.Stay, now); err != nil {
 		return nil, err
 	}
-	q, c, err := s.price(ctx, org, p, QuoteRequest{Stay: r.Stay, CouponCode: r.CouponCode, Locale: r.Locale}, now)
+	// A property whose units have prices of their own is priced as its
+	// cheapest free unit, and the stay kept to the units priced alike:
+	// the one case where a checkout reads the occupancy.
+	tier, err := s.unitPricing(ctx, p, r.Range(), nil, nil, now)
+	if err != nil {
+		return nil, err
+	}
+	guard.Units = tier.units
+	q, c, err := s.price(ctx, org, tier.p, QuoteRequest{Stay: r.Stay, CouponCode: r.CouponCode, Locale: r.Locale}, now)
 	if err != nil {
 		return nil, err
 	}
@@ -247,7 +255,12 @@ func (s *Service) claimGuard(ctx context.Context, b *Booking) (DateGuard, error)
 	if err != nil {
 		return DateGuard{}, fmt.Errorf("read property of booking %d: %w", b.ID, err)
 	}
-	return dateGuard(p), nil
+	g := dateGuard(p)
+	// Its own unit, or one priced as it was sold.
+	if g.Units, err = s.unitsPricedAs(ctx, p, b.Range(), b.UnitID); err != nil {
+		return DateGuard{}, err
+	}
+	return g, nil
 }
 
 // dateGuard returns the preparation days of p and the nights its own

@@ -48,7 +48,11 @@ func (s *Service) quote(ctx context.Context, resolve orgFunc, propertyID int64, 
 	if err := s.checkSameDay(ctx, org, p.ID, r.Stay, now); err != nil {
 		return nil, err
 	}
-	q, _, err := s.price(ctx, org, p, r, now)
+	tier, err := s.unitPricing(ctx, p, r.Range(), nil, nil, now)
+	if err != nil {
+		return nil, err
+	}
+	q, _, err := s.price(ctx, org, tier.p, r, now)
 	if err != nil {
 		return nil, err
 	}

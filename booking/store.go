@@ -2,6 +2,7 @@ package booking
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/staykit/staykit/civil"
@@ -36,6 +37,9 @@ type Stores struct {
 	HostCalendarStore
 	// HostRequestPurger serves Service.PurgeHostRequests.
 	HostRequestPurger
+	// UnitPriceReader reads units' own prices (issue #27); nil prices
+	// every stay as its property, whatever its unit.
+	UnitPriceReader
 }
 
 // empty reports whether s has no seam at all.
@@ -256,6 +260,12 @@ type DateGuard struct {
 	// by it (rules.Set.Reserved), which is the stay's range widened the
 	// same way: see Guarded. Negative values count as zero.
 	PreparationDaysBefore, PreparationDaysAfter int
+	// Units, when not nil, are the only units the stay may hold: those
+	// priced as the stay was (UnitTier), so that a guest quoted the price
+	// of the cheapest unit is not sold a dearer one. Nil: any active unit
+	// of the property. A store choosing among them still picks the best
+	// fit (BestUnit); none of them free is CodeUnavailable.
+	Units []int64
 	// RuleClosed are the nights the property's own stay rules close
 	// (rules.Day.Closed of its rate plan), as the caller read them. The
 	// stay is refused when one of its nights is closed: by the calendar
@@ -263,6 +273,11 @@ type DateGuard struct {
 	// step, or, when no calendar day is stored for it, by RuleClosed. See
 	// ClosedNight.
 	RuleClosed []civil.Date
+}
+
+// AllowsUnit reports whether the stay may hold unit (g.Units).
+func (g DateGuard) AllowsUnit(unit int64) bool {
+	return g.Units == nil || slices.Contains(g.Units, unit)
 }
 
 // Guarded returns the range no other holder (booking holding dates, or

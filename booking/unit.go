@@ -24,6 +24,10 @@ type Unit struct {
 	Position int `json:"position"`
 	// RetiredAt is when the unit was retired; zero while it is sold.
 	RetiredAt time.Time `json:"retired_at"`
+	// Priced: the unit has nightly prices of its own (UnitPrice), which
+	// win over the property's for those nights. Stores set it; a
+	// property none of whose units is priced is priced as before units.
+	Priced bool `json:"priced"`
 }
 
 // Active reports whether the unit is sold.

@@ -88,6 +88,10 @@ type Offer struct {
 	// now (in the booking's payment mode, with its coupon when it still
 	// applies).
 	Quote pricing.Quote `json:"quote"`
+	// Units, when not nil, are the units Quote prices the new stay on
+	// (their own prices, booking.DateGuard.Units): the change applies on
+	// one of them, however long after it was offered, or not at all.
+	Units []int64 `json:"units,omitempty"`
 	// PreviousTotal is the booking's total before the change.
 	PreviousTotal decimal.Decimal `json:"previous_total"`
 	// Paid is what the booking holds now: received, less what went or is

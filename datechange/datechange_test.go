@@ -659,3 +659,61 @@ func TestBalancePaidEarlyRacingItsJob(t *testing.T) {
 	}
 	e.balanced(t, e.booking(t, b.ID))
 }
+
+// TestCheapUnitTakenWhileThePaymentWasUnderWay: a change offered at the
+// price of a unit priced on its own (issue #27) applies on that unit or
+// one priced alike, never on a dearer unit free when the payment
+// arrives: the cheap unit taken meanwhile, the change is refused and its
+// charge refunded, as when its dates are taken.
+func TestCheapUnitTakenWhileThePaymentWasUnderWay(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	org, err := e.svc.Organization(ctx, "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cheap := &booking.Unit{Name: "2"}
+	if err := e.store.AddUnit(ctx, org.ID, e.property["demo"], cheap, start); err != nil {
+		t.Fatal(err)
+	}
+	// The weekend of 12–14 June costs 80 a night on the second unit, 120
+	// on the first.
+	if _, err := e.store.SetUnitPrices(ctx, org.ID, cheap.ID, []booking.UnitPriceDay{
+		{Date: day("2026-06-12"), Price: ptr(dec("80"))}, {Date: day("2026-06-13"), Price: ptr(dec("80"))}}); err != nil {
+		t.Fatal(err)
+	}
+	b := e.book(t, "demo", "2026-06-08", "2026-06-11", "")
+	if b.UnitID == cheap.ID {
+		t.Fatalf("the first stay holds the second unit; the test needs it on the first")
+	}
+	o, err := e.changes.Quote(ctx, "demo", b.Token, req("2026-06-08", "2026-06-14", 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 4 × 100 + 2 × 80 on the second unit (the first would cost 640),
+	// cleaning 50, tax 18.
+	if o.Total.String() != "628" {
+		t.Fatalf("offer total %s, want 628: the stay on the cheap unit", o.Total)
+	}
+	e.accept(t, "demo", b, req("2026-06-08", "2026-06-14", 2))
+	other := e.book(t, "demo", "2026-06-12", "2026-06-14", "")
+	if other.UnitID != cheap.ID {
+		t.Fatalf("the other guest holds unit %d, want the cheap unit %d", other.UnitID, cheap.ID)
+	}
+	in := e.changeIntents()[0]
+	if _, err := e.pay.Pay(in.ID, paymenttest.CardSucceeds); err != nil {
+		t.Fatal(err)
+	}
+	if v := e.current(t, "demo", b); v.Change.Status != datechange.StatusRefused {
+		t.Fatalf("change is %s, want refused: only the dear unit is free", v.Change.Status)
+	}
+	got := e.booking(t, b.ID)
+	wantStay(t, got, "2026-06-08", "2026-06-11", 2)
+	if got.UnitID != b.UnitID || got.TotalAmount.String() != "359" {
+		t.Fatalf("booking on unit %d at %s, want unit %d at 359 as before", got.UnitID, got.TotalAmount, b.UnitID)
+	}
+	paid, _ := e.pay.Intent(in.ID)
+	if paid.AmountReceived == 0 || paid.AmountRefunded != paid.AmountReceived {
+		t.Fatalf("change intent received %d refunded %d, want all of it back", paid.AmountReceived, paid.AmountRefunded)
+	}
+}

@@ -236,7 +236,8 @@ func (s *Service) offer(ctx context.Context, sub *subject, r Request, now time.T
 		PreviousTotal: b.TotalAmount, Paid: pricing.FromMinor(held(sub.entries), cur), PolicyPercent: pct,
 		Retained: pricing.FromMinor(plan.Retained, cur), Total: pricing.FromMinor(plan.Total, cur),
 		Charge: pricing.FromMinor(plan.Charge, cur), Refund: pricing.FromMinor(plan.Refund, cur),
-		Balance: pricing.FromMinor(plan.Balance, cur), CouponDropped: rs.CouponDropped, ApprovalRequired: approval}
+		Balance: pricing.FromMinor(plan.Balance, cur), CouponDropped: rs.CouponDropped, ApprovalRequired: approval,
+		Units: rs.Guard.Units}
 	if plan.Balance > 0 {
 		o.BalanceDueDate = balanceDue(sub.org, r.CheckIn, now)
 	}
@@ -468,6 +469,9 @@ func (s *Service) applyOf(sub *subject, c *Change, from []Status, guard booking.
 	}
 	hold := held(entries)
 	refund, balance := max(0, hold-total), max(0, total-hold)
+	// The new stay holds a unit priced as it was offered, whatever is
+	// cheapest now.
+	guard.Units = o.Units
 	a := Apply{Change: c, From: from, Was: b.Range(), Guard: guard, At: now, NotDueBefore: now.Add(supersedeMargin),
 		Stay:        booking.Stay{CheckIn: o.CheckIn, CheckOut: o.CheckOut, Guests: o.Guests},
 		TotalAmount: o.Total, Quote: o.Quote, CouponID: b.CouponID, CouponCode: b.CouponCode, Settle: settle}

@@ -140,6 +140,8 @@ var routeRoles = map[string]team.Role{
 	"POST /properties/{id}/units":                  team.Manager,
 	"PATCH /properties/{id}/units/{unit_id}":       team.Manager,
 	"POST /properties/{id}/units/{unit_id}/retire": team.Manager,
+	"GET /properties/{id}/units/{unit_id}/prices":  team.Manager,
+	"POST /properties/{id}/units/{unit_id}/prices": team.Manager,
 	"POST /bookings/{id}/move":                     team.Manager,
 	"GET /links":                                   team.Manager,
 	"POST /links":                                  team.Manager,

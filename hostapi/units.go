@@ -4,7 +4,11 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/staykit/staykit/booking"
+	"github.com/staykit/staykit/civil"
+	"github.com/staykit/staykit/host"
 	"github.com/staykit/staykit/units"
 )
 
@@ -16,6 +20,8 @@ func (h *handler) unitRoutes() []channelRoute {
 		{http.MethodPost, "/properties/{id}/units", h.addUnit},
 		{http.MethodPatch, "/properties/{id}/units/{unit_id}", h.renameUnit},
 		{http.MethodPost, "/properties/{id}/units/{unit_id}/retire", h.retireUnit},
+		{http.MethodGet, "/properties/{id}/units/{unit_id}/prices", h.listUnitPrices},
+		{http.MethodPost, "/properties/{id}/units/{unit_id}/prices", h.setUnitPrices},
 		{http.MethodPost, "/bookings/{id}/move", h.moveBooking},
 		{http.MethodGet, "/links", h.listLinks},
 		{http.MethodPost, "/links", h.addLink},
@@ -31,11 +37,36 @@ type unitView struct {
 	Position   int        `json:"position"`
 	Active     bool       `json:"active"`
 	RetiredAt  *time.Time `json:"retired_at"`
+	// Priced: the unit has nightly prices of its own.
+	Priced bool `json:"priced"`
 }
 
 func newUnitView(u booking.Unit) unitView {
 	return unitView{ID: u.ID, PropertyID: u.PropertyID, Name: u.Name, Position: u.Position, Active: u.Active(),
-		RetiredAt: optTime(u.RetiredAt)}
+		RetiredAt: optTime(u.RetiredAt), Priced: u.Priced}
+}
+
+// unitPricesView is a unit's own nightly prices over a range of dates.
+type unitPricesView struct {
+	UnitID   int64           `json:"unit_id"`
+	Currency string          `json:"currency"`
+	From     civil.Date      `json:"from"`
+	To       civil.Date      `json:"to"`
+	Days     []unitPriceView `json:"days"`
+}
+
+// unitPriceView is a unit's own price of one night.
+type unitPriceView struct {
+	Date  civil.Date      `json:"date"`
+	Price decimal.Decimal `json:"price"`
+}
+
+func newUnitPricesView(org *booking.Organization, unitID int64, from, to civil.Date, list []booking.UnitPrice) unitPricesView {
+	v := unitPricesView{UnitID: unitID, Currency: org.Currency, From: from, To: to, Days: make([]unitPriceView, len(list))}
+	for i, p := range list {
+		v.Days[i] = unitPriceView{Date: p.Date, Price: p.Price}
+	}
+	return v
 }
 
 // unitBody is POST /properties/{id}/units and PATCH
@@ -132,6 +163,57 @@ func (h *handler) retireUnit(r *http.Request, c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	return http.StatusOK, newUnitView(*u), nil
+}
+
+func (h *handler) listUnitPrices(r *http.Request, c *call) (int, any, error) {
+	id, err := pathID(r, "id", "property")
+	if err != nil {
+		return 0, nil, err
+	}
+	unitID, err := pathID(r, "unit_id", "unit")
+	if err != nil {
+		return 0, nil, err
+	}
+	f := booking.FieldErrors{}
+	q := r.URL.Query()
+	from, to := queryDate(q, "from", f), queryDate(q, "to", f)
+	if from.IsZero() && len(f["from"]) == 0 {
+		f.Add("from", "required")
+	}
+	if to.IsZero() && len(f["to"]) == 0 {
+		f.Add("to", "required")
+	}
+	if err := f.Err(); err != nil {
+		return 0, nil, err
+	}
+	list, err := h.host.UnitPrices(r.Context(), c.org, id, unitID, from, to)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, newUnitPricesView(c.org, unitID, from, to, list), nil
+}
+
+func (h *handler) setUnitPrices(r *http.Request, c *call) (int, any, error) {
+	id, err := pathID(r, "id", "property")
+	if err != nil {
+		return 0, nil, err
+	}
+	unitID, err := pathID(r, "unit_id", "unit")
+	if err != nil {
+		return 0, nil, err
+	}
+	var b host.UnitPriceChange
+	if err := decode(c.body, &b); err != nil {
+		return 0, nil, err
+	}
+	if _, err := h.host.SetUnitPrices(r.Context(), c.org, id, unitID, b, c.actor); err != nil {
+		return 0, nil, err
+	}
+	list, err := h.host.UnitPrices(r.Context(), c.org, id, unitID, b.From, b.To)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, newUnitPricesView(c.org, unitID, b.From, b.To, list), nil
 }
 
 func (h *handler) moveBooking(r *http.Request, c *call) (int, any, error) {

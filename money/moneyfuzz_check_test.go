@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/payment"
@@ -359,6 +361,7 @@ func (w *fuzzWorld) check() {
 		w.checkOwed(ob)
 	}
 	w.checkOverlaps()
+	w.checkUnitPrices()
 	w.checkOrphans(owner)
 	w.checkAuthorisations("after settling")
 }
@@ -590,7 +593,7 @@ func (w *fuzzWorld) checkOwed(ob *ownedBooking) {
 }
 
 // checkOverlaps is invariant (f): no two live stays (confirmed,
-// requested) of a property overlap.
+// requested) of a unit overlap.
 func (w *fuzzWorld) checkOverlaps() {
 	for i, slug := range fuzzOrgs {
 		live, err := w.env.store.Bookings(w.ctx, w.orgIDs[i], booking.StatusConfirmed, booking.StatusRequested)
@@ -600,10 +603,48 @@ func (w *fuzzWorld) checkOverlaps() {
 		for x := range live {
 			for y := x + 1; y < len(live); y++ {
 				a, b := live[x], live[y]
-				if a.PropertyID == b.PropertyID && a.Range().Overlaps(b.Range()) {
+				if a.PropertyID == b.PropertyID && a.UnitID == b.UnitID && a.Range().Overlaps(b.Range()) {
 					w.violate("f", "two live stays overlap", "%s: %s %s→%s (%s) and %s %s→%s (%s)", slug,
 						w.label(a.ID), a.CheckIn, a.CheckOut, a.Status, w.label(b.ID), b.CheckIn, b.CheckOut, b.Status)
 				}
+			}
+		}
+	}
+}
+
+// checkUnitPrices is invariant (h): every booking's accommodation is the
+// sum of the nightly prices of the unit it holds — its own price where
+// it has one (the world's unitPrices), the villa's otherwise. A checkout
+// priced at the cheap unit that lost it to another guest must have been
+// refused, not given the dear unit at the cheap price; a late payment
+// must take back the cheap unit or one priced alike.
+func (w *fuzzWorld) checkUnitPrices() {
+	for i, slug := range fuzzOrgs {
+		list, err := w.env.store.Bookings(w.ctx, w.orgIDs[i])
+		if err != nil {
+			w.violate("h", "bookings unreadable", "%s: %v", slug, err)
+			continue
+		}
+		p, err := w.env.store.Property(w.ctx, w.orgIDs[i], w.env.property[slug])
+		if err != nil {
+			w.violate("h", "property unreadable", "%s: %v", slug, err)
+			continue
+		}
+		for _, b := range list {
+			if b.Quote.Nights == 0 {
+				continue
+			}
+			want := decimal.Zero
+			for night := b.CheckIn; night.Before(b.CheckOut); night = night.AddDays(1) {
+				price, own := w.unitPrices[b.UnitID][night]
+				if !own {
+					price = p.Rates.NightPrice(night)
+				}
+				want = want.Add(price)
+			}
+			if !b.Quote.Accommodation.Equal(want) {
+				w.violate("h", "a stay priced as another unit", "%s: %s %s→%s (%s) on unit %d: accommodation %s, the unit's nights cost %s",
+					slug, w.label(b.ID), b.CheckIn, b.CheckOut, b.Status, b.UnitID, b.Quote.Accommodation, want)
 			}
 		}
 	}

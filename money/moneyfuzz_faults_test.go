@@ -85,7 +85,7 @@ func newCrashStore(db *sqlite.DB, sw *crashSwitch) *crashStore {
 // seams are s as every seam a Service consumes.
 func (s *crashStore) seams() booking.Stores {
 	return booking.Stores{CatalogStore: s, BookingStore: s, LedgerStore: s, TermsStore: s, CalendarStore: s,
-		PaymentAccountStore: s, OutboxStore: s, HostCalendarStore: s, HostRequestPurger: s}
+		PaymentAccountStore: s, OutboxStore: s, HostCalendarStore: s, HostRequestPurger: s, UnitPriceReader: s}
 }
 
 // crashSeams are the interfaces crashStore serves: the fields of
@@ -353,7 +353,7 @@ var storeReads = []string{
 	"ExportTokenByValue", "Feed", "FeedBlocks", "FeedConflicts", "Feeds", "Holds", "IdempotencyRecord",
 	"LapsedHolds", "LedgerEntries", "LedgerEntryByProviderID", "Occupied", "OrganizationByID",
 	"OrganizationBySlug", "Organizations", "OutboxDeliveries", "OutboxDelivery", "OutboxEvent", "PaymentAccount",
-	"Properties", "Property", "Settings", "Terms", "WebhookEndpoint",
+	"Properties", "Property", "Settings", "Terms", "UnitPrices", "WebhookEndpoint",
 	"WebhookEndpoints",
 }
 

@@ -18,6 +18,7 @@ import (
 
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/booking/bookingtest"
+	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/datechange"
 	"github.com/staykit/staykit/ledger"
 	"github.com/staykit/staykit/money"
@@ -50,8 +51,11 @@ import (
 //	(d) never more refunded than received, per intent;
 //	(e) every owed entry reaches the provider: none left pending, no
 //	    failed refund left unsent;
-//	(f) no two live stays of a property overlap;
-//	(g) no money or authorisation at the provider outside the bookings.
+//	(f) no two live stays of a unit overlap;
+//	(g) no money or authorisation at the provider outside the bookings;
+//	(h) every stay is priced as the unit it holds: its accommodation is
+//	    the sum of that unit's nightly prices (its own where it has them,
+//	    unitWorld), whatever raced for the cheap unit.
 //
 // It runs a fixed list of regression cases, then as many random
 // sequences as STAYKIT_MONEY_FUZZ_DURATION allows (3s by default). A failing sequence is
@@ -69,7 +73,7 @@ func TestMoneyFuzz(t *testing.T) {
 	failing := map[string]*fuzzFailure{}
 	var kinds []string
 	var sequences, failed, ops, jobSends, violations int
-	record := func(seed uint64, seq []op, out *fuzzOutcome) {
+	record := func(seed uint64, units bool, seq []op, out *fuzzOutcome) {
 		sequences++
 		ops += out.executed
 		jobSends += out.jobSends
@@ -81,7 +85,7 @@ func TestMoneyFuzz(t *testing.T) {
 		for _, v := range out.violations {
 			f := failing[v.kind]
 			if f == nil {
-				f = &fuzzFailure{kind: v.kind, inv: v.inv, seed: seed, ops: seq, example: v.detail}
+				f = &fuzzFailure{kind: v.kind, inv: v.inv, seed: seed, units: units, ops: seq, example: v.detail}
 				failing[v.kind] = f
 				kinds = append(kinds, v.kind)
 			}
@@ -92,14 +96,18 @@ func TestMoneyFuzz(t *testing.T) {
 	}
 	for _, reg := range moneyFuzzRegressions {
 		seq := reg.sequence()
-		record(reg.seed, seq, r.run(seq, false))
+		record(reg.seed, false, seq, r.run(seq, false, false))
+	}
+	for _, reg := range moneyFuzzUnitRegressions {
+		seq := reg.sequence()
+		record(reg.seed, true, seq, r.run(seq, true, false))
 	}
 	random := time.Now() // the time box is the random seeds'
 	first := uint64(random.UnixNano())
 	seed := first
 	for ; time.Since(random) < cfg.duration; seed++ {
 		seq := generate(seed)
-		record(seed, seq, r.run(seq, false))
+		record(seed, unitWorld(seed), seq, r.run(seq, unitWorld(seed), false))
 	}
 	seeds := "no random seed"
 	if seed > first {
@@ -129,6 +137,11 @@ func (reg fuzzRegression) sequence() []op {
 	}
 	return ops
 }
+
+// moneyFuzzUnitRegressions are the regression cases of the world of
+// units priced on their own (unitWorld), run after moneyFuzzRegressions,
+// which run in the one-unit world they were found in.
+var moneyFuzzUnitRegressions = []fuzzRegression{}
 
 // moneyFuzzRegressions run on every test run, before the random seeds:
 // the minimal sequences of the bugs the fuzz found on 723ee4a (numbers
@@ -253,20 +266,36 @@ func fuzzConfigFromEnv(t *testing.T) fuzzConfig {
 type fuzzFailure struct {
 	kind, inv string
 	seed      uint64
+	units     bool // in the world of units priced on their own
 	ops       []op
 	example   string
 	seeds     []uint64
 }
 
 // fuzzRunner runs sequences, each on a new database: a copy of a
-// template made once, with newEnv's organisations.
+// template made once per world, with newEnv's organisations.
 type fuzzRunner struct {
-	t        *testing.T
-	dir      string
-	template string
-	property map[string]int64
-	runs     int
+	t     *testing.T
+	dir   string
+	world [2]*fuzzTemplate // one-unit, units priced on their own
+	runs  int
 }
+
+// fuzzTemplate is the database a world's sequences start from.
+type fuzzTemplate struct {
+	path     string
+	property map[string]int64
+	// unitPrices are the units' own prices (unit → night → price); none
+	// in the one-unit world.
+	unitPrices map[int64]map[civil.Date]decimal.Decimal
+}
+
+// unitWorld reports whether a random seed's sequence runs in the world
+// of units priced on their own: every other seed. In that world each
+// villa has a second unit at 80 a night from 5 to 11 June (the villa's
+// nights cost 100, 120 at the weekend), so a checkout is priced and held
+// on the cheap unit while it is free, on the other after.
+func unitWorld(seed uint64) bool { return seed%2 == 1 }
 
 // fuzzOutcome is what a sequence came to.
 type fuzzOutcome struct {
@@ -287,16 +316,22 @@ func (v violation) String() string { return fmt.Sprintf("(%s) %s: %s", v.inv, v.
 
 // run runs ops from a new database, settles and checks; with log it keeps
 // the op log.
-func (r *fuzzRunner) run(ops []op, log bool) *fuzzOutcome {
-	if r.template == "" {
-		r.makeTemplate()
+func (r *fuzzRunner) run(ops []op, units bool, log bool) *fuzzOutcome {
+	i := 0
+	if units {
+		i = 1
 	}
+	if r.world[i] == nil {
+		r.world[i] = r.makeTemplate(units)
+	}
+	tpl := r.world[i]
 	r.runs++
 	path := filepath.Join(r.dir, fmt.Sprintf("seq%d.db", r.runs))
-	if err := copyFile(r.template, path); err != nil {
+	if err := copyFile(tpl.path, path); err != nil {
 		r.t.Fatal(err)
 	}
-	w := newFuzzWorld(r.t, path, r.property, log)
+	w := newFuzzWorld(r.t, path, tpl.property, log)
+	w.unitPrices = tpl.unitPrices
 	defer func() {
 		w.env.store.Close()
 		for _, suffix := range []string{"", "-wal", "-shm"} {
@@ -315,8 +350,19 @@ func (r *fuzzRunner) run(ops []op, log bool) *fuzzOutcome {
 // log, and shrinks it if it fails.
 func (r *fuzzRunner) replay(cfg fuzzConfig) {
 	t := r.t
+	units := unitWorld(cfg.seed)
+	for _, reg := range moneyFuzzRegressions {
+		if reg.seed == cfg.seed {
+			units = false
+		}
+	}
+	for _, reg := range moneyFuzzUnitRegressions {
+		if reg.seed == cfg.seed {
+			units = true
+		}
+	}
 	ops := fuzzRegression{seed: cfg.seed, keep: cfg.keep}.sequence()
-	out := r.run(ops, true)
+	out := r.run(ops, units, true)
 	for _, line := range out.log {
 		t.Log(line)
 	}
@@ -329,7 +375,7 @@ func (r *fuzzRunner) replay(cfg fuzzConfig) {
 	}
 	if cfg.keep == nil {
 		v := out.violations[0]
-		r.report(&fuzzFailure{kind: v.kind, inv: v.inv, seed: cfg.seed, ops: ops, example: v.detail, seeds: []uint64{cfg.seed}},
+		r.report(&fuzzFailure{kind: v.kind, inv: v.inv, seed: cfg.seed, units: units, ops: ops, example: v.detail, seeds: []uint64{cfg.seed}},
 			time.Now().Add(cfg.shrink))
 	}
 }
@@ -338,10 +384,13 @@ func (r *fuzzRunner) replay(cfg fuzzConfig) {
 // reports it with the seed, the minimal sequence's op log and the command
 // that replays it.
 func (r *fuzzRunner) report(f *fuzzFailure, deadline time.Time) {
-	ops, minimal := r.shrink(f.ops, f.kind, deadline)
-	out := r.run(ops, true)
+	ops, minimal := r.shrink(f.ops, f.kind, f.units, deadline)
+	out := r.run(ops, f.units, true)
 	var b strings.Builder
 	fmt.Fprintf(&b, "(%s) %s\n  in %d sequence(s), first seed %d", f.inv, f.kind, len(f.seeds), f.seed)
+	if f.units {
+		b.WriteString(" (units priced on their own)")
+	}
 	if len(f.seeds) > 1 {
 		fmt.Fprintf(&b, " (also %s)", joinSeeds(f.seeds[1:min(len(f.seeds), 6)]))
 	}
@@ -387,9 +436,9 @@ func joinSeeds(seeds []uint64) string {
 // go (minimal) or the deadline passes: first whole bookings go (a
 // checkout and the ops aimed at it), then whole kinds of op, then delta
 // debugging removes chunks of ops, halving their size down to single ops.
-func (r *fuzzRunner) shrink(ops []op, kind string, deadline time.Time) (_ []op, minimal bool) {
+func (r *fuzzRunner) shrink(ops []op, kind string, units bool, deadline time.Time) (_ []op, minimal bool) {
 	fails := func(candidate []op) bool {
-		for _, v := range r.run(candidate, false).violations {
+		for _, v := range r.run(candidate, units, false).violations {
 			if v.kind == kind {
 				return true
 			}
@@ -465,6 +514,8 @@ type fuzzWorld struct {
 	promised  map[int64]int64
 	pending   *promise
 	dashboard map[int64]bool // bookings refunded from the provider's dashboard
+	// unitPrices are the units' own prices of the world (fuzzTemplate).
+	unitPrices map[int64]map[civil.Date]decimal.Decimal
 
 	violations []violation
 	logging    bool
@@ -487,11 +538,12 @@ type crashPlan struct {
 	k     int
 }
 
-// makeTemplate makes the database every sequence starts from: newEnv's
-// three organisations, migrated once.
-func (r *fuzzRunner) makeTemplate() {
+// makeTemplate makes the database every sequence of a world starts
+// from: newEnv's three organisations, migrated once; with units, each
+// villa gets a second unit priced on its own (unitWorld).
+func (r *fuzzRunner) makeTemplate(units bool) *fuzzTemplate {
 	ctx := context.Background()
-	path := filepath.Join(r.dir, "template.db")
+	path := filepath.Join(r.dir, fmt.Sprintf("template-%v.db", units))
 	db, err := sqlite.Open(ctx, path)
 	if err != nil {
 		r.t.Fatal(err)
@@ -500,10 +552,35 @@ func (r *fuzzRunner) makeTemplate() {
 	e.addOrg(r.t, "demo", pricing.ModeFull)
 	e.addOrg(r.t, "demo-deposit", pricing.ModeDeposit)
 	e.addOrg(r.t, "demo-request", pricing.ModeRequest)
+	tpl := &fuzzTemplate{path: path, property: e.property}
+	if units {
+		tpl.unitPrices = map[int64]map[civil.Date]decimal.Decimal{}
+		for _, slug := range fuzzOrgs {
+			org, err := db.OrganizationBySlug(ctx, slug)
+			if err != nil {
+				r.t.Fatal(err)
+			}
+			u := &booking.Unit{Name: "2"}
+			if err := db.AddUnit(ctx, org.ID, e.property[slug], u, start); err != nil {
+				r.t.Fatal(err)
+			}
+			own := map[civil.Date]decimal.Decimal{}
+			var days []booking.UnitPriceDay
+			for night, end := d("2026-06-05"), d("2026-06-12"); night.Before(end); night = night.AddDays(1) {
+				price := decimal.NewFromInt(80)
+				own[night] = price
+				days = append(days, booking.UnitPriceDay{Date: night, Price: &price})
+			}
+			if _, err := db.SetUnitPrices(ctx, org.ID, u.ID, days); err != nil {
+				r.t.Fatal(err)
+			}
+			tpl.unitPrices[u.ID] = own
+		}
+	}
 	if err := db.Close(); err != nil {
 		r.t.Fatal(err)
 	}
-	r.template, r.property = path, e.property
+	return tpl
 }
 
 func copyFile(from, to string) error {

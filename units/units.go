@@ -92,6 +92,15 @@ type Store interface {
 	// CodeNotFound (booking, unit); CodeUnavailable (the unit is not
 	// free); CodeConflict ReasonNotHolding.
 	MoveBooking(ctx context.Context, orgID, bookingID, unitID int64, g booking.DateGuard, now time.Time) (*booking.Booking, error)
+	// SetUnitPrices sets or clears a unit's own nightly prices
+	// (booking.UnitPriceDay, a nil price clearing its night) in one
+	// atomic step, and returns the unit, whose Priced then says whether
+	// it has any left. Errors: CodeNotFound (unit not of orgID);
+	// CodeInvalid (booking.CheckUnitPriceDays, field "days").
+	SetUnitPrices(ctx context.Context, orgID, unitID int64, days []booking.UnitPriceDay) (*booking.Unit, error)
+	// UnitPriceDays lists a unit's own prices of the nights from from to
+	// to (half-open), by date. Errors: CodeNotFound.
+	UnitPriceDays(ctx context.Context, orgID, unitID int64, from, to civil.Date) ([]booking.UnitPrice, error)
 	// Links lists an organisation's links by whole, then part.
 	Links(ctx context.Context, orgID int64) ([]Link, error)
 	// Link declares part as one of whole's parts at now, in one atomic

@@ -54,6 +54,19 @@ func (u unitWrites) RetireUnit(ctx context.Context, orgID, unitID int64, today c
 	return got, err
 }
 
+// SetUnitPrices writes through and forgets the unit's property's
+// catalogue: its units' Priced, and the prices of its calendar (the
+// organisation's catalogue when the unit is unknown).
+func (u unitWrites) SetUnitPrices(ctx context.Context, orgID, unitID int64, days []booking.UnitPriceDay) (*booking.Unit, error) {
+	got, err := u.Store.SetUnitPrices(ctx, orgID, unitID, days)
+	if got != nil {
+		u.c.changed(ctx, propertyChange(got.PropertyID))
+	} else {
+		u.c.changed(ctx, orgChange(orgID))
+	}
+	return got, err
+}
+
 // MoveBooking writes through and forgets the booking's property's
 // occupancy (every property's when the booking is unknown).
 func (u unitWrites) MoveBooking(ctx context.Context, orgID, bookingID, unitID int64, g booking.DateGuard, now time.Time) (*booking.Booking, error) {

@@ -52,9 +52,10 @@ func linkedOverlaps(ctx context.Context, q querier, propertyID int64, r civil.Ra
 // (a transaction holding the property's lock, lockProperty), as
 // staykit_create_booking decides: nothing of the whole property overlaps
 // guarded (staykit_whole_taken), and a unit is free for it
-// (staykit_best_unit: want when not 0, else the best fit). ok is false
-// when the stay cannot hold one.
-func claimUnit(ctx context.Context, q querier, propertyID, want int64, stay, guarded civil.Range, now time.Time, except int64) (unit int64, ok bool, err error) {
+// (staykit_best_unit: want when not 0, else the best fit; among allowed
+// when not nil, booking.DateGuard.Units). ok is false when the stay
+// cannot hold one.
+func claimUnit(ctx context.Context, q querier, propertyID, want int64, stay, guarded civil.Range, now time.Time, except int64, allowed []int64) (unit int64, ok bool, err error) {
 	type claim struct {
 		whole bool
 		unit  int64
@@ -62,9 +63,9 @@ func claimUnit(ctx context.Context, q querier, propertyID, want int64, stay, gua
 	c, err := sqlflow.One(ctx, q, func(rc rowmap.Codec, s rowmap.Scanner) (*claim, error) {
 		var c claim
 		return &c, rowmap.Scan(s, &c.whole, rc.NullInt64(&c.unit))
-	}, nil, `SELECT staykit_whole_taken($1, $5, $6, $7, $8), staykit_best_unit($1, $2, $3, $4, $5, $6, $7, $8)`,
+	}, nil, `SELECT staykit_whole_taken($1, $5, $6, $7, $8), staykit_best_unit($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 		propertyID, want, rowmap.Date(stay.Start), rowmap.Date(stay.End), rowmap.Date(guarded.Start),
-		rowmap.Date(guarded.End), now, except)
+		rowmap.Date(guarded.End), now, except, allowed)
 	if err != nil {
 		return 0, false, err
 	}

@@ -92,7 +92,7 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 		terms, c.PaymentAccount, nb.HoldsDates(c.Now)}
 	var res createResult
 	err = db.run(ctx, "create booking", func(q querier) error {
-		r, err := sqlflow.One(ctx, q, scanCreateResult, nil, qCreateBooking, append(head, args...)...)
+		r, err := sqlflow.One(ctx, q, scanCreateResult, nil, qCreateBooking, append(append(head, args...), c.Units)...)
 		if err != nil {
 			return err
 		}
@@ -129,9 +129,10 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 
 // qCreateBooking calls staykit_create_booking with the arguments of
 // CreateBooking: 13 of its own, then the booking's columns in
-// bookingDataColumns order.
+// bookingDataColumns order, then the units the stay may hold
+// (booking.DateGuard.Units, NULL for any).
 var qCreateBooking = `SELECT outcome, booking_id, key_request_hash, key_booking_id, key_created_at, chosen_unit
-	FROM staykit_create_booking(` + params(1, 13+strings.Count(bookingDataColumns, ",")+1) + `)`
+	FROM staykit_create_booking(` + params(1, 13+strings.Count(bookingDataColumns, ",")+2) + `)`
 
 // createResult is the row staykit_create_booking returns: the booking
 // created, or the idempotency record that holds the key.

@@ -191,7 +191,7 @@ func takeStay(ctx context.Context, q querier, cur *booking.Booking, stay civil.R
 	if err := releaseLapsed(ctx, q, cur.PropertyID, stay, now, cur.ID); err != nil {
 		return 0, err
 	}
-	unit, err := stayUnit(ctx, q, cur.PropertyID, cur.UnitID, stay, g.Guarded(stay), now, cur.ID, true)
+	unit, err := stayUnit(ctx, q, cur.PropertyID, cur.UnitID, stay, g.Guarded(stay), now, cur.ID, true, g.Units)
 	if err != nil {
 		return 0, err
 	}

@@ -88,7 +88,7 @@ func withUnits(ctx context.Context, q querier, props []booking.Property, orgID i
 				WHERE part_id = $1 OR whole_id = $1`, props[0].ID)
 		}
 	} else {
-		units, err = sqlflow.All(ctx, q, rowmap.ScanUnit, `SELECT u.id, u.property_id, u.name, u.position, u.retired_at
+		units, err = sqlflow.All(ctx, q, rowmap.ScanUnit, `SELECT u.id, u.property_id, u.name, u.position, u.retired_at, u.has_prices
 			FROM units u JOIN properties p ON p.id = u.property_id
 			WHERE p.org_id = $1 AND u.retired_at IS NULL ORDER BY u.property_id, u.position, u.id`, orgID)
 		if err == nil {

@@ -167,11 +167,12 @@ func (db *DB) Transition(ctx context.Context, id int64, t booking.Transition) (*
 // in q (a transaction holding the property's row lock and its linked
 // properties'): nothing of the whole property overlaps guarded, and its
 // own unit is free for it, or, when move is set and it is taken or
-// retired, the best fit of the others (claimUnit). Errors: CodeUnavailable.
-func stayUnit(ctx context.Context, q querier, propertyID, own int64, stay, guarded civil.Range, now time.Time, id int64, move bool) (int64, error) {
-	unit, ok, err := claimUnit(ctx, q, propertyID, own, stay, guarded, now, id)
+// retired, the best fit of the others (claimUnit) — of allowed, when not
+// nil (booking.DateGuard.Units). Errors: CodeUnavailable.
+func stayUnit(ctx context.Context, q querier, propertyID, own int64, stay, guarded civil.Range, now time.Time, id int64, move bool, allowed []int64) (int64, error) {
+	unit, ok, err := claimUnit(ctx, q, propertyID, own, stay, guarded, now, id, allowed)
 	if err == nil && !ok && move {
-		unit, ok, err = claimUnit(ctx, q, propertyID, 0, stay, guarded, now, id)
+		unit, ok, err = claimUnit(ctx, q, propertyID, 0, stay, guarded, now, id, allowed)
 	}
 	if err != nil || !ok {
 		return 0, unavailableIf(!ok, err)
@@ -193,7 +194,12 @@ func claimDates(ctx context.Context, q querier, id int64, cur *current, t bookin
 	if reclaim {
 		guarded = t.Guarded(cur.stay)
 	}
-	unit, err := stayUnit(ctx, q, cur.propertyID, cur.unitID, cur.stay, guarded, t.At, id, reclaim)
+	// A booking holding its dates keeps its unit, whatever its price.
+	var allowed []int64
+	if reclaim {
+		allowed = t.Units
+	}
+	unit, err := stayUnit(ctx, q, cur.propertyID, cur.unitID, cur.stay, guarded, t.At, id, reclaim, allowed)
 	if err != nil {
 		return 0, err
 	}

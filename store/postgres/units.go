@@ -168,7 +168,7 @@ func (db *DB) MoveBooking(ctx context.Context, orgID, bookingID, unitID int64, g
 			return nil, rowmap.UnitNotFound()
 		}
 		guarded := g.Guarded(b.Range())
-		chosen, err := sqlflow.Value[*int64](ctx, q, nil, `SELECT staykit_best_unit($1, $2, $3, $4, $5, $6, $7, $8)`,
+		chosen, err := sqlflow.Value[*int64](ctx, q, nil, `SELECT staykit_best_unit($1, $2, $3, $4, $5, $6, $7, $8, NULL)`,
 			b.PropertyID, unitID, rowmap.Date(b.CheckIn), rowmap.Date(b.CheckOut), rowmap.Date(guarded.Start),
 			rowmap.Date(guarded.End), now, b.ID)
 		switch {
@@ -267,5 +267,55 @@ func (db *DB) Unlink(ctx context.Context, orgID, wholeID, partID int64) error {
 		return sqlflow.Exec(ctx, q, booking.Errorf(booking.CodeNotFound, "Link not found."), `DELETE FROM property_links
 			WHERE whole_id = $1 AND part_id = $2 AND whole_id IN (SELECT id FROM properties WHERE org_id = $3)`,
 			wholeID, partID, orgID)
+	})
+}
+
+// SetUnitPrices sets or clears a unit's own nightly prices, and its
+// has_prices flag with them, in one transaction (units.Store).
+func (db *DB) SetUnitPrices(ctx context.Context, orgID, unitID int64, days []booking.UnitPriceDay) (*booking.Unit, error) {
+	if err := booking.CheckUnitPriceDays(days); err != nil {
+		return nil, err
+	}
+	return sqlflow.Get(ctx, db.tx, "set unit prices", func(q querier) (*booking.Unit, error) {
+		if _, err := unitOfOrg(ctx, q, orgID, unitID); err != nil {
+			return nil, err
+		}
+		for _, d := range days {
+			var err error
+			if d.Price == nil {
+				err = sqlflow.Exec(ctx, q, nil, `DELETE FROM unit_prices WHERE unit_id = $1 AND day = $2`, unitID, rowmap.Date(d.Date))
+			} else {
+				err = sqlflow.Exec(ctx, q, nil, `INSERT INTO unit_prices (unit_id, day, price) VALUES ($1, $2, $3)
+					ON CONFLICT (unit_id, day) DO UPDATE SET price = excluded.price`, unitID, rowmap.Date(d.Date), d.Price.String())
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		return sqlflow.One(ctx, q, rowmap.ScanUnit, rowmap.UnitNotFound(), `UPDATE units
+			SET has_prices = EXISTS (SELECT 1 FROM unit_prices WHERE unit_id = $1)
+			WHERE id = $1 RETURNING `+rowmap.UnitColumns, unitID)
+	})
+}
+
+// UnitPriceDays lists a unit's own prices of [from, to) (units.Store).
+func (db *DB) UnitPriceDays(ctx context.Context, orgID, unitID int64, from, to civil.Date) ([]booking.UnitPrice, error) {
+	return sqlflow.Get(ctx, db.readTx, "unit prices", func(q querier) ([]booking.UnitPrice, error) {
+		if _, err := unitOfOrg(ctx, q, orgID, unitID); err != nil {
+			return nil, err
+		}
+		return sqlflow.All(ctx, q, rowmap.ScanUnitPrice, `SELECT `+rowmap.UnitPriceColumns+` FROM unit_prices
+			WHERE unit_id = $1 AND day >= $2 AND day < $3 ORDER BY day`, unitID, rowmap.Date(from), rowmap.Date(to))
+	})
+}
+
+// UnitPrices lists the own prices of a property's units over [from, to)
+// (booking.UnitPriceReader).
+func (db *DB) UnitPrices(ctx context.Context, propertyID int64, from, to civil.Date) ([]booking.UnitPrice, error) {
+	return sqlflow.Get(ctx, db.run, "unit prices", func(q querier) ([]booking.UnitPrice, error) {
+		return sqlflow.All(ctx, q, rowmap.ScanUnitPrice, `SELECT p.unit_id, p.day, p.price
+			FROM units u JOIN unit_prices p ON p.unit_id = u.id
+			WHERE u.property_id = $1 AND p.day >= $2 AND p.day < $3 ORDER BY p.unit_id, p.day`,
+			propertyID, rowmap.Date(from), rowmap.Date(to))
 	})
 }

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/staykit/staykit/booking"
@@ -63,15 +64,22 @@ func wholeTaken(ctx context.Context, q querier, propertyID int64, r civil.Range,
 // among the active units (booking.BestUnit), over the holds of the units
 // (bookings other than except, unit blocks) near the stay. ok is false
 // when no unit is free; blocks of the whole property and linked
-// properties are wholeTaken's. Errors: CodeNotFound when want is no
-// active unit of the property.
-func chooseUnit(ctx context.Context, q querier, propertyID, want int64, stay, guarded civil.Range, now time.Time, except int64) (unit int64, ok bool, err error) {
+// properties are wholeTaken's. allowed, when not nil, are the only units
+// the stay may hold (booking.DateGuard.Units). Errors: CodeNotFound when
+// want is no active unit of the property.
+func chooseUnit(ctx context.Context, q querier, propertyID, want int64, stay, guarded civil.Range, now time.Time, except int64, allowed []int64) (unit int64, ok bool, err error) {
 	units, err := activeUnits(ctx, q, propertyID, want)
 	if err != nil {
 		return 0, false, err
 	}
 	if want != 0 && len(units) == 0 {
 		return 0, false, rowmap.UnitNotFound()
+	}
+	if allowed != nil {
+		units = slices.DeleteFunc(units, func(u booking.Unit) bool { return !slices.Contains(allowed, u.ID) })
+		if len(units) == 0 {
+			return 0, false, nil
+		}
 	}
 	from, to := guarded.Start.AddDays(-booking.BestFitReach), guarded.End.AddDays(booking.BestFitReach)
 	if len(units) == 1 {
@@ -100,12 +108,13 @@ func activeUnits(ctx context.Context, q querier, propertyID, want int64) ([]book
 // claimUnit returns the unit a stay of the property can hold at now, as
 // CreateBooking and a transition claiming dates decide: nothing of the
 // whole property overlaps guarded (wholeTaken), and a unit is free for
-// it (chooseUnit). Errors: CodeUnavailable, CodeNotFound (want).
-func claimUnit(ctx context.Context, q querier, propertyID, want int64, stay, guarded civil.Range, now time.Time, except int64) (int64, error) {
+// it (chooseUnit, among allowed when not nil). Errors: CodeUnavailable,
+// CodeNotFound (want).
+func claimUnit(ctx context.Context, q querier, propertyID, want int64, stay, guarded civil.Range, now time.Time, except int64, allowed []int64) (int64, error) {
 	if taken, err := wholeTaken(ctx, q, propertyID, guarded, now, except); err != nil || taken {
 		return 0, unavailableIf(taken, err)
 	}
-	unit, ok, err := chooseUnit(ctx, q, propertyID, want, stay, guarded, now, except)
+	unit, ok, err := chooseUnit(ctx, q, propertyID, want, stay, guarded, now, except, allowed)
 	if err != nil {
 		return 0, err
 	}

@@ -66,7 +66,7 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 				return keyConflict(*existing)
 			}
 		}
-		if nb.UnitID, err = claimUnit(ctx, q, nb.PropertyID, b.UnitID, nb.Range(), c.Guarded(nb.Range()), c.Now, 0); err != nil {
+		if nb.UnitID, err = claimUnit(ctx, q, nb.PropertyID, b.UnitID, nb.Range(), c.Guarded(nb.Range()), c.Now, 0, c.Units); err != nil {
 			return err
 		}
 		if closed, err := closedNight(ctx, q, nb.PropertyID, nb.Range(), c.DateGuard); err != nil || closed {

@@ -173,7 +173,7 @@ func (db *DB) ApplyDateChange(ctx context.Context, a datechange.Apply) (*booking
 // no night of it is closed (g.ClosedNight). It returns the unit. Errors:
 // CodeUnavailable.
 func takeStay(ctx context.Context, q querier, cur *booking.Booking, stay civil.Range, g booking.DateGuard, now time.Time) (int64, error) {
-	unit, err := stayUnit(ctx, q, cur, stay, g.Guarded(stay), now, true)
+	unit, err := stayUnit(ctx, q, cur, stay, g.Guarded(stay), now, true, g.Units)
 	if err != nil {
 		return 0, err
 	}

@@ -36,7 +36,7 @@ const (
 	qActiveUnit = `SELECT ` + rowmap.UnitColumns + ` FROM units
 		WHERE property_id = ?1 AND retired_at IS NULL AND id = ?2`
 	// qUnitsOfOrg are the active units of an organisation's properties.
-	qUnitsOfOrg = `SELECT u.id, u.property_id, u.name, u.position, u.retired_at
+	qUnitsOfOrg = `SELECT u.id, u.property_id, u.name, u.position, u.retired_at, u.has_prices
 		FROM properties p CROSS JOIN units u ON u.property_id = p.id
 		WHERE p.org_id = ? AND u.retired_at IS NULL ORDER BY u.property_id, u.position, u.id`
 	// qLinksOf are the links of a property, as whole or as part.

@@ -20,6 +20,7 @@ var (
 	_ outbox.Store                = (*DB)(nil)
 	_ booking.HostCalendarStore   = (*DB)(nil)
 	_ booking.HostRequestPurger   = (*DB)(nil)
+	_ booking.UnitPriceReader     = (*DB)(nil)
 	_ host.Store                  = (*DB)(nil)
 	_ feed.FeedStore              = (*DB)(nil)
 	_ booking.ReadModelStore      = (*DB)(nil)
@@ -29,7 +30,8 @@ var (
 // booking.NewService(booking.Options{Stores: db.Stores(), ...}).
 func (db *DB) Stores() booking.Stores {
 	return booking.Stores{CatalogStore: db, BookingStore: db, LedgerStore: db, TermsStore: db,
-		CalendarStore: db, PaymentAccountStore: db, OutboxStore: db, HostCalendarStore: db, HostRequestPurger: db}
+		CalendarStore: db, PaymentAccountStore: db, OutboxStore: db, HostCalendarStore: db, HostRequestPurger: db,
+		UnitPriceReader: db}
 }
 
 // HostStores returns db as every seam host.Service consumes:

@@ -94,13 +94,13 @@ func (db *DB) Transition(ctx context.Context, id int64, t booking.Transition) (*
 // stayUnit returns the unit booking cur holds stay on at now, in q (a
 // write transaction): nothing of the whole property overlaps guarded
 // (wholeTaken), and its own unit is free for it, or, when move is set and
-// its unit is taken or retired, the best fit of the others. Errors:
-// CodeUnavailable.
-func stayUnit(ctx context.Context, q querier, cur *booking.Booking, stay, guarded civil.Range, now time.Time, move bool) (int64, error) {
+// its unit is taken or retired, the best fit of the others — of allowed,
+// when not nil (booking.DateGuard.Units). Errors: CodeUnavailable.
+func stayUnit(ctx context.Context, q querier, cur *booking.Booking, stay, guarded civil.Range, now time.Time, move bool, allowed []int64) (int64, error) {
 	if taken, err := wholeTaken(ctx, q, cur.PropertyID, guarded, now, cur.ID); err != nil || taken {
 		return 0, unavailableIf(taken, err)
 	}
-	unit, ok, err := chooseUnit(ctx, q, cur.PropertyID, cur.UnitID, stay, guarded, now, cur.ID)
+	unit, ok, err := chooseUnit(ctx, q, cur.PropertyID, cur.UnitID, stay, guarded, now, cur.ID, allowed)
 	if booking.ErrorCode(err) == booking.CodeNotFound {
 		ok, err = false, nil // its unit was retired
 	}
@@ -108,7 +108,7 @@ func stayUnit(ctx context.Context, q querier, cur *booking.Booking, stay, guarde
 		return 0, err
 	}
 	if !ok && move {
-		if unit, ok, err = chooseUnit(ctx, q, cur.PropertyID, 0, stay, guarded, now, cur.ID); err != nil {
+		if unit, ok, err = chooseUnit(ctx, q, cur.PropertyID, 0, stay, guarded, now, cur.ID, allowed); err != nil {
 			return 0, err
 		}
 	}
@@ -131,7 +131,12 @@ func claimDates(ctx context.Context, q querier, cur *booking.Booking, t booking.
 	if reclaim {
 		guarded = t.Guarded(stay)
 	}
-	unit, err := stayUnit(ctx, q, cur, stay, guarded, t.At, reclaim)
+	// A booking holding its dates keeps its unit, whatever its price.
+	var allowed []int64
+	if reclaim {
+		allowed = t.Units
+	}
+	unit, err := stayUnit(ctx, q, cur, stay, guarded, t.At, reclaim, allowed)
 	if err != nil {
 		return 0, err
 	}

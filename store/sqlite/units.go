@@ -152,7 +152,7 @@ func (db *DB) MoveBooking(ctx context.Context, orgID, bookingID, unitID int64, g
 		if b.UnitID == unitID {
 			return b, nil
 		}
-		if _, ok, err := chooseUnit(ctx, q, b.PropertyID, unitID, b.Range(), g.Guarded(b.Range()), now, b.ID); err != nil || !ok {
+		if _, ok, err := chooseUnit(ctx, q, b.PropertyID, unitID, b.Range(), g.Guarded(b.Range()), now, b.ID, nil); err != nil || !ok {
 			return nil, unavailableIf(!ok, err)
 		}
 		if err := sqlflow.Exec(ctx, q, nil, `UPDATE bookings SET unit_id = ? WHERE id = ?`, unitID, b.ID); err != nil {
@@ -250,5 +250,54 @@ func (db *DB) Unlink(ctx context.Context, orgID, wholeID, partID int64) error {
 		return sqlflow.Exec(ctx, q, booking.Errorf(booking.CodeNotFound, "Link not found."), `DELETE FROM property_links
 			WHERE whole_id = ? AND part_id = ? AND whole_id IN (SELECT id FROM properties WHERE org_id = ?)`,
 			wholeID, partID, orgID)
+	})
+}
+
+// SetUnitPrices sets or clears a unit's own nightly prices, and its
+// has_prices flag with them, in one write transaction (units.Store).
+func (db *DB) SetUnitPrices(ctx context.Context, orgID, unitID int64, days []booking.UnitPriceDay) (*booking.Unit, error) {
+	if err := booking.CheckUnitPriceDays(days); err != nil {
+		return nil, err
+	}
+	return sqlflow.Get(ctx, db.tx, "set unit prices", func(q querier) (*booking.Unit, error) {
+		if _, err := unitOfOrg(ctx, q, orgID, unitID); err != nil {
+			return nil, err
+		}
+		for _, d := range days {
+			var err error
+			if d.Price == nil {
+				err = sqlflow.Exec(ctx, q, nil, `DELETE FROM unit_prices WHERE unit_id = ? AND day = ?`, unitID, d.Date.String())
+			} else {
+				err = sqlflow.Exec(ctx, q, nil, `INSERT INTO unit_prices (unit_id, day, price) VALUES (?, ?, ?)
+					ON CONFLICT (unit_id, day) DO UPDATE SET price = excluded.price`, unitID, d.Date.String(), d.Price.String())
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		return sqlflow.One(ctx, q, rowmap.ScanUnit, rowmap.UnitNotFound(), `UPDATE units
+			SET has_prices = EXISTS (SELECT 1 FROM unit_prices WHERE unit_id = ?1)
+			WHERE id = ?1 RETURNING `+rowmap.UnitColumns, unitID)
+	})
+}
+
+// UnitPriceDays lists a unit's own prices of [from, to) (units.Store).
+func (db *DB) UnitPriceDays(ctx context.Context, orgID, unitID int64, from, to civil.Date) ([]booking.UnitPrice, error) {
+	return sqlflow.Get(ctx, db.readTx, "unit prices", func(q querier) ([]booking.UnitPrice, error) {
+		if _, err := unitOfOrg(ctx, q, orgID, unitID); err != nil {
+			return nil, err
+		}
+		return sqlflow.All(ctx, q, rowmap.ScanUnitPrice, `SELECT `+rowmap.UnitPriceColumns+` FROM unit_prices
+			WHERE unit_id = ? AND day >= ? AND day < ? ORDER BY day`, unitID, from.String(), to.String())
+	})
+}
+
+// UnitPrices lists the own prices of a property's units over [from, to)
+// (booking.UnitPriceReader).
+func (db *DB) UnitPrices(ctx context.Context, propertyID int64, from, to civil.Date) ([]booking.UnitPrice, error) {
+	return sqlflow.Get(ctx, db.hotRun, "unit prices", func(q querier) ([]booking.UnitPrice, error) {
+		return sqlflow.All(ctx, q, rowmap.ScanUnitPrice, `SELECT p.unit_id, p.day, p.price
+			FROM units u JOIN unit_prices p ON p.unit_id = u.id
+			WHERE u.property_id = ? AND p.day >= ? AND p.day < ? ORDER BY p.unit_id, p.day`, propertyID, from.String(), to.String())
 	})
 }

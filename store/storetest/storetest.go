@@ -142,6 +142,8 @@ func Run(t *testing.T, newStore func(t *testing.T) Stores, opts ...Option) {
 		unitScenarios,
 		unitRaceScenarios,
 		unitStoreScenarios,
+		unitPriceScenarios,
+		unitPriceRaceScenarios,
 		linkScenarios,
 		linkRaceScenarios,
 		claimGuardRaceScenarios,

@@ -1,18 +1,21 @@
 package rowmap
 
 import (
+	"fmt"
 	"slices"
+
+	"github.com/shopspring/decimal"
 
 	"github.com/staykit/staykit/booking"
 )
 
 // UnitColumns are the columns of units, in the order ScanUnit reads them.
-const UnitColumns = `id, property_id, name, position, retired_at`
+const UnitColumns = `id, property_id, name, position, retired_at, has_prices`
 
 // ScanUnit reads a row of UnitColumns.
 func ScanUnit(c Codec, s Scanner) (*booking.Unit, error) {
 	var u booking.Unit
-	if err := Scan(s, &u.ID, &u.PropertyID, &u.Name, &u.Position, c.Instant(&u.RetiredAt)); err != nil {
+	if err := Scan(s, &u.ID, &u.PropertyID, &u.Name, &u.Position, c.Instant(&u.RetiredAt), &u.Priced); err != nil {
 		return nil, err
 	}
 	return &u, nil
@@ -63,4 +66,24 @@ func WithUnits(props []booking.Property, units []booking.Unit, links []PropertyL
 	for i := range props {
 		slices.Sort(props[i].Linked)
 	}
+}
+
+// UnitPriceColumns are the columns of unit_prices, in the order
+// ScanUnitPrice reads them.
+const UnitPriceColumns = `unit_id, day, price`
+
+// ScanUnitPrice reads a row of UnitPriceColumns; the price is the
+// decimal's exact text.
+func ScanUnitPrice(c Codec, s Scanner) (*booking.UnitPrice, error) {
+	var p booking.UnitPrice
+	var price string
+	if err := Scan(s, &p.UnitID, c.Day(&p.Date), &price); err != nil {
+		return nil, err
+	}
+	d, err := decimal.NewFromString(price)
+	if err != nil {
+		return nil, fmt.Errorf("unit %d price of %s: %w", p.UnitID, p.Date, err)
+	}
+	p.Price = d
+	return &p, nil
 }
