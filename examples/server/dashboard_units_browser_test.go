@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -148,5 +149,73 @@ func TestBrowserUnits(t *testing.T) {
 		t.Errorf("the whole's linked bar says %q", got)
 	}
 	b.shot("5-planning-linked")
+	b.checkNoProblems()
+}
+
+// TestBrowserUnitPrices: on the property page a host prices a unit on its
+// own for a range of nights, sees the range listed and the unit marked,
+// is told when the API refuses a price, and gives the nights back to the
+// property's price — each step checked against the host API.
+func TestBrowserUnitPrices(t *testing.T) {
+	ts := startServer(t, nil)
+	newHostUser(t, ts, "demo", "host@example.com", "a long enough password")
+	villa := propertyIDs(t, ts, "demo")[0]
+	key := hostKey(t, ts, "demo")
+	host := func(method, path string, body any) response {
+		t.Helper()
+		return call(t, method, ts.URL+"/api/v1/host/demo"+path, body, key)
+	}
+	r := host(http.MethodPost, fmt.Sprintf("/properties/%d/units", villa), map[string]any{"name": "Sea view"})
+	if r.Status != http.StatusCreated {
+		t.Fatalf("add unit: %d %s", r.Status, r.Raw)
+	}
+	unit := num(r.data(t), "id")
+	today := time.Now().UTC()
+	from, to := today.AddDate(0, 0, 10).Format(time.DateOnly), today.AddDate(0, 0, 13).Format(time.DateOnly)
+	ownPrices := func() []any {
+		t.Helper()
+		r := host(http.MethodGet, fmt.Sprintf("/properties/%d/units/%s/prices?from=%s&to=%s", villa, unit,
+			today.Format(time.DateOnly), today.AddDate(0, 0, 366).Format(time.DateOnly)), nil)
+		if r.Status != http.StatusOK {
+			t.Fatalf("unit prices: %d %s", r.Status, r.Raw)
+		}
+		return r.data(t)["days"].([]any)
+	}
+
+	b := newBrowser(t)
+	b.signIn(ts.URL+"/host/login?lang=en", "host@example.com", "a long enough password", "#planning")
+	b.do("open the villa", chromedp.Navigate(fmt.Sprintf("%s/host/?lang=en#properties/%d", ts.URL, villa)),
+		chromedp.WaitVisible(chromedp.CSS("#unit-price-box-"+unit+" summary")))
+	b.do("open the unit's prices", chromedp.Click(chromedp.CSS("#unit-price-box-"+unit+" summary")),
+		chromedp.WaitVisible(chromedp.CSS("#unit-prices-"+unit+" li.none")))
+	b.do("price three nights", chromedp.SetValue(chromedp.CSS("#unit-price-from-"+unit), from),
+		chromedp.SetValue(chromedp.CSS("#unit-price-to-"+unit), to),
+		chromedp.SendKeys(chromedp.CSS("#unit-price-"+unit), "72,50"),
+		chromedp.Click(chromedp.CSS("#unit-price-set-"+unit)),
+		chromedp.WaitVisible(chromedp.CSS(`#unit-prices-`+unit+` li[data-price="72.5"]`)))
+	if got := b.attr(`#unit-prices-`+unit+` li[data-price="72.5"]`, "data-start") + "/" + b.attr(`#unit-prices-`+unit+` li[data-price="72.5"]`, "data-end"); got != from+"/"+to {
+		t.Errorf("the listed range is %s, want %s/%s", got, from, to)
+	}
+	if got := b.attr(`#units li.unit[data-unit="`+unit+`"]`, "data-priced"); got != "true" {
+		t.Errorf("the unit shows priced=%q after its prices were set", got)
+	}
+	if days := ownPrices(); len(days) != 3 || days[0].(map[string]any)["price"] != "72.5" {
+		t.Errorf("the host API's unit prices: %v", days)
+	}
+	b.shot("1-unit-prices")
+
+	// A price the API refuses is said, and nothing changes.
+	b.eval(`(document.querySelector('#unit-price-` + unit + `').value = '-3', '')`)
+	b.do("a negative price", chromedp.Click(chromedp.CSS("#unit-price-set-"+unit)), chromedp.WaitVisible(chromedp.CSS("#flash.error")))
+	if days := ownPrices(); len(days) != 3 {
+		t.Errorf("after a refused price the unit has %d priced nights, want 3", len(days))
+	}
+	b.do("back to the property's price", chromedp.Click(chromedp.CSS("#unit-price-clear-"+unit)),
+		chromedp.WaitVisible(chromedp.CSS(`#units li.unit[data-unit="`+unit+`"][data-priced="false"]`)),
+		chromedp.WaitVisible(chromedp.CSS("#unit-prices-"+unit+" li.none")))
+	if days := ownPrices(); len(days) != 0 {
+		t.Errorf("after clearing, the host API lists %v", days)
+	}
+	b.shot("2-unit-prices-cleared")
 	b.checkNoProblems()
 }

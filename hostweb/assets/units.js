@@ -1,6 +1,7 @@
 // Units and linked listings (issue #27). On the property page: its
-// identical units (add, rename, retire) and its links (the parts a whole
-// is made of, or the whole a part belongs to). On the booking page: the
+// identical units (add, rename, retire, and their own nightly prices) and
+// its links (the parts a whole is made of, or the whole a part belongs
+// to). On the booking page: the
 // unit the stay holds, and a move to another free unit. Loaded before
 // app.js, which adds the sections to the pages.
 "use strict";
@@ -14,6 +15,9 @@
       partOf: "Partie de : {p}", partsOf: "Parties : ", addPart: "Ajouter une partie", unlink: "Délier", noLinks: "Aucun lien.",
       unitTitle: "Lot", moveTo: "Déplacer vers", move: "Déplacer", moved: "Réservation déplacée.",
       taken: "occupé", moveUnavailable: "{u} n'est pas libre pour ce séjour (un autre séjour, un blocage ou les jours de préparation) : la réservation reste sur {c}. Choisissez un autre lot.",
+      unitPrices: "Prix propres", unitPricesHint: "Les nuits où ce lot a son propre prix ; les autres suivent le prix du logement. Un voyageur paie le lot libre le moins cher.",
+      priceFrom: "Du", priceTo: "au (exclu)", nightPrice: "Prix par nuit", setPrice: "Fixer le prix", clearPrice: "Revenir au prix du logement",
+      noUnitPrices: "Aucun prix propre dans l'année.", ownPrices: "prix propres", nightsOf: "{n} nuit(s)",
     },
     en: {
       unitsTitle: "Units", unitsHint: "Identical units sold apart: as many stays can share a night. Each stay holds one unit, chosen at booking.",
@@ -22,6 +26,9 @@
       partOf: "Part of: {p}", partsOf: "Parts: ", addPart: "Add a part", unlink: "Unlink", noLinks: "No link.",
       unitTitle: "Unit", moveTo: "Move to", move: "Move", moved: "Booking moved.",
       taken: "taken", moveUnavailable: "{u} is not free for this stay (another stay, a block or the preparation days): the booking stays on {c}. Choose another unit.",
+      unitPrices: "Own prices", unitPricesHint: "The nights this unit has a price of its own; the others follow the property's price. A guest pays the cheapest free unit.",
+      priceFrom: "From", priceTo: "to (excluded)", nightPrice: "Price a night", setPrice: "Set the price", clearPrice: "Back to the property's price",
+      noUnitPrices: "No price of its own this year.", ownPrices: "own prices", nightsOf: "{n} night(s)",
     },
   }[lang]);
   const fill = (s, params) => s.replace(/\{(\w+)\}/g, (_, k) => params[k]);
@@ -36,7 +43,7 @@
       const units = (await call("GET", "/properties/" + p.id + "/units")).items;
       const rows = units.map((u) => {
         const name = el("input", { id: "unit-name-" + u.id, value: u.name, maxlength: "100", "aria-label": T.unitName, disabled: !u.active });
-        return el("li", { class: "unit", "data-unit": u.id, "data-active": String(u.active) }, name, " ",
+        return el("li", { class: "unit", "data-unit": u.id, "data-active": String(u.active), "data-priced": String(u.priced) }, name, " ",
           u.active ? [act("unit-rename-" + u.id, T.rename, async () => {
             await call("PATCH", "/properties/" + p.id + "/units/" + u.id, { name: name.value });
             await drawUnits();
@@ -45,7 +52,7 @@
             await call("POST", "/properties/" + p.id + "/units/" + u.id + "/retire");
             await drawUnits();
             say(T.saved);
-          })] : el("small", {}, "(" + T.retired + ")"));
+          }), ...(u.priced ? [" ", el("small", { class: "tag" }, T.ownPrices)] : []), unitPrices(u)] : el("small", {}, "(" + T.retired + ")"));
       });
       const added = el("input", { id: "unit-new", maxlength: "100", placeholder: T.unitName, "aria-label": T.unitName });
       box.replaceChildren(el("legend", {}, T.unitsTitle), el("p", { class: "hint" }, T.unitsHint),
@@ -55,6 +62,49 @@
           await drawUnits();
           say(T.saved);
         })));
+    }
+    // unitPrices is a unit's own nightly prices: those of the coming year,
+    // nights of one price in a row shown as one range, and a form that
+    // sets or clears a range's.
+    // What the host entered in each unit's form outlives the redraws.
+    const entered = new Map();
+    function unitPrices(u) {
+      const path = "/properties/" + p.id + "/units/" + u.id + "/prices";
+      const list = el("ul", { class: "unit-prices", id: "unit-prices-" + u.id });
+      const box = el("details", { class: "unit-price-box", id: "unit-price-box-" + u.id });
+      const today = new Date().toISOString().slice(0, 10);
+      const plusDays = (day, n) => { const d = new Date(day + "T00:00:00Z"); d.setUTCDate(d.getUTCDate() + n); return d.toISOString().slice(0, 10); };
+      const was = entered.get(u.id) || { from: today, to: plusDays(today, 7), price: "" };
+      const from = el("input", { type: "date", id: "unit-price-from-" + u.id, value: was.from, "aria-label": T.priceFrom });
+      const to = el("input", { type: "date", id: "unit-price-to-" + u.id, value: was.to, "aria-label": T.priceTo });
+      const price = el("input", { type: "text", inputmode: "decimal", id: "unit-price-" + u.id, size: "8", value: was.price, "aria-label": T.nightPrice, placeholder: T.nightPrice });
+      async function drawPrices() {
+        const res = await call("GET", path + "?from=" + today + "&to=" + plusDays(today, 366));
+        // Nights in a row at one price make one range [start, end).
+        const ranges = [];
+        for (const d of res.days) {
+          const last = ranges[ranges.length - 1];
+          if (last && last.end === d.date && last.price === d.price) last.end = plusDays(d.date, 1);
+          else ranges.push({ start: d.date, end: plusDays(d.date, 1), price: d.price, nights: 0 });
+          ranges[ranges.length - 1].nights++;
+        }
+        list.replaceChildren(...(ranges.length ? ranges.map((r) => el("li", { "data-start": r.start, "data-end": r.end, "data-price": r.price },
+          r.start + " → " + r.end + " (" + fill(T.nightsOf, { n: r.nights }) + ") : " + r.price + " " + res.currency)) : [el("li", { class: "none" }, T.noUnitPrices)]));
+      }
+      const send = (body) => async () => {
+        entered.set(u.id, { from: from.value, to: to.value, price: price.value });
+        await call("POST", path, Object.assign({ from: from.value, to: to.value }, body()));
+        await drawUnits();
+        const again = document.getElementById("unit-price-box-" + u.id);
+        if (again) again.open = true;
+        say(T.saved);
+      };
+      box.addEventListener("toggle", () => { if (box.open) drawPrices().catch(() => {}); });
+      box.append(el("summary", {}, T.unitPrices), el("p", { class: "hint" }, T.unitPricesHint), list,
+        el("p", { class: "bar" }, el("label", {}, T.priceFrom, " ", from), " ", el("label", {}, T.priceTo, " ", to), " ", price, " ",
+          act("unit-price-set-" + u.id, T.setPrice, send(() => ({ price: price.value.trim().replace(",", ".") }))), " ",
+          act("unit-price-clear-" + u.id, T.clearPrice, send(() => ({ clear_price: true })))));
+      return box;
     }
     async function drawLinks() {
       const [links, props] = await Promise.all([call("GET", "/links"), loadProperties()]);
