@@ -2,7 +2,6 @@ package booking
 
 import (
 	"context"
-	"slices"
 	"time"
 
 	"github.com/staykit/staykit/civil"
@@ -261,7 +260,8 @@ type DateGuard struct {
 	// same way: see Guarded. Negative values count as zero.
 	PreparationDaysBefore, PreparationDaysAfter int
 	// Units, when not nil, are the only units the stay may hold: those
-	// priced as the stay was (UnitTier), so that a guest quoted the price
+	// priced exactly as the stay was priced (a property whose units have
+	// prices of their own, UnitPrice), so that a guest quoted the price
 	// of the cheapest unit is not sold a dearer one. Nil: any active unit
 	// of the property. A store choosing among them still picks the best
 	// fit (BestUnit); none of them free is CodeUnavailable.
@@ -273,11 +273,6 @@ type DateGuard struct {
 	// step, or, when no calendar day is stored for it, by RuleClosed. See
 	// ClosedNight.
 	RuleClosed []civil.Date
-}
-
-// AllowsUnit reports whether the stay may hold unit (g.Units).
-func (g DateGuard) AllowsUnit(unit int64) bool {
-	return g.Units == nil || slices.Contains(g.Units, unit)
 }
 
 // Guarded returns the range no other holder (booking holding dates, or
