@@ -170,6 +170,20 @@ func queryDate(q url.Values, name string, f booking.FieldErrors) civil.Date {
 	return d
 }
 
+// queryRange reads the required YYYY-MM-DD query parameters from and
+// to of a range of dates.
+func queryRange(q url.Values) (from, to civil.Date, err error) {
+	f := booking.FieldErrors{}
+	from, to = queryDate(q, "from", f), queryDate(q, "to", f)
+	if from.IsZero() && len(f["from"]) == 0 {
+		f.Add("from", "required")
+	}
+	if to.IsZero() && len(f["to"]) == 0 {
+		f.Add("to", "required")
+	}
+	return from, to, f.Err()
+}
+
 // list is a page of a list.
 type list[T any] struct {
 	Items      []T     `json:"items"`

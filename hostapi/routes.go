@@ -206,16 +206,8 @@ func (h *handler) getCalendar(r *http.Request, c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	f := booking.FieldErrors{}
-	q := r.URL.Query()
-	from, to := queryDate(q, "from", f), queryDate(q, "to", f)
-	if from.IsZero() && len(f["from"]) == 0 {
-		f.Add("from", "required")
-	}
-	if to.IsZero() && len(f["to"]) == 0 {
-		f.Add("to", "required")
-	}
-	if err := f.Err(); err != nil {
+	from, to, err := queryRange(r.URL.Query())
+	if err != nil {
 		return 0, nil, err
 	}
 	days, err := h.host.Calendar(r.Context(), c.org, id, from, to)

@@ -97,6 +97,17 @@ type linkBody struct {
 	PartID  int64 `json:"part_id"`
 }
 
+// unitOfPath reads a unit's route: the property's id and the unit's.
+func unitOfPath(r *http.Request) (propertyID, unitID int64, err error) {
+	if propertyID, err = pathID(r, "id", "property"); err != nil {
+		return 0, 0, err
+	}
+	if unitID, err = pathID(r, "unit_id", "unit"); err != nil {
+		return 0, 0, err
+	}
+	return propertyID, unitID, nil
+}
+
 func (h *handler) listUnits(r *http.Request, c *call) (int, any, error) {
 	id, err := pathID(r, "id", "property")
 	if err != nil {
@@ -130,11 +141,7 @@ func (h *handler) addUnit(r *http.Request, c *call) (int, any, error) {
 }
 
 func (h *handler) renameUnit(r *http.Request, c *call) (int, any, error) {
-	id, err := pathID(r, "id", "property")
-	if err != nil {
-		return 0, nil, err
-	}
-	unitID, err := pathID(r, "unit_id", "unit")
+	id, unitID, err := unitOfPath(r)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -150,11 +157,7 @@ func (h *handler) renameUnit(r *http.Request, c *call) (int, any, error) {
 }
 
 func (h *handler) retireUnit(r *http.Request, c *call) (int, any, error) {
-	id, err := pathID(r, "id", "property")
-	if err != nil {
-		return 0, nil, err
-	}
-	unitID, err := pathID(r, "unit_id", "unit")
+	id, unitID, err := unitOfPath(r)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -166,24 +169,12 @@ func (h *handler) retireUnit(r *http.Request, c *call) (int, any, error) {
 }
 
 func (h *handler) listUnitPrices(r *http.Request, c *call) (int, any, error) {
-	id, err := pathID(r, "id", "property")
+	id, unitID, err := unitOfPath(r)
 	if err != nil {
 		return 0, nil, err
 	}
-	unitID, err := pathID(r, "unit_id", "unit")
+	from, to, err := queryRange(r.URL.Query())
 	if err != nil {
-		return 0, nil, err
-	}
-	f := booking.FieldErrors{}
-	q := r.URL.Query()
-	from, to := queryDate(q, "from", f), queryDate(q, "to", f)
-	if from.IsZero() && len(f["from"]) == 0 {
-		f.Add("from", "required")
-	}
-	if to.IsZero() && len(f["to"]) == 0 {
-		f.Add("to", "required")
-	}
-	if err := f.Err(); err != nil {
 		return 0, nil, err
 	}
 	list, err := h.host.UnitPrices(r.Context(), c.org, id, unitID, from, to)
@@ -194,11 +185,7 @@ func (h *handler) listUnitPrices(r *http.Request, c *call) (int, any, error) {
 }
 
 func (h *handler) setUnitPrices(r *http.Request, c *call) (int, any, error) {
-	id, err := pathID(r, "id", "property")
-	if err != nil {
-		return 0, nil, err
-	}
-	unitID, err := pathID(r, "unit_id", "unit")
+	id, unitID, err := unitOfPath(r)
 	if err != nil {
 		return 0, nil, err
 	}
