@@ -37,7 +37,7 @@ var invalidating = []string{
 	"ApplyFeedSync", "DeleteFeed",
 	"SetCalendarDays", "ApplyCalendar", "UpdatePropertyFields",
 	"SaveSettings",
-	"AddUnit", "RenameUnit", "RetireUnit", "MoveBooking", "Link", "Unlink",
+	"AddUnit", "RenameUnit", "RetireUnit", "MoveBooking", "Link", "Unlink", "SetUnitPrices",
 }
 
 // TestInvalidatingWritesForget calls each invalidating write through the

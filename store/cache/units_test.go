@@ -109,6 +109,43 @@ func TestNeverWrongAfterUnitWrites(t *testing.T) {
 	}
 	step("after RetireUnit", false)
 
+	// A unit's own price: the warm calendar's night costs the cheapest
+	// free unit's (its version changes with it), and the property's
+	// units say which is priced.
+	priceOf := func(d string) string {
+		t.Helper()
+		e.free(t, d) // warms, and holds the version to its word
+		cal, err := e.svc.Availability(ctx, "villa", soleil.ID, booking.CalendarRequest{From: day(d), Months: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range cal.Days {
+			if x.Date == day(d) {
+				return x.Price.String()
+			}
+		}
+		t.Fatalf("%s not in the calendar", d)
+		return ""
+	}
+	if got := priceOf("2026-06-20"); got != "100" {
+		t.Fatalf("fixture: 20 June at %s, want 100", got)
+	}
+	seventy := decimal.RequireFromString("70")
+	if _, err := us.SetUnitPrices(ctx, e.org.ID, u2.ID, []booking.UnitPriceDay{{Date: day("2026-06-20"), Price: &seventy}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := priceOf("2026-06-20"); got != "70" {
+		t.Errorf("after SetUnitPrices: 20 June at %s, want the priced unit's 70", got)
+	}
+	step("after SetUnitPrices", false)
+	if _, err := us.SetUnitPrices(ctx, e.org.ID, u2.ID, []booking.UnitPriceDay{{Date: day("2026-06-20")}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := priceOf("2026-06-20"); got != "100" {
+		t.Errorf("after clearing the unit's price: 20 June at %s, want 100", got)
+	}
+	step("after clearing SetUnitPrices", false)
+
 	// A move between units changes no night's count, but the holds.
 	bs, err := e.db.Bookings(ctx, e.org.ID)
 	if err != nil || len(bs) != 2 {
