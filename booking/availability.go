@@ -512,30 +512,29 @@ func cheapestNights(p *Property, start civil.Date, n int, own []UnitPrice, g *gr
 		cheapest[i] = p.Rates.NightPrice(day)
 	}
 	base := slices.Clone(cheapest)
-	byUnit := make(map[int64]map[int]decimal.Decimal)
+	// Each unit's price of each night: its own where set, else base.
+	byUnit := make(map[int64][]decimal.Decimal)
 	for _, o := range own {
 		i := start.DaysUntil(o.Date)
 		if i < 0 || i >= n {
 			continue
 		}
-		if byUnit[o.UnitID] == nil {
-			byUnit[o.UnitID] = make(map[int]decimal.Decimal)
+		prices := byUnit[o.UnitID]
+		if prices == nil {
+			prices = slices.Clone(base)
+			byUnit[o.UnitID] = prices
 		}
-		byUnit[o.UnitID][i] = o.Price
+		prices[i] = o.Price
 	}
 	seen := make([]bool, n)
 	g.unitNights = func(unit int64, nights []bool) {
 		prices := byUnit[unit]
+		if prices == nil {
+			prices = base
+		}
 		for i, free := range nights {
-			if !free {
-				continue
-			}
-			price, ok := prices[i]
-			if !ok {
-				price = base[i]
-			}
-			if !seen[i] || price.LessThan(cheapest[i]) {
-				cheapest[i], seen[i] = price, true
+			if free && (!seen[i] || prices[i].LessThan(cheapest[i])) {
+				cheapest[i], seen[i] = prices[i], true
 			}
 		}
 	}

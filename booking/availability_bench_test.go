@@ -41,13 +41,30 @@ func BenchmarkAvailabilityStayRules(b *testing.B) {
 // on every unit. Compare the two (the goal is within 2x). "store" reads
 // the database at each calendar; "readmodel" reads the holds, property and
 // per-day calendar from the read model (store/cache) as the reference
-// server does, so that it weighs the calendar's own work.
+// server does, so that it weighs the calendar's own work. "priced" gives
+// every unit prices of its own for the year (#27): the calendar then
+// also reads them and prices each night at its cheapest free unit.
 func BenchmarkAvailabilityUnits(b *testing.B) {
 	for _, through := range []string{"store", "readmodel"} {
-		for _, n := range []int{1, 10} {
-			b.Run(fmt.Sprintf("%s/units=%d", through, n), func(b *testing.B) {
+		for _, c := range []struct {
+			n      int
+			priced bool
+		}{{1, false}, {10, false}, {10, true}} {
+			n, name := c.n, fmt.Sprintf("%s/units=%d", through, c.n)
+			if c.priced {
+				name += "/priced"
+			}
+			b.Run(name, func(b *testing.B) {
 				e := newEnv(b)
 				p := e.withUnits(b, "demo", n)
+				if c.priced {
+					// Every unit priced on its own, each night of the
+					// year and the look-ahead: a night costs its cheapest
+					// free unit's price.
+					for i, u := range p.Units {
+						e.priceUnit(b, "demo", u.ID, "2026-05-01", "2027-09-01", fmt.Sprint(90+i))
+					}
+				}
 				ctx := context.Background()
 				end := d("2027-06-01")
 				for i, u := range p.Units {

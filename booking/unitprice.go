@@ -51,7 +51,7 @@ func CheckUnitPriceDays(days []UnitPriceDay) error {
 // them through package units.
 type UnitPriceReader interface {
 	// UnitPrices lists the own prices of the units of a property for the
-	// nights from from to to (half-open), by unit then date, retired
+	// nights from from to to (half-open), by date then unit, retired
 	// units' included.
 	UnitPrices(ctx context.Context, propertyID int64, from, to civil.Date) ([]UnitPrice, error)
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // priceUnit sets unit's own price of the nights of [in, out).
-func (e *env) priceUnit(t *testing.T, slug string, unit int64, in, out, price string) {
+func (e *env) priceUnit(t testing.TB, slug string, unit int64, in, out, price string) {
 	t.Helper()
 	ctx := context.Background()
 	org, err := e.svc.Organization(ctx, slug)

@@ -135,8 +135,10 @@ type Store struct {
 	occ      map[int64]occEntry // by property
 	// cal and settings are per-day calendars (by property) and saved
 	// settings (by organisation and property), forgotten with the catalog.
-	cal      map[int64]calEntry
-	settings map[[2]int64]entry[settingsEntry]
+	cal map[int64]calEntry
+	// unitPrices are the own prices of a property's units (by property).
+	unitPrices map[int64]unitPriceEntry
+	settings   map[[2]int64]entry[settingsEntry]
 	// rates are each property's nightly prices for searches (index.go),
 	// forgotten with the catalogue.
 	rates map[int64]rateEntry
@@ -303,6 +305,7 @@ func (c *Store) resetCatalog() {
 	c.prop = map[[2]int64]entry[*booking.Property]{}
 	c.coupons = map[couponKey]entry[*coupon.Coupon]{}
 	c.cal = map[int64]calEntry{}
+	c.unitPrices = map[int64]unitPriceEntry{}
 	c.settings = map[[2]int64]entry[settingsEntry]{}
 	c.rates = map[int64]rateEntry{}
 }

@@ -143,6 +143,7 @@ func (c *Store) forgetCatalog(ch change) {
 			}
 		}
 		delete(c.cal, id)
+		delete(c.unitPrices, id)
 		delete(c.rates, id)
 		for k := range c.settings {
 			if k[1] == id {

@@ -138,6 +138,13 @@ func TestNeverWrongAfterUnitWrites(t *testing.T) {
 		t.Errorf("after SetUnitPrices: 20 June at %s, want the priced unit's 70", got)
 	}
 	step("after SetUnitPrices", false)
+	sixty := decimal.RequireFromString("60")
+	if _, err := us.SetUnitPrices(ctx, e.org.ID, u2.ID, []booking.UnitPriceDay{{Date: day("2026-06-20"), Price: &sixty}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := priceOf("2026-06-20"); got != "60" {
+		t.Errorf("after a second SetUnitPrices: 20 June at %s, want the new 60", got)
+	}
 	if _, err := us.SetUnitPrices(ctx, e.org.ID, u2.ID, []booking.UnitPriceDay{{Date: day("2026-06-20")}}); err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,9 @@ import (
 func (c *Store) Stores() booking.Stores {
 	s := c.base
 	s.CatalogStore, s.BookingStore, s.CalendarStore, s.TermsStore = c, c, c, c
+	if s.UnitPriceReader != nil {
+		s.UnitPriceReader = c
+	}
 	s.HostCalendarStore = hostWrites{HostCalendarStore: s.HostCalendarStore, c: c}
 	return s
 }

@@ -292,12 +292,12 @@ func (db *DB) UnitPriceDays(ctx context.Context, orgID, unitID int64, from, to c
 	})
 }
 
-// UnitPrices lists the own prices of a property's units over [from, to)
-// (booking.UnitPriceReader).
+// UnitPrices lists the own prices of a property's units over [from, to),
+// by date then unit (booking.UnitPriceReader).
 func (db *DB) UnitPrices(ctx context.Context, propertyID int64, from, to civil.Date) ([]booking.UnitPrice, error) {
 	return sqlflow.Get(ctx, db.hotRun, "unit prices", func(q querier) ([]booking.UnitPrice, error) {
 		return sqlflow.All(ctx, q, rowmap.ScanUnitPrice, `SELECT p.unit_id, p.day, p.price
 			FROM units u JOIN unit_prices p ON p.unit_id = u.id
-			WHERE u.property_id = ? AND p.day >= ? AND p.day < ? ORDER BY p.unit_id, p.day`, propertyID, from.String(), to.String())
+			WHERE u.property_id = ? AND p.day >= ? AND p.day < ? ORDER BY p.day, p.unit_id`, propertyID, from.String(), to.String())
 	})
 }
