@@ -34,6 +34,9 @@ import (
 //   - inserts the booking, its terms (c.Terms) and its payment account
 //     (c.PaymentAccount).
 //
+// Checkouts that arrive while another commits are committed together,
+// each in its savepoint (sqlflow.Group): one refused rolls back alone.
+//
 // Nothing is written when a check fails. Errors: CodeInvalid (not pending,
 // or check-out not after check-in), CodeNotFound (property of another
 // organisation or unknown, or b.UnitID no active unit of it), CodeConflict (key recorded, with
@@ -43,13 +46,13 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 	if err != nil {
 		return err
 	}
-	err = db.hotTx(ctx, "create booking", func(q querier) error {
-		var terms []byte
-		if c.Terms != nil {
-			if terms, err = json.Marshal(c.Terms); err != nil {
-				return fmt.Errorf("encode terms: %w", err)
-			}
+	var terms []byte
+	if c.Terms != nil {
+		if terms, err = json.Marshal(c.Terms); err != nil {
+			return fmt.Errorf("encode terms: %w", err)
 		}
+	}
+	err = db.checkouts.Tx(ctx, "create booking", func(ctx context.Context, q querier) error {
 		found, err := sqlflow.Exists(ctx, q, qPropertyOfOrg, nb.PropertyID, nb.OrgID)
 		switch {
 		case err != nil:

@@ -42,6 +42,9 @@ type DB struct {
 	readStmts, writeStmts *prepared
 	// flow runs the operations and names them in errors.
 	flow sqlflow.Flow
+	// checkouts commits the bookings that checkouts write together
+	// (group commit, sqlflow.Group).
+	checkouts *sqlflow.Group
 	// jobs is the job engine's hook (jobs.go).
 	jobs enqueue.Slot[enqueue.SQLHook]
 }
@@ -130,6 +133,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 			return nil, fmt.Errorf("sqlite: open %q: %w", path, err)
 		}
 		db.readStmts = db.writeStmts
+		db.checkouts = db.flow.Group(db.beginWrite(db.writeStmts))
 		return db, nil
 	}
 	if db.writeStmts, err = prepare(ctx, write, hotWrites()); err != nil {
@@ -157,6 +161,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 		return nil, fmt.Errorf("sqlite: open %q: %w", path, err)
 	}
 	db.read = read
+	db.checkouts = db.flow.Group(db.beginWrite(db.writeStmts))
 	return db, nil
 }
 
