@@ -129,9 +129,9 @@ func insert(name string, err error) func(context.Context, sqlflow.Querier) error
 
 // queued runs the writes of fns at once behind a first write that holds
 // the writer until all of them wait, so that they commit as one group;
-// it returns the first write's error, each write's, and what each one's
-// call panicked with.
-func queued(t *testing.T, db *groupDB, g *sqlflow.Group, fns ...func(context.Context, sqlflow.Querier) error) (first error, errs []error, panics []any) {
+// it returns each write's error, what each one's call panicked with, and
+// the first write's error.
+func queued(t *testing.T, db *groupDB, g *sqlflow.Group, fns ...func(context.Context, sqlflow.Querier) error) (errs []error, panics []any, first error) {
 	t.Helper()
 	db.gate, db.began = make(chan struct{}), make(chan struct{})
 	var wg sync.WaitGroup
@@ -149,7 +149,7 @@ func queued(t *testing.T, db *groupDB, g *sqlflow.Group, fns ...func(context.Con
 	}
 	close(db.gate)
 	wg.Wait()
-	return first, errs, panics
+	return errs, panics, first
 }
 
 // TestGroupEachWriteKeepsItsOutcome: writes that queued behind another
@@ -160,7 +160,7 @@ func TestGroupEachWriteKeepsItsOutcome(t *testing.T) {
 	db := &groupDB{}
 	flow := sqlflow.Flow{Store: "teststore"}
 	g := flow.Group(db.begin)
-	first, errs, _ := queued(t, db, g, insert("a", nil), insert("b", errNone), insert("c", nil))
+	errs, _, first := queued(t, db, g, insert("a", nil), insert("b", errNone), insert("c", nil))
 	if first != nil || errs[0] != nil || errs[2] != nil {
 		t.Fatalf("errors %v, %v: want none for the first, a and c", first, errs)
 	}
@@ -190,7 +190,7 @@ func TestGroupCommitFailureFailsEveryWrite(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			db := tt.db()
 			flow := sqlflow.Flow{Store: "teststore"}
-			first, errs, _ := queued(t, db, flow.Group(db.begin), insert("a", nil), insert("b", nil))
+			errs, _, first := queued(t, db, flow.Group(db.begin), insert("a", nil), insert("b", nil))
 			if tt.name == "commit" && (first == nil || !strings.Contains(first.Error(), tt.want)) {
 				t.Errorf("the first write: %v, want %q", first, tt.want)
 			}
@@ -215,7 +215,7 @@ func TestGroupPanicReraisedInItsGoroutine(t *testing.T) {
 		_, _ = q.Exec(ctx, "insert boom")
 		panic("boom")
 	}
-	first, errs, panics := queued(t, db, flow.Group(db.begin), insert("a", nil), boom, insert("c", nil))
+	errs, panics, first := queued(t, db, flow.Group(db.begin), insert("a", nil), boom, insert("c", nil))
 	if first != nil || errs[0] != nil || errs[2] != nil || panics[0] != nil || panics[2] != nil {
 		t.Fatalf("the others: %v %v %v", first, errs, panics)
 	}
