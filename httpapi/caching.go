@@ -62,8 +62,8 @@ func writeCacheable(w http.ResponseWriter, r *http.Request, policy string, body 
 // writeTagged is writeCacheable of a body whose ETag is known.
 func writeTagged(w http.ResponseWriter, r *http.Request, policy string, body []byte, etag string) {
 	h := w.Header()
-	h.Set("ETag", etag)
-	h.Set("Cache-Control", policy)
+	h["Etag"] = []string{etag} // canonical keys, as ServeHTTP sets them
+	h["Cache-Control"] = []string{policy}
 	if notModified(r, etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return

@@ -67,11 +67,13 @@ func (h *handler) orgService(ctx context.Context, st *reqState) (*booking.OrgSer
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	st := &reqState{id: apihttp.CleanRequestID(r.Header.Get("X-Request-ID"))}
+	// Keys in their canonical form, set directly: Header.Set would
+	// canonicalise each on every request of the hottest routes.
 	hdr := w.Header()
-	hdr.Set("X-Service-API-Version", "v1")
-	hdr.Set("Content-Type", apihttp.ContentTypeJSON)
-	hdr.Set("X-Request-ID", st.id)
-	hdr.Set("X-Content-Type-Options", "nosniff")
+	hdr["X-Service-Api-Version"] = []string{"v1"}
+	hdr["Content-Type"] = []string{apihttp.ContentTypeJSON}
+	hdr["X-Request-Id"] = []string{st.id}
+	hdr["X-Content-Type-Options"] = []string{"nosniff"}
 	rec := &recorder{ResponseWriter: w}
 	r = r.WithContext(context.WithValue(r.Context(), stateKey{}, st))
 

@@ -134,7 +134,7 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 
 // WriteBody writes an encoded body with its Content-Length.
 func WriteBody(w http.ResponseWriter, status int, b []byte) {
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.Header()["Content-Length"] = []string{strconv.Itoa(len(b))} // canonical key, set directly
 	w.WriteHeader(status)
 	w.Write(b)
 }
