@@ -81,13 +81,20 @@ func (c *Store) CalendarDays(ctx context.Context, propertyID int64, from, to civ
 // as a full slice: a caller appending to it does not write into days. It
 // is nil when there are none, as the stores return.
 func calendarSlice(days []booking.CalendarDay, from, to civil.Date) []booking.CalendarDay {
-	cmp := func(d booking.CalendarDay, t civil.Date) int { return d.Date.Compare(t) }
-	i, _ := slices.BinarySearchFunc(days, from, cmp)
-	j, _ := slices.BinarySearchFunc(days, to, cmp)
+	return datesIn(days, func(d booking.CalendarDay) civil.Date { return d.Date }, from, to)
+}
+
+// datesIn returns the elements of xs, sorted by date, whose date is in
+// [from, to), as a full slice: a caller appending to it does not write
+// into xs. It is nil when there are none, as the stores return.
+func datesIn[T any](xs []T, date func(T) civil.Date, from, to civil.Date) []T {
+	cmp := func(x T, t civil.Date) int { return date(x).Compare(t) }
+	i, _ := slices.BinarySearchFunc(xs, from, cmp)
+	j, _ := slices.BinarySearchFunc(xs, to, cmp)
 	if i >= j {
 		return nil
 	}
-	return days[i:j:j]
+	return xs[i:j:j]
 }
 
 // Settings is served from memory when cached, including the answer that

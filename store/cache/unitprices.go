@@ -2,7 +2,6 @@ package cache
 
 import (
 	"context"
-	"slices"
 	"time"
 
 	"github.com/staykit/staykit/booking"
@@ -52,14 +51,7 @@ func (c *Store) UnitPrices(ctx context.Context, propertyID int64, from, to civil
 }
 
 // unitPricesIn returns the prices of [from, to) among prices (by date
-// then unit), as a full slice: a caller appending to it does not write
-// into prices. It is nil when there are none, as the stores return.
+// then unit), as datesIn does.
 func unitPricesIn(prices []booking.UnitPrice, from, to civil.Date) []booking.UnitPrice {
-	cmp := func(p booking.UnitPrice, t civil.Date) int { return p.Date.Compare(t) }
-	i, _ := slices.BinarySearchFunc(prices, from, cmp)
-	j, _ := slices.BinarySearchFunc(prices, to, cmp)
-	if i >= j {
-		return nil
-	}
-	return prices[i:j:j]
+	return datesIn(prices, func(p booking.UnitPrice) civil.Date { return p.Date }, from, to)
 }
