@@ -24,7 +24,9 @@ const (
 	SortID SearchSort = ""
 	// SortPrice orders by the stay's nightly rates summed — the nights'
 	// prices before length-of-stay discounts, fees, taxes and coupons, as
-	// the calendar shows them — then by ID.
+	// the calendar shows them — then by ID. A property whose units have
+	// prices of their own (UnitPrice) counts its cheapest unit's for the
+	// stay, free or not, so that the order depends on prices alone.
 	SortPrice SearchSort = "price"
 	// SortName orders by name (byte order), then by ID.
 	SortName SearchSort = "name"
@@ -233,8 +235,19 @@ func (s *Service) sortByRate(ctx context.Context, ix SearchIndex, ls []*Property
 	}
 	ks := make([]keyed, len(ls))
 	exact := true
-	for i := range ls {
-		m, ok, err := ix.StayRate(ctx, ls[i], stay)
+	for i, p := range ls {
+		var m int64
+		var ok bool
+		var err error
+		if unitPriced(p) {
+			// The index knows the property's nightly prices, not its
+			// units' own: read them.
+			if p, err = s.cheapestUnitPriced(ctx, p, stay); err == nil {
+				m, ok = StayRateMicros(nightPrices(p, stay))
+			}
+		} else {
+			m, ok, err = ix.StayRate(ctx, p, stay)
+		}
 		if err != nil {
 			return fmt.Errorf("rates of property %d: %w", ls[i].ID, err)
 		}
@@ -247,6 +260,11 @@ func (s *Service) sortByRate(ctx context.Context, ix SearchIndex, ls []*Property
 			p, err := s.withCalendar(ctx, ls[i], stay.Start, stay.End)
 			if err != nil {
 				return fmt.Errorf("read calendar of property %d: %w", ls[i].ID, err)
+			}
+			if unitPriced(p) {
+				if p, err = s.cheapestUnitPriced(ctx, ls[i], stay); err != nil {
+					return fmt.Errorf("rates of property %d: %w", ls[i].ID, err)
+				}
 			}
 			sum := decimal.Zero
 			for d := range nightPrices(p, stay) {

@@ -222,3 +222,18 @@ func (s *Service) unitsPricedAs(ctx context.Context, p *Property, stay civil.Ran
 	}
 	return t.units, nil
 }
+
+// cheapestUnitPriced returns p, as stored, priced over stay as its
+// cheapest unit, free or not (tierOf): what a search sorted by price
+// counts for a property whose units have prices of their own.
+func (s *Service) cheapestUnitPriced(ctx context.Context, p *Property, stay civil.Range) (*Property, error) {
+	p, err := s.withCalendar(ctx, p, stay.Start, stay.End)
+	if err != nil || s.store.UnitPriceReader == nil || stay.Start.DaysUntil(stay.End) < 1 {
+		return p, err
+	}
+	own, err := s.store.UnitPrices(ctx, p.ID, stay.Start, stay.End)
+	if err != nil {
+		return nil, fmt.Errorf("read unit prices of property %d: %w", p.ID, err)
+	}
+	return tierOf(p, stay, own, func(int64) bool { return true }).p, nil
+}

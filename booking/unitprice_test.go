@@ -190,3 +190,33 @@ func mapsEqual(a, b map[string]string) bool {
 	}
 	return true
 }
+
+// TestUnitPricesSortTheSearch: a search sorted by price counts a property
+// whose units have prices of their own at its cheapest unit's: the villa
+// of three units, its second at 80 a night, comes before the villa of one
+// unit at 100 a night, which it ties with at the property's price.
+func TestUnitPricesSortTheSearch(t *testing.T) {
+	e := newEnv(t)
+	single := e.property["demo"]
+	p := e.withUnits(t, "demo", 3)
+	ctx := context.Background()
+	order := func() []int64 {
+		t.Helper()
+		res, _, err := e.svc.Search(ctx, "demo", booking.SearchRequest{Stay: e.order("demo").Stay, Sort: booking.SortPrice})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []int64
+		for _, r := range res {
+			ids = append(ids, r.Listing.Property.ID)
+		}
+		return ids
+	}
+	if got := order(); len(got) != 2 || got[0] != single || got[1] != p.ID {
+		t.Fatalf("before unit prices: %v, want %d then %d (a tie, by ID)", got, single, p.ID)
+	}
+	e.priceUnit(t, "demo", p.Units[1].ID, "2026-06-08", "2026-06-11", "80")
+	if got := order(); len(got) != 2 || got[0] != p.ID || got[1] != single {
+		t.Fatalf("after pricing a unit at 80: %v, want %d (its cheap unit) then %d", got, p.ID, single)
+	}
+}

@@ -1959,7 +1959,7 @@ export interface operations {
                 limit?: number;
                 /** @description The `next_cursor` of the previous page: the page starts after it. Not a positive integer: 422 with `invalid_type`; in a search sorted by `sort`, not an active property: 422 with `invalid`. */
                 cursor?: string;
-                /** @description Order of a search (with `check_in` and `check_out`; ignored without them), issue #31: `price` by the stay's nightly prices summed (the nights as the availability calendar prices them, before length-of-stay discounts, fees, taxes and coupons), `name` by name (byte order); ties by property ID. Without it, by property ID. Pages (`limit`, `cursor`) follow the order. Any other value: 422 with `invalid`. */
+                /** @description Order of a search (with `check_in` and `check_out`; ignored without them), issue #31: `price` by the stay's nightly prices summed (the nights as the availability calendar prices them, a property whose units have prices of their own at its cheapest unit's; before length-of-stay discounts, fees, taxes and coupons), `name` by name (byte order); ties by property ID. Without it, by property ID. Pages (`limit`, `cursor`) follow the order. Any other value: 422 with `invalid`. */
                 sort?: "price" | "name";
             };
             header?: {
