@@ -170,14 +170,12 @@ func (s *Service) availability(ctx context.Context, resolve orgFunc, propertyID 
 	// Where units have prices of their own, a night costs what its
 	// cheapest free unit asks (cheapest, nil otherwise).
 	var cheapest []decimal.Decimal
-	if unitPriced(p) && s.store.UnitPriceReader != nil {
-		own, err := s.store.UnitPrices(ctx, p.ID, start, end)
-		if err != nil {
-			return nil, fmt.Errorf("read unit prices of property %d: %w", p.ID, err)
-		}
-		if len(own) > 0 {
-			cheapest = cheapestNights(p, start, n, own, &g)
-		}
+	own, err := s.ownPrices(ctx, p, civil.Range{Start: start, End: end})
+	if err != nil {
+		return nil, err
+	}
+	if len(own) > 0 {
+		cheapest = cheapestNights(p, start, n, own, &g)
 	}
 	g.occupy(p, taken, set.Gap())
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/coupon"
 	"github.com/staykit/staykit/pricing"
 )
@@ -49,13 +48,14 @@ func (s *Service) RepriceStay(ctx context.Context, org *Organization, b *Booking
 	if err := checkRules(org, p, st, s.ruleChecker(org, p, now)); err != nil {
 		return nil, err
 	}
-	if err := s.checkFreeOf(ctx, p, st, b, now); err != nil {
+	taken, err := s.checkFreeOf(ctx, p, st, b, now)
+	if err != nil {
 		return nil, err
 	}
 	if err := s.checkSameDay(ctx, org, p.ID, st, now); err != nil {
 		return nil, err
 	}
-	tier, err := s.unitPricing(ctx, p, st.Range(), nil, b, now)
+	tier, err := s.unitPricing(ctx, p, st.Range(), taken)
 	if err != nil {
 		return nil, err
 	}
@@ -94,13 +94,11 @@ func (s *Service) RepriceStay(ctx context.Context, org *Organization, b *Booking
 
 // checkFreeOf is checkFree for booking b moving to st: its own hold does
 // not count as taken (two stays of one unit never overlap, so the hold of
-// b's range on b's unit is b's).
-func (s *Service) checkFreeOf(ctx context.Context, p *Property, st Stay, b *Booking, now time.Time) error {
-	set := p.Rates.Rules
-	guarded := civil.Range{Start: st.CheckIn.AddDays(-set.Gap()), End: st.CheckOut.AddDays(set.Gap())}
-	taken, err := s.store.Occupied(ctx, p.ID, guarded.Start, guarded.End, now)
+// b's range on b's unit is b's). It returns the holds it read, b's apart.
+func (s *Service) checkFreeOf(ctx context.Context, p *Property, st Stay, b *Booking, now time.Time) ([]Hold, error) {
+	guarded, taken, err := s.holdsNear(ctx, p, st.Range(), now)
 	if err != nil {
-		return fmt.Errorf("read occupancy of property %d: %w", p.ID, err)
+		return nil, err
 	}
 	for i, h := range taken {
 		if h.Range == b.Range() && h.Unit == b.UnitID {
@@ -109,7 +107,7 @@ func (s *Service) checkFreeOf(ctx context.Context, p *Property, st Stay, b *Book
 		}
 	}
 	if !UnitFree(p, taken, guarded) {
-		return errUnavailable()
+		return nil, errUnavailable()
 	}
-	return checkOpen(p, st)
+	return taken, checkOpen(p, st)
 }

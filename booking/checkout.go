@@ -199,9 +199,15 @@ func (s *Service) checkout(ctx context.Context, resolve orgFunc, r CheckoutReque
 	// A property whose units have prices of their own is priced as its
 	// cheapest free unit, and the stay kept to the units priced alike:
 	// the one case where a checkout reads the occupancy.
-	tier, err := s.unitPricing(ctx, p, r.Range(), nil, nil, now)
-	if err != nil {
-		return nil, err
+	tier := unitTier{p: p}
+	if unitPriced(p) {
+		_, taken, err := s.holdsNear(ctx, p, r.Range(), now)
+		if err != nil {
+			return nil, err
+		}
+		if tier, err = s.unitPricing(ctx, p, r.Range(), taken); err != nil {
+			return nil, err
+		}
 	}
 	guard.Units = tier.units
 	q, c, err := s.price(ctx, org, tier.p, QuoteRequest{Stay: r.Stay, CouponCode: r.CouponCode, Locale: r.Locale}, now)

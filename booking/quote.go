@@ -42,13 +42,14 @@ func (s *Service) quote(ctx context.Context, resolve orgFunc, propertyID int64, 
 	if err := checkRules(org, p, r.Stay, s.ruleChecker(org, p, now)); err != nil {
 		return nil, err
 	}
-	if err := s.checkFree(ctx, p, r.Stay, now); err != nil {
+	taken, err := s.checkFree(ctx, p, r.Stay, now)
+	if err != nil {
 		return nil, err
 	}
 	if err := s.checkSameDay(ctx, org, p.ID, r.Stay, now); err != nil {
 		return nil, err
 	}
-	tier, err := s.unitPricing(ctx, p, r.Range(), nil, nil, now)
+	tier, err := s.unitPricing(ctx, p, r.Range(), taken)
 	if err != nil {
 		return nil, err
 	}
@@ -72,18 +73,29 @@ func (s *Service) quote(ctx context.Context, resolve orgFunc, propertyID int64, 
 // freeGuard), so that two checkouts, or a checkout and a host closing a
 // night, cannot both pass. Keep the two in step: the range read here is
 // CreateOptions.Guarded of the stay, and CreateOptions.ClosedNight
-// decides as set.Days does after withCalendar.
-func (s *Service) checkFree(ctx context.Context, p *Property, st Stay, now time.Time) error {
-	set := p.Rates.Rules
-	guarded := civil.Range{Start: st.CheckIn.AddDays(-set.Gap()), End: st.CheckOut.AddDays(set.Gap())}
-	taken, err := s.store.Occupied(ctx, p.ID, guarded.Start, guarded.End, now)
+// decides as set.Days does after withCalendar. It returns the holds it
+// read (holdsNear), for the stay's pricing by unit.
+func (s *Service) checkFree(ctx context.Context, p *Property, st Stay, now time.Time) ([]Hold, error) {
+	guarded, taken, err := s.holdsNear(ctx, p, st.Range(), now)
 	if err != nil {
-		return fmt.Errorf("read occupancy of property %d: %w", p.ID, err)
+		return nil, err
 	}
 	if !UnitFree(p, taken, guarded) {
-		return errUnavailable()
+		return nil, errUnavailable()
 	}
-	return checkOpen(p, st)
+	return taken, checkOpen(p, st)
+}
+
+// holdsNear reads the holds that decide whether a unit of p is free for
+// stay: those overlapping guarded, the stay widened by p's preparation
+// days (DateGuard.Guarded).
+func (s *Service) holdsNear(ctx context.Context, p *Property, stay civil.Range, now time.Time) (guarded civil.Range, taken []Hold, err error) {
+	gap := p.Rates.Rules.Gap()
+	guarded = civil.Range{Start: stay.Start.AddDays(-gap), End: stay.End.AddDays(gap)}
+	if taken, err = s.store.Occupied(ctx, p.ID, guarded.Start, guarded.End, now); err != nil {
+		return guarded, nil, fmt.Errorf("read occupancy of property %d: %w", p.ID, err)
+	}
+	return guarded, taken, nil
 }
 
 // checkOpen reports CodeUnavailable when a night of the stay is closed by

@@ -257,14 +257,10 @@ func (s *Service) sortByRate(ctx context.Context, ix SearchIndex, ls []*Property
 	if !exact {
 		// A price beyond millionths: compare the decimals (slow, rare).
 		for i := range ks {
-			p, err := s.withCalendar(ctx, ls[i], stay.Start, stay.End)
+			// Priced as the first loop priced it.
+			p, err := s.cheapestUnitPriced(ctx, ls[i], stay)
 			if err != nil {
-				return fmt.Errorf("read calendar of property %d: %w", ls[i].ID, err)
-			}
-			if unitPriced(p) {
-				if p, err = s.cheapestUnitPriced(ctx, ls[i], stay); err != nil {
-					return fmt.Errorf("rates of property %d: %w", ls[i].ID, err)
-				}
+				return fmt.Errorf("rates of property %d: %w", ls[i].ID, err)
 			}
 			sum := decimal.Zero
 			for d := range nightPrices(p, stay) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -29,21 +28,15 @@ type UnitPriceDay struct {
 }
 
 // CheckUnitPriceDays reports CodeInvalid (field "days") when a day has no
-// date, a date appears twice, or a price is negative. Stores call it
-// before writing; package host bounds amounts (CheckBounds) before.
+// date, a date appears twice, or a price is negative, as
+// CheckCalendarDays does for a property's. Stores call it before
+// writing; package host bounds amounts (CheckBounds) before.
 func CheckUnitPriceDays(days []UnitPriceDay) error {
-	f := FieldErrors{}
-	seen := make(map[civil.Date]bool, len(days))
-	for _, d := range days {
-		switch {
-		case d.Date.IsZero() || seen[d.Date]:
-			f.Add("days", "invalid_date")
-		case d.Price != nil && d.Price.IsNegative():
-			f.Add("days", "negative_price")
-		}
-		seen[d.Date] = true
+	cal := make([]CalendarDay, len(days))
+	for i, d := range days {
+		cal[i] = CalendarDay{Date: d.Date, Price: d.Price}
 	}
-	return f.Err()
+	return CheckCalendarDays(cal)
 }
 
 // UnitPriceReader reads units' own prices. store/sqlite and
@@ -113,22 +106,20 @@ func tierOf(p *Property, stay civil.Range, own []UnitPrice, free func(unit int64
 	if len(units) == 0 {
 		return unitTier{p: p}
 	}
-	best := -1
-	for i, u := range units {
-		if !u.free {
-			continue
-		}
-		if best < 0 || u.total.LessThan(units[best].total) {
-			best = i
-		}
-	}
-	if best < 0 {
-		best = 0
+	// The cheapest unit that is free, else the cheapest of all; ties to
+	// the first.
+	cheapest := func(ok func(priced) bool) int {
+		best := -1
 		for i, u := range units {
-			if u.total.LessThan(units[best].total) {
+			if ok(u) && (best < 0 || u.total.LessThan(units[best].total)) {
 				best = i
 			}
 		}
+		return best
+	}
+	best := cheapest(func(u priced) bool { return u.free })
+	if best < 0 {
+		best = cheapest(func(priced) bool { return true })
 	}
 	chosen := units[best].prices
 	var ids []int64
@@ -159,61 +150,50 @@ func tierOf(p *Property, stay civil.Range, own []UnitPrice, free func(unit int64
 }
 
 // unitPricing returns the tier (tierOf) of stay at p, a property after
-// withCalendar, as units are free at now: a unit is free when no hold
-// read for the stay's guarded range (taken, or read here when nil and
-// read is true) overlaps guarded on it, except's own hold apart (a
-// booking changing its dates). Properties without priced units cost no
-// read.
-func (s *Service) unitPricing(ctx context.Context, p *Property, stay civil.Range, taken []Hold, except *Booking, now time.Time) (unitTier, error) {
-	if !unitPriced(p) || s.store.UnitPriceReader == nil || stay.Start.DaysUntil(stay.End) < 1 {
-		return unitTier{p: p}, nil
+// withCalendar, as units are free: a unit is free when no hold of taken
+// (holdsNear, the holds of the stay's guarded range, those of a booking
+// changing its dates left out) overlaps the guarded range on it.
+// Properties without priced units cost no read.
+func (s *Service) unitPricing(ctx context.Context, p *Property, stay civil.Range, taken []Hold) (unitTier, error) {
+	own, err := s.ownPrices(ctx, p, stay)
+	if err != nil || len(own) == 0 {
+		return unitTier{p: p}, err
 	}
-	own, err := s.store.UnitPrices(ctx, p.ID, stay.Start, stay.End)
-	if err != nil {
-		return unitTier{}, fmt.Errorf("read unit prices of property %d: %w", p.ID, err)
-	}
-	if len(own) == 0 {
-		return unitTier{p: p}, nil
-	}
-	set := p.Rates.Rules
-	guarded := civil.Range{Start: stay.Start.AddDays(-set.Gap()), End: stay.End.AddDays(set.Gap())}
-	if taken == nil {
-		if taken, err = s.store.Occupied(ctx, p.ID, guarded.Start, guarded.End, now); err != nil {
-			return unitTier{}, fmt.Errorf("read occupancy of property %d: %w", p.ID, err)
-		}
-	}
+	gap := p.Rates.Rules.Gap()
+	guarded := civil.Range{Start: stay.Start.AddDays(-gap), End: stay.End.AddDays(gap)}
 	free := func(unit int64) bool {
-		for _, h := range taken {
-			if h.Unit != unit || !h.Overlaps(guarded) {
-				continue
-			}
-			if except != nil && h.Unit == except.UnitID && h.Range == except.Range() {
-				continue
-			}
-			return false
-		}
-		return true
+		return !slices.ContainsFunc(taken, func(h Hold) bool { return h.Unit == unit && h.Overlaps(guarded) })
 	}
 	return tierOf(p, stay, own, free), nil
+}
+
+// ownPrices reads the own prices of p's units over r (UnitPriceReader):
+// none, and no read, when no active unit of p is priced, the store keeps
+// no unit prices or r has no night.
+func (s *Service) ownPrices(ctx context.Context, p *Property, r civil.Range) ([]UnitPrice, error) {
+	if !unitPriced(p) || s.store.UnitPriceReader == nil || !r.Start.Before(r.End) {
+		return nil, nil
+	}
+	own, err := s.store.UnitPrices(ctx, p.ID, r.Start, r.End)
+	if err != nil {
+		return nil, fmt.Errorf("read unit prices of property %d: %w", p.ID, err)
+	}
+	return own, nil
 }
 
 // unitsPricedAs returns the active units of p that price stay exactly as
 // unit does, nil when every unit does or none of p's units is priced: the
 // units a booking of unit may take its dates back on (claimGuard).
 func (s *Service) unitsPricedAs(ctx context.Context, p *Property, stay civil.Range, unit int64) ([]int64, error) {
-	if !unitPriced(p) || s.store.UnitPriceReader == nil || unit == 0 || stay.Start.DaysUntil(stay.End) < 1 {
+	if unit == 0 {
 		return nil, nil
 	}
-	p, err := s.withCalendar(ctx, p, stay.Start, stay.End.AddDays(1))
-	if err != nil {
+	own, err := s.ownPrices(ctx, p, stay)
+	if err != nil || len(own) == 0 {
+		return nil, err
+	}
+	if p, err = s.withCalendar(ctx, p, stay.Start, stay.End.AddDays(1)); err != nil {
 		return nil, fmt.Errorf("read calendar of property %d: %w", p.ID, err)
-	}
-	own, err := s.store.UnitPrices(ctx, p.ID, stay.Start, stay.End)
-	if err != nil {
-		return nil, fmt.Errorf("read unit prices of property %d: %w", p.ID, err)
-	}
-	if len(own) == 0 {
-		return nil, nil
 	}
 	t := tierOf(p, stay, own, func(id int64) bool { return id == unit })
 	if t.units != nil && !slices.Contains(t.units, unit) {
@@ -223,17 +203,17 @@ func (s *Service) unitsPricedAs(ctx context.Context, p *Property, stay civil.Ran
 	return t.units, nil
 }
 
-// cheapestUnitPriced returns p, as stored, priced over stay as its
-// cheapest unit, free or not (tierOf): what a search sorted by price
+// cheapestUnitPriced returns p after withCalendar over stay, priced as
+// its cheapest unit, free or not (tierOf): what a search sorted by price
 // counts for a property whose units have prices of their own.
 func (s *Service) cheapestUnitPriced(ctx context.Context, p *Property, stay civil.Range) (*Property, error) {
 	p, err := s.withCalendar(ctx, p, stay.Start, stay.End)
-	if err != nil || s.store.UnitPriceReader == nil || stay.Start.DaysUntil(stay.End) < 1 {
-		return p, err
-	}
-	own, err := s.store.UnitPrices(ctx, p.ID, stay.Start, stay.End)
 	if err != nil {
-		return nil, fmt.Errorf("read unit prices of property %d: %w", p.ID, err)
+		return nil, fmt.Errorf("read calendar of property %d: %w", p.ID, err)
+	}
+	own, err := s.ownPrices(ctx, p, stay)
+	if err != nil || len(own) == 0 {
+		return p, err
 	}
 	return tierOf(p, stay, own, func(int64) bool { return true }).p, nil
 }
