@@ -392,12 +392,21 @@ type UnitDay struct {
 	Status    booking.Status
 }
 
+// checkRange reports CodeInvalid (field "to") unless [from, to) holds
+// one night at least and at most MaxCalendarDays.
+func checkRange(from, to civil.Date) error {
+	if !from.Before(to) || from.DaysUntil(to) > MaxCalendarDays {
+		return &booking.Error{Code: booking.CodeInvalid, Message: "The request is invalid.", Fields: booking.FieldErrors{"to": {"invalid_range"}}}
+	}
+	return nil
+}
+
 // Calendar returns the nights [from, to) of a property: the per-day
 // settings, the price, blocks and the bookings holding them. Errors:
 // CodeNotFound, CodeInvalid.
 func (s *Service) Calendar(ctx context.Context, org *booking.Organization, propertyID int64, from, to civil.Date) ([]Day, error) {
-	if !from.Before(to) || from.DaysUntil(to) > MaxCalendarDays {
-		return nil, &booking.Error{Code: booking.CodeInvalid, Message: "The request is invalid.", Fields: booking.FieldErrors{"to": {"invalid_range"}}}
+	if err := checkRange(from, to); err != nil {
+		return nil, err
 	}
 	p, err := s.Property(ctx, org, propertyID)
 	if err != nil {

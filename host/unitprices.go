@@ -20,27 +20,11 @@ type UnitPriceChange struct {
 	ClearPrice bool `json:"clear_price"`
 }
 
-// validate checks c, in the organisation's currency. Errors: CodeInvalid.
+// validate checks c, in the organisation's currency, as a calendar
+// change of the same dates and price (booking.CalendarChange.Validate),
+// then its bounds. Errors: CodeInvalid.
 func (c UnitPriceChange) validate(currency string) error {
-	f := booking.FieldErrors{}
-	if c.From.IsZero() {
-		f.Add("from", "required")
-	}
-	if c.To.IsZero() {
-		f.Add("to", "required")
-	}
-	if !c.From.IsZero() && !c.To.IsZero() && (!c.From.Before(c.To) || c.From.DaysUntil(c.To) > MaxCalendarDays) {
-		f.Add("to", "invalid_range")
-	}
-	switch {
-	case c.Price != nil && c.ClearPrice:
-		f.Add("price", "invalid_choice")
-	case c.Price == nil && !c.ClearPrice:
-		f.Add("price", "required")
-	case c.Price != nil && !c.Price.IsPositive():
-		f.Add("price", "out_of_range")
-	}
-	if err := f.Err(); err != nil {
+	if err := (booking.CalendarChange{From: c.From, To: c.To, Price: c.Price, ClearPrice: c.ClearPrice}).Validate(); err != nil {
 		return err
 	}
 	return booking.CheckBounds(c, currency)
@@ -50,8 +34,8 @@ func (c UnitPriceChange) validate(currency string) error {
 // (half-open, at most MaxCalendarDays), by date. Errors: CodeNotFound,
 // CodeInvalid (field "to"), CodeNotConfigured.
 func (s *Service) UnitPrices(ctx context.Context, org *booking.Organization, propertyID, unitID int64, from, to civil.Date) ([]booking.UnitPrice, error) {
-	if !from.Before(to) || from.DaysUntil(to) > MaxCalendarDays {
-		return nil, &booking.Error{Code: booking.CodeInvalid, Message: "The request is invalid.", Fields: booking.FieldErrors{"to": {"invalid_range"}}}
+	if err := checkRange(from, to); err != nil {
+		return nil, err
 	}
 	us, err := s.unitStore()
 	if err != nil {
