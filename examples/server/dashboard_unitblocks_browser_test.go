@@ -15,9 +15,38 @@ import (
 	"github.com/staykit/staykit/civil"
 )
 
+// hostAPI calls an organisation's host API with its key (hostCaller).
+type hostAPI func(method, path string, body any) response
+
+// hostCaller returns the caller of org's host API on ts, with a key of
+// its own.
+func hostCaller(t *testing.T, ts *testServer, org string) hostAPI {
+	t.Helper()
+	key := hostKey(t, ts, org)
+	return func(method, path string, body any) response {
+		t.Helper()
+		return call(t, method, ts.URL+"/api/v1/host/"+org+path, body, key)
+	}
+}
+
+// addUnits adds units named names to a property through host, and
+// returns their ids.
+func addUnits(t *testing.T, host hostAPI, property int, names ...string) []string {
+	t.Helper()
+	var ids []string
+	for _, name := range names {
+		r := host(http.MethodPost, fmt.Sprintf("/properties/%d/units", property), map[string]any{"name": name})
+		if r.Status != http.StatusCreated {
+			t.Fatalf("add unit: %d %s", r.Status, r.Raw)
+		}
+		ids = append(ids, num(r.data(t), "id"))
+	}
+	return ids
+}
+
 // unitsOf returns the ids and names of a property's units, by position,
 // through the host API.
-func unitsOf(t *testing.T, host func(method, path string, body any) response, property int) (ids, names []string) {
+func unitsOf(t *testing.T, host hostAPI, property int) (ids, names []string) {
 	t.Helper()
 	r := host(http.MethodGet, fmt.Sprintf("/properties/%d/units", property), nil)
 	for _, u := range r.data(t)["items"].([]any) {
@@ -40,16 +69,8 @@ func TestBrowserUnitBlocks(t *testing.T) {
 	ts := startServer(t, nil)
 	newHostUser(t, ts, "demo-request", "host@example.com", "a long enough password")
 	studios := propertyIDs(t, ts, "demo-request")[0]
-	key := hostKey(t, ts, "demo-request")
-	host := func(method, path string, body any) response {
-		t.Helper()
-		return call(t, method, ts.URL+"/api/v1/host/demo-request"+path, body, key)
-	}
-	for _, name := range []string{"Studio 2", "Studio 3"} {
-		if r := host(http.MethodPost, fmt.Sprintf("/properties/%d/units", studios), map[string]any{"name": name}); r.Status != http.StatusCreated {
-			t.Fatalf("add unit: %d %s", r.Status, r.Raw)
-		}
-	}
+	host := hostCaller(t, ts, "demo-request")
+	addUnits(t, host, studios, "Studio 2", "Studio 3")
 	units, names := unitsOf(t, host, studios)
 	if len(units) != 3 {
 		t.Fatalf("units %v, want 3", units)
@@ -191,16 +212,8 @@ func TestBrowserChannelsUnits(t *testing.T) {
 	newHostUser(t, ts, "demo-request", "host@example.com", "a long enough password")
 	props := propertyIDs(t, ts, "demo-request")
 	studios := props[0]
-	key := hostKey(t, ts, "demo-request")
-	host := func(method, path string, body any) response {
-		t.Helper()
-		return call(t, method, ts.URL+"/api/v1/host/demo-request"+path, body, key)
-	}
-	for _, name := range []string{"Studio 2", "Studio 3"} {
-		if r := host(http.MethodPost, fmt.Sprintf("/properties/%d/units", studios), map[string]any{"name": name}); r.Status != http.StatusCreated {
-			t.Fatalf("add unit: %d %s", r.Status, r.Raw)
-		}
-	}
+	host := hostCaller(t, ts, "demo-request")
+	addUnits(t, host, studios, "Studio 2", "Studio 3")
 	units, names := unitsOf(t, host, studios)
 
 	b := newBrowser(t)

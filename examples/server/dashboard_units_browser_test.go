@@ -24,16 +24,8 @@ func TestBrowserUnits(t *testing.T) {
 		t.Fatalf("demo-request has %d properties; the test needs two", len(props))
 	}
 	studios, whole := props[0], props[1]
-	key := hostKey(t, ts, "demo-request")
-	host := func(method, path string, body any) response {
-		t.Helper()
-		return call(t, method, ts.URL+"/api/v1/host/demo-request"+path, body, key)
-	}
-	for _, name := range []string{"Studio 2", "Studio 3"} {
-		if r := host(http.MethodPost, fmt.Sprintf("/properties/%d/units", studios), map[string]any{"name": name}); r.Status != http.StatusCreated {
-			t.Fatalf("add unit: %d %s", r.Status, r.Raw)
-		}
-	}
+	host := hostCaller(t, ts, "demo-request")
+	addUnits(t, host, studios, "Studio 2", "Studio 3")
 	// Two stays of the same nights: each on its unit.
 	requestedBooking(t, ts, studios, 5, 2)
 	requestedBooking(t, ts, studios, 5, 2)
@@ -160,16 +152,8 @@ func TestBrowserUnitPrices(t *testing.T) {
 	ts := startServer(t, nil)
 	newHostUser(t, ts, "demo", "host@example.com", "a long enough password")
 	villa := propertyIDs(t, ts, "demo")[0]
-	key := hostKey(t, ts, "demo")
-	host := func(method, path string, body any) response {
-		t.Helper()
-		return call(t, method, ts.URL+"/api/v1/host/demo"+path, body, key)
-	}
-	r := host(http.MethodPost, fmt.Sprintf("/properties/%d/units", villa), map[string]any{"name": "Sea view"})
-	if r.Status != http.StatusCreated {
-		t.Fatalf("add unit: %d %s", r.Status, r.Raw)
-	}
-	unit := num(r.data(t), "id")
+	host := hostCaller(t, ts, "demo")
+	unit := addUnits(t, host, villa, "Sea view")[0]
 	today := time.Now().UTC()
 	from, to := today.AddDate(0, 0, 10).Format(time.DateOnly), today.AddDate(0, 0, 13).Format(time.DateOnly)
 	ownPrices := func() []any {

@@ -6,7 +6,7 @@
 // app.js, which adds the sections to the pages.
 "use strict";
 
-(window.staykitHostPages = window.staykitHostPages || []).push(function ({ T, lang, el, call, say, loadProperties, propertySections, bookingSections }) {
+(window.staykitHostPages = window.staykitHostPages || []).push(function ({ T, lang, el, call, say, loadProperties, propertySections, bookingSections, todayISO, addDays }) {
   Object.assign(T, {
     fr: {
       unitsTitle: "Lots", unitsHint: "Des lots identiques vendus séparément : autant de séjours peuvent partager une nuit. Chaque séjour occupe un lot, choisi à la réservation.",
@@ -72,20 +72,19 @@
       const path = "/properties/" + p.id + "/units/" + u.id + "/prices";
       const list = el("ul", { class: "unit-prices", id: "unit-prices-" + u.id });
       const box = el("details", { class: "unit-price-box", id: "unit-price-box-" + u.id });
-      const today = new Date().toISOString().slice(0, 10);
-      const plusDays = (day, n) => { const d = new Date(day + "T00:00:00Z"); d.setUTCDate(d.getUTCDate() + n); return d.toISOString().slice(0, 10); };
-      const was = entered.get(u.id) || { from: today, to: plusDays(today, 7), price: "" };
+      const today = todayISO();
+      const was = entered.get(u.id) || { from: today, to: addDays(today, 7), price: "" };
       const from = el("input", { type: "date", id: "unit-price-from-" + u.id, value: was.from, "aria-label": T.priceFrom });
       const to = el("input", { type: "date", id: "unit-price-to-" + u.id, value: was.to, "aria-label": T.priceTo });
       const price = el("input", { type: "text", inputmode: "decimal", id: "unit-price-" + u.id, size: "8", value: was.price, "aria-label": T.nightPrice, placeholder: T.nightPrice });
       async function drawPrices() {
-        const res = await call("GET", path + "?from=" + today + "&to=" + plusDays(today, 366));
+        const res = await call("GET", path + "?from=" + today + "&to=" + addDays(today, 366));
         // Nights in a row at one price make one range [start, end).
         const ranges = [];
         for (const d of res.days) {
           const last = ranges[ranges.length - 1];
-          if (last && last.end === d.date && last.price === d.price) last.end = plusDays(d.date, 1);
-          else ranges.push({ start: d.date, end: plusDays(d.date, 1), price: d.price, nights: 0 });
+          if (last && last.end === d.date && last.price === d.price) last.end = addDays(d.date, 1);
+          else ranges.push({ start: d.date, end: addDays(d.date, 1), price: d.price, nights: 0 });
           ranges[ranges.length - 1].nights++;
         }
         list.replaceChildren(...(ranges.length ? ranges.map((r) => el("li", { "data-start": r.start, "data-end": r.end, "data-price": r.price },
