@@ -160,6 +160,17 @@
   const iso = (d) => d.toISOString().slice(0, 10);
   const addDays = (s, n) => { const d = new Date(s + "T00:00:00Z"); d.setUTCDate(d.getUTCDate() + n); return iso(d); };
   const todayISO = () => iso(new Date(Date.now() - new Date().getTimezoneOffset() * 60000));
+  // dayRuns turns sorted, distinct days into runs of consecutive days,
+  // each [from, to) with to the day after its last.
+  const dayRuns = (days) => {
+    const runs = [];
+    for (const d of days) {
+      const last = runs[runs.length - 1];
+      if (last && last[1] === d) last[1] = addDays(d, 1);
+      else runs.push([d, addDays(d, 1)]);
+    }
+    return runs;
+  };
 
   let properties = [];
   async function loadProperties() {
@@ -484,14 +495,7 @@
       async function apply(change) {
         const days = [...selected].sort();
         if (!days.length) return;
-        let start = days[0], end = addDays(days[0], 1);
-        const runs = [];
-        for (const d of days.slice(1)) {
-          if (d === end) end = addDays(end, 1);
-          else { runs.push([start, end]); start = d; end = addDays(d, 1); }
-        }
-        runs.push([start, end]);
-        for (const [from, to] of runs) await call("POST", "/properties/" + state.property + "/calendar", Object.assign({ from, to }, change));
+        for (const [from, to] of dayRuns(days)) await call("POST", "/properties/" + state.property + "/calendar", Object.assign({ from, to }, change));
         say(T.saved);
         show("calendar");
       }
@@ -681,7 +685,7 @@
   }
 
   // Pages kept in their own files (channels.js) register here.
-  for (const page of window.staykitHostPages || []) page({ views, role, T, lang, el, call, say, show, shown, table, loadProperties, main, propertySections, bookingSections, moneyText, todayISO, addDays });
+  for (const page of window.staykitHostPages || []) page({ views, role, T, lang, el, call, say, show, shown, table, loadProperties, main, propertySections, bookingSections, moneyText, todayISO, addDays, dayRuns });
 
   // A member sees the views of their role (team.js; the host API refuses
   // the rest): a housekeeping member the rota alone, a manager all but the

@@ -15,7 +15,7 @@
 // helpers.
 "use strict";
 
-(window.staykitHostPages = window.staykitHostPages || []).push(function ({ views, T, lang, el, call, say, shown, loadProperties, main, moneyText, todayISO, addDays }) {
+(window.staykitHostPages = window.staykitHostPages || []).push(function ({ views, T, lang, el, call, say, shown, loadProperties, main, moneyText, todayISO, addDays, dayRuns }) {
   Object.assign(T, {
     fr: {
       planning: "Planning", window: "jours", earlier: "‹ Avant", later: "Après ›", fromToday: "Aujourd'hui",
@@ -274,13 +274,7 @@
       const out = [];
       for (const [row, ds] of byRow) {
         const [p, u] = row.split("|");
-        ds.sort();
-        let start = ds[0], prev = ds[0];
-        for (const d of ds.slice(1).concat([null])) {
-          if (d && d === addDays(prev, 1)) { prev = d; continue; }
-          out.push({ property: p, unit: u ? Number(u) : 0, from: start, to: addDays(prev, 1) });
-          start = prev = d;
-        }
+        for (const [from, to] of dayRuns(ds.sort())) out.push({ property: p, unit: u ? Number(u) : 0, from, to });
       }
       return out;
     };
