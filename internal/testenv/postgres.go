@@ -3,6 +3,8 @@ package testenv
 import (
 	"context"
 	"crypto/rand"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -19,16 +21,29 @@ func PostgresSchema(t testing.TB, prefix string) string {
 	url := PostgresURL(t)
 	name := prefix + strings.ToLower(rand.Text()[:16])
 	t.Cleanup(func() {
-		ctx := context.Background()
-		conn, err := pgx.Connect(ctx, url)
-		if err != nil {
-			t.Errorf("drop schema %s: %v", name, err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, `DROP SCHEMA IF EXISTS `+pgx.Identifier{name}.Sanitize()+` CASCADE`); err != nil {
-			t.Errorf("drop schema %s: %v", name, err)
+		if err := DropPostgresSchemas(context.Background(), url, name); err != nil {
+			t.Error(err)
 		}
 	})
 	return name
+}
+
+// DropPostgresSchemas drops the schemas named, with everything in them,
+// from the database at url; those that are not there are no error.
+func DropPostgresSchemas(ctx context.Context, url string, names ...string) error {
+	if len(names) == 0 {
+		return nil
+	}
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		return fmt.Errorf("drop schemas %v: %w", names, err)
+	}
+	defer conn.Close(ctx)
+	var errs []error
+	for _, name := range names {
+		if _, err := conn.Exec(ctx, `DROP SCHEMA IF EXISTS `+pgx.Identifier{name}.Sanitize()+` CASCADE`); err != nil {
+			errs = append(errs, fmt.Errorf("drop schema %s: %w", name, err))
+		}
+	}
+	return errors.Join(errs...)
 }

@@ -14,7 +14,6 @@ package pgtest
 import (
 	"context"
 	"crypto/rand"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -98,22 +97,10 @@ func (p *Pool) Close() error {
 	all, url := p.all, p.url
 	p.all, p.free = nil, nil
 	p.mu.Unlock()
-	if len(all) == 0 {
-		return nil
+	if err := testenv.DropPostgresSchemas(context.Background(), url, all...); err != nil {
+		return fmt.Errorf("pgtest: %w", err)
 	}
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		return fmt.Errorf("pgtest: drop schemas: %w", err)
-	}
-	defer conn.Close(ctx)
-	var errs []error
-	for _, s := range all {
-		if _, err := conn.Exec(ctx, `DROP SCHEMA IF EXISTS `+pgx.Identifier{s}.Sanitize()+` CASCADE`); err != nil {
-			errs = append(errs, fmt.Errorf("pgtest: drop schema %s: %w", s, err))
-		}
-	}
-	return errors.Join(errs...)
+	return nil
 }
 
 // take returns a free schema, or a new one migrated by opening a store
