@@ -42,16 +42,7 @@ func newSchema(t *testing.T) string {
 // (before the schema is dropped).
 func openIn(t *testing.T, schema string, opts ...postgres.Option) *postgres.DB {
 	t.Helper()
-	db, err := postgres.Open(t.Context(), testURL(t), append([]postgres.Option{postgres.WithSchema(schema)}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := db.Close(); err != nil {
-			t.Error(err)
-		}
-	})
-	return db
+	return pgtest.OpenIn(t, schema, opts...)
 }
 
 // open opens a fresh database in a schema of the test's own.

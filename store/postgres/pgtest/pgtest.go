@@ -78,8 +78,14 @@ func (p *Pool) Schema(t *testing.T) string {
 // ends.
 func (p *Pool) Open(t *testing.T, opts ...postgres.Option) *postgres.DB {
 	t.Helper()
-	schema := p.Schema(t)
-	db, err := postgres.Open(t.Context(), p.url, append([]postgres.Option{postgres.WithSchema(schema)}, opts...)...)
+	return OpenIn(t, p.Schema(t), opts...)
+}
+
+// OpenIn opens a store on schema of the test database, closed when t
+// ends (before the cleanups registered earlier, such as the schema's).
+func OpenIn(t *testing.T, schema string, opts ...postgres.Option) *postgres.DB {
+	t.Helper()
+	db, err := postgres.Open(t.Context(), testenv.PostgresURL(t), append([]postgres.Option{postgres.WithSchema(schema)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
