@@ -91,17 +91,20 @@ func harness(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	conns := strconv.Itoa(2*max(o.conns, o.checkoutConns) + 16)
 	args := []string{"-addr", srvAddr, "-no-rate-limits", "-max-conns", conns, "-max-conns-per-addr", conns}
 	checkoutGoal := float64(goalCheckouts)
+	var dbArgs []string
 	if o.postgres != "" {
 		dbURL, drop, err := freshDatabase(ctx, o.postgres)
 		if err != nil {
 			return err
 		}
 		defer drop()
-		args = append(args, "-postgres", dbURL, "-fake-payments")
+		dbArgs = []string{"-postgres", dbURL}
+		args = append(args, "-fake-payments")
 		checkoutGoal = goalCheckoutsPostgres
 	} else {
-		args = append(args, "-db", filepath.Join(dir, "staykit.db"))
+		dbArgs = []string{"-db", filepath.Join(dir, "staykit.db")}
 	}
+	args = append(args, dbArgs...)
 	srv, err := start(bin, logPath, args...)
 	if err != nil {
 		return err
@@ -148,13 +151,22 @@ func harness(ctx context.Context, o options, stdout, stderr io.Writer) error {
 		res := result{route: rt.name, conns: o.conns, goal: rt.goal}
 		if rt.checkout {
 			res.conns = o.checkoutConns
+			ids, err := checkoutProperties(ctx, bin, dbArgs, srvBase, first, o.checkoutProperties)
+			if err != nil {
+				return fmt.Errorf("add the checkout's properties: %w (server log: %s)", err, tail(logPath))
+			}
 			client := newClient(o.checkoutConns)
-			next := checkoutRequest(srvBase, propertyIDs, &booked)
+			next := checkoutRequest(srvBase, ids, &booked)
 			for r := range o.rounds {
 				s, err := load(ctx, client, o.checkoutConns, o.duration, http.StatusCreated, next)
 				res.server.add(s)
 				if err != nil {
 					return fmt.Errorf("checkout round %d: %w (server log: %s)", r+1, err, tail(logPath))
+				}
+				if s.exhausted {
+					// A round cut short measures a burst, not a rate.
+					return fmt.Errorf("checkout round %d ran out of stays after %s of %s: raise -checkout-properties (%d)",
+						r+1, s.elapsed.Round(time.Millisecond), o.duration, o.checkoutProperties)
 				}
 			}
 			client.CloseIdleConnections()

@@ -23,6 +23,7 @@ type sample struct {
 	requests  int64           // answered with the wanted status
 	elapsed   time.Duration   // wall time of the round
 	latencies []time.Duration // one per request answered
+	exhausted bool            // the round ended because next had nothing left
 }
 
 // newClient returns a keep-alive HTTP/1.1 client with room for conns
@@ -55,6 +56,7 @@ func load(ctx context.Context, client *http.Client, conns int, d time.Duration, 
 		all      []time.Duration
 		firstErr error
 		wg       sync.WaitGroup
+		drained  atomic.Bool
 	)
 	fail := func(err error) {
 		mu.Lock()
@@ -79,6 +81,7 @@ func load(ctx context.Context, client *http.Client, conns int, d time.Duration, 
 					break
 				}
 				if !ok {
+					drained.Store(true)
 					break
 				}
 				t0 := time.Now()
@@ -107,7 +110,7 @@ func load(ctx context.Context, client *http.Client, conns int, d time.Duration, 
 		})
 	}
 	wg.Wait()
-	s := sample{requests: int64(len(all)), elapsed: time.Since(start), latencies: all}
+	s := sample{requests: int64(len(all)), elapsed: time.Since(start), latencies: all, exhausted: drained.Load()}
 	if firstErr != nil {
 		return s, firstErr
 	}

@@ -124,7 +124,7 @@ func TestLoadCountsAnsweredRequestsAndStopsOnAWrongStatus(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "status 418") {
 		t.Errorf("load: error %v, want status 418", err)
 	}
-	if s.requests != 50 || len(s.latencies) != 50 {
+	if s.requests != 50 || len(s.latencies) != 50 || s.exhausted {
 		t.Errorf("load counted %d requests, %d latencies; want 50", s.requests, len(s.latencies))
 	}
 	if s.elapsed >= 10*time.Second {
@@ -146,8 +146,8 @@ func TestLoadStopsWhenRequestsRunOut(t *testing.T) {
 		return req, true, err
 	}
 	s, err := load(context.Background(), newClient(3), 3, 10*time.Second, http.StatusCreated, next)
-	if err != nil || s.requests != 30 {
-		t.Errorf("load = %d requests, %v; want 30, nil", s.requests, err)
+	if err != nil || s.requests != 30 || !s.exhausted {
+		t.Errorf("load = %d requests, exhausted %v, %v; want 30, exhausted, nil", s.requests, s.exhausted, err)
 	}
 }
 

@@ -54,15 +54,16 @@ var errUsage = errors.New("usage")
 
 // options are the harness's flags.
 type options struct {
-	duration      time.Duration
-	conns         int
-	checkoutConns int
-	rounds        int
-	serverBin     string // empty: build ./examples/server
-	bare          bool   // serve as the bare server on addr
-	addr          string
-	routes        string // comma-separated route names; empty: all
-	postgres      string // PostgreSQL server URL; empty: SQLite
+	duration           time.Duration
+	conns              int
+	checkoutConns      int
+	checkoutProperties int
+	rounds             int
+	serverBin          string // empty: build ./examples/server
+	bare               bool   // serve as the bare server on addr
+	addr               string
+	routes             string // comma-separated route names; empty: all
+	postgres           string // PostgreSQL server URL; empty: SQLite
 }
 
 // run parses the flags and runs the harness, or the bare server with -bare.
@@ -73,6 +74,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&o.duration, "duration", 5*time.Second, "load `time` per side, route and round")
 	fs.IntVar(&o.conns, "conns", 64, "connections of the read routes")
 	fs.IntVar(&o.checkoutConns, "checkout-conns", 16, "connections (clients) of the checkout route")
+	fs.IntVar(&o.checkoutProperties, "checkout-properties", 200, "properties the checkout route adds to the demo organisation and books, 345 two-night stays each")
 	fs.IntVar(&o.rounds, "rounds", 3, "rounds per route; bare and server alternate within each")
 	fs.StringVar(&o.serverBin, "server", "", "reference server `binary` (default: go build ./examples/server)")
 	fs.BoolVar(&o.bare, "bare", false, "serve as the bare net/http reference on -addr (started by the harness itself)")
@@ -85,8 +87,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		return errUsage
 	}
-	if fs.NArg() > 0 || o.duration <= 0 || o.conns < 1 || o.checkoutConns < 1 || o.rounds < 1 {
-		fmt.Fprintln(stderr, "loadtest: -duration, -conns, -checkout-conns and -rounds must be positive, and no arguments")
+	if fs.NArg() > 0 || o.duration <= 0 || o.conns < 1 || o.checkoutConns < 1 || o.checkoutProperties < 1 || o.rounds < 1 {
+		fmt.Fprintln(stderr, "loadtest: -duration, -conns, -checkout-conns, -checkout-properties and -rounds must be positive, and no arguments")
 		fs.Usage()
 		return errUsage
 	}
