@@ -15,21 +15,26 @@ import (
 // parameter $n: requested and confirmed bookings hold their dates, pending
 // ones until they expire. An expired pending hold stops blocking at once,
 // whether or not a sweeper has marked it expired. It reads status and
-// expires_at, never the blocking column, which may lag behind.
+// expires_at, never the blocking column, which may lag behind. Its first
+// term is the predicate of the index bookings_holds (migration 0044), so
+// that a query of a property's (or unit's) stays overlapping a range
+// (stay && range) looks them up there.
 func holdsDates(n int) string {
-	return `(status IN ('requested', 'confirmed') OR (status = 'pending' AND expires_at > $` + strconv.Itoa(n) + `))`
+	return `(status IN ('pending', 'requested', 'confirmed') AND (status <> 'pending' OR expires_at > $` + strconv.Itoa(n) + `))`
 }
 
 // Stays are half-open [check_in, check_out): [a, b) and [c, d) overlap when
-// a < d AND c < b, so a check-out day is free for the next check-in.
+// a < d AND c < b, so a check-out day is free for the next check-in; the
+// queries of holds write it stay && daterange(c, d, '[)'), which
+// bookings_holds answers per property or unit.
 
 // bookingOverlaps reports whether a booking of the property other than
 // except holds dates at now overlapping r: on the unit unitID, or on any
 // unit when unitID is 0.
 func bookingOverlaps(ctx context.Context, q querier, propertyID, unitID int64, r civil.Range, now time.Time, except int64) (bool, error) {
 	return sqlflow.Exists(ctx, q, `SELECT 1 FROM bookings
-		WHERE property_id = $1 AND check_in < $2 AND $3 < check_out AND id <> $4 AND `+holdsDates(5)+`
-		AND ($6 = 0 OR unit_id = $6) LIMIT 1`, propertyID, rowmap.Date(r.End), rowmap.Date(r.Start), except, now, unitID)
+		WHERE property_id = $1 AND ($6 = 0 OR unit_id = $6) AND stay && daterange($3, $2, '[)') AND id <> $4
+		AND `+holdsDates(5)+` LIMIT 1`, propertyID, rowmap.Date(r.End), rowmap.Date(r.Start), except, now, unitID)
 }
 
 // linkedOf is the properties linked to $1 (its whole, or its parts), as a
@@ -43,8 +48,8 @@ const linkedOf = `linked(id) AS (SELECT whole_id FROM property_links WHERE part_
 func linkedOverlaps(ctx context.Context, q querier, propertyID int64, r civil.Range, now time.Time, except int64) (bool, error) {
 	return sqlflow.Exists(ctx, q, `WITH `+linkedOf+`
 		SELECT 1 FROM linked l JOIN bookings b ON b.property_id = l.id
-		WHERE b.check_in < $2 AND $3 < b.check_out AND b.id <> $4
-		AND (b.status IN ('requested', 'confirmed') OR (b.status = 'pending' AND b.expires_at > $5)) LIMIT 1`,
+		WHERE b.stay && daterange($3, $2, '[)') AND b.id <> $4
+		AND b.status IN ('pending', 'requested', 'confirmed') AND (b.status <> 'pending' OR b.expires_at > $5) LIMIT 1`,
 		propertyID, rowmap.Date(r.End), rowmap.Date(r.Start), except, now)
 }
 
@@ -79,8 +84,7 @@ func claimUnit(ctx context.Context, q querier, propertyID, want int64, stay, gua
 // intent) as usual. See migrations/0001_init.sql.
 func releaseLapsed(ctx context.Context, q querier, propertyID int64, r civil.Range, now time.Time, except int64) error {
 	return sqlflow.Exec(ctx, q, nil, `UPDATE bookings SET blocking = false
-		WHERE property_id = $1 AND blocking AND status = 'pending'
-		AND (expires_at IS NULL OR expires_at <= $2)
+		WHERE property_id = $1 AND blocking AND status = 'pending' AND (expires_at IS NULL OR expires_at <= $2)
 		AND stay && daterange($3::date, $4::date, '[)') AND id <> $5`,
 		propertyID, now, rowmap.Date(r.Start), rowmap.Date(r.End), except)
 }

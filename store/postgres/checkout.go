@@ -17,7 +17,7 @@ import (
 // CreateBooking inserts b, a pending booking (an empty Status is set to
 // pending), and sets its ID, and its CreatedAt and UpdatedAt to c.Now when
 // zero, and its UnitID. In one round trip to the server, a call of the
-// function staykit_create_booking (migrations 0024 and 0031) that is its
+// function staykit_create_booking (migrations 0024, 0031, 0043 and 0044) that is its
 // own transaction and first locks the property's row and its linked
 // properties' (staykit_lock_property), so that the writers of the
 // property and of its linked ones, on any replica, take turns, it:
@@ -25,13 +25,14 @@ import (
 //     forgetting a record of that key older than the idempotency window;
 //     the key is checked first, so that a retry of a request whose booking
 //     holds the dates learns of that booking rather than of the dates;
-//   - releases the claim of lapsed pending holds on the stay's nights,
-//     checks that no block of the whole property and no block nor booking
+//   - checks that no block of the whole property and no block nor booking
 //     holding dates at c.Now of a linked property overlaps the stay
-//     widened by the preparation days (c.Guarded), and chooses the unit
-//     the stay holds (staykit_best_unit): b.UnitID, or the best fit among
-//     the units on which no block and no booking holding dates at c.Now
-//     overlaps it (booking.BestUnit);
+//     widened by the preparation days (c.Guarded), chooses the unit the
+//     stay holds (staykit_best_unit): b.UnitID, or the best fit among the
+//     units on which no block and no booking holding dates at c.Now
+//     overlaps it (booking.BestUnit), and releases the claim of that
+//     unit's lapsed pending holds on the stay's nights; each of these
+//     reads is a lookup in the index bookings_holds (migration 0044);
 //   - checks that no night of the stay is closed (as c.ClosedNight does,
 //     over the calendar days stored);
 //   - locks the coupon's row and checks that fewer than c.MaxRedemptions
