@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/staykit/staykit/booking"
 	"github.com/staykit/staykit/civil"
 	"github.com/staykit/staykit/coupon"
@@ -92,8 +94,18 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 		c.Now, rowmap.Date(guarded.Start), rowmap.Date(guarded.End), ruleClosed, maxRedemptions,
 		terms, c.PaymentAccount, nb.HoldsDates(c.Now)}
 	var res createResult
+	all := append(append(head, args...), c.Units)
 	err = db.run(ctx, "create booking", func(q querier) error {
-		r, err := sqlflow.One(ctx, q, scanCreateResult, nil, qCreateBooking, append(append(head, args...), c.Units)...)
+		if !db.flow.InUnit(ctx) {
+			return db.checkouts.write(ctx, nb.PropertyID, qCreateBooking, all, func(row pgx.Row) error {
+				r, err := scanCreateResult(codec{}, row)
+				if err == nil {
+					res = *r
+				}
+				return err
+			})
+		}
+		r, err := sqlflow.One(ctx, q, scanCreateResult, nil, qCreateBooking, all...)
 		if err != nil {
 			return err
 		}
@@ -127,6 +139,14 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 	}
 	return nil
 }
+
+// A checkout's batch: at most checkoutBatch calls of
+// staykit_create_booking per round trip and transaction, and
+// checkoutLanes batches at once (see pipeline).
+const (
+	checkoutBatch = 32
+	checkoutLanes = 2
+)
 
 // qCreateBooking calls staykit_create_booking with the arguments of
 // CreateBooking: 13 of its own, then the booking's columns in

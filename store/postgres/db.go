@@ -36,6 +36,12 @@ type DB struct {
 	flow sqlflow.Flow
 	// jobs is the job engine's hook (jobs.go).
 	jobs enqueue.Slot[enqueue.PgxHook]
+	// checkouts sends CreateBooking's calls of staykit_create_booking
+	// that wait together in one batch (pipeline).
+	checkouts *pipeline
+	// notices sends the read model's messages published together in one
+	// batch (Publish).
+	notices *pipeline
 }
 
 // config holds what Options set.
@@ -76,7 +82,8 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: open: %w", err)
 	}
-	db := &DB{pool: checkedPool{pool}, flow: sqlflow.Flow{Store: "postgres"}}
+	db := &DB{pool: checkedPool{pool}, flow: sqlflow.Flow{Store: "postgres"}, checkouts: newPipeline(pool, checkoutBatch, checkoutLanes),
+		notices: newPipeline(pool, 64, 2)}
 	if err := db.migrateJobs(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: open: %w", err)

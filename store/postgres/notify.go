@@ -17,11 +17,24 @@ const channelSQL = `'staykit_rm_' || current_schema()`
 // write changed what msg names; store/cache publishes after each of its
 // writes. PostgreSQL delivers it to every listening session, this one's
 // included.
+//
+// Outside a unit of work, the messages published together go in one batch
+// (pipeline): a checkout publishes one, and it cost a round trip and a
+// transaction of its own.
 func (db *DB) Publish(ctx context.Context, msg string) error {
 	return db.run(ctx, "publish", func(q querier) error {
-		return sqlflow.Exec(ctx, q, nil, `SELECT pg_notify(`+channelSQL+`, $1)`, msg)
+		if !db.flow.InUnit(ctx) {
+			return db.notices.write(ctx, 0, qPublish, []any{msg}, func(row pgx.Row) error {
+				var one int
+				return row.Scan(&one)
+			})
+		}
+		return sqlflow.Exec(ctx, q, nil, qPublish, msg)
 	})
 }
+
+// qPublish sends the message $1 on the read model's channel.
+const qPublish = `SELECT 1 FROM pg_notify(` + channelSQL + `, $1)`
 
 // Listen holds one connection of the pool and calls fn with each message
 // published on this database (Publish) until ctx ends or the connection

@@ -220,6 +220,14 @@ func (f *Flow) Run(ctx context.Context, op string, q Querier, fn func(Querier) e
 // flow f (Flow.Atomically).
 type unitKey struct{ f *Flow }
 
+// InUnit reports whether ctx runs in a unit of work of f
+// (Flow.Atomically): a store that sends some writes its own way (a batch)
+// sends them through the unit's transaction instead.
+func (f *Flow) InUnit(ctx context.Context) bool {
+	_, ok := f.unit(ctx)
+	return ok
+}
+
 // unit returns the transaction of the unit of work ctx runs in, if any.
 func (f *Flow) unit(ctx context.Context) (Tx, bool) {
 	tx, ok := ctx.Value(unitKey{f}).(Tx)
