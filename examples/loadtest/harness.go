@@ -35,7 +35,7 @@ const (
 )
 
 // maxCheckouts bounds the stays a run books: two nights each, one after
-// the other, alternating between the demo's properties.
+// the other, alternating between the checkout's properties.
 const maxCheckouts = 200_000
 
 // checkoutDays is how many days of each property, from 30 days ahead, the
@@ -163,6 +163,7 @@ func harness(ctx context.Context, o options, stdout, stderr io.Writer) error {
 				if err != nil {
 					return fmt.Errorf("checkout round %d: %w (server log: %s)", r+1, err, tail(logPath))
 				}
+				fmt.Fprintf(stderr, "checkout round %d: %d in %s, %.0f/s\n", r+1, s.requests, s.elapsed.Round(time.Millisecond), float64(s.requests)/s.elapsed.Seconds())
 				if s.exhausted {
 					// A round cut short measures a burst, not a rate.
 					return fmt.Errorf("checkout round %d ran out of stays after %s of %s: raise -checkout-properties (%d)",
@@ -264,7 +265,7 @@ func getRequest(url string) request {
 	}
 }
 
-// checkoutRequest books two nights per request on the demo's properties
+// checkoutRequest books two nights per request on the properties given
 // in turn, each stay after the last one of its property, starting 30 days
 // ahead, so that no two requests want the same dates; n counts them over
 // all rounds. It stops after maxCheckouts.

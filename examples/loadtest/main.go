@@ -11,7 +11,10 @@
 // same load generator: keep-alive HTTP/1.1, -conns connections, -duration
 // per round. Routes: config, properties, availability (12 months), price
 // (7 nights) and checkout (a distinct stay per request, 16 connections, no
-// bare twin). It prints requests per second of each side, their ratio and
+// bare twin; the stays are spread over -checkout-properties copies of the
+// demo's first property, which the harness adds through the host API
+// before the checkouts, so that a round never runs out of stays — one
+// that does is an error, since it would measure a burst). It prints requests per second of each side, their ratio and
 // the goal of issue #17, p50/p99 latencies, and the server's resident
 // memory (VmRSS), then stops both servers. Linux only (/proc).
 //
