@@ -18,11 +18,12 @@ import (
 
 // CreateBooking inserts b, a pending booking (an empty Status is set to
 // pending), and sets its ID, and its CreatedAt and UpdatedAt to c.Now when
-// zero, and its UnitID. In one round trip to the server, a call of the
-// function staykit_create_booking (migrations 0024, 0031, 0043 and 0044) that is its
-// own transaction and first locks the property's row and its linked
-// properties' (staykit_lock_property), so that the writers of the
-// property and of its linked ones, on any replica, take turns, it:
+// zero, and its UnitID. In one call of the function staykit_create_booking
+// (migrations 0024, 0031, 0043 and 0044), sent with the calls that wait
+// with it in one round trip and transaction (db.checkouts, a pipeline),
+// which first locks the property's row and its linked properties'
+// (staykit_lock_property), so that the writers of the property and of its
+// linked ones, on any replica, take turns, it:
 //   - records the idempotency key (when c.Idempotency.Key is set), after
 //     forgetting a record of that key older than the idempotency window;
 //     the key is checked first, so that a retry of a request whose booking
@@ -142,10 +143,13 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 
 // A checkout's batch: at most checkoutBatch calls of
 // staykit_create_booking per round trip and transaction, and
-// checkoutLanes batches at once (see pipeline).
+// checkoutLanes batches at once (see pipeline); the read model's messages
+// likewise (Publish).
 const (
 	checkoutBatch = 32
 	checkoutLanes = 2
+	noticeBatch   = 64
+	noticeLanes   = 2
 )
 
 // qCreateBooking calls staykit_create_booking with the arguments of

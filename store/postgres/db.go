@@ -82,8 +82,8 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: open: %w", err)
 	}
-	db := &DB{pool: checkedPool{pool}, flow: sqlflow.Flow{Store: "postgres"}, checkouts: newPipeline(pool, checkoutBatch, checkoutLanes),
-		notices: newPipeline(pool, 64, 2)}
+	db := &DB{pool: checkedPool{pool}, flow: sqlflow.Flow{Store: "postgres"},
+		checkouts: newPipeline(pool, checkoutBatch, checkoutLanes), notices: newPipeline(pool, noticeBatch, noticeLanes)}
 	if err := db.migrateJobs(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: open: %w", err)
