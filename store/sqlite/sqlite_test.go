@@ -213,6 +213,8 @@ func TestConnectionPragmas(t *testing.T) {
 		{"read", false, "synchronous", "1"},
 		{"write", true, "busy_timeout", "10000"},
 		{"read", false, "busy_timeout", "10000"},
+		{"write", true, "wal_autocheckpoint", "16384"},
+		{"read", false, "wal_autocheckpoint", "1000"}, // SQLite's: readers never commit
 		{"write", true, "query_only", "0"},
 		{"read", false, "query_only", "1"},
 	} {
