@@ -1,7 +1,6 @@
 package booking
 
 import (
-	"regexp"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -26,11 +25,24 @@ const (
 	MaxBookingHorizonDays = 3650
 )
 
-// slugPattern is the shape of an organisation slug.
-var slugPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,62}$`)
-
-// ValidSlug reports whether s has the shape of an organisation slug.
-func ValidSlug(s string) bool { return slugPattern.MatchString(s) }
+// ValidSlug reports whether s has the shape of an organisation slug,
+// ^[a-z0-9][a-z0-9-]{0,62}$: a lowercase letter or digit, then up to 62
+// more or hyphens. Every public request checks its organisation's, so it
+// is a loop over the bytes rather than a regular expression.
+func ValidSlug(s string) bool {
+	if len(s) == 0 || len(s) > 63 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+		case c == '-' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // Organization is a host business and the configuration of its booking engine.
 type Organization struct {

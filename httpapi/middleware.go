@@ -34,6 +34,13 @@ type reqState struct {
 
 type stateKey struct{}
 
+// exchange is what ServeHTTP allocates per request, in one piece.
+type exchange struct {
+	st       reqState
+	rec      recorder
+	idHeader [1]string
+}
+
 // stateOf returns the request's state; requests that did not come through
 // ServeHTTP (which cannot happen) get a fresh one.
 func stateOf(r *http.Request) *reqState {
@@ -62,19 +69,39 @@ func (h *handler) orgService(ctx context.Context, st *reqState) (*booking.OrgSer
 	return h.svc.Org(org), nil
 }
 
+// The values of the headers every answer carries, shared by all of them
+// rather than allocated per request. A header's value slice is replaced
+// (Header.Set, Del) or grown by a copy (Header.Add: the slice is full),
+// never written in place, so sharing it is safe.
+var (
+	headerAPIVersion = constantHeader(apihttp.APIVersion)
+	headerJSON       = constantHeader(apihttp.ContentTypeJSON)
+	headerNoSniff    = constantHeader("nosniff")
+)
+
+// constantHeader is a header value of one element whose slice is full, so
+// that appending to it copies it.
+func constantHeader(v string) []string { return []string{v}[:1:1] }
+
 // ServeHTTP sets the headers every response carries, logs the request,
 // turns a panic into a 500 and routes.
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	st := &reqState{id: apihttp.CleanRequestID(r.Header.Get("X-Request-ID"))}
+	// The request's state, its recorder and its ID header's value are
+	// allocated together, once.
+	x := &exchange{st: reqState{id: apihttp.CleanRequestID(r.Header.Get("X-Request-ID"))}}
+	st := &x.st
+	x.idHeader[0] = st.id
 	// Keys in their canonical form, set directly: Header.Set would
-	// canonicalise each on every request of the hottest routes.
+	// canonicalise each on every request of the hottest routes. The
+	// constant values are shared (constantHeader).
 	hdr := w.Header()
-	hdr["X-Service-Api-Version"] = []string{"v1"}
-	hdr["Content-Type"] = []string{apihttp.ContentTypeJSON}
-	hdr["X-Request-Id"] = []string{st.id}
-	hdr["X-Content-Type-Options"] = []string{"nosniff"}
-	rec := &recorder{ResponseWriter: w}
+	hdr["X-Service-Api-Version"] = headerAPIVersion
+	hdr["Content-Type"] = headerJSON
+	hdr["X-Request-Id"] = x.idHeader[:1:1]
+	hdr["X-Content-Type-Options"] = headerNoSniff
+	x.rec.ResponseWriter = w
+	rec := &x.rec
 	r = r.WithContext(context.WithValue(r.Context(), stateKey{}, st))
 
 	defer func() {
