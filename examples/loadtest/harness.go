@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -338,23 +339,44 @@ func bodySize(ctx context.Context, url string) (int, error) {
 
 // get returns the body of GET url, which must answer 200.
 func get(ctx context.Context, url string) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	return send(ctx, http.MethodGet, url, "", nil, http.StatusOK)
+}
+
+// send sends method to url, with body as JSON when not nil and key as a
+// bearer token when not empty, and returns the answer's body, which must
+// come with status.
+func send(ctx context.Context, method, url, key string, body any, status int) ([]byte, error) {
+	var r io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return nil, err
+		}
+		r = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, r)
 	if err != nil {
 		return nil, err
 	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("GET %s: %w", url, err)
+		return nil, fmt.Errorf("%s %s: %w", method, url, err)
 	}
 	defer res.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(res.Body, maxBareBody))
+	raw, err := io.ReadAll(io.LimitReader(res.Body, maxBareBody))
 	if err != nil {
-		return nil, fmt.Errorf("GET %s: %w", url, err)
+		return nil, fmt.Errorf("%s %s: %w", method, url, err)
 	}
-	if res.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s: status %d: %.300s", url, res.StatusCode, body)
+	if res.StatusCode != status {
+		return nil, fmt.Errorf("%s %s: status %d, want %d: %.300s", method, url, res.StatusCode, status, raw)
 	}
-	return body, nil
+	return raw, nil
 }
 
 // freeAddr returns a loopback address with a port free a moment ago.

@@ -125,7 +125,7 @@ func TestLoadCountsAnsweredRequestsAndStopsOnAWrongStatus(t *testing.T) {
 		t.Errorf("load: error %v, want status 418", err)
 	}
 	if s.requests != 50 || len(s.latencies) != 50 || s.exhausted {
-		t.Errorf("load counted %d requests, %d latencies; want 50", s.requests, len(s.latencies))
+		t.Errorf("load counted %d requests, %d latencies, exhausted %v; want 50, not exhausted", s.requests, len(s.latencies), s.exhausted)
 	}
 	if s.elapsed >= 10*time.Second {
 		t.Errorf("load ran %v: it did not stop at the first wrong status", s.elapsed)

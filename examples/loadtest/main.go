@@ -14,9 +14,10 @@
 // bare twin; the stays are spread over -checkout-properties copies of the
 // demo's first property, which the harness adds through the host API
 // before the checkouts, so that a round never runs out of stays — one
-// that does is an error, since it would measure a burst). It prints requests per second of each side, their ratio and
-// the goal of issue #17, p50/p99 latencies, and the server's resident
-// memory (VmRSS), then stops both servers. Linux only (/proc).
+// that does is an error, since it would measure a burst). It prints
+// requests per second of each side, their ratio and the goal of issue
+// #17, p50/p99 latencies, and the server's resident memory (VmRSS), then
+// stops both servers. Linux only (/proc).
 //
 // -routes measures only the routes named (comma-separated: config,
 // properties, availability, price, checkout). -postgres URL runs the

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"os/exec"
 	"strconv"
@@ -34,11 +33,12 @@ func checkoutProperties(ctx context.Context, bin string, dbArgs []string, base s
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("create an API key: %w: %s", err, out.Bytes())
 	}
-	lines := strings.Fields(out.String())
-	if len(lines) == 0 {
+	// The key is the last word the command prints.
+	words := strings.Fields(out.String())
+	if len(words) == 0 {
 		return nil, errors.New("create an API key: no key printed")
 	}
-	host := hostClient{base: base + hostDemo, key: lines[len(lines)-1]}
+	host := hostClient{base: base + hostDemo, key: words[len(words)-1]}
 
 	var orig map[string]json.RawMessage
 	if err := host.do(ctx, http.MethodGet, "/properties/"+strconv.FormatInt(first, 10), nil, http.StatusOK, &orig); err != nil {
@@ -72,31 +72,9 @@ type hostClient struct {
 // do sends method path with body as JSON, wants status, and decodes the
 // answer's data into v.
 func (h hostClient) do(ctx context.Context, method, path string, body any, status int, v any) error {
-	var r io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return err
-		}
-		r = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, h.base+path, r)
+	raw, err := send(ctx, method, h.base+path, h.key, body, status)
 	if err != nil {
 		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+h.key)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, path, err)
-	}
-	defer res.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(res.Body, maxBareBody))
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, path, err)
-	}
-	if res.StatusCode != status {
-		return fmt.Errorf("%s %s: status %d, want %d: %.300s", method, path, res.StatusCode, status, raw)
 	}
 	var env struct {
 		Data json.RawMessage `json:"data"`
