@@ -49,7 +49,7 @@ func linkedOverlaps(ctx context.Context, q querier, propertyID int64, r civil.Ra
 	return sqlflow.Exists(ctx, q, `WITH `+linkedOf+`
 		SELECT 1 FROM linked l JOIN bookings b ON b.property_id = l.id
 		WHERE b.stay && daterange($3, $2, '[)') AND b.id <> $4
-		AND b.status IN ('pending', 'requested', 'confirmed') AND (b.status <> 'pending' OR b.expires_at > $5) LIMIT 1`,
+		AND `+holdsDates(5)+` LIMIT 1`,
 		propertyID, rowmap.Date(r.End), rowmap.Date(r.Start), except, now)
 }
 
