@@ -254,7 +254,7 @@ func (h *handler) routes() {
 // serve runs an operation behind the origin check, CORS and its rate limit.
 func (h *handler) serve(rt route) http.Handler {
 	var next http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		st := stateOf(r)
+		st := stateOf(w)
 		if !h.allow(w, r, st, rt.name) {
 			return
 		}
@@ -287,11 +287,11 @@ func (h *handler) serve(rt route) http.Handler {
 		writeData(w, status, data)
 	})
 	if rt.org {
-		next = h.originGate(h.cors.Handler(next))
+		next = h.withOrigins(next)
 	}
 	private := privateRoutes[rt.name]
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		st := stateOf(r)
+		st := stateOf(w)
 		st.route = rt.name
 		if private {
 			// Guest data: no cache, shared or private, may keep it.
@@ -322,14 +322,14 @@ func (h *handler) otherMethod(allow string, org bool) http.Handler {
 			w.WriteHeader(http.StatusNoContent)
 			return
 		}
-		h.writeError(w, r, stateOf(r), apihttp.ErrMethodNotAllowed())
+		h.writeError(w, r, stateOf(w), apihttp.ErrMethodNotAllowed())
 	})
 	if org {
 		// rs/cors answers preflights itself (204) and passes the rest on.
-		next = h.originGate(h.cors.Handler(next))
+		next = h.withOrigins(next)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		st := stateOf(r)
+		st := stateOf(w)
 		st.route = "method-not-allowed"
 		if r.Method == http.MethodOptions {
 			st.route = "options"

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"path"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -26,28 +25,40 @@ type reqState struct {
 	org       *booking.Organization
 	orgErr    error
 	orgLoaded bool
-	// originAllowed is the origin check's verdict, read by rs/cors.
-	originAllowed bool
 	// canceled: the client went away before the answer was written.
 	canceled bool
 }
 
-type stateKey struct{}
-
-// exchange is what ServeHTTP allocates per request, in one piece.
+// exchange is one request's response writer and state, allocated once by
+// ServeHTTP. The layers below it reach the state through the writer they
+// are given (stateOf), not through the request's context: a context value
+// would cost every request a copy of its http.Request.
 type exchange struct {
+	http.ResponseWriter
+	// code is the status written, for the log line; wrote tells whether
+	// a panic can still be answered.
+	code  int
+	wrote bool
+
 	st       reqState
-	rec      recorder
 	idHeader [1]string
 }
 
-// stateOf returns the request's state; requests that did not come through
-// ServeHTTP (which cannot happen) get a fresh one.
-func stateOf(r *http.Request) *reqState {
-	if st, ok := r.Context().Value(stateKey{}).(*reqState); ok {
-		return st
+// stateOf returns the state of the request whose writer is w: the
+// exchange ServeHTTP made, reached through any writers wrapping it. A
+// writer that does not lead to one (which cannot happen: only ServeHTTP
+// calls the routes) gets a fresh state.
+func stateOf(w http.ResponseWriter) *reqState {
+	for {
+		switch x := w.(type) {
+		case *exchange:
+			return &x.st
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = x.Unwrap()
+		default:
+			return &reqState{id: apihttp.CleanRequestID("")}
+		}
 	}
-	return &reqState{id: apihttp.CleanRequestID("")}
 }
 
 // organization loads the request's organisation once.
@@ -87,9 +98,9 @@ func constantHeader(v string) []string { return []string{v}[:1:1] }
 // turns a panic into a 500 and routes.
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	// The request's state, its recorder and its ID header's value are
+	// The writer, the request's state and its ID header's value are
 	// allocated together, once.
-	x := &exchange{st: reqState{id: apihttp.CleanRequestID(r.Header.Get("X-Request-ID"))}}
+	x := &exchange{ResponseWriter: w, st: reqState{id: apihttp.CleanRequestID(r.Header.Get("X-Request-ID"))}}
 	st := &x.st
 	x.idHeader[0] = st.id
 	// Keys in their canonical form, set directly: Header.Set would
@@ -100,9 +111,6 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr["Content-Type"] = headerJSON
 	hdr["X-Request-Id"] = x.idHeader[:1:1]
 	hdr["X-Content-Type-Options"] = headerNoSniff
-	x.rec.ResponseWriter = w
-	rec := &x.rec
-	r = r.WithContext(context.WithValue(r.Context(), stateKey{}, st))
 
 	defer func() {
 		if v := recover(); v != nil {
@@ -111,41 +119,60 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			h.log.ErrorContext(r.Context(), "panic serving request", "request_id", st.id,
 				"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
-			if !rec.wrote {
-				h.writeError(rec, r, st, fmt.Errorf("panic: %v", v))
+			if !x.wrote {
+				h.writeError(x, r, st, fmt.Errorf("panic: %v", v))
 			}
 		}
-		h.logRequest(r, rec.status(), time.Since(start), st)
+		h.logRequest(r, x.status(), start, st)
 	}()
 
 	if !cleanPath(r.URL.EscapedPath()) {
 		// The mux would redirect to the cleaned path, which is wrong when
 		// the handler is mounted under a prefix: refuse instead.
 		st.route = "unknown"
-		h.writeError(rec, r, st, apihttp.ErrRouteNotFound())
+		h.writeError(x, r, st, apihttp.ErrRouteNotFound())
 		return
 	}
-	h.mux.ServeHTTP(rec, r)
+	h.mux.ServeHTTP(x, r)
 }
 
 // cleanPath reports whether p is rooted and has no "." or ".." elements nor
-// repeated slashes (the mux's canonical form).
+// repeated slashes: whether path.Clean leaves it as it is, but for a
+// trailing slash (the mux's canonical form). It reads p once and
+// allocates nothing.
 func cleanPath(p string) bool {
 	if p == "" || p[0] != '/' {
 		return false
 	}
-	c := path.Clean(p)
-	if strings.HasSuffix(p, "/") && c != "/" {
-		c += "/"
+	// Each element, between one slash and the next or the end: empty
+	// only at the end (a trailing slash), never "." or "..".
+	for start := 1; start <= len(p); {
+		end := strings.IndexByte(p[start:], '/')
+		if end < 0 {
+			end = len(p)
+		} else {
+			end += start
+		}
+		switch p[start:end] {
+		case "":
+			if end < len(p) {
+				return false
+			}
+		case ".", "..":
+			return false
+		}
+		start = end + 1
 	}
-	return c == p
+	return true
 }
 
 // statusClientClosed is the status logged for a request whose client went
 // away before it was answered (nginx's 499); nobody receives it.
 const statusClientClosed = 499
 
-func (h *handler) logRequest(r *http.Request, status int, d time.Duration, st *reqState) {
+// logRequest logs the request's line: its method, path (booking tokens
+// hidden), route, status and how long since start it took.
+func (h *handler) logRequest(r *http.Request, status int, start time.Time, st *reqState) {
 	level := slog.LevelInfo
 	if st.canceled {
 		status = statusClientClosed
@@ -159,13 +186,15 @@ func (h *handler) logRequest(r *http.Request, status int, d time.Duration, st *r
 	// The record is built here rather than by LogAttrs, which captures the
 	// caller's program counter for every line (a stack walk per request)
 	// though no handler of ours prints the source.
-	rec := slog.NewRecord(time.Now(), level, "http request", 0)
+	// One reading of the clock serves the line's time and the duration.
+	now := time.Now()
+	rec := slog.NewRecord(now, level, "http request", 0)
 	rec.AddAttrs(
 		slog.String("method", r.Method),
 		slog.String("path", redactPath(r.URL.Path)),
 		slog.String("route", st.route),
 		slog.Int("status", status),
-		slog.Duration("duration", d),
+		slog.Duration("duration", now.Sub(start)),
 		slog.String("request_id", st.id),
 	)
 	h.log.Handler().Handle(ctx, rec)
@@ -190,34 +219,27 @@ func redactPath(p string) string {
 	return p[:i+len(seg)] + "{token}" + rest[end:]
 }
 
-// recorder remembers the status written, for the log line and to know
-// whether a panic can still be answered.
-type recorder struct {
-	http.ResponseWriter
-	code  int
-	wrote bool
+func (x *exchange) WriteHeader(code int) {
+	if !x.wrote {
+		x.code, x.wrote = code, true
+	}
+	x.ResponseWriter.WriteHeader(code)
 }
 
-func (r *recorder) WriteHeader(code int) {
-	if !r.wrote {
-		r.code, r.wrote = code, true
+func (x *exchange) Write(b []byte) (int, error) {
+	if !x.wrote {
+		x.code, x.wrote = http.StatusOK, true
 	}
-	r.ResponseWriter.WriteHeader(code)
-}
-
-func (r *recorder) Write(b []byte) (int, error) {
-	if !r.wrote {
-		r.code, r.wrote = http.StatusOK, true
-	}
-	return r.ResponseWriter.Write(b)
+	return x.ResponseWriter.Write(b)
 }
 
 // Unwrap lets http.ResponseController reach the underlying writer.
-func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+func (x *exchange) Unwrap() http.ResponseWriter { return x.ResponseWriter }
 
-func (r *recorder) status() int {
-	if !r.wrote {
+// status is the status written, 200 when nothing was.
+func (x *exchange) status() int {
+	if !x.wrote {
 		return http.StatusOK
 	}
-	return r.code
+	return x.code
 }
