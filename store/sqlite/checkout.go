@@ -46,6 +46,12 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 	if err != nil {
 		return err
 	}
+	// Encoded before the write lock, which only the unit waits for: the
+	// quote's JSON is the costliest part of the row.
+	args, err := bookingArgs(&nb)
+	if err != nil {
+		return err
+	}
 	var terms []byte
 	if c.Terms != nil {
 		if terms, err = json.Marshal(c.Terms); err != nil {
@@ -84,10 +90,7 @@ func (db *DB) CreateBooking(ctx context.Context, b *booking.Booking, c booking.C
 				return booking.Errorf(coupon.CodeExhausted, "This coupon has been used as many times as it can be.")
 			}
 		}
-		args, err := bookingArgs(&nb)
-		if err != nil {
-			return err
-		}
+		rowmap.SetBookingArgsUnit(args, nb.UnitID)
 		if nb.ID, err = sqlflow.Value[int64](ctx, q, nil, qInsertBooking, args...); err != nil {
 			return err
 		}

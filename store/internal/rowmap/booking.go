@@ -33,6 +33,13 @@ func BookingArgs(c Codec, b *booking.Booking) ([]any, error) {
 		c.InstantArg(b.UpdatedAt), NullID(b.UnitID)}, nil
 }
 
+// SetBookingArgsUnit sets the unit of args, made by BookingArgs before
+// the unit was chosen (the unit is the last column), so that a store can
+// encode a booking before its write lock and choose the unit under it.
+func SetBookingArgsUnit(args []any, unitID int64) {
+	args[len(args)-1] = NullID(unitID)
+}
+
 // ScanBooking reads a row of BookingColumns.
 func ScanBooking(c Codec, s Scanner) (*booking.Booking, error) {
 	var b booking.Booking
