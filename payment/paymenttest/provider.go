@@ -163,6 +163,10 @@ func (p *Provider) CreateIntent(ctx context.Context, params payment.CreateParams
 		return nil, fmt.Errorf("paymenttest: create intent: currency %q is not a 3-letter code: %w", params.Currency, payment.ErrInvalid)
 	}
 	params.Currency = strings.ToUpper(params.Currency)
+	// The intent's metadata, copied once and never written: the intent,
+	// the idempotency record's parameters and response share it, and
+	// every answer carries a copy (clone). A provider in a demo server
+	// keeps every intent it made.
 	params.Metadata = maps.Clone(params.Metadata)
 	if err := p.canCharge(); err != nil {
 		return nil, fmt.Errorf("paymenttest: create intent: %w", err)
@@ -185,14 +189,14 @@ func (p *Provider) CreateIntent(ctx context.Context, params payment.CreateParams
 		Currency:      params.Currency,
 		Status:        payment.StatusRequiresPayment,
 		ManualCapture: params.ManualCapture,
-		Metadata:      maps.Clone(params.Metadata),
+		Metadata:      params.Metadata,
 		Created:       p.now(),
 		Customer:      params.Customer,
 	}, account: p.scope, fee: params.ApplicationFee}
 	p.intents[id] = rec
 	p.order = append(p.order, id)
 	if params.IdempotencyKey != "" {
-		p.idem[params.IdempotencyKey] = idemEntry{params: params, response: *clone(rec.intent)}
+		p.idem[params.IdempotencyKey] = idemEntry{params: params, response: rec.intent}
 		p.keyUsed[OpCreate+"\x00"+params.IdempotencyKey] = p.now()
 	}
 	if p.lose(OpCreate) {
