@@ -208,19 +208,19 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	apihttp.SetCommonHeaders(w, apihttp.RequestID(r))
 	w.Header().Set("Cache-Control", "no-store")
 	start := time.Now()
-	rec := &recorder{ResponseWriter: w}
+	rec := &apihttp.StatusRecorder{ResponseWriter: w}
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {
 				panic(v)
 			}
 			h.log.ErrorContext(r.Context(), "panic serving host request", "path", r.URL.Path, "panic", v)
-			if !rec.wrote {
+			if !rec.Wrote() {
 				messages.WriteError(rec, r, h.log, apihttp.Locale(r, ""), errPanic)
 			}
 		}
 		h.log.InfoContext(r.Context(), "host request", "method", r.Method, "path", r.URL.Path,
-			"status", rec.status(), "duration_ms", time.Since(start).Milliseconds(),
+			"status", rec.Status(), "duration_ms", time.Since(start).Milliseconds(),
 			"request_id", w.Header().Get("X-Request-ID"))
 	}()
 	h.mux.ServeHTTP(rec, r)

@@ -15,34 +15,6 @@ import (
 	"github.com/staykit/staykit/internal/apihttp"
 )
 
-// recorder remembers the status written, for the log.
-type recorder struct {
-	http.ResponseWriter
-	code  int
-	wrote bool
-}
-
-func (r *recorder) WriteHeader(code int) {
-	if !r.wrote {
-		r.code, r.wrote = code, true
-	}
-	r.ResponseWriter.WriteHeader(code)
-}
-
-func (r *recorder) Write(b []byte) (int, error) {
-	if !r.wrote {
-		r.code, r.wrote = http.StatusOK, true
-	}
-	return r.ResponseWriter.Write(b)
-}
-
-func (r *recorder) status() int {
-	if !r.wrote {
-		return http.StatusOK
-	}
-	return r.code
-}
-
 // bufferWriter keeps a response, to store it before it is sent.
 type bufferWriter struct {
 	header http.Header

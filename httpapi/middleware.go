@@ -34,12 +34,7 @@ type reqState struct {
 // are given (stateOf), not through the request's context: a context value
 // would cost every request a copy of its http.Request.
 type exchange struct {
-	http.ResponseWriter
-	// code is the status written, for the log line; wrote tells whether
-	// a panic can still be answered.
-	code  int
-	wrote bool
-
+	apihttp.StatusRecorder
 	st       reqState
 	idHeader [1]string
 }
@@ -100,7 +95,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	// The writer, the request's state and its ID header's value are
 	// allocated together, once.
-	x := &exchange{ResponseWriter: w, st: reqState{id: apihttp.CleanRequestID(r.Header.Get("X-Request-ID"))}}
+	x := &exchange{StatusRecorder: apihttp.StatusRecorder{ResponseWriter: w},
+		st: reqState{id: apihttp.CleanRequestID(r.Header.Get("X-Request-ID"))}}
 	st := &x.st
 	x.idHeader[0] = st.id
 	// Keys in their canonical form, set directly: Header.Set would
@@ -119,11 +115,11 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			h.log.ErrorContext(r.Context(), "panic serving request", "request_id", st.id,
 				"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
-			if !x.wrote {
+			if !x.Wrote() {
 				h.writeError(x, r, st, fmt.Errorf("panic: %v", v))
 			}
 		}
-		h.logRequest(r, x.status(), start, st)
+		h.logRequest(r, x.Status(), start, st)
 	}()
 
 	if !cleanPath(r.URL.EscapedPath()) {
@@ -217,29 +213,4 @@ func redactPath(p string) string {
 		return p
 	}
 	return p[:i+len(seg)] + "{token}" + rest[end:]
-}
-
-func (x *exchange) WriteHeader(code int) {
-	if !x.wrote {
-		x.code, x.wrote = code, true
-	}
-	x.ResponseWriter.WriteHeader(code)
-}
-
-func (x *exchange) Write(b []byte) (int, error) {
-	if !x.wrote {
-		x.code, x.wrote = http.StatusOK, true
-	}
-	return x.ResponseWriter.Write(b)
-}
-
-// Unwrap lets http.ResponseController reach the underlying writer.
-func (x *exchange) Unwrap() http.ResponseWriter { return x.ResponseWriter }
-
-// status is the status written, 200 when nothing was.
-func (x *exchange) status() int {
-	if !x.wrote {
-		return http.StatusOK
-	}
-	return x.code
 }

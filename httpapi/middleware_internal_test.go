@@ -6,6 +6,8 @@ import (
 	"path"
 	"strings"
 	"testing"
+
+	"github.com/staykit/staykit/internal/apihttp"
 )
 
 // TestCleanPathIsPathClean checks cleanPath against its definition —
@@ -57,7 +59,7 @@ func (w wrapper) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // TestStateOfReachesTheExchangeThroughWrappers: the routes find the
 // request's state through the writer they are given, however wrapped.
 func TestStateOfReachesTheExchangeThroughWrappers(t *testing.T) {
-	x := &exchange{ResponseWriter: httptest.NewRecorder(), st: reqState{id: "r1"}}
+	x := &exchange{StatusRecorder: apihttp.StatusRecorder{ResponseWriter: httptest.NewRecorder()}, st: reqState{id: "r1"}}
 	for _, w := range []http.ResponseWriter{x, wrapper{x}, wrapper{wrapper{x}}} {
 		if st := stateOf(w); st != &x.st {
 			t.Errorf("stateOf(%T) = %p (id %q), want the exchange's %p", w, st, st.id, &x.st)

@@ -18,7 +18,7 @@ func LogRequests(logger *slog.Logger, next http.Handler) http.Handler {
 		start := time.Now()
 		id := apihttp.RequestID(r)
 		w.Header().Set("X-Request-ID", id)
-		rec := &statusRecorder{ResponseWriter: w}
+		rec := &apihttp.StatusRecorder{ResponseWriter: w}
 		defer func() {
 			level := slog.LevelInfo
 			switch {
@@ -26,13 +26,13 @@ func LogRequests(logger *slog.Logger, next http.Handler) http.Handler {
 				// Probes, every few seconds; the readiness probe warns
 				// itself when the database does not answer.
 				level = slog.LevelDebug
-			case rec.code >= 500:
+			case rec.Status() >= 500:
 				level = slog.LevelError
 			}
 			logger.LogAttrs(r.Context(), level, "http request",
 				slog.String("method", r.Method),
 				slog.String("path", r.URL.Path),
-				slog.Int("status", rec.status()),
+				slog.Int("status", rec.Status()),
 				slog.Duration("duration", time.Since(start)),
 				slog.String("request_id", id),
 			)
@@ -40,33 +40,3 @@ func LogRequests(logger *slog.Logger, next http.Handler) http.Handler {
 		next.ServeHTTP(rec, r)
 	})
 }
-
-// statusRecorder remembers the status a handler wrote.
-type statusRecorder struct {
-	http.ResponseWriter
-	code int
-}
-
-func (r *statusRecorder) WriteHeader(code int) {
-	if r.code == 0 {
-		r.code = code
-	}
-	r.ResponseWriter.WriteHeader(code)
-}
-
-func (r *statusRecorder) Write(b []byte) (int, error) {
-	if r.code == 0 {
-		r.code = http.StatusOK
-	}
-	return r.ResponseWriter.Write(b)
-}
-
-func (r *statusRecorder) status() int {
-	if r.code == 0 {
-		return http.StatusOK
-	}
-	return r.code
-}
-
-// Unwrap lets http.ResponseController reach the connection.
-func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
