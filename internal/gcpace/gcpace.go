@@ -15,8 +15,10 @@
 // one, so an idle server keeps no garbage.
 //
 // The pacer runs once per collection (a cleanup on an object that each
-// collection frees), reads the live heap and the allocation rate from
-// runtime/metrics and sets GOGC with debug.SetGCPercent. The garbage
+// collection frees) and once a second, reads the live heap and the
+// allocation rate from runtime/metrics and sets GOGC with
+// debug.SetGCPercent: a server gone idle is back at the default pace
+// within a second, not at its next collection. The garbage
 // collector's settings are the process's: one pacer per process, started
 // by the program's main.
 package gcpace
@@ -39,7 +41,16 @@ type Options struct {
 	// the server is busy. Default: Headroom per 10 s, so that a busy
 	// server still collects at least every 10 s.
 	BusyRate int64
+	// Check is how often the pacer also reads the allocation rate between
+	// collections: a server gone idle collects rarely, and should not
+	// keep a busy server's headroom until it does. Default: 1 s.
+	Check time.Duration
 }
+
+// minWindow is the shortest time over which the pacer measures the
+// allocation rate: a collection just after a reading would measure a
+// few bytes over a few microseconds.
+const minWindow = 100 * time.Millisecond
 
 // reading is what the pacer reads at the end of a collection.
 type reading struct {
@@ -48,7 +59,8 @@ type reading struct {
 	allocs uint64 // bytes allocated since the program started
 }
 
-// Pacer sets GOGC after every collection. Start one with Start.
+// Pacer sets GOGC after every collection and every second. Start one
+// with Start.
 type Pacer struct {
 	headroom int64
 	busyRate int64
@@ -58,10 +70,15 @@ type Pacer struct {
 	read  func() reading
 	apply func(percent int)
 
-	mu      sync.Mutex // one collected or Stop at a time
+	mu      sync.Mutex // one adjust or Stop at a time
 	last    reading
 	percent int // GOGC last applied
 	stopped bool
+
+	// The watch's: stop is closed by Stop, done when the watch ended;
+	// nil when no watch runs.
+	stop chan struct{}
+	done chan struct{}
 }
 
 // Start starts pacing the collector and returns the pacer; Stop restores
@@ -70,6 +87,7 @@ func Start(o Options) *Pacer {
 	p := newPacer(o, gcPercent(), debug.SetMemoryLimit(-1), readMetrics, func(percent int) { debug.SetGCPercent(percent) })
 	p.last = p.read()
 	p.arm()
+	p.startWatch(o.Check)
 	return p
 }
 
@@ -96,6 +114,29 @@ func (p *Pacer) arm() {
 	runtime.AddCleanup(&sentinel{}, func(p *Pacer) { p.collected() }, p)
 }
 
+// startWatch starts adjusting GOGC every check (default 1 s) until Stop.
+func (p *Pacer) startWatch(check time.Duration) {
+	p.stop, p.done = make(chan struct{}), make(chan struct{})
+	go p.watch(check)
+}
+
+func (p *Pacer) watch(check time.Duration) {
+	defer close(p.done)
+	if check <= 0 {
+		check = time.Second
+	}
+	t := time.NewTicker(check)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.stop:
+			return
+		case <-t.C:
+			p.adjust()
+		}
+	}
+}
+
 // collected runs after a collection: it sets GOGC for the next one and
 // re-arms, until the pacer stops.
 func (p *Pacer) collected() {
@@ -113,22 +154,21 @@ func (p *Pacer) adjust() bool {
 		return false
 	}
 	now := p.read()
-	if percent := p.next(now); percent != p.percent {
-		p.apply(percent)
-		p.percent = percent
+	elapsed := now.at.Sub(p.last.at)
+	if elapsed < minWindow {
+		// Too soon to tell a rate: the next reading measures from the
+		// last one.
+		return true
+	}
+	if now.allocs >= p.last.allocs {
+		rate := float64(now.allocs-p.last.allocs) / elapsed.Seconds()
+		if percent := paced(p.base, int64(now.live), p.headroom, rate >= float64(p.busyRate)); percent != p.percent {
+			p.apply(percent)
+			p.percent = percent
+		}
 	}
 	p.last = now
 	return true
-}
-
-// next returns GOGC for the reading now, given the previous one.
-func (p *Pacer) next(now reading) int {
-	elapsed := now.at.Sub(p.last.at).Seconds()
-	if elapsed <= 0 || now.allocs < p.last.allocs {
-		return p.percent
-	}
-	rate := float64(now.allocs-p.last.allocs) / elapsed
-	return paced(p.base, int64(now.live), p.headroom, rate >= float64(p.busyRate))
 }
 
 // paced is GOGC for a live heap of live bytes: base when idle; when busy,
@@ -145,12 +185,17 @@ func paced(base int, live, headroom int64, busy bool) int {
 // Stop stops pacing and restores GOGC as it was when the pacer started.
 func (p *Pacer) Stop() {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	if p.stopped {
+		p.mu.Unlock()
 		return
 	}
 	p.stopped = true
 	p.apply(p.base)
+	p.mu.Unlock()
+	if p.stop != nil {
+		close(p.stop)
+		<-p.done
+	}
 }
 
 // readMetrics reads the live heap and the bytes allocated so far.

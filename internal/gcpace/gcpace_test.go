@@ -4,7 +4,9 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -130,4 +132,64 @@ func runtimePercent() uint64 {
 	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
 	metrics.Read(s)
 	return s[0].Value.Uint64()
+}
+
+// TestTooShortAWindowMeasuresNothing: a reading soon after the last one
+// changes nothing, and the next one measures from the last one kept.
+func TestTooShortAWindowMeasuresNothing(t *testing.T) {
+	start := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	var next reading
+	var applied []int
+	p := newPacer(Options{Headroom: 32 * mib}, 100, 256*mib, func() reading { return next }, func(percent int) { applied = append(applied, percent) })
+	p.last = reading{at: start, live: 4 * mib}
+	// 1 MiB in 1 ms would be 1 GiB/s: not measured.
+	next = reading{at: start.Add(time.Millisecond), live: 4 * mib, allocs: 1 * mib}
+	p.adjust()
+	if applied != nil {
+		t.Fatalf("applied %v after 1 ms, want nothing", applied)
+	}
+	// Over the whole second since the last reading kept: 1 MiB/s, idle.
+	next = reading{at: start.Add(time.Second), live: 4 * mib, allocs: 1 * mib}
+	p.adjust()
+	if applied != nil {
+		t.Fatalf("applied %v at 1 MiB/s, want nothing", applied)
+	}
+}
+
+// TestIdlePacerReturnsToTheBasePace: between collections the pacer
+// checks the allocation rate every second, so that a server gone idle,
+// which collects rarely, does not keep a busy server's headroom.
+func TestIdlePacerReturnsToTheBasePace(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		var allocs uint64
+		var applied []int
+		read := func() reading {
+			mu.Lock()
+			defer mu.Unlock()
+			return reading{at: time.Now(), live: 4 * mib, allocs: allocs}
+		}
+		p := newPacer(Options{Headroom: 32 * mib}, 100, 256*mib, read, func(percent int) { applied = append(applied, percent) })
+		p.last = read()
+		p.startWatch(time.Second)
+
+		busy := func(bytesPerSecond uint64, seconds int) {
+			for range seconds {
+				mu.Lock()
+				allocs += bytesPerSecond
+				mu.Unlock()
+				time.Sleep(time.Second)
+				synctest.Wait()
+			}
+		}
+		busy(100*mib, 2) // busy, with no collection
+		if want := []int{800}; !equal(applied, want) {
+			t.Fatalf("busy: applied %v, want %v", applied, want)
+		}
+		busy(0, 2) // idle, with no collection
+		if want := []int{800, 100}; !equal(applied, want) {
+			t.Fatalf("idle: applied %v, want %v", applied, want)
+		}
+		p.Stop()
+	})
 }
