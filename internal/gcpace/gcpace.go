@@ -52,7 +52,7 @@ type Options struct {
 // few bytes over a few microseconds.
 const minWindow = 100 * time.Millisecond
 
-// reading is what the pacer reads at the end of a collection.
+// reading is what the pacer reads after a collection or at a check.
 type reading struct {
 	at     time.Time
 	live   uint64 // live heap after the last collection, bytes
