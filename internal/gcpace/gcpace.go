@@ -64,6 +64,7 @@ type reading struct {
 type Pacer struct {
 	headroom int64
 	busyRate int64
+	check    time.Duration
 	// base is GOGC when the pacer started, the pace of an idle server.
 	base int
 
@@ -87,19 +88,22 @@ func Start(o Options) *Pacer {
 	p := newPacer(o, gcPercent(), debug.SetMemoryLimit(-1), readMetrics, func(percent int) { debug.SetGCPercent(percent) })
 	p.last = p.read()
 	p.arm()
-	p.startWatch(o.Check)
+	p.startWatch()
 	return p
 }
 
 // newPacer returns a pacer with its defaults resolved; limit is the soft
 // memory limit.
 func newPacer(o Options, base int, limit int64, read func() reading, apply func(int)) *Pacer {
-	p := &Pacer{headroom: o.Headroom, busyRate: o.BusyRate, base: base, percent: base, read: read, apply: apply}
+	p := &Pacer{headroom: o.Headroom, busyRate: o.BusyRate, check: o.Check, base: base, percent: base, read: read, apply: apply}
 	if p.headroom <= 0 {
 		p.headroom = limit / 8
 	}
 	if p.busyRate <= 0 {
 		p.busyRate = p.headroom / 10
+	}
+	if p.check <= 0 {
+		p.check = time.Second
 	}
 	return p
 }
@@ -114,18 +118,15 @@ func (p *Pacer) arm() {
 	runtime.AddCleanup(&sentinel{}, func(p *Pacer) { p.collected() }, p)
 }
 
-// startWatch starts adjusting GOGC every check (default 1 s) until Stop.
-func (p *Pacer) startWatch(check time.Duration) {
+// startWatch starts adjusting GOGC every check until Stop.
+func (p *Pacer) startWatch() {
 	p.stop, p.done = make(chan struct{}), make(chan struct{})
-	go p.watch(check)
+	go p.watch()
 }
 
-func (p *Pacer) watch(check time.Duration) {
+func (p *Pacer) watch() {
 	defer close(p.done)
-	if check <= 0 {
-		check = time.Second
-	}
-	t := time.NewTicker(check)
+	t := time.NewTicker(p.check)
 	defer t.Stop()
 	for {
 		select {

@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"slices"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -39,8 +40,8 @@ func TestPaced(t *testing.T) {
 
 func TestDefaults(t *testing.T) {
 	p := newPacer(Options{}, 100, 256*mib, nil, nil)
-	if p.headroom != 32*mib || p.busyRate != 32*mib/10 {
-		t.Errorf("defaults at a 256 MiB limit: headroom %d, busy rate %d; want 32 MiB and 3.2 MiB/s", p.headroom, p.busyRate)
+	if p.headroom != 32*mib || p.busyRate != 32*mib/10 || p.check != time.Second {
+		t.Errorf("defaults at a 256 MiB limit: headroom %d, busy rate %d, check %s; want 32 MiB, 3.2 MiB/s and 1s", p.headroom, p.busyRate, p.check)
 	}
 	p = newPacer(Options{Headroom: 8 * mib, BusyRate: 1}, 100, 256*mib, nil, nil)
 	if p.headroom != 8*mib || p.busyRate != 1 {
@@ -48,15 +49,23 @@ func TestDefaults(t *testing.T) {
 	}
 }
 
+// fedPacer returns a pacer with a 32 MiB headroom at GOGC 100 whose
+// readings are *next and whose settings of GOGC are appended to *applied;
+// its last reading is at start, with a 4 MiB live heap.
+func fedPacer(start time.Time) (p *Pacer, next *reading, applied *[]int) {
+	next, applied = new(reading), new([]int)
+	p = newPacer(Options{Headroom: 32 * mib}, 100, 256*mib, func() reading { return *next },
+		func(percent int) { *applied = append(*applied, percent) })
+	p.last = reading{at: start, live: 4 * mib}
+	return p, next, applied
+}
+
 // TestPacerFollowsTheAllocationRate drives a pacer with readings: it
 // sets GOGC when the rate crosses the busy rate, not on every
 // collection, and nothing after Stop but the base.
 func TestPacerFollowsTheAllocationRate(t *testing.T) {
 	start := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
-	var next reading
-	var applied []int
-	p := newPacer(Options{Headroom: 32 * mib}, 100, 256*mib, func() reading { return next }, func(percent int) { applied = append(applied, percent) })
-	p.last = reading{at: start, live: 4 * mib}
+	p, next, applied := fedPacer(start)
 
 	steps := []struct {
 		after  time.Duration
@@ -74,33 +83,21 @@ func TestPacerFollowsTheAllocationRate(t *testing.T) {
 	at, allocs := start, uint64(0)
 	for i, s := range steps {
 		at, allocs = at.Add(s.after), allocs+s.allocs
-		next = reading{at: at, live: s.live, allocs: allocs}
+		*next = reading{at: at, live: s.live, allocs: allocs}
 		p.adjust()
-		if !equal(applied, s.want) {
-			t.Fatalf("step %d: applied %v, want %v", i, applied, s.want)
+		if !slices.Equal(*applied, s.want) {
+			t.Fatalf("step %d: applied %v, want %v", i, *applied, s.want)
 		}
 	}
-	next = reading{at: at.Add(time.Second), live: 4 * mib, allocs: allocs + 100*mib}
+	*next = reading{at: at.Add(time.Second), live: 4 * mib, allocs: allocs + 100*mib}
 	p.adjust()
 	p.Stop()
 	p.Stop()
-	next = reading{at: at.Add(2 * time.Second), live: 4 * mib, allocs: allocs + 200*mib}
+	*next = reading{at: at.Add(2 * time.Second), live: 4 * mib, allocs: allocs + 200*mib}
 	p.adjust()
-	if want := []int{800, 400, 100, 800, 100}; !equal(applied, want) {
-		t.Fatalf("after Stop: applied %v, want %v (the base, once, and nothing after)", applied, want)
+	if want := []int{800, 400, 100, 800, 100}; !slices.Equal(*applied, want) {
+		t.Fatalf("after Stop: applied %v, want %v (the base, once, and nothing after)", *applied, want)
 	}
-}
-
-func equal(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestStartPacesTheCollector runs a pacer on the real collector: once
@@ -138,21 +135,18 @@ func runtimePercent() uint64 {
 // changes nothing, and the next one measures from the last one kept.
 func TestTooShortAWindowMeasuresNothing(t *testing.T) {
 	start := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
-	var next reading
-	var applied []int
-	p := newPacer(Options{Headroom: 32 * mib}, 100, 256*mib, func() reading { return next }, func(percent int) { applied = append(applied, percent) })
-	p.last = reading{at: start, live: 4 * mib}
+	p, next, applied := fedPacer(start)
 	// 1 MiB in 1 ms would be 1 GiB/s: not measured.
-	next = reading{at: start.Add(time.Millisecond), live: 4 * mib, allocs: 1 * mib}
+	*next = reading{at: start.Add(time.Millisecond), live: 4 * mib, allocs: 1 * mib}
 	p.adjust()
-	if applied != nil {
-		t.Fatalf("applied %v after 1 ms, want nothing", applied)
+	if *applied != nil {
+		t.Fatalf("applied %v after 1 ms, want nothing", *applied)
 	}
 	// Over the whole second since the last reading kept: 1 MiB/s, idle.
-	next = reading{at: start.Add(time.Second), live: 4 * mib, allocs: 1 * mib}
+	*next = reading{at: start.Add(time.Second), live: 4 * mib, allocs: 1 * mib}
 	p.adjust()
-	if applied != nil {
-		t.Fatalf("applied %v at 1 MiB/s, want nothing", applied)
+	if *applied != nil {
+		t.Fatalf("applied %v at 1 MiB/s, want nothing", *applied)
 	}
 }
 
@@ -171,7 +165,7 @@ func TestIdlePacerReturnsToTheBasePace(t *testing.T) {
 		}
 		p := newPacer(Options{Headroom: 32 * mib}, 100, 256*mib, read, func(percent int) { applied = append(applied, percent) })
 		p.last = read()
-		p.startWatch(time.Second)
+		p.startWatch()
 
 		busy := func(bytesPerSecond uint64, seconds int) {
 			for range seconds {
@@ -183,11 +177,11 @@ func TestIdlePacerReturnsToTheBasePace(t *testing.T) {
 			}
 		}
 		busy(100*mib, 2) // busy, with no collection
-		if want := []int{800}; !equal(applied, want) {
+		if want := []int{800}; !slices.Equal(applied, want) {
 			t.Fatalf("busy: applied %v, want %v", applied, want)
 		}
 		busy(0, 2) // idle, with no collection
-		if want := []int{800, 100}; !equal(applied, want) {
+		if want := []int{800, 100}; !slices.Equal(applied, want) {
 			t.Fatalf("idle: applied %v, want %v", applied, want)
 		}
 		p.Stop()
