@@ -51,7 +51,7 @@ func Open(ctx context.Context, cfg Config, logger *slog.Logger) (*Backends, erro
 		return errors.Join(errs...)
 	}
 	if cfg.PostgresURL != "" {
-		db, err := postgres.Open(ctx, cfg.PostgresURL)
+		db, err := postgres.Open(ctx, cfg.PostgresURL, postgres.WithLogger(logger))
 		if err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}

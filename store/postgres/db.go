@@ -16,6 +16,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -42,12 +43,15 @@ type DB struct {
 	// notices sends the read model's messages published together in one
 	// batch (Publish).
 	notices *pipeline
+	// log hears what fails in the background (a message Publish posted).
+	log *slog.Logger
 }
 
 // config holds what Options set.
 type config struct {
 	schema   string
 	maxConns int
+	log      *slog.Logger
 }
 
 // Option configures Open.
@@ -68,6 +72,13 @@ func WithMaxConns(n int) Option {
 	return func(c *config) { c.maxConns = n }
 }
 
+// WithLogger sets where the store reports what fails after the call that
+// asked for it returned: a read model's message it could not send
+// (Publish). The default is slog.Default().
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) { c.log = l }
+}
+
 // Open connects to the database at url (a postgres:// URL or a key=value
 // connection string, as pgx accepts; the PG* environment variables fill in
 // what it leaves out, as with libpq) and brings its schema up to date.
@@ -82,8 +93,12 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: open: %w", err)
 	}
+	if cfg.log == nil {
+		cfg.log = slog.Default()
+	}
 	db := &DB{pool: checkedPool{pool}, flow: sqlflow.Flow{Store: "postgres"},
-		checkouts: newPipeline(pool, checkoutBatch, checkoutLanes), notices: newPipeline(pool, noticeBatch, noticeLanes)}
+		checkouts: newPipeline(pool, checkoutBatch, checkoutLanes), notices: newPipeline(pool, noticeBatch, noticeLanes),
+		log: cfg.log}
 	if err := db.migrateJobs(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: open: %w", err)
@@ -91,9 +106,11 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 	return db, nil
 }
 
-// Close closes the pool's connections, waiting for those in use to be
-// given back. It never fails; it returns an error to match other stores.
+// Close sends the messages published and not yet sent (Publish), then
+// closes the pool's connections, waiting for those in use to be given
+// back. It never fails; it returns an error to match other stores.
 func (db *DB) Close() error {
+	db.notices.settle()
 	db.pool.Close()
 	return nil
 }

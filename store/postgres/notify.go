@@ -18,17 +18,25 @@ const channelSQL = `'staykit_rm_' || current_schema()`
 // writes. PostgreSQL delivers it to every listening session, this one's
 // included.
 //
-// Outside a unit of work, the messages published together go in one batch
-// (pipeline): a checkout publishes one, and it cost a round trip and a
-// transaction of its own.
+// Within a unit of work, msg is sent with the unit's transaction, when it
+// commits. Outside one, Publish returns at once: the messages published
+// together go in one batch (pipeline.post) after it returns, and one that
+// cannot be sent is reported to the store's logger (WithLogger). A write
+// does not wait for the other replicas' news of it: they hear of it a
+// round trip later, and they never heard of it before the write's caller
+// anyway (a listener hears asynchronously). A checkout waited a round trip
+// and a transaction for it (#31). Close sends what is left.
 func (db *DB) Publish(ctx context.Context, msg string) error {
+	if !db.flow.InUnit(ctx) {
+		db.notices.post(ctx, 0, qPublish, []any{msg}, func(row pgx.Row) error {
+			var one int
+			return row.Scan(&one)
+		}, func(err error) {
+			db.log.ErrorContext(ctx, "postgres: publish: a read model message was not sent", "msg", msg, "err", err)
+		})
+		return nil
+	}
 	return db.run(ctx, "publish", func(q querier) error {
-		if !db.flow.InUnit(ctx) {
-			return db.notices.write(ctx, 0, qPublish, []any{msg}, func(row pgx.Row) error {
-				var one int
-				return row.Scan(&one)
-			})
-		}
 		return sqlflow.Exec(ctx, q, nil, qPublish, msg)
 	})
 }

@@ -42,7 +42,15 @@ type pipeline struct {
 	mu      sync.Mutex
 	queue   []*pipedWrite
 	running int // lanes busy
+
+	// posting holds a token per write posted and not yet settled (post),
+	// posted counts them for settle.
+	posting chan struct{}
+	posted  sync.WaitGroup
 }
+
+// maxPosted is how many posted writes a pipeline lets wait at once.
+const maxPosted = 256
 
 // pipedWrite is one write of a pipeline.
 type pipedWrite struct {
@@ -63,7 +71,7 @@ type pipedWrite struct {
 // newPipeline returns a pipeline on pool with batches of up to max writes
 // and lanes batches at once.
 func newPipeline(pool *pgxpool.Pool, max, lanes int) *pipeline {
-	return &pipeline{pool: pool, max: max, lanes: lanes}
+	return &pipeline{pool: pool, max: max, lanes: lanes, posting: make(chan struct{}, maxPosted)}
 }
 
 // write sends sql with args, whose one row scan reads, in the next batch,
@@ -110,6 +118,37 @@ func (p *pipeline) write(ctx context.Context, order int64, sql string, args []an
 	}
 	return w.err
 }
+
+// post sends sql with args as write does, without waiting for its
+// batch: failed is called with its error, if it fails. Up to maxPosted
+// writes posted wait at once, each in a goroutine of its own; past that,
+// post waits for its write as write does, so that a database slow to take
+// them slows the callers down rather than piling up goroutines. ctx's
+// cancellation is ignored: a write posted is sent.
+func (p *pipeline) post(ctx context.Context, order int64, sql string, args []any, scan func(pgx.Row) error, failed func(error)) {
+	ctx = context.WithoutCancel(ctx)
+	select {
+	case p.posting <- struct{}{}:
+	default:
+		if err := p.write(ctx, order, sql, args, scan); err != nil {
+			failed(err)
+		}
+		return
+	}
+	p.posted.Add(1)
+	go func() {
+		defer func() {
+			<-p.posting
+			p.posted.Done()
+		}()
+		if err := p.write(ctx, order, sql, args, scan); err != nil {
+			failed(err)
+		}
+	}()
+}
+
+// settle returns once every write posted so far is settled.
+func (p *pipeline) settle() { p.posted.Wait() }
 
 // send runs batch and sets each write's err.
 func (p *pipeline) send(batch []*pipedWrite) {

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -231,6 +232,129 @@ func TestPipelineSkipsAWriteWhoseContextEndedBeforeItsTurn(t *testing.T) {
 	var n int
 	if err := pool.QueryRow(t.Context(), `SELECT count(*) FROM t WHERE v = 8`).Scan(&n); err != nil || n != 0 {
 		t.Errorf("cancelled write's row: %d, %v; want none", n, err)
+	}
+}
+
+// tableValues returns the values of table t in order.
+func tableValues(t *testing.T, pool *pgxpool.Pool) []int {
+	t.Helper()
+	rows, err := pool.Query(t.Context(), `SELECT v FROM t ORDER BY v`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	values, err := pgx.CollectRows(rows, pgx.RowTo[int])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return values
+}
+
+// postInsert posts a write of qInsert of v, whose error goes to failed.
+func postInsert(ctx context.Context, p *pipeline, v int, failed func(error)) {
+	p.post(ctx, int64(v), qInsert, []any{v}, func(r pgx.Row) error {
+		var tx, seq int64
+		return r.Scan(&tx, &seq)
+	}, failed)
+}
+
+// A posted write returns before it is sent, is sent with the writes that
+// wait with it, even when its context ends first, and settle waits for it.
+func TestPipelinePostReturnsAtOnceAndSettleSendsIt(t *testing.T) {
+	pool := pipelineEnv(t)
+	p := newPipeline(pool, 32, 1)
+	release, lanes := blockLanes(t, p)
+	ctx, cancel := context.WithCancel(context.Background())
+	var failures sync.Map
+	for _, v := range []int{3, 1, 2} {
+		postInsert(ctx, p, v, func(err error) { failures.Store(v, err) })
+	}
+	cancel()
+	waitFor(t, p, func() bool { return len(p.queue) == 3 })
+	if got := tableValues(t, pool); len(got) != 0 {
+		t.Fatalf("table holds %v while the lanes are busy, want nothing yet", got)
+	}
+	release()
+	lanes()
+	p.settle()
+	if got := tableValues(t, pool); !slices.Equal(got, []int{1, 2, 3}) {
+		t.Errorf("after settle the table holds %v, want [1 2 3]", got)
+	}
+	failures.Range(func(v, err any) bool {
+		t.Errorf("write %d failed: %v", v, err)
+		return true
+	})
+}
+
+// A posted write that fails reports its error; the others are written.
+func TestPipelinePostReportsItsFailure(t *testing.T) {
+	pool := pipelineEnv(t)
+	if _, err := pool.Exec(t.Context(), `INSERT INTO t (v) VALUES (4)`); err != nil {
+		t.Fatal(err)
+	}
+	p := newPipeline(pool, 32, 1)
+	release, lanes := blockLanes(t, p)
+	var failures sync.Map
+	for _, v := range []int{4, 5} {
+		postInsert(context.Background(), p, v, func(err error) { failures.Store(v, err) })
+	}
+	waitFor(t, p, func() bool { return len(p.queue) == 2 })
+	release()
+	lanes()
+	p.settle()
+	err, _ := failures.Load(4)
+	if pe, ok := errors.AsType[*pgconn.PgError](asError(err)); !ok || pe.Code != uniqueViolation {
+		t.Errorf("write 4 reported %v, want its unique violation", err)
+	}
+	if err, ok := failures.Load(5); ok {
+		t.Errorf("write 5 reported %v, want it written", err)
+	}
+	if got := tableValues(t, pool); !slices.Equal(got, []int{4, 5}) {
+		t.Errorf("table holds %v, want [4 5]", got)
+	}
+}
+
+// asError is v as an error (nil when v is not one).
+func asError(v any) error {
+	err, _ := v.(error)
+	return err
+}
+
+// Past maxPosted writes posted and waiting, post waits for its own write.
+func TestPipelinePostWaitsPastMaxPosted(t *testing.T) {
+	pool := pipelineEnv(t)
+	p := newPipeline(pool, 1000, 1)
+	release, lanes := blockLanes(t, p)
+	fail := func(err error) { t.Error(err) }
+	for v := range maxPosted {
+		postInsert(context.Background(), p, v, fail)
+	}
+	waitFor(t, p, func() bool { return len(p.queue) == maxPosted })
+	var returned atomic.Bool
+	last := make(chan struct{})
+	go func() {
+		defer close(last)
+		postInsert(context.Background(), p, maxPosted, fail)
+		returned.Store(true)
+	}()
+	waitFor(t, p, func() bool { return len(p.queue) == maxPosted+1 })
+	if returned.Load() {
+		t.Fatal("post returned with maxPosted writes waiting, want it to wait for its write")
+	}
+	if got := tableValues(t, pool); len(got) != 0 {
+		t.Fatalf("table holds %d rows while the lanes are busy, want none", len(got))
+	}
+	release()
+	lanes()
+	<-last
+	// The last write waited for its own batch: it is in the table now,
+	// before settle.
+	var n int
+	if err := pool.QueryRow(t.Context(), `SELECT count(*) FROM t WHERE v = $1`, maxPosted).Scan(&n); err != nil || n != 1 {
+		t.Errorf("the write that waited: %d rows, %v; want it written when post returned", n, err)
+	}
+	p.settle()
+	if got := tableValues(t, pool); len(got) != maxPosted+1 {
+		t.Errorf("table holds %d rows after settle, want %d", len(got), maxPosted+1)
 	}
 }
 
