@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/nyaruka/phonenumbers"
+	"github.com/staykit/staykit/internal/phone"
 )
 
 // MaxGuestEmailLength is the longest e-mail address accepted: the limit of
@@ -37,39 +37,17 @@ func hasForbiddenChars(s string, multiline bool) bool {
 	return false
 }
 
-// phoneChars are the characters a phone number may be typed with, digits
-// aside: a leading +, spaces and the usual separators.
-const phoneChars = "+ ().-/"
-
 // normalizePhone reads a guest's phone number, in international form
 // (+33612345678) or national form of the organisation's country
 // (06 12 34 56 78 in France), and returns it in E.164. ok is false when it
-// cannot be a phone number: unknown country code, or a length no number of
-// that country has. Parsing follows libphonenumber's metadata
-// (github.com/nyaruka/phonenumbers), which knows each country's numbering
-// plan: a hand-written pattern cannot tell 06 12 34 56 78 from 06 12, nor
-// keep up with plan changes. Numbers are checked for a possible length, not
-// against the ranges in service, so that a range opened after the metadata
-// was published, or reserved for fiction and tests, is not refused.
+// cannot be a phone number: a character other than digits, a leading +,
+// spaces and ( ) . - /; an unknown country code; a length no number of
+// that country has. It reads numbers as libphonenumber does, with its
+// numbering plans (package internal/phone): a hand-written pattern cannot
+// tell 06 12 34 56 78 from 06 12, nor keep up with plan changes. Numbers
+// are checked for a possible length, not against the ranges in service,
+// so that a range opened after the metadata was published, or reserved
+// for fiction and tests, is not refused.
 func normalizePhone(s, country string) (e164 string, ok bool) {
-	digits := 0
-	for i, r := range s {
-		switch {
-		case '0' <= r && r <= '9':
-			digits++
-		case r == '+' && i == 0:
-		case strings.ContainsRune(phoneChars[1:], r):
-		default:
-			return "", false
-		}
-	}
-	if digits == 0 {
-		return "", false
-	}
-	n, err := phonenumbers.Parse(s, country)
-	if err != nil || n.GetExtension() != "" || phonenumbers.IsPossibleNumberWithReason(n) != phonenumbers.IS_POSSIBLE ||
-		phonenumbers.GetRegionCodeForCountryCode(int(n.GetCountryCode())) == "ZZ" {
-		return "", false
-	}
-	return phonenumbers.Format(n, phonenumbers.E164), true
+	return phone.E164(s, country)
 }
