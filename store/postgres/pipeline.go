@@ -43,10 +43,8 @@ type pipeline struct {
 	queue   []*pipedWrite
 	running int // lanes busy
 
-	// posting holds a token per write posted and not yet settled (post),
-	// posted counts them for settle.
+	// posting holds a token per write posted and not yet settled (post).
 	posting chan struct{}
-	posted  sync.WaitGroup
 }
 
 // maxPosted is how many posted writes a pipeline lets wait at once.
@@ -135,20 +133,25 @@ func (p *pipeline) post(ctx context.Context, order int64, sql string, args []any
 		}
 		return
 	}
-	p.posted.Add(1)
 	go func() {
-		defer func() {
-			<-p.posting
-			p.posted.Done()
-		}()
+		defer func() { <-p.posting }()
 		if err := p.write(ctx, order, sql, args, scan); err != nil {
 			failed(err)
 		}
 	}()
 }
 
-// settle returns once every write posted so far is settled.
-func (p *pipeline) settle() { p.posted.Wait() }
+// settle returns once every write posted so far is settled: it holds
+// every token once (meanwhile a post waits for its write, as when the
+// tokens are all taken).
+func (p *pipeline) settle() {
+	for range maxPosted {
+		p.posting <- struct{}{}
+	}
+	for range maxPosted {
+		<-p.posting
+	}
+}
 
 // send runs batch and sets each write's err.
 func (p *pipeline) send(batch []*pipedWrite) {
