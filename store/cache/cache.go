@@ -37,6 +37,7 @@
 package cache
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"slices"
@@ -460,7 +461,11 @@ func (c *Store) PropertiesVersion(orgID int64) (uint64, bool) {
 	return c.propsVer[orgID], true
 }
 
-// Property is served from memory when cached.
+// Property is served from memory when cached. On a miss, a property in
+// its organisation's properties list in memory (Properties: blocks, units
+// and links included, forgotten by the same writes) is kept from there,
+// sharing the list's copy and its age, rather than read again: a search
+// over every property reads the list first, and then each property.
 func (c *Store) Property(ctx context.Context, orgID, propertyID int64) (*booking.Property, error) {
 	key := [2]int64{orgID, propertyID}
 	c.mu.RLock()
@@ -470,6 +475,9 @@ func (c *Store) Property(ctx context.Context, orgID, propertyID int64) (*booking
 	if ok && c.fresh(e.at) {
 		p := *e.v
 		return &p, nil
+	}
+	if p, ok := c.keepListed(gen, orgID, propertyID); ok {
+		return p, nil
 	}
 	at := c.now()
 	p, err := c.CatalogStore.Property(ctx, orgID, propertyID)
@@ -486,6 +494,27 @@ func (c *Store) Property(ctx context.Context, orgID, propertyID int64) (*booking
 	c.mu.Unlock()
 	out := kept
 	return &out, nil
+}
+
+// keepListed keeps the property's entry from its organisation's
+// properties list when that list is in memory and fresh, and no change
+// came since gen; it returns a copy of the property.
+func (c *Store) keepListed(gen uint64, orgID, propertyID int64) (*booking.Property, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	list, ok := c.props[orgID]
+	if !ok || !c.fresh(list.at) || !c.kept(gen, orgID, propertyID) {
+		return nil, false
+	}
+	i, found := slices.BinarySearchFunc(list.v, propertyID, func(p booking.Property, id int64) int { return cmp.Compare(p.ID, id) })
+	if !found {
+		return nil, false
+	}
+	// The list's elements are never written once stored: the entry
+	// points into it.
+	c.prop[[2]int64{orgID, propertyID}] = entry[*booking.Property]{v: &list.v[i], at: list.at, seq: c.stamp()}
+	p := list.v[i]
+	return &p, true
 }
 
 // CouponByCode is served from memory when cached. Redemptions are not

@@ -347,3 +347,46 @@ func BenchmarkReadAfterAnotherOrganisationsWrite(b *testing.B) {
 		}
 	}
 }
+
+// A property read after its organisation's list is kept from the list,
+// not read again: a rename behind the read model's back does not show,
+// and the entry is the property's own (its calendar has a version once
+// its per-day calendar and holds are in memory too), which a write to
+// another property leaves cached. A property of another organisation is
+// not served through this one's list.
+func TestPropertyIsKeptFromItsOrganisationsList(t *testing.T) {
+	ctx := t.Context()
+	db := openSQLite(t)
+	c := cache.New(db.Stores(), db, cache.Options{MaxAge: time.Hour})
+	a, b := newTenant(t, c, "alpha"), newTenant(t, c, "beta")
+	if _, err := c.Properties(ctx, a.org.ID); err != nil {
+		t.Fatal(err)
+	}
+	renameBehind(t, db, a)
+	p, err := c.Property(ctx, a.org.ID, a.p2.ID)
+	if err != nil || p.Name != "alpha 2" {
+		t.Fatalf("Property after the list: %v, %v; want the list's alpha 2", p, err)
+	}
+	from, to := day("2026-06-01"), day("2026-07-01")
+	if _, err := c.CalendarDays(ctx, a.p2.ID, from, to); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Occupied(ctx, a.p2.ID, from, to, start); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok := c.CalendarVersion(a.org.ID, a.p2.ID, start); !ok {
+		t.Error("no calendar version for a property kept from the list")
+	}
+	if err := c.AddBlock(ctx, a.p1.ID, &booking.Block{Start: day("2026-09-01"), End: day("2026-09-03")}, start); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := c.Property(ctx, a.org.ID, a.p2.ID); err != nil || p.Name != "alpha 2" {
+		t.Errorf("Property after a write to another property: %v, %v; want its cached alpha 2", p, err)
+	}
+	if p, err := c.Property(ctx, a.org.ID, a.p1.ID); err != nil || p.Name != "alpha 1 (new)" {
+		t.Errorf("the property written: %v, %v; want alpha 1 (new), read again", p, err)
+	}
+	if _, err := c.Property(ctx, a.org.ID, b.p1.ID); booking.ErrorCode(err) != booking.CodeNotFound {
+		t.Errorf("another organisation's property through this one: %v, want not_found", err)
+	}
+}
