@@ -199,16 +199,7 @@ func TestPipelineSendsEachWriteAloneWhenOneFails(t *testing.T) {
 	if len(txs) != 3 {
 		t.Errorf("the 3 good writes in %d transactions, want each alone after the batch failed", len(txs))
 	}
-	var values []int
-	rows, err := pool.Query(t.Context(), `SELECT v FROM t ORDER BY v`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	values, err = pgx.CollectRows(rows, pgx.RowTo[int])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(values, []int{1, 2, 4, 5}) {
+	if values := tableValues(t, pool); !slices.Equal(values, []int{1, 2, 4, 5}) {
 		t.Errorf("table holds %v, want [1 2 4 5]: each good write once", values)
 	}
 }
