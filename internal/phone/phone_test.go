@@ -199,6 +199,37 @@ func TestE164Concurrently(t *testing.T) {
 	wg.Wait()
 }
 
+// stripNationalPrefix on plans made for the purpose: each branch of
+// libphonenumber's maybeStripNationalPrefixAndCarrierCode, including those
+// no real plan's numbers reached in the tests above.
+func TestStripNationalPrefix(t *testing.T) {
+	removed := &plan{prefix: "0", pattern: `[0-8]\d{4}`, lengths: []int8{5}}
+	rewritten := &plan{prefix: "0(1)?", transform: "9$1", pattern: `[0-8]\d{4}`, lengths: []int8{5}}
+	for _, tt := range []struct {
+		name     string
+		p        *plan
+		in, want string
+		ok       bool
+	}{
+		{"removed", removed, "012345", "12345", true},
+		{"no prefix", removed, "12345", "", false},
+		// The number was one of the plan without removing its prefix,
+		// and is none after: kept whole.
+		{"removed, no longer a number", removed, "01234", "", false},
+		{"rewritten", rewritten, "0123456", "9123456", true},
+		{"rewritten, no longer a number", rewritten, "01234", "", false},
+		// The group that the rule rewrites did not match: removed only.
+		{"group unmatched", rewritten, "0567890", "567890", true},
+		{"empty", removed, "", "", false},
+		{"plan without prefix", &plan{pattern: `\d{5}`, lengths: []int8{5}}, "012345", "", false},
+	} {
+		got, ok := stripNationalPrefix(tt.in, tt.p)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("%s: stripNationalPrefix(%q) = %q, %v; want %q, %v", tt.name, tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
 func TestE164(t *testing.T) {
 	for _, tt := range []struct {
 		in, country, want string
