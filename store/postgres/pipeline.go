@@ -125,20 +125,20 @@ func (p *pipeline) write(ctx context.Context, order int64, sql string, args []an
 // cancellation is ignored: a write posted is sent.
 func (p *pipeline) post(ctx context.Context, order int64, sql string, args []any, scan func(pgx.Row) error, failed func(error)) {
 	ctx = context.WithoutCancel(ctx)
+	send := func() {
+		if err := p.write(ctx, order, sql, args, scan); err != nil {
+			failed(err)
+		}
+	}
 	select {
 	case p.posting <- struct{}{}:
+		go func() {
+			defer func() { <-p.posting }()
+			send()
+		}()
 	default:
-		if err := p.write(ctx, order, sql, args, scan); err != nil {
-			failed(err)
-		}
-		return
+		send()
 	}
-	go func() {
-		defer func() { <-p.posting }()
-		if err := p.write(ctx, order, sql, args, scan); err != nil {
-			failed(err)
-		}
-	}()
 }
 
 // settle returns once every write posted so far is settled: it holds
