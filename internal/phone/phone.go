@@ -118,7 +118,7 @@ func parse(s, country string) (cc int, nsn string, ok bool) {
 	cc, national, err := extractCountryCode(s, home)
 	if err == errInvalidCountryCode && s[0] == '+' {
 		// Read again without the plus, as a number of country.
-		cc, national, err = extractCountryCode(digits(s[1:]), home)
+		cc, national, err = extractCountryCode(s[1:], home)
 		if err == 0 && cc == 0 {
 			err = errInvalidCountryCode
 		}
